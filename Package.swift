@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+//
+// Parallax: offline perception on recorded sensor data.
+// Layers (each imports only downward):
+//   CLAPACK ← ParallaxMath ← ParallaxGeometry ← ParallaxCore ← plugins / datasets / testing ← Parallax ← parallax (CLI)
+import PackageDescription
+
+/// Swift settings shared by every Parallax target: Swift 6 language mode is the default of
+/// tools-version 6.1; we add the upcoming features that keep module boundaries honest.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Parallax",
+    products: [
+        .library(name: "ParallaxMath", targets: ["ParallaxMath"]),
+        .library(name: "ParallaxGeometry", targets: ["ParallaxGeometry"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // System libraries (not API).
+        .systemLibrary(
+            name: "CLAPACK",
+            path: "Sources/CLAPACK",
+            providers: [.apt(["liblapacke-dev", "libopenblas-dev"])]
+        ),
+
+        // Math: Matrix + LAPACK wrappers, small geometry, estimation.
+        .target(name: "ParallaxMath", dependencies: ["CLAPACK"], swiftSettings: strictSettings),
+        .target(
+            name: "ParallaxGeometry",
+            dependencies: ["ParallaxMath", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+    ]
+)

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import ParallaxMath
+@testable import ParallaxGeometry
+
+@Suite struct EuRoCSensorFileTests {
+    @Test func loadsTheRealCam0Calibration() throws {
+        let cal = try EuRoCSensorFile.loadCamera(path: Fixtures.euroc("cam0/sensor.yaml"))
+        #expect(cal.model.width == 752 && cal.model.height == 480)
+        #expect(cal.model.intrinsics == PinholeIntrinsics(fx: 458.654, fy: 457.296, cx: 367.215, cy: 248.375))
+        #expect(cal.model.distortion == .radialTangential(k1: -0.28340811, k2: 0.07395907, p1: 0.00019359, p2: 1.76187114e-05))
+        #expect(cal.rateHz == 20)
+        // T_BS translation and the first rotation row, as written in the file.
+        #expect((cal.bodyFromSensor.translation - Vector3(-0.0216401454975, -0.064676986768, 0.00981073058949)).norm < 1e-15)
+        let r = cal.bodyFromSensor.rotation.matrix
+        #expect((r.row(0) - Vector3(0.0148655429818, -0.999880929698, 0.00414029679422)).norm < 1e-9)
+        #expect(cal.comment == "VI-Sensor cam0 (MT9M034)")
+    }
+
+    @Test func loadsTheRealIMUCalibration() throws {
+        let imu = try EuRoCSensorFile.loadIMU(path: Fixtures.euroc("imu0/sensor.yaml"))
+        #expect(imu.rateHz == 200)
+        #expect(imu.noise == IMUNoiseModel(gyroscopeNoiseDensity: 1.6968e-04, gyroscopeRandomWalk: 1.9393e-05,
+                                           accelerometerNoiseDensity: 2.0e-3, accelerometerRandomWalk: 3.0e-3))
+        #expect(imu.bodyFromSensor == .identity)
+    }
+
+    func cameraText(replacing old: String, with new: String) throws -> String {
+        let text = try String(contentsOfFile: Fixtures.euroc("cam0/sensor.yaml"), encoding: .utf8)
+        #expect(text.contains(old))
+        return text.replacingOccurrences(of: old, with: new)
+    }
+
+    @Test func missingFileNamesThePath() {
+        #expect(throws: CalibrationError.unreadable(path: "/nonexistent/sensor.yaml", reason: "no such file")) {
+            _ = try EuRoCSensorFile.loadCamera(path: "/nonexistent/sensor.yaml")
+        }
+    }
+
+    @Test func malformedYAMLNamesFileAndLine() throws {
+        let text = try cameraText(replacing: "rate_hz: 20", with: "rate_hz: [20")
+        #expect {
+            _ = try EuRoCSensorFile.parseCamera(yaml: text, path: "cam0/sensor.yaml")
+        } throws: { error in
+            guard case let CalibrationError.syntax(path, line, _) = error else { return false }
+            return path == "cam0/sensor.yaml" && line != nil && "\(error)".hasPrefix("cam0/sensor.yaml:")
+        }
+    }
+
+    @Test func missingAndInvalidKeysAreNamed() throws {
+        let noIntrinsics = try cameraText(replacing: "intrinsics:", with: "intrinsic:")
+        #expect(throws: CalibrationError.missingKey(path: "s.yaml", key: "intrinsics", line: nil)) {
+            _ = try EuRoCSensorFile.parseCamera(yaml: noIntrinsics, path: "s.yaml")
+        }
+        let shortIntrinsics = try cameraText(replacing: "[458.654, 457.296, 367.215, 248.375]", with: "[458.654, 457.296]")
+        #expect(throws: CalibrationError.invalidValue(path: "s.yaml", key: "intrinsics", line: 19, reason: "expected 4 numbers, got 2")) {
+            _ = try EuRoCSensorFile.parseCamera(yaml: shortIntrinsics, path: "s.yaml")
+        }
+        let textValue = try cameraText(replacing: "[752, 480]", with: "[752, wide]")
+        #expect(throws: CalibrationError.self) { _ = try EuRoCSensorFile.parseCamera(yaml: textValue, path: "s.yaml") }
+        let unknownModel = try cameraText(replacing: "distortion_model: radial-tangential", with: "distortion_model: fov")
+        #expect(throws: CalibrationError.invalidValue(path: "s.yaml", key: "distortion_model", line: 20,
+                                                      reason: "'fov' is not supported (radial-tangential, equidistant or none)")) {
+            _ = try EuRoCSensorFile.parseCamera(yaml: unknownModel, path: "s.yaml")
+        }
+    }
+
+    @Test func nonRigidTBSIsRejected() throws {
+        let skewed = try cameraText(replacing: "0.0148655429818, -0.999880929698", with: "0.5, -0.999880929698")
+        #expect {
+            _ = try EuRoCSensorFile.parseCamera(yaml: skewed, path: "s.yaml")
+        } throws: { error in
+            guard case let CalibrationError.invalidValue(_, key, line, reason) = error else { return false }
+            return key == "T_BS" && line == 10 && reason.contains("not a rotation")
+        }
+    }
+
+    @Test func wrongSensorTypeIsNamed() throws {
+        let imuText = try String(contentsOfFile: Fixtures.euroc("imu0/sensor.yaml"), encoding: .utf8)
+        #expect(throws: CalibrationError.wrongSensorType(path: "imu.yaml", expected: "camera", found: "imu")) {
+            _ = try EuRoCSensorFile.parseCamera(yaml: imuText, path: "imu.yaml")
+        }
+    }
+}
