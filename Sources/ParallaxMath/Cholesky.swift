@@ -12,18 +12,32 @@ public struct Cholesky: Sendable {
     public let l: Matrix
 
     /// Factors `matrix`.
-    public init(_ matrix: Matrix, symmetryTolerance: Double = 1e-10) throws {
+    ///
+    /// - Parameter symmetryTolerance: the largest accepted `|A[i,j] − A[j,i]|`, relative to
+    ///   `max(1, max|A|)`; `nil` skips the O(n²) symmetry check (for callers that built `A`
+    ///   symmetric, e.g. with ``Matrix/gram()``; only the lower triangle is read either way).
+    ///
+    /// Non-finite input is detected without a separate pass over `A`: LAPACKE scans the lower
+    /// triangle for NaN, `dpotrf` fails on ±Inf reaching a pivot, and the diagonal of the
+    /// factor is checked on success.
+    public init(_ matrix: Matrix, symmetryTolerance: Double? = 1e-10) throws {
         try matrix.requireSquare("LAPACKE_dpotrf")
-        try matrix.requireFinite("LAPACKE_dpotrf")
-        try matrix.requireSymmetric("LAPACKE_dpotrf", tolerance: symmetryTolerance)
+        if let symmetryTolerance {
+            try matrix.requireFiniteSymmetric("LAPACKE_dpotrf", tolerance: symmetryTolerance)
+        }
         var a = matrix
         let n = a.rows
         if n > 0 {
             LAPACKRuntime.prepare()
             let info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, Int8(UInt8(ascii: "L")), lapack_int(n), &a.elements, lapack_int(n))
-            if info > 0 { throw LinearAlgebraError.notPositiveDefinite(routine: "LAPACKE_dpotrf", minor: Int(info)) }
+            if info != 0 {
+                // LAPACKE's own NaN scan answers -4; NaN/Inf reaching a pivot answers > 0.
+                try matrix.requireFinite("LAPACKE_dpotrf")
+                if info > 0 { throw LinearAlgebraError.notPositiveDefinite(routine: "LAPACKE_dpotrf", minor: Int(info)) }
+            }
             try checkConvergence(info, routine: "LAPACKE_dpotrf")
-            for j in 1..<max(n, 1) { for i in 0..<j { a[i, j] = 0 } }
+            for i in 0..<n where !a[i, i].isFinite { throw LinearAlgebraError.nonFinite(operation: "LAPACKE_dpotrf") }
+            a.zeroStrictUpperTriangle()
         }
         l = a
     }
@@ -53,14 +67,18 @@ extension Matrix {
     ///
     /// This is the normal-equations path of ``LevenbergMarquardt``. Throws
     /// ``LinearAlgebraError/notPositiveDefinite(routine:minor:)`` when `self` is not SPD.
-    public func solvePositiveDefinite(_ b: Matrix, symmetryTolerance: Double = 1e-10) throws -> Matrix {
+    /// `symmetryTolerance` as in ``Cholesky/init(_:symmetryTolerance:)``; `nil` skips the check.
+    public func solvePositiveDefinite(_ b: Matrix, symmetryTolerance: Double? = 1e-10) throws -> Matrix {
         try requireSquare("LAPACKE_dposv")
         guard b.rows == rows else {
             throw LinearAlgebraError.dimensionMismatch(operation: "LAPACKE_dposv", expected: "\(rows) rows", got: "\(b.rows)")
         }
-        try requireFinite("LAPACKE_dposv")
+        if let symmetryTolerance {
+            try requireFiniteSymmetric("LAPACKE_dposv", tolerance: symmetryTolerance)
+        } else {
+            try requireFinite("LAPACKE_dposv")
+        }
         try b.requireFinite("LAPACKE_dposv")
-        try requireSymmetric("LAPACKE_dposv", tolerance: symmetryTolerance)
         var a = elements
         var x = b
         if rows == 0 || b.columns == 0 { return x }
@@ -72,11 +90,11 @@ extension Matrix {
         return x
     }
 
-    func requireSymmetric(_ operation: String, tolerance: Double) throws {
-        var worst = 0.0
-        for j in 0..<columns { for i in (j + 1)..<max(rows, j + 1) { worst = max(worst, abs(self[i, j] - self[j, i])) } }
-        if worst > tolerance * max(1, maxAbs) {
-            throw LinearAlgebraError.notSymmetric(operation: operation, maxAsymmetry: worst)
+    /// Sets every element above the diagonal to zero.
+    mutating func zeroStrictUpperTriangle() {
+        let n = rows
+        elements.withUnsafeMutableBufferPointer { p in
+            for j in 1..<max(columns, 1) { for i in 0..<min(j, n) { p[i + j * n] = 0 } }
         }
     }
 }

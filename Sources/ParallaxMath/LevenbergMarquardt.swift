@@ -85,7 +85,9 @@ public struct LevenbergMarquardt: Sendable {
                 for i in 0..<n { a[i, i] += lambda * max(jtj[i, i], 1e-12) }
                 let delta: [Double]
                 do {
-                    delta = try a.solvePositiveDefinite(Matrix(rows: n, columns: 1, columnMajor: g.map { -$0 })).elements
+                    // JᵀJ from dsyrk is exactly symmetric: skip the symmetry check.
+                    delta = try a.solvePositiveDefinite(Matrix(rows: n, columns: 1, columnMajor: g.map { -$0 }),
+                                                        symmetryTolerance: nil).elements
                 } catch LinearAlgebraError.notPositiveDefinite {
                     lambda *= 10
                     if lambda > 1e16 { return Result(parameters: x, initialCost: initialCost, finalCost: cost, iterations: iteration, termination: .dampingOverflow) }

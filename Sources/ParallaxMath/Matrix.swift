@@ -75,7 +75,7 @@ public struct Matrix: Sendable, Equatable, CustomStringConvertible {
     public var isSquare: Bool { rows == columns }
 
     /// Whether every element is finite (no NaN, no ±Inf).
-    public var isFinite: Bool { elements.allSatisfy { $0.isFinite } }
+    public var isFinite: Bool { finiteMaxAbs() != nil }
 
     /// The transpose.
     public var transposed: Matrix {
@@ -140,15 +140,5 @@ public struct Matrix: Sendable, Equatable, CustomStringConvertible {
             throw LinearAlgebraError.dimensionMismatch(
                 operation: operation, expected: "\(rows)×\(columns)", got: "\(other.rows)×\(other.columns)")
         }
-    }
-
-    func requireSquare(_ operation: String) throws {
-        guard isSquare else {
-            throw LinearAlgebraError.dimensionMismatch(operation: operation, expected: "square matrix", got: "\(rows)×\(columns)")
-        }
-    }
-
-    func requireFinite(_ operation: String) throws {
-        guard isFinite else { throw LinearAlgebraError.nonFinite(operation: operation) }
     }
 }

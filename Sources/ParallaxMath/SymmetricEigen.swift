@@ -15,8 +15,7 @@ public struct SymmetricEigen: Sendable {
     /// Decomposes `matrix`.
     public init(_ matrix: Matrix, symmetryTolerance: Double = 1e-10) throws {
         try matrix.requireSquare("LAPACKE_dsyevd")
-        try matrix.requireFinite("LAPACKE_dsyevd")
-        try matrix.requireSymmetric("LAPACKE_dsyevd", tolerance: symmetryTolerance)
+        try matrix.requireFiniteSymmetric("LAPACKE_dsyevd", tolerance: symmetryTolerance)
         let n = matrix.rows
         var a = matrix
         var w = [Double](repeating: 0, count: n)

@@ -49,6 +49,16 @@ import Testing
             _ = try Cholesky(Matrix([[.nan, 0], [0, 1]]))
         }
         #expect(throws: LinearAlgebraError.self) { _ = try Cholesky(Matrix.identity(2)).solve(Matrix(rows: 3, columns: 1)) }
+        // Without the symmetry pass, non-finite input is still caught (by dpotrf or the factor's diagonal).
+        #expect(throws: LinearAlgebraError.nonFinite(operation: "LAPACKE_dpotrf")) {
+            _ = try Cholesky(Matrix([[.infinity]]), symmetryTolerance: nil)
+        }
+        #expect(throws: LinearAlgebraError.nonFinite(operation: "LAPACKE_dpotrf")) {
+            _ = try Cholesky(Matrix([[4, 0], [.nan, 4]]), symmetryTolerance: nil)
+        }
+        #expect(throws: LinearAlgebraError.nonFinite(operation: "LAPACKE_dpotrf")) {
+            _ = try Cholesky(Matrix([[4, 0], [.infinity, 4]]), symmetryTolerance: nil)
+        }
     }
 }
 

@@ -1,0 +1,19 @@
+// swift-tools-version: 6.1
+//
+// Parallax speed benchmarks. A separate package so that `swift test` in the root never builds
+// them; run in release:  swift run -c release --package-path Benchmarks lapack-benchmarks
+import PackageDescription
+
+let package = Package(
+    name: "ParallaxBenchmarks",
+    dependencies: [.package(name: "Parallax", path: "..")],
+    targets: [
+        // The raw LAPACKE/CBLAS calls the wrappers are measured against (same Debian libraries).
+        .systemLibrary(name: "CLAPACKRaw", path: "Sources/CLAPACKRaw"),
+        .executableTarget(
+            name: "lapack-benchmarks",
+            dependencies: ["CLAPACKRaw", .product(name: "ParallaxMath", package: "Parallax")],
+            path: "Sources/LAPACKBenchmarks"
+        ),
+    ]
+)

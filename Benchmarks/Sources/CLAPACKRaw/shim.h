@@ -1,0 +1,3 @@
+#include <lapacke.h>
+#include <cblas.h>
+void openblas_set_num_threads(int num_threads);
