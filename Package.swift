@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "ParallaxMath", targets: ["ParallaxMath"]),
         .library(name: "ParallaxGeometry", targets: ["ParallaxGeometry"]),
+        .library(name: "ParallaxCore", targets: ["ParallaxCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -37,6 +38,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        .target(name: "ParallaxCore", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+
+        .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
     ]

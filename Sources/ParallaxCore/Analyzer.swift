@@ -1,0 +1,72 @@
+/// A unit of analysis on the frame bus: the plugin interface.
+///
+/// An analyzer declares a name, a one-line summary, typed inputs (each with a
+/// ``SyncPolicy``), typed outputs and an ``AnalyzerOptions`` struct. The bus calls
+/// ``open(context:)`` once, ``process(_:context:)`` once per trigger packet in timestamp
+/// order, and ``close(context:)`` once at the end (also after an error elsewhere, so buffered
+/// results are flushed).
+///
+/// Threading contract: the bus never calls one analyzer instance concurrently, so an
+/// analyzer may keep state in stored properties without locks.
+///
+/// A minimal analyzer:
+/// ```swift
+/// /// Counts IMU samples between consecutive camera frames.
+/// struct IMUPerFrame: Analyzer {
+///     static let name = "imu-per-frame"
+///     static let summary = "Number of IMU samples between consecutive camera frames"
+///     struct Options: AnalyzerOptions { var camera = "cam0"; var imu = "imu0" }
+///     let frames: InputPort<CameraFrame>, imu: InputPort<IMUSample>
+///     let count: OutputPort<Int>
+///     init(options: Options) {
+///         frames = .each(options.camera); imu = .between(options.imu)
+///         count = OutputPort("\(options.camera)/imu-count")
+///     }
+///     var inputs: [PortDescription] { [frames.erased, imu.erased] }
+///     var outputs: [PortDescription] { [count.erased] }
+///     mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+///         context.emit(input.between(imu).count, on: count, at: input.timestamp)
+///     }
+/// }
+/// ```
+public protocol Analyzer {
+    associatedtype Options: AnalyzerOptions
+
+    /// The registry name used in chains (`klt`, `imu-integrator`).
+    static var name: String { get }
+    /// One line for `parallax plugins`.
+    static var summary: String { get }
+
+    /// Creates the analyzer with its options (validate them here and throw
+    /// ``AnalyzerError/invalidOption(analyzer:option:reason:)``).
+    init(options: Options) throws
+
+    /// The inputs, with their streams and synchronization.
+    var inputs: [PortDescription] { get }
+    /// The outputs.
+    var outputs: [PortDescription] { get }
+
+    /// Called once before the first packet.
+    mutating func open(context: inout AnalyzerContext) throws
+    /// Called once per trigger packet, in timestamp order.
+    mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws
+    /// Called once at the end: emit what is still buffered.
+    mutating func close(context: inout AnalyzerContext) throws
+}
+
+extension Analyzer {
+    public mutating func open(context: inout AnalyzerContext) throws {}
+    public mutating func close(context: inout AnalyzerContext) throws {}
+}
+
+/// Errors analyzers and the bus raise about analyzers.
+public enum AnalyzerError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An option value is out of range or inconsistent.
+    case invalidOption(analyzer: String, option: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .invalidOption(analyzer, option, reason): return "\(analyzer): option '\(option)': \(reason)"
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// What an analyzer receives in one `process` call: the trigger and its synchronized inputs.
+public struct AnalyzerInput: Sendable {
+    /// The triggering packet's stream.
+    public let triggerStream: String
+    /// The triggering packet's timestamp: the "now" of this call.
+    public let timestamp: Timestamp
+    let trigger: AnyPacket
+    let latest: [String: AnyPacket]
+    let between: [String: [AnyPacket]]
+
+    init(trigger: AnyPacket, latest: [String: AnyPacket], between: [String: [AnyPacket]]) {
+        self.triggerStream = trigger.stream
+        self.timestamp = trigger.timestamp
+        self.trigger = trigger
+        self.latest = latest
+        self.between = between
+    }
+
+    /// The triggering packet if it came from `port` (an ``SyncPolicy/each`` input), else `nil`.
+    public subscript<P>(port: InputPort<P>) -> Packet<P>? {
+        guard trigger.stream == port.key.name else { return nil }
+        return trigger.typed(as: P.self)
+    }
+
+    /// The payload of the triggering packet if it came from `port`.
+    public func payload<P>(_ port: InputPort<P>) -> P? { self[port]?.payload }
+
+    /// The synchronized packet of a ``SyncPolicy/latest(tolerance:)`` input, or `nil` when none
+    /// lies within the tolerance.
+    public func latest<P>(_ port: InputPort<P>) -> Packet<P>? {
+        latest[port.key.name]?.typed(as: P.self)
+    }
+
+    /// The packets of a ``SyncPolicy/between`` input since the previous trigger, in order.
+    public func between<P>(_ port: InputPort<P>) -> [Packet<P>] {
+        (between[port.key.name] ?? []).compactMap { $0.typed(as: P.self) }
+    }
+
+    /// Timestamps of the packets of any ``SyncPolicy/between`` input (payload-agnostic).
+    public func betweenTimestamps(_ stream: String) -> [Timestamp] { (between[stream] ?? []).map(\.timestamp) }
+}

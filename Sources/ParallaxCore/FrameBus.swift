@@ -1,0 +1,167 @@
+import Foundation
+
+/// Merges packet sources by timestamp and runs analyzers over them.
+///
+/// ```
+///   sources ──► merge by (timestamp, source order) ──► timestamp group t
+///                                                         │ deliver every packet of t first
+///                                                         ▼
+///   analyzers in dependency order:  A ──emit──► B ──emit──► C      (outputs at t reach
+///   each runs once per `each` packet, with `latest`/`between` inputs   consumers within t)
+/// ```
+///
+/// **Order and determinism.** Source packets are merged by timestamp; equal timestamps keep
+/// the sources' order and, within a source, its order. All packets of one timestamp are
+/// delivered before any analyzer runs, so a `latest`/`between` input sees every packet with
+/// timestamp ≤ the trigger's, whichever stream it came on. Analyzers run in dependency order
+/// (producers before consumers; ties by position in the chain). Same inputs and options give
+/// the same calls in the same order, hence bit-identical outputs, whether sources are read on
+/// this thread or prefetched on another (``Options/prefetch``).
+///
+/// **Modes.** `offline` never drops. `realtime` paces sources at sensor rate and, when an
+/// analyzer falls behind, drops its older pending triggers and keeps the newest (MediaPipe's
+/// FlowLimiter with one packet in flight), counting every drop in the report.
+///
+/// **Errors.** A source or analyzer error stops the run; every analyzer is still closed (so
+/// buffered results are flushed to the sink) and the error, naming analyzer, stream and
+/// timestamp, is thrown as ``FrameBusFailure`` together with the report.
+public final class FrameBus {
+    /// How to run.
+    public struct Options: Sendable {
+        /// Offline (never drops) or realtime (paced, drops when behind).
+        public enum Mode: String, Sendable { case offline, realtime }
+        public var mode: Mode = .offline
+        /// Read/decode sources on a second thread (bit-identical results).
+        public var prefetch = false
+        /// Realtime speed factor: 2 replays twice as fast as recorded.
+        public var realtimeSpeed = 1.0
+        public init(mode: Mode = .offline, prefetch: Bool = false) {
+            self.mode = mode
+            self.prefetch = prefetch
+        }
+    }
+
+    /// Receives every analyzer output, in deterministic order, as it is emitted.
+    public typealias Sink = (_ producer: String, _ packet: AnyPacket) throws -> Void
+
+    private let sources: [any PacketSource]
+    private let analyzers: [AnalyzerInstance]   // in dependency order
+    private let options: Options
+    private let streamTypes: [String: PayloadType]
+    private let streamOrder: [String]
+    private var cancelled: @Sendable () -> Bool = { false }
+
+    /// Wires `analyzers` to the streams of `sources` and each other. Throws ``BusError`` for
+    /// unknown streams, type mismatches, duplicate producers, cycles and missing triggers.
+    public init(sources: [any PacketSource], analyzers: [AnalyzerInstance], options: Options = Options()) throws {
+        let plan = try BusWiring.plan(sourceStreams: sources.flatMap(\.streams), analyzers: analyzers)
+        self.sources = options.prefetch ? sources.map { PrefetchingSource($0) } : sources
+        self.analyzers = plan.order.map { analyzers[$0] }
+        self.options = options
+        self.streamTypes = plan.streamTypes
+        self.streamOrder = plan.streamOrder
+    }
+
+    /// A closure polled between timestamp groups; returning `true` stops the run cleanly
+    /// (analyzers are closed and flushed), then ``BusError/cancelled`` is thrown.
+    public func setCancellation(_ check: @escaping @Sendable () -> Bool) { cancelled = check }
+
+    /// Runs to the end of all sources. Returns the report; throws ``FrameBusFailure`` (which
+    /// carries the report) when a source or analyzer failed.
+    @discardableResult
+    public func run(sink: @escaping Sink = { _, _ in }) throws -> RunReport {
+        var state = BusRunState(analyzers: analyzers, streamTypes: streamTypes, streamOrder: streamOrder,
+                                mode: options.mode, sink: sink)
+        let clock = ContinuousClock()
+        let wallStart = clock.now
+        var failure: BusError?
+        var heads: [AnyPacket?] = Array(repeating: nil, count: sources.count)
+        var lastSourceStamp: [String: Timestamp] = [:]
+        var firstStamp: Timestamp?
+        var lastStamp: Timestamp?
+
+        do {
+            try state.openAll()
+            for i in sources.indices { heads[i] = try pull(i) }
+            while true {
+                guard let t = heads.compactMap({ $0?.timestamp }).min() else { break }
+                if cancelled() { throw BusError.cancelled }
+                if options.mode == .realtime, let first = firstStamp {
+                    let due = Double(t.nanoseconds - first.nanoseconds) / 1e9 / options.realtimeSpeed
+                    let elapsed = (clock.now - wallStart).seconds
+                    if due > elapsed { Thread.sleep(forTimeInterval: due - elapsed) }
+                }
+                firstStamp = firstStamp ?? t
+                lastStamp = t
+                for i in sources.indices {
+                    while let packet = heads[i], packet.timestamp == t {
+                        if let prev = lastSourceStamp[packet.stream], packet.timestamp <= prev {
+                            throw BusError.sourceOutOfOrder(stream: packet.stream, previous: prev, current: packet.timestamp)
+                        }
+                        guard let type = streamTypes[packet.stream], type == PayloadType(dynamic: Swift.type(of: packet.payload)) else {
+                            throw BusError.undeclaredSourceStream(stream: packet.stream)
+                        }
+                        lastSourceStamp[packet.stream] = packet.timestamp
+                        state.deliver(packet)
+                        heads[i] = try pull(i)
+                    }
+                }
+                if options.mode == .realtime, let first = firstStamp,
+                   let next = heads.compactMap({ $0?.timestamp }).min() {
+                    // Behind schedule: deliver the next group before analyzing, so the flow
+                    // limiter sees the backlog and drops older triggers.
+                    let due = Double(next.nanoseconds - first.nanoseconds) / 1e9 / options.realtimeSpeed
+                    if due <= (clock.now - wallStart).seconds { continue }
+                }
+                try state.drain(now: options.mode == .realtime ? currentDatasetTime(first: firstStamp, clock: clock, start: wallStart) : nil)
+            }
+            try state.drain(now: nil)
+        } catch let error as BusError {
+            failure = error
+        } catch {
+            failure = .sourceFailed(message: "\(error)")
+        }
+        // Close every analyzer even after a failure: flush what was computed.
+        do { try state.closeAll() } catch let error as BusError {
+            if failure == nil { failure = error }
+        } catch {
+            if failure == nil { failure = .sourceFailed(message: "\(error)") }
+        }
+
+        var report = state.report()
+        report.mode = options.mode.rawValue
+        report.wallSeconds = (clock.now - wallStart).seconds
+        if let f = firstStamp, let l = lastStamp { report.datasetSeconds = l.seconds(since: f) }
+        report.realtimeFactor = report.wallSeconds > 0 ? report.datasetSeconds / report.wallSeconds : 0
+        report.peakMemoryMegabytes = ProcessMemory.peakResidentMegabytes()
+        if let failure {
+            report.failure = failure.description
+            throw FrameBusFailure(error: failure, report: report)
+        }
+        return report
+    }
+
+    private func pull(_ i: Int) throws -> AnyPacket? {
+        do { return try sources[i].next() } catch let error as BusError { throw error } catch {
+            throw BusError.sourceFailed(message: "\(error)")
+        }
+    }
+
+    private func currentDatasetTime(first: Timestamp?, clock: ContinuousClock, start: ContinuousClock.Instant) -> Timestamp? {
+        guard let first else { return nil }
+        let elapsed = (clock.now - start).seconds * options.realtimeSpeed
+        return Timestamp(nanoseconds: first.nanoseconds + Int64(elapsed * 1e9))
+    }
+}
+
+/// A failed run: the error and the report of what was done up to it.
+public struct FrameBusFailure: Error, CustomStringConvertible {
+    public let error: BusError
+    public let report: RunReport
+    public var description: String { error.description }
+}
+
+extension Duration {
+    /// This duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}

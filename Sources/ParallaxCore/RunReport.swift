@@ -1,0 +1,53 @@
+/// What a run did: per-analyzer timing, stream counts, skips, warnings and speed.
+/// Written as `run.json` by `parallax run`.
+public struct RunReport: Sendable, Codable, Equatable {
+    /// Per-analyzer processing time.
+    public struct AnalyzerTiming: Sendable, Codable, Equatable {
+        public var instance: String
+        public var analyzer: String
+        /// `process` calls made.
+        public var calls: Int
+        /// Median / 95th percentile / maximum time per call (ms).
+        public var p50Milliseconds: Double
+        public var p95Milliseconds: Double
+        public var maxMilliseconds: Double
+        /// Total time in `open` + `process` + `close` (ms).
+        public var totalMilliseconds: Double
+    }
+
+    /// Packets seen on one stream.
+    public struct StreamCount: Sendable, Codable, Equatable {
+        public var stream: String
+        public var type: String
+        public var packets: Int
+        public var first: Timestamp?
+        public var last: Timestamp?
+    }
+
+    /// Packets not processed, with the reason.
+    public struct Skip: Sendable, Codable, Equatable {
+        public var analyzer: String?
+        public var stream: String
+        public var count: Int
+        public var reason: String
+    }
+
+    public var analyzers: [AnalyzerTiming] = []
+    public var streams: [StreamCount] = []
+    public var skipped: [Skip] = []
+    public var warnings: [String] = []
+    /// Dataset time covered by the sources (s).
+    public var datasetSeconds: Double = 0
+    /// Wall-clock time of the run (s). Not reproducible, unlike everything else above.
+    public var wallSeconds: Double = 0
+    /// datasetSeconds / wallSeconds: > 1 means faster than real time.
+    public var realtimeFactor: Double = 0
+    /// Peak resident memory of the process (MB).
+    public var peakMemoryMegabytes: Double = 0
+    /// `offline` or `realtime`.
+    public var mode: String = "offline"
+    /// Set when the run stopped early (the error message).
+    public var failure: String?
+
+    public init() {}
+}
