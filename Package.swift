@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "ParallaxMath", targets: ["ParallaxMath"]),
         .library(name: "ParallaxGeometry", targets: ["ParallaxGeometry"]),
         .library(name: "ParallaxCore", targets: ["ParallaxCore"]),
+        .library(name: "ParallaxTesting", targets: ["ParallaxTesting"]),
+        .library(name: "Diagnostics", targets: ["Diagnostics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -38,9 +40,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        .target(name: "ParallaxCore", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(
+            name: "ParallaxCore",
+            dependencies: ["ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strictSettings
+        ),
 
-        .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore"], swiftSettings: strictSettings),
+        .target(name: "ParallaxTesting", dependencies: ["ParallaxCore"], swiftSettings: strictSettings),
+
+        // Analyzer plugins: ordinary targets under Plugins/ (explicit path: SwiftPM reserves
+        // Plugins/ for package plugins by default).
+        .target(name: "Diagnostics", dependencies: ["ParallaxCore", "ParallaxMath"], path: "Plugins/Diagnostics", swiftSettings: strictSettings),
+
+        .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ParallaxCore", "ParallaxTesting", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
     ]

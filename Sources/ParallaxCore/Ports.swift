@@ -61,6 +61,13 @@ public struct PortDescription: Sendable, Equatable, CustomStringConvertible {
     public let type: PayloadType
     public let policy: SyncPolicy
 
+    /// A port description; use ``anyPayload`` as `type` for payload-agnostic inputs.
+    public init(stream: String, type: PayloadType, policy: SyncPolicy) {
+        self.stream = stream
+        self.type = type
+        self.policy = policy
+    }
+
     /// Payload type that matches every stream (for diagnostics that only look at timestamps).
     public static let anyPayload = PayloadType(AnyPayload.self)
 

@@ -1,0 +1,83 @@
+import ParallaxCore
+import ParallaxMath
+
+/// Gyroscope rotation between two consecutive frames.
+public struct FrameRotation: Sendable, Codable, Equatable {
+    /// Rotation vector of `R_{S(k−1) S(k)}` in the IMU frame (rad): axis × angle.
+    public var rotationVector: Vector3
+    /// Its angle (rad).
+    public var angle: Double
+    /// IMU samples inside the interval.
+    public var samples: Int
+    /// Interval length (s).
+    public var interval: Double
+}
+
+/// Integrates the gyroscope between consecutive camera frames (the rotation the camera
+/// should see), using every IMU sample between them, linearly interpolated at the frame
+/// times, midpoint rule on SO(3). Emits nothing for the first frame or when IMU does not
+/// cover the interval (warns once).
+///
+/// Example chain: `imu-integrator camera=cam0 imu=imu0`
+public struct IMUIntegrator: Analyzer {
+    public static let name = "imu-integrator"
+    public static let summary = "Gyroscope rotation between consecutive camera frames (midpoint rule, interpolated at frame times)"
+
+    public struct Options: AnalyzerOptions {
+        public var camera = "cam0"
+        public var imu = "imu0"
+        public init() {}
+        public static let documentation = ["camera": "camera stream whose frames delimit the intervals",
+                                           "imu": "IMU stream (gyro in rad/s)"]
+    }
+
+    private let frames: InputPort<CameraFrame>
+    private let imu: InputPort<IMUSample>
+    private let rotation: OutputPort<FrameRotation>
+    private var previousFrame: Timestamp?
+    /// Samples kept across frames: the last one at or before the previous frame, then newer.
+    private var window: [Packet<IMUSample>] = []
+    private var warnedGap = false
+
+    public init(options: Options) {
+        frames = .each(options.camera)
+        imu = .between(options.imu)
+        rotation = OutputPort("\(options.camera)/gyro-rotation")
+    }
+
+    public var inputs: [PortDescription] { [frames.erased, imu.erased] }
+    public var outputs: [PortDescription] { [rotation.erased] }
+
+    public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        let t1 = input.timestamp
+        window += input.between(imu)
+        defer {
+            previousFrame = t1
+            // Keep the last sample at or before t1 for the next interval's start.
+            if let keep = window.lastIndex(where: { $0.timestamp <= t1 }) { window.removeFirst(keep) }
+        }
+        guard let t0 = previousFrame else { return }
+        guard let first = window.first, first.timestamp <= t0, let last = window.last, last.timestamp >= t1 else {
+            if !warnedGap { context.warn("IMU does not cover \(t0.nanoseconds)…\(t1.nanoseconds) ns; no rotation for such frames"); warnedGap = true }
+            return
+        }
+        var r = SO3.identity
+        var count = 0
+        for k in 0..<(window.count - 1) {
+            let a = window[k], b = window[k + 1]
+            let lo = max(a.timestamp, t0), hi = min(b.timestamp, t1)
+            guard hi > lo else { continue }
+            let span = Double(b.timestamp.nanoseconds - a.timestamp.nanoseconds)
+            func omega(_ t: Timestamp) -> Vector3 {
+                let s = span > 0 ? Double(t.nanoseconds - a.timestamp.nanoseconds) / span : 0
+                return a.payload.gyroscope + (b.payload.gyroscope - a.payload.gyroscope) * s
+            }
+            let mid = (omega(lo) + omega(hi)) * 0.5
+            r = r * SO3.exp(mid * hi.seconds(since: lo))
+            if b.timestamp <= t1, b.timestamp > t0 { count += 1 }
+        }
+        let phi = r.log
+        context.emit(FrameRotation(rotationVector: phi, angle: phi.norm, samples: count, interval: t1.seconds(since: t0)),
+                     on: rotation, at: t1)
+    }
+}

@@ -1,0 +1,81 @@
+import Testing
+@testable import ParallaxCore
+
+@Suite struct ChainTests {
+    var registry: AnalyzerRegistry {
+        var r = AnalyzerRegistry()
+        r.register(Doubler.self)
+        r.register(Recorder.self)
+        return r
+    }
+    let streams = [StreamDescription(MultiRate.cam), StreamDescription(MultiRate.imu), StreamDescription(MultiRate.depth)]
+
+    @Test func pipelineStringBuildsAnalyzersWithOptions() throws {
+        let chain = try Chain.parse(pipeline: "doubler output=x2 fail_at=5 ! doubler:second input=x2 output=x4 sleepMs=0")
+        #expect(chain.nodes.count == 2)
+        #expect(chain.nodes[1].instanceName == "second")
+        let instances = try chain.instantiate(registry: registry, sourceStreams: streams)
+        #expect(instances.map(\.name) == ["doubler", "second"])
+        #expect(instances[1].inputs.first?.stream == "x2")
+    }
+
+    @Test func unknownNamesGetDidYouMean() {
+        #expect(throws: ChainError.unknownAnalyzer(name: "dobler", suggestion: "doubler",
+                                                   location: ChainLocation(file: "<pipeline>", line: 1, column: 1))) {
+            _ = try Chain.parse(pipeline: "dobler").instantiate(registry: registry, sourceStreams: streams)
+        }
+        #expect(throws: ChainError.unknownOption(analyzer: "doubler", option: "ouput", suggestion: "output",
+                                                 location: ChainLocation(file: "<pipeline>", line: 1, column: 12))) {
+            _ = try Chain.parse(pipeline: "recorder ! doubler ouput=y").instantiate(registry: registry, sourceStreams: streams)
+        }
+    }
+
+    @Test func badValuesAreNamed() {
+        #expect {
+            _ = try Chain.parse(pipeline: "doubler fail_at=soon").instantiate(registry: registry, sourceStreams: streams)
+        } throws: { error in
+            guard case let ChainError.invalidOptionValue(a, o, v, reason, _) = error else { return false }
+            return a == "doubler" && o == "fail_at" && v == "soon" && reason == "expected an integer"
+        }
+        #expect(throws: ChainError.self) { _ = try Chain.parse(pipeline: "doubler ! ! recorder") }
+        #expect(throws: ChainError.self) { _ = try Chain.parse(pipeline: "doubler output") }
+    }
+
+    @Test func yamlTypeMismatchPointsAtFileAndLine() throws {
+        let yaml = """
+        name: test
+        analyzers:
+          - analyzer: recorder
+          - analyzer: doubler
+            options:
+              input: imu0
+        """
+        let chain = try Chain.parse(yaml: yaml, file: "chains/test.yaml")
+        #expect(chain.name == "test")
+        #expect {
+            _ = try chain.instantiate(registry: registry, sourceStreams: streams)
+        } throws: { error in
+            guard case let ChainError.wiring(BusError.typeMismatch(a, s, expected, found), location) = error else { return false }
+            return a == "doubler" && s == "imu0" && expected == "Int" && found == "Double"
+                && location == ChainLocation(file: "chains/test.yaml", line: 4, column: 15)
+                && "\(error)".hasPrefix("chains/test.yaml:4:15: ")
+        }
+    }
+
+    @Test func malformedYAMLNamesTheLine() {
+        #expect {
+            _ = try Chain.parse(yaml: "analyzers:\n  - analyzer: [doubler\n", file: "c.yaml")
+        } throws: { error in
+            guard case let ChainError.syntax(_, location) = error else { return false }
+            return location?.file == "c.yaml" && (location?.line ?? 0) >= 2
+        }
+    }
+
+    @Test func registryListsOptionsWithDefaultsAndDocs() throws {
+        let entry = try #require(registry.entry("doubler"))
+        #expect(entry.options.map(\.name) == ["fail_at", "input", "output", "sleep_ms"])
+        #expect(entry.options.first { $0.name == "input" }?.defaultValue == "\"cam0\"")
+        #expect(entry.options.first { $0.name == "fail_at" }?.documentation.contains("ns") == true)
+        #expect(entry.defaultInputs.first?.stream == "cam0")
+    }
+}

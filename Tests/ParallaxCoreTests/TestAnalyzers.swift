@@ -1,0 +1,102 @@
+import Foundation
+import ParallaxCore
+
+/// What `Recorder` saw at one trigger.
+struct Record: Codable, Equatable, Sendable {
+    var t: Int64
+    var imu: [Int64]
+    var depth: Int64?
+}
+
+/// Records, per camera frame, the IMU stamps between frames and the latest depth stamp.
+struct Recorder: Analyzer {
+    static let name = "recorder"
+    static let summary = "test: records synchronized inputs"
+    struct Options: AnalyzerOptions {
+        var camera = "cam0"
+        var toleranceMs = 100.0
+        init() {}
+    }
+    let frames: InputPort<Int>, imu: InputPort<Double>, depth: InputPort<Float>
+    let out: OutputPort<Record>
+    init(options: Options) {
+        frames = .each(options.camera)
+        imu = .between("imu0")
+        depth = .latest("depth0", tolerance: Int64(options.toleranceMs * 1e6))
+        out = OutputPort("\(options.camera)/record")
+    }
+    var inputs: [PortDescription] { [frames.erased, imu.erased, depth.erased] }
+    var outputs: [PortDescription] { [out.erased] }
+    mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        context.emit(Record(t: input.timestamp.nanoseconds, imu: input.between(imu).map(\.timestamp.nanoseconds),
+                            depth: input.latest(depth)?.timestamp.nanoseconds), on: out, at: input.timestamp)
+    }
+}
+
+/// Doubles each integer it receives; optionally throws at one timestamp or sleeps.
+struct Doubler: Analyzer {
+    static let name = "doubler"
+    static let summary = "test: doubles integers"
+    struct Options: AnalyzerOptions {
+        var input = "cam0"
+        var output = "doubled"
+        var failAt: Int64 = -1
+        var sleepMs = 0.0
+        init() {}
+        static let documentation = ["input": "stream of Int", "fail_at": "timestamp (ns) at which to throw; -1 never"]
+    }
+    struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
+    let input: InputPort<Int>, output: OutputPort<Int>
+    let options: Options
+    var closedCount = 0
+    init(options: Options) {
+        input = .each(options.input)
+        output = OutputPort(options.output)
+        self.options = options
+    }
+    var inputs: [PortDescription] { [input.erased] }
+    var outputs: [PortDescription] { [output.erased] }
+    mutating func process(_ i: AnalyzerInput, context: inout AnalyzerContext) throws {
+        if i.timestamp.nanoseconds == options.failAt { throw Boom() }
+        if options.sleepMs > 0 { Thread.sleep(forTimeInterval: options.sleepMs / 1000) }
+        context.emit(i.payload(input)! * 2, on: output, at: i.timestamp)
+    }
+    mutating func close(context: inout AnalyzerContext) throws {
+        context.emit(-1, on: output, at: Timestamp(nanoseconds: .max))  // a flush marker
+    }
+}
+
+/// Seeded multi-rate streams: IMU 200 Hz (Double), camera 20 Hz (Int), depth 5 Hz with jitter (Float).
+enum MultiRate {
+    static let cam = StreamKey<Int>("cam0"), imu = StreamKey<Double>("imu0"), depth = StreamKey<Float>("depth0")
+    static let start: Int64 = 1_000_000_000
+
+    static func sources(seconds: Double = 2, seed: UInt64 = 7) -> [any PacketSource] {
+        var rng = SplitMix(seed: seed)
+        let imuPackets = (0..<Int(seconds * 200)).map { Packet(Double($0), at: Timestamp(nanoseconds: start + Int64($0) * 5_000_000)) }
+        let camPackets = (0..<Int(seconds * 20)).map { Packet($0, at: Timestamp(nanoseconds: start + Int64($0) * 50_000_000)) }
+        let depthPackets = (0..<Int(seconds * 5)).map { k -> Packet<Float> in
+            let jitter = Int64(rng.next() % 7_000_000) - 3_000_000
+            return Packet(Float(k), at: Timestamp(nanoseconds: start + 10_000_000 + Int64(k) * 200_000_000 + jitter))
+        }
+        return [ArraySource(cam, camPackets), ArraySource(imu, imuPackets), ArraySource(depth, depthPackets)]
+    }
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func runCollecting(_ bus: FrameBus) throws -> (outputs: [AnyPacket], report: RunReport) {
+    nonisolated(unsafe) var outputs: [AnyPacket] = []
+    let report = try bus.run { _, p in outputs.append(p) }
+    return (outputs, report)
+}
