@@ -20,9 +20,12 @@ let package = Package(
         .library(name: "ParallaxCore", targets: ["ParallaxCore"]),
         .library(name: "ParallaxTesting", targets: ["ParallaxTesting"]),
         .library(name: "Diagnostics", targets: ["Diagnostics"]),
+        .library(name: "Parallax", targets: ["Parallax"]),
+        .executable(name: "parallax", targets: ["parallax"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // System libraries (not API).
@@ -30,6 +33,12 @@ let package = Package(
             name: "CLAPACK",
             path: "Sources/CLAPACK",
             providers: [.apt(["liblapacke-dev", "libopenblas-dev"])]
+        ),
+
+        .systemLibrary(
+            name: "CImageCodecs",
+            path: "Sources/CImageCodecs",
+            providers: [.apt(["libpng-dev"])]
         ),
 
         // Math: Matrix + LAPACK wrappers, small geometry, estimation.
@@ -51,6 +60,22 @@ let package = Package(
         // Analyzer plugins: ordinary targets under Plugins/ (explicit path: SwiftPM reserves
         // Plugins/ for package plugins by default).
         .target(name: "Diagnostics", dependencies: ["ParallaxCore", "ParallaxMath"], path: "Plugins/Diagnostics", swiftSettings: strictSettings),
+
+        .target(
+            name: "ParallaxDatasets",
+            dependencies: ["CImageCodecs", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Parallax",
+            dependencies: ["Diagnostics", "ParallaxCore", "ParallaxDatasets", "ParallaxGeometry", "ParallaxMath"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "parallax",
+            dependencies: ["Parallax", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
 
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ParallaxCore", "ParallaxTesting", "ParallaxMath"], swiftSettings: strictSettings),

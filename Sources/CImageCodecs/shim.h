@@ -1,0 +1,5 @@
+// CImageCodecs: Debian's libpng (simplified png_image API). Not API: only ParallaxDatasets imports it.
+#ifndef PARALLAX_CIMAGECODECS_SHIM_H
+#define PARALLAX_CIMAGECODECS_SHIM_H
+#include <png.h>
+#endif

@@ -1,0 +1,17 @@
+// The umbrella module: one import for users and the CLI, and the list of built-in analyzers.
+@_exported import Diagnostics
+@_exported import ParallaxCore
+@_exported import ParallaxDatasets
+@_exported import ParallaxGeometry
+@_exported import ParallaxMath
+
+/// The analyzers that ship with Parallax.
+public enum BuiltinAnalyzers {
+    /// A registry holding every built-in analyzer. Add your own with `register(_:)`.
+    public static var registry: AnalyzerRegistry {
+        var r = AnalyzerRegistry()
+        r.register(StreamStatsAnalyzer.self)
+        r.register(IMUIntegrator.self)
+        return r
+    }
+}

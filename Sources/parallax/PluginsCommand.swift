@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import Parallax
+
+/// `parallax plugins [NAME]`: every analyzer with its summary, inputs, outputs and options (like gst-inspect).
+struct PluginsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "plugins", abstract: "List analyzers, or describe one.")
+
+    @Argument(help: "An analyzer name to describe in full.")
+    var name: String?
+
+    func run() throws {
+        let registry = BuiltinAnalyzers.registry
+        guard let name else {
+            let width = registry.names.map(\.count).max() ?? 0
+            for n in registry.names {
+                print("\(n.padding(toLength: width, withPad: " ", startingAt: 0))  \(registry.entry(n)!.summary)")
+            }
+            return
+        }
+        guard let entry = registry.entry(name) else {
+            let hint = registry.names.min { Self.distance(name, $0) < Self.distance(name, $1) }.map { "; did you mean '\($0)'?" } ?? ""
+            throw fail("unknown analyzer '\(name)'\(hint)", code: ExitCodes.badInput)
+        }
+        print("\(entry.name): \(entry.summary)\n")
+        print("Inputs (with default options):")
+        for p in entry.defaultInputs { print("  \(p.stream)  \(p.type == PortDescription.anyPayload ? "any" : p.type.name)  \(p.policy)") }
+        print("Outputs:")
+        for p in entry.defaultOutputs { print("  \(p.stream)  \(p.type.name)") }
+        print("Options:")
+        for o in entry.options { print("  \(o.name) = \(o.defaultValue)\(o.documentation.isEmpty ? "" : "  — \(o.documentation)")") }
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        Set(a).symmetricDifference(Set(b)).count + abs(a.count - b.count)
+    }
+}
