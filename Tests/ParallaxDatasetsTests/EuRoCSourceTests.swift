@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import ParallaxCore
+import ParallaxGeometry
+@testable import ParallaxDatasets
+
+@Suite struct EuRoCSourceTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let cut = root.appendingPathComponent("datasets/euroc_v1_01_cut").path
+    static let shared = root.appendingPathComponent("../shared/data/euroc/V1_01_easy_micro").standardized.path
+
+    func drain(_ source: EuRoCSource) throws -> [String: [AnyPacket]] {
+        var byStream: [String: [AnyPacket]] = [:]
+        while let p = try source.next() { byStream[p.stream, default: []].append(p) }
+        return byStream
+    }
+
+    @Test func readsTheBundledCut() throws {
+        let source = try EuRoCSource(path: Self.cut)
+        #expect(source.streams.map(\.name) == ["cam0", "cam1", "imu0"])
+        let packets = try drain(source)
+        #expect(packets["cam0"]?.count == 6 && packets["cam1"]?.count == 6 && packets["imu0"]?.count == 61)
+        let frame = try #require(packets["cam0"]?.first?.payload as? CameraFrame)
+        #expect(frame.width == 752 && frame.height == 480 && frame.format == .gray8)
+        #expect(frame.calibration?.model.intrinsics.fx == 458.654)
+        #expect(packets["cam0"]?.first?.timestamp.nanoseconds == 1403715273262142976)
+    }
+
+    @Test func missingImagesAreSkippedAndCountedOrStrictlyRejected() throws {
+        guard FileManager.default.fileExists(atPath: Self.shared) else {
+            print("skipped: ../shared/data/euroc/V1_01_easy_micro is not present on this machine")
+            return
+        }
+        let source = try EuRoCSource(path: Self.shared)
+        let packets = try drain(source)
+        #expect(packets["cam1"]?.count == 95)
+        #expect(source.missingImages == ["cam1": 4])
+        let strict = try EuRoCSource(path: Self.shared, strict: true)
+        #expect { _ = try drain(strict) } throws: { error in
+            guard case let DatasetError.missingImage(file, line, _) = error else { return false }
+            return file.hasSuffix("cam1/data.csv") && line == 97
+        }
+    }
+
+    @Test func badInputNamesTheFile() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-bad-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        #expect(throws: DatasetError.self) { _ = try EuRoCSource(path: tmp.path) }
+        // Copy the cut, then damage it.
+        try FileManager.default.copyItem(atPath: Self.cut, toPath: tmp.path)
+        let csv = tmp.appendingPathComponent("mav0/imu0/data.csv")
+        var text = try String(contentsOf: csv, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\n1403715273262142976,", with: "\n1403715273262142976,x,")
+        try text.write(to: csv, atomically: true, encoding: .utf8)
+        #expect { _ = try EuRoCSource(path: tmp.path) } throws: { error in
+            guard case let DatasetError.malformedRow(file, line, reason) = error else { return false }
+            return file.hasSuffix("imu0/data.csv") && line > 1 && reason.contains("columns")
+        }
+        // A truncated PNG (cut a real file in half) is an error naming the file.
+        try FileManager.default.removeItem(at: tmp)
+        try FileManager.default.copyItem(atPath: Self.cut, toPath: tmp.path)
+        let png = tmp.appendingPathComponent("mav0/cam0/data/1403715273262142976.png")
+        let bytes = try Data(contentsOf: png)
+        try bytes.prefix(bytes.count / 2).write(to: png)
+        let source = try EuRoCSource(path: tmp.path)
+        #expect { _ = try drain(source) } throws: { error in
+            guard case let ImageDecodingError.corrupt(path, _) = error else { return false }
+            return path.hasSuffix("1403715273262142976.png")
+        }
+    }
+}
