@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ParallaxTesting", targets: ["ParallaxTesting"]),
         .library(name: "Diagnostics", targets: ["Diagnostics"]),
         .library(name: "Parallax", targets: ["Parallax"]),
+        .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
         .executable(name: "parallax", targets: ["parallax"]),
     ],
     dependencies: [
@@ -71,11 +72,12 @@ let package = Package(
             dependencies: ["Diagnostics", "ParallaxCore", "ParallaxDatasets", "ParallaxGeometry", "ParallaxMath"],
             swiftSettings: strictSettings
         ),
-        .executableTarget(
-            name: "parallax",
+        .target(
+            name: "ParallaxCLI",
             dependencies: ["Parallax", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "parallax", dependencies: ["ParallaxCLI"], swiftSettings: strictSettings),
 
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets", "ParallaxCore", "ParallaxGeometry"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting"], swiftSettings: strictSettings),

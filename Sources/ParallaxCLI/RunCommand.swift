@@ -41,7 +41,7 @@ struct RunCommand: ParsableCommand {
         do {
             chainSpec = try Chain.load(chain)
             source = try EuRoCSource(path: dataset, strict: strict)
-            instances = try chainSpec.instantiate(registry: BuiltinAnalyzers.registry, sourceStreams: source.streams)
+            instances = try chainSpec.instantiate(registry: ParallaxCLI.registry, sourceStreams: source.streams)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }

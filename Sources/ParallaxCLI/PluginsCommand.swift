@@ -10,7 +10,7 @@ struct PluginsCommand: ParsableCommand {
     var name: String?
 
     func run() throws {
-        let registry = BuiltinAnalyzers.registry
+        let registry = ParallaxCLI.registry
         guard let name else {
             let width = registry.names.map(\.count).max() ?? 0
             for n in registry.names {
