@@ -15,5 +15,14 @@ let package = Package(
             dependencies: ["CLAPACKRaw", .product(name: "ParallaxMath", package: "Parallax")],
             path: "Sources/LAPACKBenchmarks"
         ),
+        .executableTarget(
+            name: "bus-benchmarks",
+            dependencies: [
+                .product(name: "ParallaxCore", package: "Parallax"),
+                .product(name: "Diagnostics", package: "Parallax"),
+                .product(name: "ParallaxMath", package: "Parallax"),
+            ],
+            path: "Sources/BusBenchmarks"
+        ),
     ]
 )

@@ -4,9 +4,9 @@ public struct AnalyzerInput: Sendable {
     public let triggerStream: String
     /// The triggering packet's timestamp: the "now" of this call.
     public let timestamp: Timestamp
-    let trigger: AnyPacket
-    let latest: [String: AnyPacket]
-    let between: [String: [AnyPacket]]
+    @usableFromInline let trigger: AnyPacket
+    @usableFromInline let latest: [String: AnyPacket]
+    @usableFromInline let between: [String: [AnyPacket]]
 
     init(trigger: AnyPacket, latest: [String: AnyPacket], between: [String: [AnyPacket]]) {
         self.triggerStream = trigger.stream
@@ -17,22 +17,25 @@ public struct AnalyzerInput: Sendable {
     }
 
     /// The triggering packet if it came from `port` (an ``SyncPolicy/each`` input), else `nil`.
-    public subscript<P>(port: InputPort<P>) -> Packet<P>? {
+    @inlinable public subscript<P>(port: InputPort<P>) -> Packet<P>? {
         guard trigger.stream == port.key.name else { return nil }
         return trigger.typed(as: P.self)
     }
 
     /// The payload of the triggering packet if it came from `port`.
-    public func payload<P>(_ port: InputPort<P>) -> P? { self[port]?.payload }
+    @inlinable public func payload<P>(_ port: InputPort<P>) -> P? {
+        guard trigger.stream == port.key.name else { return nil }
+        return trigger.payload as? P
+    }
 
     /// The synchronized packet of a ``SyncPolicy/latest(tolerance:)`` input, or `nil` when none
     /// lies within the tolerance.
-    public func latest<P>(_ port: InputPort<P>) -> Packet<P>? {
+    @inlinable public func latest<P>(_ port: InputPort<P>) -> Packet<P>? {
         latest[port.key.name]?.typed(as: P.self)
     }
 
     /// The packets of a ``SyncPolicy/between`` input since the previous trigger, in order.
-    public func between<P>(_ port: InputPort<P>) -> [Packet<P>] {
+    @inlinable public func between<P>(_ port: InputPort<P>) -> [Packet<P>] {
         (between[port.key.name] ?? []).compactMap { $0.typed(as: P.self) }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// Registration is explicit (`registry.register(IMUIntegrator.self)`); the umbrella module
 /// lists the built-ins. Options are set by name from strings, as a chain file or pipeline
 /// string gives them; names may be written `snake_case` (documented form) or `camelCase`.
-public struct AnalyzerRegistry: Sendable {
+public struct AnalyzerRegistry {
     /// What `parallax plugins` shows about one option.
     public struct OptionInfo: Sendable, Equatable {
         /// `snake_case` name.
@@ -17,14 +17,14 @@ public struct AnalyzerRegistry: Sendable {
     }
 
     /// One registered analyzer type.
-    public struct Entry: Sendable {
+    public struct Entry {
         public let name: String
         public let summary: String
         public let options: [OptionInfo]
         /// Inputs and outputs with default options.
         public let defaultInputs: [PortDescription]
         public let defaultOutputs: [PortDescription]
-        let make: @Sendable (_ options: [String: String], _ instanceName: String?) throws -> AnalyzerInstance
+        let make: (_ options: [String: String], _ instanceName: String?) throws -> AnalyzerInstance
     }
 
     private(set) var entries: [String: Entry] = [:]

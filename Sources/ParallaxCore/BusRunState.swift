@@ -2,6 +2,9 @@ import Foundation
 
 /// The mutable state of one bus run: per-analyzer trigger queues, `between` buffers,
 /// `latest` histories, timing and counters. Single-threaded by construction.
+///
+/// Streams are interned to integer ids when the run starts, so the per-packet path does one
+/// string hash (the packet's stream name) and otherwise indexes arrays.
 struct BusRunState {
     /// Kept packets per stream for `latest` lookups (newest last).
     static let latestHistory = 64
@@ -10,69 +13,91 @@ struct BusRunState {
         let instance: AnalyzerInstance
         var triggers: [AnyPacket] = []
         var triggerHead = 0
+        /// Pending packets of each `between` input, keyed by stream name.
         var between: [String: [AnyPacket]] = [:]
         var durations: [Int64] = []
         var openCloseNanoseconds: Int64 = 0
-        var lastOutput: [String: Timestamp] = [:]
         var dropped: [String: Int] = [:]
-        let eachStreams: Set<String>
-        let latestInputs: [(stream: String, tolerance: Nanoseconds)]
-        let outputTypes: [String: PayloadType]
+        let latestInputs: [(stream: Int, name: String, tolerance: Nanoseconds)]
+        /// Declared outputs by stream id (ids of this node's outputs only).
+        let outputIDs: [String: Int]
+        var context: AnalyzerContext
+    }
+
+    struct Stream {
+        let name: String
+        let type: PayloadType
+        var packets = 0
+        var first: Timestamp?
+        var last: Timestamp?
+        var eachConsumers: [Int] = []
+        var betweenConsumers: [Int] = []
+        var keepsLatest = false
+        var latest: [AnyPacket] = []
+        /// Last output timestamp (analyzer streams) or last source timestamp (source streams).
+        var lastStamp: Timestamp?
     }
 
     var nodes: [Node]
-    let streamTypes: [String: PayloadType]
-    let streamOrder: [String]
+    var streams: [Stream]
+    let streamIDs: [String: Int]
     let mode: FrameBus.Options.Mode
     let sink: FrameBus.Sink
-    /// Consumers of each stream: (node index, policy).
-    var eachConsumers: [String: [Int]] = [:]
-    var betweenConsumers: [String: [Int]] = [:]
-    var latest: [String: [AnyPacket]] = [:]
-    var counts: [String: (packets: Int, first: Timestamp?, last: Timestamp?)] = [:]
     var warnings: [String] = []
     let clock = ContinuousClock()
 
     init(analyzers: [AnalyzerInstance], streamTypes: [String: PayloadType], streamOrder: [String],
          mode: FrameBus.Options.Mode, sink: @escaping FrameBus.Sink) {
-        self.streamTypes = streamTypes
-        self.streamOrder = streamOrder
         self.mode = mode
         self.sink = sink
+        var ids: [String: Int] = [:]
+        streams = streamOrder.enumerated().map { i, name in
+            ids[name] = i
+            return Stream(name: name, type: streamTypes[name]!)
+        }
+        streamIDs = ids
         nodes = analyzers.map { a in
-            var latestInputs: [(String, Nanoseconds)] = []
-            for input in a.inputs { if case let .latest(tol) = input.policy { latestInputs.append((input.stream, tol)) } }
-            return Node(instance: a,
-                        eachStreams: Set(a.inputs.filter { $0.policy == .each }.map(\.stream)),
-                        latestInputs: latestInputs,
-                        outputTypes: Dictionary(a.outputs.map { ($0.stream, $0.type) }, uniquingKeysWith: { a, _ in a }))
+            var latestInputs: [(Int, String, Nanoseconds)] = []
+            for input in a.inputs { if case let .latest(tol) = input.policy { latestInputs.append((ids[input.stream]!, input.stream, tol)) } }
+            return Node(instance: a, latestInputs: latestInputs,
+                        outputIDs: Dictionary(a.outputs.map { ($0.stream, ids[$0.stream]!) }, uniquingKeysWith: { a, _ in a }),
+                        context: AnalyzerContext(instanceName: a.name))
         }
         for (i, a) in analyzers.enumerated() {
             for input in a.inputs {
+                let id = ids[input.stream]!
                 switch input.policy {
-                case .each: eachConsumers[input.stream, default: []].append(i)
-                case .between: betweenConsumers[input.stream, default: []].append(i)
-                case .latest: latest[input.stream] = latest[input.stream] ?? []
+                case .each: streams[id].eachConsumers.append(i)
+                case .between: streams[id].betweenConsumers.append(i)
+                case .latest: streams[id].keepsLatest = true
                 }
             }
         }
     }
 
-    /// Hands a packet to every consumer of its stream.
-    mutating func deliver(_ packet: AnyPacket) {
-        var c = counts[packet.stream] ?? (0, nil, nil)
-        c.packets += 1
-        c.first = c.first ?? packet.timestamp
-        c.last = packet.timestamp
-        counts[packet.stream] = c
-        if latest[packet.stream] != nil {
-            latest[packet.stream]!.append(packet)
-            if latest[packet.stream]!.count > 2 * Self.latestHistory {
-                latest[packet.stream]!.removeFirst(Self.latestHistory)
-            }
+    /// Validates a source packet (declared stream, type, strictly increasing stamps) and delivers it.
+    mutating func acceptSource(_ packet: AnyPacket) throws {
+        guard let id = streamIDs[packet.stream], streams[id].type.matches(packet.payload) else {
+            throw BusError.undeclaredSourceStream(stream: packet.stream)
         }
-        for i in betweenConsumers[packet.stream] ?? [] { nodes[i].between[packet.stream, default: []].append(packet) }
-        for i in eachConsumers[packet.stream] ?? [] { nodes[i].triggers.append(packet) }
+        if let prev = streams[id].lastStamp, packet.timestamp <= prev {
+            throw BusError.sourceOutOfOrder(stream: packet.stream, previous: prev, current: packet.timestamp)
+        }
+        streams[id].lastStamp = packet.timestamp
+        deliver(packet, stream: id)
+    }
+
+    /// Hands a packet to every consumer of its stream.
+    private mutating func deliver(_ packet: AnyPacket, stream id: Int) {
+        streams[id].packets += 1
+        if streams[id].first == nil { streams[id].first = packet.timestamp }
+        streams[id].last = packet.timestamp
+        if streams[id].keepsLatest {
+            streams[id].latest.append(packet)
+            if streams[id].latest.count > 2 * Self.latestHistory { streams[id].latest.removeFirst(Self.latestHistory) }
+        }
+        for i in streams[id].betweenConsumers { nodes[i].between[packet.stream, default: []].append(packet) }
+        for i in streams[id].eachConsumers { nodes[i].triggers.append(packet) }
     }
 
     /// Runs every pending trigger, producers first. `now` (realtime mode only) is the dataset
@@ -101,56 +126,63 @@ struct BusRunState {
     private mutating func invoke(_ i: Int, trigger: AnyPacket) throws {
         let t = trigger.timestamp
         var between: [String: [AnyPacket]] = [:]
-        for (stream, queue) in nodes[i].between {
-            let cut = queue.firstIndex { $0.timestamp > t } ?? queue.count
-            between[stream] = Array(queue[..<cut])
-            nodes[i].between[stream] = Array(queue[cut...])
+        if !nodes[i].between.isEmpty {
+            for (stream, queue) in nodes[i].between {
+                let cut = queue.firstIndex { $0.timestamp > t } ?? queue.count
+                between[stream] = Array(queue[..<cut])
+                nodes[i].between[stream] = cut == queue.count ? [] : Array(queue[cut...])
+            }
         }
         var latestPackets: [String: AnyPacket] = [:]
-        for (stream, tolerance) in nodes[i].latestInputs {
-            if let p = latest[stream]?.last(where: { $0.timestamp <= t }), t.nanoseconds - p.timestamp.nanoseconds <= tolerance {
-                latestPackets[stream] = p
+        for (id, name, tolerance) in nodes[i].latestInputs {
+            if let p = streams[id].latest.last(where: { $0.timestamp <= t }), t.nanoseconds - p.timestamp.nanoseconds <= tolerance {
+                latestPackets[name] = p
             }
         }
         let input = AnalyzerInput(trigger: trigger, latest: latestPackets, between: between)
         let instance = nodes[i].instance
-        var context = AnalyzerContext(instanceName: instance.name)
         let start = clock.now
         do {
-            try instance.process(input, &context)
+            try instance.process(input, &nodes[i].context)
         } catch {
+            nodes[i].context.reset()
             throw BusError.analyzerFailed(analyzer: instance.name, phase: "process", stream: trigger.stream, timestamp: t,
                                           message: "\(error)")
         }
         nodes[i].durations.append((clock.now - start).nanoseconds)
-        try publish(from: i, context)
+        try publish(from: i)
     }
 
-    private mutating func publish(from i: Int, _ context: AnalyzerContext) throws {
-        let name = nodes[i].instance.name
-        warnings += context.warnings.map { "\(name): \($0)" }
-        for packet in context.emitted {
-            guard let type = nodes[i].outputTypes[packet.stream], type == PayloadType(dynamic: Swift.type(of: packet.payload)) else {
-                throw BusError.undeclaredOutput(analyzer: name, stream: packet.stream)
+    /// Sends what node `i` emitted (in its context) to the sink and the consumers.
+    private mutating func publish(from i: Int) throws {
+        if !nodes[i].context.warnings.isEmpty {
+            let name = nodes[i].instance.name
+            warnings += nodes[i].context.warnings.map { "\(name): \($0)" }
+        }
+        if nodes[i].context.emitted.isEmpty { nodes[i].context.reset(); return }
+        let emitted = nodes[i].context.emitted
+        nodes[i].context.reset()
+        for packet in emitted {
+            guard let id = nodes[i].outputIDs[packet.stream], streams[id].type.matches(packet.payload) else {
+                throw BusError.undeclaredOutput(analyzer: nodes[i].instance.name, stream: packet.stream)
             }
-            if let prev = nodes[i].lastOutput[packet.stream], packet.timestamp < prev {
-                throw BusError.outputOutOfOrder(analyzer: name, stream: packet.stream, previous: prev, current: packet.timestamp)
+            if let prev = streams[id].lastStamp, packet.timestamp < prev {
+                throw BusError.outputOutOfOrder(analyzer: nodes[i].instance.name, stream: packet.stream, previous: prev, current: packet.timestamp)
             }
-            nodes[i].lastOutput[packet.stream] = packet.timestamp
-            try sink(name, packet)
-            deliver(packet)
+            streams[id].lastStamp = packet.timestamp
+            try sink(nodes[i].instance.name, packet)
+            deliver(packet, stream: id)
         }
     }
 
     mutating func openAll() throws {
         for i in nodes.indices {
-            var context = AnalyzerContext(instanceName: nodes[i].instance.name)
             let start = clock.now
-            do { try nodes[i].instance.open(&context) } catch {
+            do { try nodes[i].instance.open(&nodes[i].context) } catch {
                 throw BusError.analyzerFailed(analyzer: nodes[i].instance.name, phase: "open", stream: nil, timestamp: nil, message: "\(error)")
             }
             nodes[i].openCloseNanoseconds += (clock.now - start).nanoseconds
-            try publish(from: i, context)
+            try publish(from: i)
         }
     }
 
@@ -161,14 +193,14 @@ struct BusRunState {
         for i in nodes.indices {
             do {
                 try drainNode(i)
-                var context = AnalyzerContext(instanceName: nodes[i].instance.name)
                 let start = clock.now
-                do { try nodes[i].instance.close(&context) } catch {
+                do { try nodes[i].instance.close(&nodes[i].context) } catch {
                     throw BusError.analyzerFailed(analyzer: nodes[i].instance.name, phase: "close", stream: nil, timestamp: nil, message: "\(error)")
                 }
                 nodes[i].openCloseNanoseconds += (clock.now - start).nanoseconds
-                try publish(from: i, context)
+                try publish(from: i)
             } catch {
+                nodes[i].context.reset()
                 firstError = firstError ?? error
             }
         }
@@ -202,9 +234,8 @@ struct BusRunState {
                                        reason: "realtime: analyzer behind, older trigger dropped"))
             }
         }
-        for s in streamOrder {
-            let c = counts[s] ?? (0, nil, nil)
-            r.streams.append(.init(stream: s, type: streamTypes[s]?.name ?? "?", packets: c.packets, first: c.first, last: c.last))
+        for s in streams {
+            r.streams.append(.init(stream: s.name, type: s.type.name, packets: s.packets, first: s.first, last: s.last))
         }
         r.warnings = warnings
         return r

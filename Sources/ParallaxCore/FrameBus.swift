@@ -76,7 +76,6 @@ public final class FrameBus {
         let wallStart = clock.now
         var failure: BusError?
         var heads: [AnyPacket?] = Array(repeating: nil, count: sources.count)
-        var lastSourceStamp: [String: Timestamp] = [:]
         var firstStamp: Timestamp?
         var lastStamp: Timestamp?
 
@@ -84,7 +83,7 @@ public final class FrameBus {
             try state.openAll()
             for i in sources.indices { heads[i] = try pull(i) }
             while true {
-                guard let t = heads.compactMap({ $0?.timestamp }).min() else { break }
+                guard let t = Self.earliest(heads) else { break }
                 if cancelled() { throw BusError.cancelled }
                 if options.mode == .realtime, let first = firstStamp {
                     let due = Double(t.nanoseconds - first.nanoseconds) / 1e9 / options.realtimeSpeed
@@ -95,19 +94,12 @@ public final class FrameBus {
                 lastStamp = t
                 for i in sources.indices {
                     while let packet = heads[i], packet.timestamp == t {
-                        if let prev = lastSourceStamp[packet.stream], packet.timestamp <= prev {
-                            throw BusError.sourceOutOfOrder(stream: packet.stream, previous: prev, current: packet.timestamp)
-                        }
-                        guard let type = streamTypes[packet.stream], type == PayloadType(dynamic: Swift.type(of: packet.payload)) else {
-                            throw BusError.undeclaredSourceStream(stream: packet.stream)
-                        }
-                        lastSourceStamp[packet.stream] = packet.timestamp
-                        state.deliver(packet)
+                        try state.acceptSource(packet)
                         heads[i] = try pull(i)
                     }
                 }
                 if options.mode == .realtime, let first = firstStamp,
-                   let next = heads.compactMap({ $0?.timestamp }).min() {
+                   let next = Self.earliest(heads) {
                     // Behind schedule: deliver the next group before analyzing, so the flow
                     // limiter sees the backlog and drops older triggers.
                     let due = Double(next.nanoseconds - first.nanoseconds) / 1e9 / options.realtimeSpeed
@@ -139,6 +131,13 @@ public final class FrameBus {
             throw FrameBusFailure(error: failure, report: report)
         }
         return report
+    }
+
+    /// The smallest timestamp among the sources' next packets (no allocation: runs per packet).
+    private static func earliest(_ heads: [AnyPacket?]) -> Timestamp? {
+        var best: Timestamp?
+        for case let p? in heads where best == nil || p.timestamp < best! { best = p.timestamp }
+        return best
     }
 
     private func pull(_ i: Int) throws -> AnyPacket? {

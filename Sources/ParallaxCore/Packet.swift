@@ -8,7 +8,7 @@ public struct Packet<Payload: Sendable>: Sendable {
     public var payload: Payload
 
     /// A packet.
-    public init(_ payload: Payload, at timestamp: Timestamp) {
+    @inlinable public init(_ payload: Payload, at timestamp: Timestamp) {
         self.timestamp = timestamp
         self.payload = payload
     }
@@ -31,7 +31,7 @@ public struct AnyPacket: Sendable {
     }
 
     /// The typed packet, when the payload has type `P`.
-    public func typed<P: Sendable>(as _: P.Type = P.self) -> Packet<P>? {
+    @inlinable public func typed<P: Sendable>(as _: P.Type = P.self) -> Packet<P>? {
         (payload as? P).map { Packet($0, at: timestamp) }
     }
 }

@@ -20,7 +20,7 @@ public final class PrefetchingSource: PacketSource, @unchecked Sendable {
     public init(_ source: some PacketSource, capacity: Int = 16) {
         streams = source.streams
         self.capacity = max(1, capacity)
-        nonisolated(unsafe) let inner = source
+        nonisolated(unsafe) let inner: any PacketSource = source
         let thread = Thread { [self] in self.produce(inner) }
         thread.name = "parallax-prefetch"
         thread.stackSize = 1 << 20
@@ -35,7 +35,7 @@ public final class PrefetchingSource: PacketSource, @unchecked Sendable {
         condition.unlock()
     }
 
-    private func produce(_ source: some PacketSource) {
+    private func produce(_ source: any PacketSource) {
         while true {
             let item: Result<AnyPacket?, any Error>
             do { item = .success(try source.next()) } catch { item = .failure(error) }

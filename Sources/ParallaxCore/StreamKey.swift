@@ -19,16 +19,24 @@ public struct StreamKey<Payload: Sendable>: Sendable, Hashable, CustomStringConv
 /// A payload type, compared by identity and printed by name.
 public struct PayloadType: Sendable, Hashable, CustomStringConvertible {
     let id: ObjectIdentifier
-    /// The type's name without module prefix, e.g. `CameraFrame`.
-    public let name: String
+    private let type: any Any.Type
 
     /// The payload type of `type`.
     public init<T>(_ type: T.Type) { self.init(dynamic: type) }
 
-    /// The payload type of a type known only at run time (`type(of: payload)`).
+    /// The payload type of a type known only at run time (`type(of: payload)`). Cheap: the
+    /// name is computed only when asked for.
     public init(dynamic type: any Any.Type) {
         id = ObjectIdentifier(type)
-        name = String(describing: type)
+        self.type = type
+    }
+
+    /// The type's name without module prefix, e.g. `CameraFrame`.
+    public var name: String { String(describing: type) }
+
+    /// Whether `payload`'s dynamic type is this type.
+    @inline(__always) public func matches(_ payload: any Sendable) -> Bool {
+        ObjectIdentifier(Swift.type(of: payload)) == id
     }
 
     public static func == (a: PayloadType, b: PayloadType) -> Bool { a.id == b.id }
