@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ParallaxCore", targets: ["ParallaxCore"]),
         .library(name: "ParallaxTesting", targets: ["ParallaxTesting"]),
         .library(name: "Diagnostics", targets: ["Diagnostics"]),
+        .library(name: "ParallaxEval", targets: ["ParallaxEval"]),
         .library(name: "Parallax", targets: ["Parallax"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
         .executable(name: "parallax", targets: ["parallax"]),
@@ -67,9 +68,10 @@ let package = Package(
             dependencies: ["CImageCodecs", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"],
             swiftSettings: strictSettings
         ),
+        .target(name: "ParallaxEval", dependencies: ["ParallaxCore", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "ParallaxCore", "ParallaxDatasets", "ParallaxGeometry", "ParallaxMath"],
+            dependencies: ["Diagnostics", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -80,6 +82,7 @@ let package = Package(
         .executableTarget(name: "parallax", dependencies: ["ParallaxCLI"], swiftSettings: strictSettings),
 
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets", "ParallaxCore", "ParallaxGeometry"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxDatasets", "ParallaxCore", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ParallaxCore", "ParallaxTesting", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),

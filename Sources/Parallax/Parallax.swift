@@ -2,6 +2,7 @@
 @_exported import Diagnostics
 @_exported import ParallaxCore
 @_exported import ParallaxDatasets
+@_exported import ParallaxEval
 @_exported import ParallaxGeometry
 @_exported import ParallaxMath
 

@@ -1,0 +1,50 @@
+import ParallaxMath
+
+/// A pose at a time: one row of a trajectory file.
+public struct StampedPose: Sendable, Equatable {
+    /// Time in seconds exactly as the file gives it (TUM: the decimal text; EuRoC: ns / 1e9).
+    /// Evaluation associates on this value, as evo does, so results match evo bit for bit.
+    public var time: Double
+    /// The same time in integer nanoseconds (exact for EuRoC's ns stamps).
+    public var timestamp: Timestamp
+    /// Body-to-world transform `T_WB`.
+    public var pose: SE3
+
+    /// A stamped pose; `timestamp` defaults to `time` rounded to the nanosecond.
+    public init(time: Double, timestamp: Timestamp? = nil, pose: SE3) {
+        self.time = time
+        self.timestamp = timestamp ?? Timestamp(seconds: time)
+        self.pose = pose
+    }
+}
+
+/// A sequence of stamped poses (ground truth or an estimate), in file order.
+public struct Trajectory: Sendable, Equatable {
+    /// The poses.
+    public var poses: [StampedPose]
+    /// A name for reports (usually the file name).
+    public var name: String
+
+    /// A trajectory.
+    public init(poses: [StampedPose], name: String = "") {
+        self.poses = poses
+        self.name = name
+    }
+
+    /// Number of poses.
+    public var count: Int { poses.count }
+    /// Positions `p_WB` (m).
+    public var positions: [Vector3] { poses.map(\.pose.translation) }
+    /// Times (s).
+    public var times: [Double] { poses.map(\.time) }
+
+    /// Total path length Σ‖p(i+1) − p(i)‖ (m).
+    public var pathLength: Double {
+        zip(poses.dropFirst(), poses).reduce(0) { $0 + ($1.0.pose.translation - $1.1.pose.translation).norm }
+    }
+
+    /// The poses at `indices`, in that order.
+    public func subset(_ indices: [Int]) -> Trajectory {
+        Trajectory(poses: indices.map { poses[$0] }, name: name)
+    }
+}

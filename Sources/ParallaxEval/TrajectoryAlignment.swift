@@ -1,0 +1,55 @@
+import Foundation
+import ParallaxCore
+import ParallaxMath
+
+/// Aligns an estimated trajectory to the reference before APE.
+public enum TrajectoryAlignment {
+    /// The alignment model.
+    public enum Mode: String, Sendable, Codable, CaseIterable {
+        /// No alignment.
+        case none
+        /// Rigid (Umeyama SE(3)), evo `-a`.
+        case se3
+        /// Similarity (Umeyama Sim(3)), evo `-as`: for monocular estimates.
+        case sim3
+        /// Position + yaw about the reference's z axis (4-DoF): the standard for VIO, where
+        /// roll and pitch are observable from gravity.
+        case posyaw
+    }
+
+    /// The estimate mapped by the best transform `S` (positions `s·R·p + t`, rotations `R·R_i`),
+    /// and `S` itself. Associated trajectories of equal length are expected.
+    public static func align(_ estimate: Trajectory, to reference: Trajectory, mode: Mode) throws -> (aligned: Trajectory, transform: Sim3) {
+        let transform: Sim3
+        switch mode {
+        case .none:
+            transform = .identity
+        case .se3, .sim3:
+            transform = try Umeyama.align(source: estimate.positions, target: reference.positions,
+                                          mode: mode == .sim3 ? .sim3 : .se3).transform
+        case .posyaw:
+            transform = try positionYaw(source: estimate.positions, target: reference.positions)
+        }
+        var aligned = estimate
+        for i in aligned.poses.indices { aligned.poses[i].pose = transform.apply(to: aligned.poses[i].pose) }
+        return (aligned, transform)
+    }
+
+    /// Least-squares yaw θ (about z) and translation: with centered positions, θ = atan2(B, A),
+    /// A = Σ(tₓsₓ + t_y s_y), B = Σ(t_y sₓ − tₓ s_y); t = μ_t − R_z(θ) μ_s.
+    static func positionYaw(source: [Vector3], target: [Vector3]) throws -> Sim3 {
+        guard source.count == target.count, source.count >= 2 else {
+            throw Umeyama.AlignmentError.degenerate(points: source.count, reason: "position+yaw alignment needs at least 2 points")
+        }
+        let n = Double(source.count)
+        let muS = source.reduce(.zero, +) / n, muT = target.reduce(.zero, +) / n
+        var a = 0.0, b = 0.0
+        for (s0, t0) in zip(source, target) {
+            let s = s0 - muS, t = t0 - muT
+            a += t.x * s.x + t.y * s.y
+            b += t.y * s.x - t.x * s.y
+        }
+        let yaw = SO3.exp(Vector3(0, 0, atan2(b, a)))
+        return Sim3(scale: 1, rotation: yaw, translation: muT - yaw * muS)
+    }
+}
