@@ -56,21 +56,25 @@ public final class EuRoCSource: PacketSource {
             cams.append((name, calibration))
             streams.append(StreamDescription(StreamKey<CameraFrame>(name)))
             let csv = folder.appendingPathComponent("data.csv").path
-            for (line, fields) in try Self.rows(csv, columns: 2) {
-                guard let ns = Int64(fields[0]) else { throw DatasetError.malformedRow(file: csv, line: line, reason: "timestamp '\(fields[0])' is not an integer (ns)") }
-                rows.append((Timestamp(nanoseconds: ns), rank, .frame(camera: rank, path: folder.appendingPathComponent("data/" + fields[1]).path, csv: csv, line: line)))
+            let dataFolder = folder.appendingPathComponent("data").path + "/"
+            try Self.rows(csv, columns: 2) { row in
+                guard let ns = row.int64(0) else {
+                    throw DatasetError.malformedRow(file: csv, line: row.line, reason: "timestamp '\(row.string(0))' is not an integer (ns)")
+                }
+                rows.append((Timestamp(nanoseconds: ns), rank, .frame(camera: rank, path: dataFolder + row.string(1), csv: csv, line: row.line)))
             }
         }
         let imuCSV = mav0.appendingPathComponent("imu0/data.csv").path
         if fm.fileExists(atPath: imuCSV) {
             streams.append(StreamDescription(StreamKey<IMUSample>("imu0")))
-            for (line, f) in try Self.rows(imuCSV, columns: 7) {
-                let v = f.map { Double($0) }
-                guard let ns = Int64(f[0]), v[1...].allSatisfy({ $0 != nil && $0!.isFinite }) else {
-                    throw DatasetError.malformedRow(file: imuCSV, line: line, reason: "expected an integer timestamp (ns) and 6 finite numbers")
+            let imuRank = cams.count
+            try Self.rows(imuCSV, columns: 7) { row in
+                guard let ns = row.int64(0), let gx = row.double(1), let gy = row.double(2), let gz = row.double(3),
+                      let ax = row.double(4), let ay = row.double(5), let az = row.double(6) else {
+                    throw DatasetError.malformedRow(file: imuCSV, line: row.line, reason: "expected an integer timestamp (ns) and 6 finite numbers")
                 }
-                let sample = IMUSample(gyroscope: Vector3(v[1]!, v[2]!, v[3]!), accelerometer: Vector3(v[4]!, v[5]!, v[6]!))
-                rows.append((Timestamp(nanoseconds: ns), cams.count, .imu(sample)))
+                let sample = IMUSample(gyroscope: Vector3(gx, gy, gz), accelerometer: Vector3(ax, ay, az))
+                rows.append((Timestamp(nanoseconds: ns), imuRank, .imu(sample)))
             }
         }
         guard !streams.isEmpty else {
@@ -84,22 +88,17 @@ public final class EuRoCSource: PacketSource {
         self.streams = streams
     }
 
-    /// `data.csv` rows as fields (comments and blank lines skipped), with 1-based line numbers.
-    static func rows(_ file: String, columns: Int) throws -> [(Int, [String])] {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+    /// Reads `data.csv` rows (comments and blank lines skipped) with exactly `columns` fields.
+    static func rows(_ file: String, columns: Int, _ body: (DelimitedText.Row) throws -> Void) throws {
+        guard let table = DelimitedText(path: file) else {
             throw DatasetError.notADataset(path: file, expected: "a readable CSV file")
         }
-        var out: [(Int, [String])] = []
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == columns else {
-                throw DatasetError.malformedRow(file: file, line: i + 1, reason: "expected \(columns) columns, found \(fields.count)")
+        try table.forEachRow(separatedBy: .comma) { row in
+            guard row.count == columns else {
+                throw DatasetError.malformedRow(file: file, line: row.line, reason: "expected \(columns) columns, found \(row.count)")
             }
-            out.append((i + 1, fields))
+            try body(row)
         }
-        return out
     }
 
     public func next() throws -> AnyPacket? {

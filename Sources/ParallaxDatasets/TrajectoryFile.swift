@@ -15,10 +15,12 @@ public enum TrajectoryFormat: String, Sendable, CaseIterable {
     /// Guesses from the extension and the first data row's column count.
     public static func detect(path: String) throws -> TrajectoryFormat {
         if path.lowercased().hasSuffix(".csv") { return .euroc }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw TrajectoryFileError.unreadable(path: path)
-        }
-        for raw in text.split(separator: "\n") {
+        // The first 64 KiB are enough to see the first data row.
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw TrajectoryFileError.unreadable(path: path) }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 1 << 16)) ?? Data()
+        let text = String(decoding: head, as: UTF8.self)
+        for raw in text.split(whereSeparator: \.isNewline) {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let columns = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).count
@@ -56,54 +58,49 @@ public enum TrajectoryFile {
     /// seconds, one per line) when given, else the line index as time.
     public static func read(path: String, format: TrajectoryFormat? = nil, kittiTimes: String? = nil) throws -> Trajectory {
         let format = try format ?? TrajectoryFormat.detect(path: path)
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw TrajectoryFileError.unreadable(path: path) }
+        guard let table = DelimitedText(path: path) else { throw TrajectoryFileError.unreadable(path: path) }
         var poses: [StampedPose] = []
         let name = URL(fileURLWithPath: path).lastPathComponent
-        var kittiRow = 0
         let times = try kittiTimes.map { try readTimes($0) }
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let lineNumber = index + 1
-            func fail(_ reason: String) -> TrajectoryFileError { .malformedLine(path: path, line: lineNumber, reason: reason) }
+        try table.forEachRow(separatedBy: format == .euroc ? .comma : .whitespace) { row in
+            func fail(_ reason: String) -> TrajectoryFileError { .malformedLine(path: path, line: row.line, reason: reason) }
+            func numbers(_ range: Range<Int>) throws -> [Double] {
+                try range.map { i in
+                    guard let v = row.double(i) else { throw fail("'\(row.string(i))' is not a finite number") }
+                    return v
+                }
+            }
             switch format {
             case .tum:
-                let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-                guard f.count == 8 else { throw fail("expected 8 columns (t tx ty tz qx qy qz qw), found \(f.count)") }
-                let v = try numbers(f, fail)
+                guard row.count == 8 else { throw fail("expected 8 columns (t tx ty tz qx qy qz qw), found \(row.count)") }
+                let v = try numbers(0..<8)
                 let q = Quaternion(w: v[7], x: v[4], y: v[5], z: v[6])
                 guard q.norm > 1e-9 else { throw fail("quaternion has zero norm") }
-                poses.append(StampedPose(time: v[0], timestamp: decimalTimestamp(f[0]),
+                poses.append(StampedPose(time: v[0], timestamp: row.decimalNanoseconds(0).map { Timestamp(nanoseconds: $0) },
                                          pose: SE3(rotation: SO3(q), translation: Vector3(v[1], v[2], v[3]))))
             case .euroc:
-                let f = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-                guard f.count >= 8 else { throw fail("expected at least 8 columns (t[ns], p xyz, q wxyz), found \(f.count)") }
-                guard let ns = Int64(f[0]) else { throw fail("timestamp '\(f[0])' is not an integer (ns)") }
-                let v = try numbers(Array(f[1..<8]), fail)
+                guard row.count >= 8 else { throw fail("expected at least 8 columns (t[ns], p xyz, q wxyz), found \(row.count)") }
+                guard let ns = row.int64(0) else { throw fail("timestamp '\(row.string(0))' is not an integer (ns)") }
+                let v = try numbers(1..<8)
                 let q = Quaternion(w: v[3], x: v[4], y: v[5], z: v[6])
                 guard q.norm > 1e-9 else { throw fail("quaternion has zero norm") }
                 poses.append(StampedPose(time: Double(ns) / 1e9, timestamp: Timestamp(nanoseconds: ns),
                                          pose: SE3(rotation: SO3(q), translation: Vector3(v[0], v[1], v[2]))))
             case .kitti:
-                let f = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-                guard f.count == 12 else { throw fail("expected 12 numbers (3×4 [R|t] row-major), found \(f.count)") }
-                let v = try numbers(f, fail)
+                guard row.count == 12 else { throw fail("expected 12 numbers (3×4 [R|t] row-major), found \(row.count)") }
+                let v = try numbers(0..<12)
                 var m = Matrix.identity(4)
                 for r in 0..<3 { for c in 0..<4 { m[r, c] = v[r * 4 + c] } }
                 let pose: SE3
                 do { pose = try SE3(homogeneous: m, tolerance: 1e-4) } catch { throw fail("\(error)") }
-                let t: Double
-                if let times {
-                    guard kittiRow < times.count else { throw TrajectoryFileError.timesMismatch(path: path, poses: kittiRow + 1, times: times.count) }
-                    t = times[kittiRow]
-                } else {
-                    t = Double(kittiRow)
+                let index = poses.count
+                if let times, index >= times.count {
+                    throw TrajectoryFileError.timesMismatch(path: path, poses: index + 1, times: times.count)
                 }
-                kittiRow += 1
-                poses.append(StampedPose(time: t, pose: pose))
+                poses.append(StampedPose(time: times?[index] ?? Double(index), pose: pose))
             }
         }
-        if let times, times.count != kittiRow { throw TrajectoryFileError.timesMismatch(path: path, poses: kittiRow, times: times.count) }
+        if let times, times.count != poses.count { throw TrajectoryFileError.timesMismatch(path: path, poses: poses.count, times: times.count) }
         guard !poses.isEmpty else { throw TrajectoryFileError.empty(path: path) }
         return Trajectory(poses: poses, name: name)
     }
@@ -121,34 +118,12 @@ public enum TrajectoryFile {
         try out.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    private static func numbers(_ fields: [String], _ fail: (String) -> TrajectoryFileError) throws -> [Double] {
-        try fields.map {
-            guard let v = Double($0), v.isFinite else { throw fail("'\($0)' is not a finite number") }
-            return v
-        }
-    }
-
-    /// Exact nanoseconds from a decimal seconds string ("1305031102.175304" → 1305031102175304000).
-    static func decimalTimestamp(_ text: String) -> Timestamp? {
-        let parts = text.split(separator: ".", maxSplits: 1)
-        guard let whole = Int64(parts[0]) else { return nil }
-        var fraction: Int64 = 0
-        if parts.count == 2 {
-            let digits = String(parts[1].prefix(9)).padding(toLength: 9, withPad: "0", startingAt: 0)
-            guard let f = Int64(digits), parts[1].allSatisfy(\.isNumber) else { return nil }
-            fraction = f
-        }
-        return Timestamp(nanoseconds: whole * 1_000_000_000 + (text.hasPrefix("-") ? -fraction : fraction))
-    }
-
     private static func readTimes(_ path: String) throws -> [Double] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw TrajectoryFileError.unreadable(path: path) }
+        guard let table = DelimitedText(path: path) else { throw TrajectoryFileError.unreadable(path: path) }
         var out: [Double] = []
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            guard let v = Double(line), v.isFinite else {
-                throw TrajectoryFileError.malformedLine(path: path, line: i + 1, reason: "'\(line)' is not a time in seconds")
+        try table.forEachRow(separatedBy: .whitespace) { row in
+            guard row.count == 1, let v = row.double(0) else {
+                throw TrajectoryFileError.malformedLine(path: path, line: row.line, reason: "expected one time in seconds per line")
             }
             out.append(v)
         }

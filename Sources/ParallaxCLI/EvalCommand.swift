@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Parallax
+
+/// `parallax eval GT EST`: APE/RPE like evo_ape/evo_rpe, with a table, JSON and SVG plots.
+struct EvalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Compare an estimated trajectory with ground truth (APE and RPE, evo-compatible).",
+        discussion: """
+        Formats: TUM (.txt, 8 columns), EuRoC ground truth (.csv), KITTI (12 columns; --times for stamps). \
+        Poses are associated by nearest timestamp within --max-diff seconds, as evo does.
+        """)
+
+    @Argument(help: "Ground-truth trajectory file.") var groundTruth: String
+    @Argument(help: "Estimated trajectory file.") var estimate: String
+    @Option(name: .long, help: "Alignment: none, se3, sim3 (monocular), posyaw (VIO).") var align: String = "se3"
+    @Option(name: .long, help: "RPE step.") var delta: Double = 1
+    @Option(name: .customLong("delta-unit"), help: "RPE step unit: frames or m.") var deltaUnit: String = "frames"
+    @Option(name: .customLong("max-diff"), help: "Largest time difference for association (s).") var maxDiff: Double = 0.01
+    @Option(name: .long, help: "Time offset added to the estimate (s).") var offset: Double = 0
+    @Option(name: .long, help: "KITTI times file for the ground truth (one time in s per line).") var gtTimes: String?
+    @Option(name: .long, help: "KITTI times file for the estimate.") var estTimes: String?
+    @Option(name: .long, help: "Write eval.json, trajectories.svg and ape.svg here.") var out: String?
+    @Flag(name: .long, help: "Print JSON instead of the table.") var json = false
+
+    func run() throws {
+        var options = TrajectoryEvaluation.Options()
+        guard let mode = TrajectoryAlignment.Mode(rawValue: align) else {
+            throw fail("--align must be one of none, se3, sim3, posyaw (got '\(align)')", code: ExitCodes.badInput)
+        }
+        guard let unit = TrajectoryMetrics.DeltaUnit(rawValue: deltaUnit) else {
+            throw fail("--delta-unit must be frames or m (got '\(deltaUnit)')", code: ExitCodes.badInput)
+        }
+        guard delta > 0, unit == .meters || delta == delta.rounded() else {
+            throw fail("--delta must be positive (and whole for frames), got \(delta)", code: ExitCodes.badInput)
+        }
+        options.alignment = mode
+        options.rpeDelta = delta
+        options.rpeUnit = unit
+        options.maxTimeDifference = maxDiff
+        options.timeOffset = offset
+        let result: TrajectoryEvaluation, series: TrajectoryEvaluation.Series
+        do {
+            let gt = try TrajectoryFile.read(path: groundTruth, kittiTimes: gtTimes)
+            let est = try TrajectoryFile.read(path: estimate, kittiTimes: estTimes)
+            (result, series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: est, options: options)
+        } catch {
+            throw fail("\(error)", code: ExitCodes.badInput)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(result)
+        if json {
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(Self.table(result))
+        }
+        if let out {
+            let dir = URL(fileURLWithPath: out)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try data.write(to: dir.appendingPathComponent("eval.json"))
+            try SVGPlot.topView([("ground truth", "#444444", series.referencePositions), ("estimate (\(mode.rawValue))", "#d62728", series.alignedPositions)],
+                                title: "Trajectories, top view").write(to: dir.appendingPathComponent("trajectories.svg"), atomically: true, encoding: .utf8)
+            try SVGPlot.plot([.init(label: "APE translation", color: "#1f77b4", points: Array(zip(series.times, series.apeTranslation)))],
+                             title: "APE over time (\(mode.rawValue) alignment)", xLabel: "t (s)", yLabel: "error (m)")
+                .write(to: dir.appendingPathComponent("ape.svg"), atomically: true, encoding: .utf8)
+        }
+    }
+
+    static func table(_ r: TrajectoryEvaluation) -> String {
+        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+        func row(_ name: String, _ s: ErrorStatistics) -> String {
+            pad(name, 22) + String(format: "%11.6f%11.6f%11.6f%11.6f%11.6f%11.6f", s.rmse, s.mean, s.median, s.std, s.min, s.max)
+        }
+        var lines = ["\(r.estimate) vs \(r.reference): \(r.pairs) pairs (of \(r.estimatePoses) / \(r.referencePoses) poses), alignment \(r.options.alignment.rawValue)"
+            + (r.options.alignment == .sim3 ? String(format: ", scale %.6f", r.transform.scale) : "")]
+        lines.append(pad("", 22) + ["rmse", "mean", "median", "std", "min", "max"].map { String(repeating: " ", count: 11 - $0.count) + $0 }.joined())
+        lines.append(row("APE translation (m)", r.apeTranslation))
+        lines.append(row("APE rotation (deg)", r.apeRotationDegrees))
+        let unit = r.options.rpeUnit == .frames ? "\(Int(r.options.rpeDelta)) frame(s)" : "\(r.options.rpeDelta) m"
+        lines.append(row("RPE translation (m)", r.rpeTranslation) + "   per \(unit)")
+        lines.append(row("RPE rotation (deg)", r.rpeRotationDegrees))
+        return lines.joined(separator: "\n")
+    }
+}

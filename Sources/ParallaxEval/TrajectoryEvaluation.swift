@@ -1,0 +1,71 @@
+import ParallaxCore
+import ParallaxMath
+
+/// One trajectory evaluation: association, alignment, APE and RPE, as `parallax eval` and
+/// `parallax bench` report it (and as evo computes it).
+public struct TrajectoryEvaluation: Sendable, Codable {
+    /// How to evaluate.
+    public struct Options: Sendable, Codable {
+        /// Alignment before APE; default SE(3).
+        public var alignment: TrajectoryAlignment.Mode = .se3
+        /// Largest time difference for association (s); default 0.01 (evo's).
+        public var maxTimeDifference = 0.01
+        /// Added to the estimate's times before association (s).
+        public var timeOffset = 0.0
+        /// RPE step; default 1.
+        public var rpeDelta = 1.0
+        /// RPE step unit; default frames.
+        public var rpeUnit: TrajectoryMetrics.DeltaUnit = .frames
+        public init() {}
+    }
+
+    /// The alignment found (scale 1 unless Sim(3)).
+    public struct Transform: Sendable, Codable {
+        public var scale: Double
+        /// Rotation vector (rad).
+        public var rotation: Vector3
+        /// Translation (m).
+        public var translation: Vector3
+    }
+
+    public var reference: String
+    public var estimate: String
+    public var options: Options
+    /// Poses read from each file, and pairs associated.
+    public var referencePoses: Int
+    public var estimatePoses: Int
+    public var pairs: Int
+    public var transform: Transform
+    /// APE translation (m) and rotation (deg) after alignment.
+    public var apeTranslation: ErrorStatistics
+    public var apeRotationDegrees: ErrorStatistics
+    /// RPE translation (m) and rotation (deg) (alignment-invariant).
+    public var rpeTranslation: ErrorStatistics
+    public var rpeRotationDegrees: ErrorStatistics
+
+    /// Per-pair data for plots (not in the JSON summary).
+    public struct Series: Sendable {
+        public var times: [Double]
+        public var apeTranslation: [Double]
+        public var referencePositions: [Vector3]
+        public var alignedPositions: [Vector3]
+    }
+
+    /// Evaluates `estimate` against `reference`; also returns the per-pair series.
+    public static func evaluate(reference: Trajectory, estimate: Trajectory, options: Options = Options()) throws -> (TrajectoryEvaluation, Series) {
+        let (r, e) = try Association.associate(reference: reference, estimate: estimate,
+                                               maxDifference: options.maxTimeDifference, offset: options.timeOffset)
+        let (aligned, s) = try TrajectoryAlignment.align(e, to: r, mode: options.alignment)
+        let ape = TrajectoryMetrics.absolute(reference: r, estimate: aligned)
+        let rpe = TrajectoryMetrics.relative(reference: r, estimate: e, delta: options.rpeDelta, unit: options.rpeUnit)
+        let result = TrajectoryEvaluation(
+            reference: reference.name, estimate: estimate.name, options: options,
+            referencePoses: reference.count, estimatePoses: estimate.count, pairs: r.count,
+            transform: Transform(scale: s.scale, rotation: s.rotation.log, translation: s.translation),
+            apeTranslation: ErrorStatistics(ape.translation), apeRotationDegrees: ErrorStatistics(ape.rotationDegrees),
+            rpeTranslation: ErrorStatistics(rpe.translation), rpeRotationDegrees: ErrorStatistics(rpe.rotationDegrees))
+        let t0 = r.poses.first?.time ?? 0
+        return (result, Series(times: r.times.map { $0 - t0 }, apeTranslation: ape.translation,
+                               referencePositions: r.positions, alignedPositions: aligned.positions))
+    }
+}
