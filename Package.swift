@@ -40,7 +40,7 @@ let package = Package(
         .systemLibrary(
             name: "CImageCodecs",
             path: "Sources/CImageCodecs",
-            providers: [.apt(["libpng-dev"])]
+            providers: [.apt(["libpng-dev", "libturbojpeg0-dev"])]
         ),
 
         // Math: Matrix + LAPACK wrappers, small geometry, estimation.

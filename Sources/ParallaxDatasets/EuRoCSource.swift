@@ -115,7 +115,7 @@ public final class EuRoCSource: PacketSource {
                     missingImages[name, default: 0] += 1
                     continue
                 }
-                let image = try PNGDecoder.decodeGray8(path: path)
+                let image = try ImageDecoder.decodeGray8(path: path)
                 return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image, calibration: calibration))
             }
         }

@@ -1,0 +1,128 @@
+import CImageCodecs
+import Foundation
+import ParallaxCore
+
+/// Why an image file could not be decoded. Names the file.
+public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unreadable(path: String)
+    case corrupt(path: String, message: String)
+    case unsupported(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path): return "\(path): cannot read image file"
+        case let .corrupt(path, message): return "\(path): corrupt or truncated image (\(message))"
+        case let .unsupported(path, reason): return "\(path): unsupported image (\(reason))"
+        }
+    }
+}
+
+/// A decoded image, in the layout the file holds.
+public enum DecodedImage: Sendable {
+    /// 8-bit gray (1 channel).
+    case gray8(ImageBuffer<UInt8>)
+    /// 8-bit RGB (3 interleaved channels).
+    case rgb8(ImageBuffer<UInt8>)
+    /// 16-bit gray, raw values (depth PNGs: TUM stores 5000 units per metre).
+    case gray16(ImageBuffer<UInt16>)
+
+    /// Width × height in pixels.
+    public var size: (width: Int, height: Int) {
+        switch self {
+        case let .gray8(i), let .rgb8(i): return (i.width, i.height)
+        case let .gray16(i): return (i.width, i.height)
+        }
+    }
+}
+
+/// PNG (libpng's simplified `png_image` API, no setjmp) and JPEG (libturbojpeg) decoding.
+///
+/// PNG: 8-bit gray/RGB stay 8-bit (alpha dropped, palettes expanded); 16-bit gray stays 16-bit
+/// with raw values (no gamma conversion: depth is data, not light). JPEG: gray or RGB.
+public enum ImageDecoder {
+    /// Decodes `path`, choosing the codec by content (PNG or JPEG signature).
+    public static func decode(path: String) throws -> DecodedImage {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ImageDecodingError.unreadable(path: path) }
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path) }
+        if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data, path: path) }
+        throw ImageDecodingError.unsupported(path: path, reason: "neither PNG nor JPEG")
+    }
+
+    /// Decodes to 8-bit gray, converting color (luma) as needed. 16-bit images are refused.
+    public static func decodeGray8(path: String) throws -> ImageBuffer<UInt8> {
+        switch try decode(path: path) {
+        case let .gray8(image): return image
+        case let .rgb8(rgb): return grayFromRGB(rgb)
+        case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit image where 8-bit gray was expected")
+        }
+    }
+
+    /// ITU-R BT.601 luma, rounded: `(77 R + 150 G + 29 B + 128) / 256`.
+    public static func grayFromRGB(_ rgb: ImageBuffer<UInt8>) -> ImageBuffer<UInt8> {
+        var gray = [UInt8](repeating: 0, count: rgb.width * rgb.height)
+        rgb.withUnsafeSamples { p in
+            for i in gray.indices {
+                let r = UInt32(p[3 * i]), g = UInt32(p[3 * i + 1]), b = UInt32(p[3 * i + 2])
+                gray[i] = UInt8((77 * r + 150 * g + 29 * b + 128) >> 8)
+            }
+        }
+        return ImageBuffer(width: rgb.width, height: rgb.height, samples: gray)
+    }
+
+    static func decodePNG(_ data: Data, path: String) throws -> DecodedImage {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        let ok = data.withUnsafeBytes { raw in png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) }
+        guard ok != 0 else { throw ImageDecodingError.corrupt(path: path, message: message(of: &image)) }
+        defer { png_image_free(&image) }
+        let width = Int(image.width), height = Int(image.height)
+        let isColor = image.format & UInt32(PNG_FORMAT_FLAG_COLOR) != 0
+        let is16 = image.format & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0
+        if is16 && !isColor {
+            image.format = UInt32(PNG_FORMAT_FLAG_LINEAR)  // PNG_FORMAT_LINEAR_Y
+            var samples = [UInt16](repeating: 0, count: width * height)
+            try finish(&image, into: &samples, rowStride: width, path: path)
+            return .gray16(ImageBuffer(width: width, height: height, samples: samples))
+        }
+        image.format = isColor ? UInt32(PNG_FORMAT_FLAG_COLOR) : 0  // PNG_FORMAT_RGB or PNG_FORMAT_GRAY
+        let channels = isColor ? 3 : 1
+        var samples = [UInt8](repeating: 0, count: width * height * channels)
+        try finish(&image, into: &samples, rowStride: width * channels, path: path)
+        let buffer = ImageBuffer(width: width, height: height, channels: channels, samples: samples)
+        return isColor ? .rgb8(buffer) : .gray8(buffer)
+    }
+
+    private static func finish<T>(_ image: inout png_image, into samples: inout [T], rowStride: Int, path: String) throws {
+        let done = samples.withUnsafeMutableBytes { out in png_image_finish_read(&image, nil, out.baseAddress, Int32(rowStride), nil) }
+        guard done != 0 else { throw ImageDecodingError.corrupt(path: path, message: message(of: &image)) }
+    }
+
+    private static func message(of image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    static func decodeJPEG(_ data: Data, path: String) throws -> DecodedImage {
+        guard let handle = tjInitDecompress() else { throw ImageDecodingError.unsupported(path: path, reason: "libturbojpeg failed to initialize") }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let header = data.withUnsafeBytes { raw in
+            tjDecompressHeader3(handle, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard header == 0, width > 0, height > 0 else {
+            throw ImageDecodingError.corrupt(path: path, message: String(cString: tjGetErrorStr2(handle)))
+        }
+        let gray = colorspace == Int32(TJCS_GRAY.rawValue)
+        let channels = gray ? 1 : 3
+        var samples = [UInt8](repeating: 0, count: Int(width) * Int(height) * channels)
+        let result = data.withUnsafeBytes { raw in
+            samples.withUnsafeMutableBufferPointer { out in
+                tjDecompress2(handle, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count), out.baseAddress,
+                              width, 0, height, Int32(gray ? TJPF_GRAY.rawValue : TJPF_RGB.rawValue), 0)
+            }
+        }
+        // Warnings (e.g. premature end of data) still leave a fully written buffer: treat as corrupt.
+        guard result == 0 else { throw ImageDecodingError.corrupt(path: path, message: String(cString: tjGetErrorStr2(handle))) }
+        let buffer = ImageBuffer(width: Int(width), height: Int(height), channels: channels, samples: samples)
+        return gray ? .gray8(buffer) : .rgb8(buffer)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import ParallaxCore
+import ParallaxMath
+
+/// Streams a TUM RGB-D folder lazily: `rgb.txt` → `rgb` (``CameraFrame``, RGB),
+/// `depth.txt` → `depth` (``DepthMap`` in metres: raw 16-bit / 5000, 0 → NaN = invalid),
+/// `accelerometer.txt` → `accelerometer` (``AccelerometerSample``), and `groundtruth.txt` as
+/// ``groundTruth`` (not a stream). Images are decoded only when the bus asks for them.
+public final class TUMRGBDSource: PacketSource {
+    /// TUM's depth scale: raw units per metre.
+    public static let depthUnitsPerMetre: Float = 5000
+
+    public let streams: [StreamDescription]
+    /// The ground-truth trajectory, when `groundtruth.txt` exists.
+    public let groundTruth: Trajectory?
+    /// Listed images whose file does not exist, per stream.
+    public private(set) var missingImages: [String: Int] = [:]
+
+    private enum Item { case rgb(String, String, Int), depth(String, String, Int), accel(AccelerometerSample) }
+    private var items: [(Timestamp, Int, Item)] = []
+    private var index = 0
+    private let strict: Bool
+
+    /// Opens the folder at `path`.
+    public init(path: String, strict: Bool = false) throws {
+        let root = URL(fileURLWithPath: path)
+        let fm = FileManager.default
+        let rgbList = root.appendingPathComponent("rgb.txt").path, depthList = root.appendingPathComponent("depth.txt").path
+        guard fm.fileExists(atPath: rgbList) || fm.fileExists(atPath: depthList) else {
+            throw DatasetError.notADataset(path: path, expected: "a TUM RGB-D folder with rgb.txt and/or depth.txt")
+        }
+        self.strict = strict
+        var streams: [StreamDescription] = []
+        var rows: [(Timestamp, Int, Item)] = []
+        func list(_ file: String, rank: Int, make: (String, Int) -> Item) throws {
+            guard fm.fileExists(atPath: file) else { return }
+            try Self.table(file).forEachRow(separatedBy: .whitespace) { row in
+                guard row.count == 2, let ns = row.decimalNanoseconds(0) else {
+                    throw DatasetError.malformedRow(file: file, line: row.line, reason: "expected 'timestamp filename'")
+                }
+                rows.append((Timestamp(nanoseconds: ns), rank, make(root.appendingPathComponent(row.string(1)).path, row.line)))
+            }
+        }
+        if fm.fileExists(atPath: rgbList) { streams.append(StreamDescription(StreamKey<CameraFrame>("rgb"))) }
+        try list(rgbList, rank: 0) { .rgb($0, rgbList, $1) }
+        if fm.fileExists(atPath: depthList) { streams.append(StreamDescription(StreamKey<DepthMap>("depth"))) }
+        try list(depthList, rank: 1) { .depth($0, depthList, $1) }
+        let accelFile = root.appendingPathComponent("accelerometer.txt").path
+        if fm.fileExists(atPath: accelFile) {
+            streams.append(StreamDescription(StreamKey<AccelerometerSample>("accelerometer")))
+            try Self.table(accelFile).forEachRow(separatedBy: .whitespace) { row in
+                guard row.count == 4, let ns = row.decimalNanoseconds(0), let x = row.double(1), let y = row.double(2), let z = row.double(3) else {
+                    throw DatasetError.malformedRow(file: accelFile, line: row.line, reason: "expected 'timestamp ax ay az'")
+                }
+                rows.append((Timestamp(nanoseconds: ns), 2, .accel(AccelerometerSample(acceleration: Vector3(x, y, z)))))
+            }
+        }
+        let gt = root.appendingPathComponent("groundtruth.txt").path
+        groundTruth = fm.fileExists(atPath: gt) ? try TrajectoryFile.read(path: gt, format: .tum) : nil
+        items = rows.enumerated().sorted { a, b in
+            (a.element.0, a.element.1, a.offset) < (b.element.0, b.element.1, b.offset)
+        }.map(\.element)
+        self.streams = streams
+    }
+
+    static func table(_ file: String) throws -> DelimitedText {
+        guard let t = DelimitedText(path: file) else { throw DatasetError.notADataset(path: file, expected: "a readable text file") }
+        return t
+    }
+
+    public func next() throws -> AnyPacket? {
+        while index < items.count {
+            let (t, _, item) = items[index]
+            index += 1
+            switch item {
+            case let .accel(sample):
+                return AnyPacket(stream: "accelerometer", timestamp: t, payload: sample)
+            case let .rgb(path, list, line), let .depth(path, list, line):
+                let stream: String
+                if case .rgb = item { stream = "rgb" } else { stream = "depth" }
+                guard FileManager.default.fileExists(atPath: path) else {
+                    if strict { throw DatasetError.missingImage(file: list, line: line, image: path) }
+                    missingImages[stream, default: 0] += 1
+                    continue
+                }
+                let decoded = try ImageDecoder.decode(path: path)
+                if stream == "rgb" {
+                    let image: ImageBuffer<UInt8>
+                    switch decoded {
+                    case let .rgb8(i), let .gray8(i): image = i
+                    case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit image in rgb.txt")
+                    }
+                    return AnyPacket(stream: stream, timestamp: t, payload: CameraFrame(cameraID: "rgb", image: image))
+                }
+                guard case let .gray16(raw) = decoded else {
+                    throw ImageDecodingError.unsupported(path: path, reason: "depth must be a 16-bit gray PNG")
+                }
+                return AnyPacket(stream: stream, timestamp: t, payload: Self.depthMap(raw))
+            }
+        }
+        return nil
+    }
+
+    /// Metric depth from TUM raw values: `raw / 5000` m, 0 → NaN (invalid).
+    public static func depthMap(_ raw: ImageBuffer<UInt16>) -> DepthMap {
+        let values = raw.withUnsafeSamples { p in p.map { $0 == 0 ? Float.nan : Float($0) / depthUnitsPerMetre } }
+        return DepthMap(sensorID: "depth", kind: .depth, values: ImageBuffer(width: raw.width, height: raw.height, samples: values))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import ParallaxCore
+@testable import ParallaxDatasets
+
+@Suite struct ImageDecoderTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let tum = root.appendingPathComponent("datasets/tum_rgbd_frame")
+
+    @Test func decodesRGBAnd16BitPNGsToTheValuesPypngReads() throws {
+        guard case let .rgb8(rgb) = try ImageDecoder.decode(path: Self.tum.appendingPathComponent("rgb/1341847980.722988.png").path) else {
+            Issue.record("color PNG not decoded as RGB"); return
+        }
+        #expect(rgb.width == 640 && rgb.height == 480 && rgb.channels == 3)
+        #expect([rgb[320, 240, 0], rgb[320, 240, 1], rgb[320, 240, 2]] == [252, 252, 250])
+        #expect(rgb.samples.reduce(0) { $0 + Int($1) } == 101_558_687)
+        guard case let .gray16(depth) = try ImageDecoder.decode(path: Self.tum.appendingPathComponent("depth/1341847980.722988.png").path) else {
+            Issue.record("depth PNG not decoded as 16-bit"); return
+        }
+        // Raw values, no gamma conversion: exactly what pypng reads.
+        #expect(depth[320, 240] == 10920 && depth[100, 100] == 11205 && depth[0, 0] == 0)
+        #expect(depth.samples.reduce(0) { $0 + Int($1) } == 3_074_716_315)
+    }
+
+    @Test func decodesEuRoCGrayAndConvertsColorToLuma() throws {
+        let gray = try ImageDecoder.decodeGray8(path: Self.root.appendingPathComponent("datasets/euroc_v1_01_cut/mav0/cam0/data/1403715273262142976.png").path)
+        #expect(gray.width == 752 && gray.height == 480 && gray.channels == 1)
+        let luma = ImageDecoder.grayFromRGB(ImageBuffer(width: 2, height: 1, channels: 3, samples: [255, 255, 255, 255, 0, 0]))
+        #expect(luma.samples == [255, 77])
+    }
+
+    @Test func decodesJPEG() throws {
+        let jpeg = Self.root.appendingPathComponent("../shared/data/faces/aflw2000_subset/image00050.jpg").standardized.path
+        guard FileManager.default.fileExists(atPath: jpeg) else {
+            print("skipped: \(jpeg) is not present on this machine"); return
+        }
+        guard case let .rgb8(image) = try ImageDecoder.decode(path: jpeg) else { Issue.record("not RGB"); return }
+        #expect(image.width == 450 && image.height == 450)
+        let mean = Double(image.samples.reduce(0) { $0 + Int($1) }) / Double(image.samples.count)
+        #expect(mean > 20 && mean < 235)
+        // A JPEG cut in half is an error naming the file, not a half-gray image.
+        let data = try Data(contentsOf: URL(fileURLWithPath: jpeg))
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-cut-\(UUID()).jpg")
+        try data.prefix(data.count / 2).write(to: cut)
+        defer { try? FileManager.default.removeItem(at: cut) }
+        #expect { _ = try ImageDecoder.decode(path: cut.path) } throws: { error in
+            guard case let ImageDecodingError.corrupt(path, _) = error else { return false }
+            return path == cut.path
+        }
+    }
+
+    @Test func nonImagesAreRefusedByName() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-\(UUID()).png")
+        try Data("not an image".utf8).write(to: path)
+        #expect(throws: ImageDecodingError.unsupported(path: path.path, reason: "neither PNG nor JPEG")) {
+            _ = try ImageDecoder.decode(path: path.path)
+        }
+        #expect(throws: ImageDecodingError.unreadable(path: "/nonexistent.png")) { _ = try ImageDecoder.decode(path: "/nonexistent.png") }
+    }
+}
+
+@Suite struct TUMRGBDSourceTests {
+    @Test func readsTheBundledFrame() throws {
+        let source = try TUMRGBDSource(path: ImageDecoderTests.tum.path)
+        #expect(source.streams.map(\.name) == ["rgb", "depth"])
+        let rgb = try #require(try source.next())
+        let depth = try #require(try source.next())
+        #expect(try source.next() == nil)
+        #expect(rgb.stream == "rgb" && rgb.timestamp.nanoseconds == 1_341_847_980_722_988_000)
+        let frame = try #require(rgb.payload as? CameraFrame)
+        #expect(frame.format == .rgb8 && frame.width == 640)
+        let map = try #require(depth.payload as? DepthMap)
+        #expect(map.kind == .depth)
+        #expect(map.values[320, 240] == Float(10920) / 5000)
+        #expect(!map.isValid(x: 0, y: 0))
+        let invalid = map.values.samples.filter(\.isNaN).count
+        #expect(abs(Double(invalid) / Double(640 * 480) - 0.192) < 0.001)
+        #expect(source.groundTruth == nil)
+    }
+
+    @Test func notATUMFolderSaysWhatWasExpected() {
+        #expect(throws: DatasetError.notADataset(path: "/tmp", expected: "a TUM RGB-D folder with rgb.txt and/or depth.txt")) {
+            _ = try TUMRGBDSource(path: "/tmp")
+        }
+    }
+}
