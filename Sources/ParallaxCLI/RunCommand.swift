@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
 
     @Argument(help: "A chain: a .yaml file, or a pipeline such as 'imu-integrator camera=cam0 ! stream-stats'.")
     var chain: String
-    @Argument(help: "A dataset folder (EuRoC/ASL layout: mav0/cam0, mav0/imu0).")
+    @Argument(help: "A dataset folder: EuRoC/ASL (mav0/cam0, mav0/imu0) or TUM RGB-D (rgb.txt, depth.txt).")
     var dataset: String
     @Option(name: .long, help: "Output folder (created if needed).")
     var out: String
@@ -36,11 +36,11 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let chainSpec: Chain
-        let source: EuRoCSource
+        let source: any DatasetSource
         let instances: [AnalyzerInstance]
         do {
             chainSpec = try Chain.load(chain)
-            source = try EuRoCSource(path: dataset, strict: strict)
+            source = try DatasetFolder.open(dataset, strict: strict)
             instances = try chainSpec.instantiate(registry: ParallaxCLI.registry, sourceStreams: source.streams)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)

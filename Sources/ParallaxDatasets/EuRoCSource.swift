@@ -8,12 +8,17 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case notADataset(path: String, expected: String)
     case malformedRow(file: String, line: Int, reason: String)
     case missingImage(file: String, line: Int, image: String)
+    /// A stream's timestamps go backwards or repeat (file order).
+    case outOfOrder(file: String, line: Int, previous: Timestamp, current: Timestamp)
 
     public var description: String {
         switch self {
         case let .notADataset(path, expected): return "\(path) is not a dataset: expected \(expected)"
         case let .malformedRow(file, line, reason): return "\(file):\(line): \(reason)"
         case let .missingImage(file, line, image): return "\(file):\(line): image '\(image)' does not exist"
+        case let .outOfOrder(file, line, previous, current):
+            let what = previous == current ? "repeats timestamp \(current.nanoseconds) ns" : "goes back in time from \(previous.nanoseconds) to \(current.nanoseconds) ns"
+            return "\(file):\(line): timestamp \(what)"
         }
     }
 }
@@ -24,10 +29,17 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Streams: `cam0`, `cam1`, … (``CameraFrame``, with calibration from `sensor.yaml`) and
 /// `imu0` (``IMUSample``). Rows whose image file is missing are skipped and counted
 /// (``missingImages``) unless `strict`.
-public final class EuRoCSource: PacketSource {
+public final class EuRoCSource: DatasetSource {
     public let streams: [StreamDescription]
-    /// Image rows listed in `data.csv` whose file does not exist, per camera.
-    public private(set) var missingImages: [String: Int] = [:]
+    public let formatName = "EuRoC/ASL"
+    public private(set) var listing = StreamListing()
+    /// Ground truth from `mav0/state_groundtruth_estimate0/data.csv`, when present.
+    public let groundTruth: Trajectory?
+    /// Camera calibrations by stream name.
+    public let calibrations: [String: CameraCalibration]
+    /// Image rows listed in `data.csv` whose file does not exist, per camera (found when the
+    /// folder is opened; those rows are skipped).
+    public let missingImages: [String: Int]
 
     private enum Item { case frame(camera: Int, path: String, csv: String, line: Int), imu(IMUSample) }
     private var items: [(Timestamp, Int, Item)] = []   // (time, stream rank, item), merged
@@ -35,8 +47,10 @@ public final class EuRoCSource: PacketSource {
     private let cameras: [(name: String, calibration: CameraCalibration)]
     private let strict: Bool
 
-    /// Opens `path` (the folder holding `mav0`, or `mav0` itself).
-    public init(path: String, strict: Bool = false) throws {
+    /// Opens `path` (the folder holding `mav0`, or `mav0` itself). With `validateOrder`
+    /// (default), a stream whose timestamps go backwards or repeat is an error naming the file
+    /// and line; without it, the rows are sorted and the disorder is only reported in ``listing``.
+    public init(path: String, strict: Bool = false, validateOrder: Bool = true) throws {
         let fm = FileManager.default
         var mav0 = URL(fileURLWithPath: path)
         if mav0.lastPathComponent != "mav0" { mav0.appendPathComponent("mav0") }
@@ -45,6 +59,7 @@ public final class EuRoCSource: PacketSource {
             throw DatasetError.notADataset(path: path, expected: "an EuRoC/ASL folder with mav0/cam0/data.csv and mav0/imu0/data.csv")
         }
         self.strict = strict
+        var listing = StreamListing()
         let entries = (try? fm.contentsOfDirectory(atPath: mav0.path))?.sorted() ?? []
         var cams: [(String, CameraCalibration)] = []
         var streams: [StreamDescription] = []
@@ -61,6 +76,7 @@ public final class EuRoCSource: PacketSource {
                 guard let ns = row.int64(0) else {
                     throw DatasetError.malformedRow(file: csv, line: row.line, reason: "timestamp '\(row.string(0))' is not an integer (ns)")
                 }
+                listing.record(stream: name, timestamp: Timestamp(nanoseconds: ns), file: csv, line: row.line)
                 rows.append((Timestamp(nanoseconds: ns), rank, .frame(camera: rank, path: dataFolder + row.string(1), csv: csv, line: row.line)))
             }
         }
@@ -74,12 +90,27 @@ public final class EuRoCSource: PacketSource {
                     throw DatasetError.malformedRow(file: imuCSV, line: row.line, reason: "expected an integer timestamp (ns) and 6 finite numbers")
                 }
                 let sample = IMUSample(gyroscope: Vector3(gx, gy, gz), accelerometer: Vector3(ax, ay, az))
+                listing.record(stream: "imu0", timestamp: Timestamp(nanoseconds: ns), file: imuCSV, line: row.line)
                 rows.append((Timestamp(nanoseconds: ns), imuRank, .imu(sample)))
             }
         }
         guard !streams.isEmpty else {
             throw DatasetError.notADataset(path: path, expected: "mav0/cam*/data.csv or mav0/imu0/data.csv")
         }
+        if validateOrder { try listing.validate() }
+        self.listing = listing
+        // Check every listed image once, up front: the count is known before the run starts.
+        var missing: [String: Int] = [:]
+        rows = try rows.filter { row in
+            guard case let .frame(camera, imagePath, csv, line) = row.2, !fm.fileExists(atPath: imagePath) else { return true }
+            if strict { throw DatasetError.missingImage(file: csv, line: line, image: URL(fileURLWithPath: imagePath).lastPathComponent) }
+            missing[cams[camera].0, default: 0] += 1
+            return false
+        }
+        missingImages = missing
+        let gtFile = mav0.appendingPathComponent("state_groundtruth_estimate0/data.csv").path
+        groundTruth = fm.fileExists(atPath: gtFile) ? try TrajectoryFile.read(path: gtFile, format: .euroc) : nil
+        calibrations = Dictionary(uniqueKeysWithValues: cams.map { ($0.0, $0.1) })
         // Stable merge by time, then stream rank; per-stream order is kept (the bus checks it).
         items = rows.enumerated().sorted { a, b in
             (a.element.0, a.element.1, a.offset) < (b.element.0, b.element.1, b.offset)
@@ -108,13 +139,8 @@ public final class EuRoCSource: PacketSource {
             switch item {
             case let .imu(sample):
                 return AnyPacket(stream: "imu0", timestamp: t, payload: sample)
-            case let .frame(camera, path, csv, line):
+            case let .frame(camera, path, _, _):
                 let (name, calibration) = cameras[camera]
-                guard FileManager.default.fileExists(atPath: path) else {
-                    if strict { throw DatasetError.missingImage(file: csv, line: line, image: URL(fileURLWithPath: path).lastPathComponent) }
-                    missingImages[name, default: 0] += 1
-                    continue
-                }
                 let image = try ImageDecoder.decodeGray8(path: path)
                 return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image, calibration: calibration))
             }

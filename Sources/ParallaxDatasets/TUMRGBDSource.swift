@@ -6,23 +6,26 @@ import ParallaxMath
 /// `depth.txt` → `depth` (``DepthMap`` in metres: raw 16-bit / 5000, 0 → NaN = invalid),
 /// `accelerometer.txt` → `accelerometer` (``AccelerometerSample``), and `groundtruth.txt` as
 /// ``groundTruth`` (not a stream). Images are decoded only when the bus asks for them.
-public final class TUMRGBDSource: PacketSource {
+public final class TUMRGBDSource: DatasetSource {
+    public let formatName = "TUM RGB-D"
+    public private(set) var listing = StreamListing()
     /// TUM's depth scale: raw units per metre.
     public static let depthUnitsPerMetre: Float = 5000
 
     public let streams: [StreamDescription]
     /// The ground-truth trajectory, when `groundtruth.txt` exists.
     public let groundTruth: Trajectory?
-    /// Listed images whose file does not exist, per stream.
-    public private(set) var missingImages: [String: Int] = [:]
+    /// Listed images whose file does not exist, per stream (found when the folder is opened;
+    /// those rows are skipped).
+    public let missingImages: [String: Int]
 
     private enum Item { case rgb(String, String, Int), depth(String, String, Int), accel(AccelerometerSample) }
     private var items: [(Timestamp, Int, Item)] = []
     private var index = 0
     private let strict: Bool
 
-    /// Opens the folder at `path`.
-    public init(path: String, strict: Bool = false) throws {
+    /// Opens the folder at `path` (`validateOrder` as in ``EuRoCSource``).
+    public init(path: String, strict: Bool = false, validateOrder: Bool = true) throws {
         let root = URL(fileURLWithPath: path)
         let fm = FileManager.default
         let rgbList = root.appendingPathComponent("rgb.txt").path, depthList = root.appendingPathComponent("depth.txt").path
@@ -32,19 +35,21 @@ public final class TUMRGBDSource: PacketSource {
         self.strict = strict
         var streams: [StreamDescription] = []
         var rows: [(Timestamp, Int, Item)] = []
-        func list(_ file: String, rank: Int, make: (String, Int) -> Item) throws {
+        var listing = StreamListing()
+        func list(_ file: String, stream: String, rank: Int, make: (String, Int) -> Item) throws {
             guard fm.fileExists(atPath: file) else { return }
             try Self.table(file).forEachRow(separatedBy: .whitespace) { row in
                 guard row.count == 2, let ns = row.decimalNanoseconds(0) else {
                     throw DatasetError.malformedRow(file: file, line: row.line, reason: "expected 'timestamp filename'")
                 }
+                listing.record(stream: stream, timestamp: Timestamp(nanoseconds: ns), file: file, line: row.line)
                 rows.append((Timestamp(nanoseconds: ns), rank, make(root.appendingPathComponent(row.string(1)).path, row.line)))
             }
         }
         if fm.fileExists(atPath: rgbList) { streams.append(StreamDescription(StreamKey<CameraFrame>("rgb"))) }
-        try list(rgbList, rank: 0) { .rgb($0, rgbList, $1) }
+        try list(rgbList, stream: "rgb", rank: 0) { .rgb($0, rgbList, $1) }
         if fm.fileExists(atPath: depthList) { streams.append(StreamDescription(StreamKey<DepthMap>("depth"))) }
-        try list(depthList, rank: 1) { .depth($0, depthList, $1) }
+        try list(depthList, stream: "depth", rank: 1) { .depth($0, depthList, $1) }
         let accelFile = root.appendingPathComponent("accelerometer.txt").path
         if fm.fileExists(atPath: accelFile) {
             streams.append(StreamDescription(StreamKey<AccelerometerSample>("accelerometer")))
@@ -52,9 +57,26 @@ public final class TUMRGBDSource: PacketSource {
                 guard row.count == 4, let ns = row.decimalNanoseconds(0), let x = row.double(1), let y = row.double(2), let z = row.double(3) else {
                     throw DatasetError.malformedRow(file: accelFile, line: row.line, reason: "expected 'timestamp ax ay az'")
                 }
+                listing.record(stream: "accelerometer", timestamp: Timestamp(nanoseconds: ns), file: accelFile, line: row.line)
                 rows.append((Timestamp(nanoseconds: ns), 2, .accel(AccelerometerSample(acceleration: Vector3(x, y, z)))))
             }
         }
+        if validateOrder { try listing.validate() }
+        self.listing = listing
+        var missing: [String: Int] = [:]
+        rows = try rows.filter { row in
+            let stream: String, imagePath: String, list: String, line: Int
+            switch row.2 {
+            case let .rgb(p, l, n): (stream, imagePath, list, line) = ("rgb", p, l, n)
+            case let .depth(p, l, n): (stream, imagePath, list, line) = ("depth", p, l, n)
+            case .accel: return true
+            }
+            guard !fm.fileExists(atPath: imagePath) else { return true }
+            if strict { throw DatasetError.missingImage(file: list, line: line, image: imagePath) }
+            missing[stream, default: 0] += 1
+            return false
+        }
+        missingImages = missing
         let gt = root.appendingPathComponent("groundtruth.txt").path
         groundTruth = fm.fileExists(atPath: gt) ? try TrajectoryFile.read(path: gt, format: .tum) : nil
         items = rows.enumerated().sorted { a, b in
@@ -75,14 +97,9 @@ public final class TUMRGBDSource: PacketSource {
             switch item {
             case let .accel(sample):
                 return AnyPacket(stream: "accelerometer", timestamp: t, payload: sample)
-            case let .rgb(path, list, line), let .depth(path, list, line):
+            case let .rgb(path, _, _), let .depth(path, _, _):
                 let stream: String
                 if case .rgb = item { stream = "rgb" } else { stream = "depth" }
-                guard FileManager.default.fileExists(atPath: path) else {
-                    if strict { throw DatasetError.missingImage(file: list, line: line, image: path) }
-                    missingImages[stream, default: 0] += 1
-                    continue
-                }
                 let decoded = try ImageDecoder.decode(path: path)
                 if stream == "rgb" {
                     let image: ImageBuffer<UInt8>

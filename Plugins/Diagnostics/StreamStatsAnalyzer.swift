@@ -1,28 +1,5 @@
 import ParallaxCore
 
-/// Timing statistics of one stream, as `stream-stats` reports them.
-public struct StreamStatistics: Sendable, Codable, Equatable {
-    /// The stream described.
-    public var stream: String
-    /// Packets seen.
-    public var packets: Int
-    /// First and last timestamps.
-    public var first: Timestamp?
-    public var last: Timestamp?
-    /// Packets per second over the stream's span (Hz).
-    public var rateHz: Double
-    /// Median interval between packets (ms): the nominal period.
-    public var medianPeriodMilliseconds: Double
-    /// Standard deviation of the interval (ms): the jitter.
-    public var jitterMilliseconds: Double
-    /// Largest interval (ms).
-    public var maxGapMilliseconds: Double
-    /// Intervals longer than 1.5 × the median period.
-    public var gaps: Int
-    /// Packets estimated missing inside those gaps (`round(gap / period) − 1` each).
-    public var estimatedDropped: Int
-}
-
 /// Rates, gaps and jitter of any streams (payload-agnostic), reported once at the end.
 ///
 /// Example chain: `stream-stats streams=cam0,imu0`
@@ -69,19 +46,6 @@ public struct StreamStatsAnalyzer: Analyzer {
 
     /// Statistics of one stream's timestamps (ns, increasing).
     public static func statistics(of stream: String, _ t: [Int64]) -> StreamStatistics {
-        let periods = zip(t.dropFirst(), t).map { Double($0 - $1) / 1e6 }
-        let sorted = periods.sorted()
-        let median = sorted.isEmpty ? 0 : (sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2)
-        let mean = periods.isEmpty ? 0 : periods.reduce(0, +) / Double(periods.count)
-        let variance = periods.isEmpty ? 0 : periods.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(periods.count)
-        let gapPeriods = median > 0 ? periods.filter { $0 > 1.5 * median } : []
-        let span = t.count > 1 ? Double(t.last! - t.first!) / 1e9 : 0
-        return StreamStatistics(
-            stream: stream, packets: t.count,
-            first: t.first.map { Timestamp(nanoseconds: $0) }, last: t.last.map { Timestamp(nanoseconds: $0) },
-            rateHz: span > 0 ? Double(t.count - 1) / span : 0,
-            medianPeriodMilliseconds: median, jitterMilliseconds: variance.squareRoot(),
-            maxGapMilliseconds: sorted.last ?? 0, gaps: gapPeriods.count,
-            estimatedDropped: gapPeriods.reduce(0) { $0 + max(0, Int(($1 / median).rounded()) - 1) })
+        StreamStatistics(stream: stream, nanoseconds: t)
     }
 }

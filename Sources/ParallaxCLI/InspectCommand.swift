@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Parallax
+
+/// `parallax inspect DATASET`: streams, counts, rates, gaps, order, sizes, calibration, ground truth.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Describe a dataset folder: streams, counts, rates, gaps, image sizes, calibration, ground truth.")
+
+    @Argument(help: "A dataset folder (EuRoC/ASL or TUM RGB-D).") var dataset: String
+    @Flag(name: .long, help: "Print JSON for machines.") var json = false
+
+    func run() throws {
+        let report: DatasetInspection
+        do { report = try DatasetInspection.inspect(path: dataset) } catch {
+            throw fail("\(error)", code: ExitCodes.badInput)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        print("\(report.path): \(report.format), \(report.streams.count) streams, \(String(format: "%.3f", report.durationSeconds)) s")
+        let header = ["stream", "type", "count", "rate (Hz)", "duration (s)", "gaps", "max gap (ms)", "out of order", "missing", "image"]
+        var rows = [header]
+        for s in report.streams {
+            rows.append([s.name, s.type, "\(s.count)", String(format: "%.2f", s.rateHz), String(format: "%.3f", s.durationSeconds),
+                         "\(s.gaps)", String(format: "%.1f", s.maxGapMilliseconds), "\(s.outOfOrder)", "\(s.missing)", s.imageSize ?? "—"])
+        }
+        let widths = header.indices.map { c in rows.map { $0[c].count }.max()! }
+        for r in rows {
+            print(r.enumerated().map { $1 + String(repeating: " ", count: widths[$0] - $1.count) }.joined(separator: "  "))
+        }
+        for s in report.streams { if let c = s.calibration { print("calibration \(s.name): \(c)") } }
+        print(report.groundTruthPoses > 0
+              ? "ground truth: \(report.groundTruthPoses) poses over \(String(format: "%.2f", report.groundTruthSeconds)) s"
+              : "ground truth: none")
+        for s in report.streams where s.outOfOrder > 0 {
+            print("warning: \(s.name) has \(s.outOfOrder) timestamp(s) that go backwards or repeat; `parallax run` will refuse it")
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Opens a dataset folder with the reader its layout calls for.
+public enum DatasetFolder {
+    /// EuRoC/ASL when `mav0/` (or the folder itself is `mav0`), TUM RGB-D when `rgb.txt` or
+    /// `depth.txt`; otherwise ``DatasetError/notADataset(path:expected:)`` saying what was expected.
+    public static func open(_ path: String, strict: Bool = false, validateOrder: Bool = true) throws -> any DatasetSource {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+            throw DatasetError.notADataset(path: path, expected: "a dataset folder (EuRoC/ASL with mav0/, or TUM RGB-D with rgb.txt/depth.txt)")
+        }
+        let url = URL(fileURLWithPath: path)
+        if url.lastPathComponent == "mav0" || fm.fileExists(atPath: url.appendingPathComponent("mav0").path) {
+            return try EuRoCSource(path: path, strict: strict, validateOrder: validateOrder)
+        }
+        if fm.fileExists(atPath: url.appendingPathComponent("rgb.txt").path) || fm.fileExists(atPath: url.appendingPathComponent("depth.txt").path) {
+            return try TUMRGBDSource(path: path, strict: strict, validateOrder: validateOrder)
+        }
+        throw DatasetError.notADataset(path: path, expected: "EuRoC/ASL (a mav0/ folder) or TUM RGB-D (rgb.txt, depth.txt)")
+    }
+}

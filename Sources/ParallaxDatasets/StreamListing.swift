@@ -1,0 +1,41 @@
+import ParallaxCore
+
+/// The timestamps of every row of a dataset's streams in file order, gathered while a reader
+/// parses its index files (before any image is decoded). `parallax inspect` reports from it;
+/// readers use it to reject timestamps that go backwards or repeat.
+public struct StreamListing: Sendable {
+    /// Per stream: timestamps in file order.
+    public private(set) var stamps: [String: [Timestamp]] = [:]
+    /// Per stream: the first out-of-order row, if any (file, line, previous, current).
+    public private(set) var firstDisorder: [String: DatasetError] = [:]
+    /// Stream names in the order they were first seen.
+    public private(set) var order: [String] = []
+
+    public init() {}
+
+    /// Records a row; remembers the first row whose timestamp is not after the previous one.
+    mutating func record(stream: String, timestamp: Timestamp, file: String, line: Int) {
+        if stamps[stream] == nil { order.append(stream); stamps[stream] = [] }
+        if let previous = stamps[stream]!.last, timestamp <= previous, firstDisorder[stream] == nil {
+            firstDisorder[stream] = .outOfOrder(file: file, line: line, previous: previous, current: timestamp)
+        }
+        stamps[stream]!.append(timestamp)
+    }
+
+    /// Throws the first disorder found, in stream order.
+    func validate() throws {
+        for s in order { if let e = firstDisorder[s] { throw e } }
+    }
+}
+
+/// What every dataset reader offers besides its packets.
+public protocol DatasetSource: PacketSource {
+    /// The format's name (`EuRoC/ASL`, `TUM RGB-D`).
+    var formatName: String { get }
+    /// Row timestamps per stream, in file order.
+    var listing: StreamListing { get }
+    /// Ground truth, when the dataset has it.
+    var groundTruth: Trajectory? { get }
+    /// Listed images that do not exist, per stream.
+    var missingImages: [String: Int] { get }
+}

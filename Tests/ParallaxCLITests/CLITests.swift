@@ -1,0 +1,194 @@
+import ArgumentParser
+import Foundation
+import Testing
+import Parallax
+@testable import ParallaxCLI
+
+/// Runs the CLI in-process and returns its exit status (0, 1 run failed, 2 bad input).
+func parallax(_ arguments: [String]) -> Int32 {
+    do {
+        var command = try ParallaxCommand.parseAsRoot(arguments)
+        try command.run()
+        return 0
+    } catch let code as ExitCode {
+        return code.rawValue
+    } catch {
+        return ParallaxCommand.exitCode(for: error).rawValue
+    }
+}
+
+enum Paths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let cut = root.appendingPathComponent("datasets/euroc_v1_01_cut").path
+    static let tum = root.appendingPathComponent("datasets/tum_rgbd_frame").path
+    static let sharedV101 = root.appendingPathComponent("../shared/data/euroc/V1_01_easy_micro").standardized.path
+    static let chains = root.appendingPathComponent("chains").path
+
+    static func temporary(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("parallax-cli-\(name)-\(UUID())")
+    }
+
+    /// A writable copy of the bundled EuRoC cut.
+    static func cutCopy() throws -> URL {
+        let url = temporary("cut")
+        try FileManager.default.copyItem(atPath: cut, toPath: url.path)
+        return url
+    }
+}
+
+@Suite struct InspectTests {
+    @Test func bundledEuRoCCut() throws {
+        let r = try DatasetInspection.inspect(path: Paths.cut)
+        #expect(r.format == "EuRoC/ASL")
+        #expect(r.streams.map(\.name) == ["cam0", "cam1", "imu0"])
+        #expect(r.streams.map(\.count) == [6, 6, 61])
+        #expect(abs(r.streams[0].rateHz - 20) < 0.01 && abs(r.streams[2].rateHz - 200) < 0.1)
+        #expect(r.streams[0].imageSize == "752×480 gray8")
+        #expect(r.streams[0].calibration?.contains("fx 458.654") == true)
+        #expect(r.groundTruthPoses == 0)
+        #expect(parallax(["inspect", Paths.cut]) == 0)
+        #expect(parallax(["inspect", Paths.cut, "--json"]) == 0)
+    }
+
+    @Test func realEuRoCClipWithItsMissingImages() throws {
+        guard FileManager.default.fileExists(atPath: Paths.sharedV101) else {
+            print("skipped: ../shared/data/euroc/V1_01_easy_micro is not present"); return
+        }
+        let r = try DatasetInspection.inspect(path: Paths.sharedV101)
+        #expect(r.streams.map(\.count) == [95, 99, 29120])
+        #expect(r.streams[1].missing == 4)
+        #expect(abs(r.streams[2].durationSeconds - 145.595) < 0.001)
+    }
+
+    @Test func tumFrame() throws {
+        let r = try DatasetInspection.inspect(path: Paths.tum)
+        #expect(r.format == "TUM RGB-D")
+        #expect(r.streams.map(\.name) == ["rgb", "depth"])
+        #expect(r.streams.map(\.imageSize) == ["640×480 rgb8", "640×480 depth (m)"])
+    }
+}
+
+@Suite struct RunTests {
+    @Test func runsTheDiagnosticsChainAndWritesItsFiles() throws {
+        let out = Paths.temporary("run")
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(parallax(["run", Paths.chains + "/diagnostics.yaml", Paths.cut, "--out", out.path]) == 0)
+        let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        let lines = events.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("{\"stream\":\"cam0\\/gyro-rotation\"") }.count == 5)
+        #expect(lines.filter { $0.hasPrefix("{\"stream\":\"stats\"") }.count == 3)
+        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as! [String: Any]
+        let report = run["report"] as! [String: Any]
+        let streams = report["streams"] as! [[String: Any]]
+        #expect(streams.map { $0["packets"] as! Int } == [6, 6, 61, 3, 5])
+    }
+
+    @Test func runsOverTUMWithAPipeline() throws {
+        let out = Paths.temporary("tum")
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(parallax(["run", "stream-stats streams=rgb,depth", Paths.tum, "--out", out.path]) == 0)
+    }
+
+    @Test func prefetchedRunWritesTheSameEvents() throws {
+        let a = Paths.temporary("a"), b = Paths.temporary("b")
+        defer { try? FileManager.default.removeItem(at: a); try? FileManager.default.removeItem(at: b) }
+        #expect(parallax(["run", Paths.chains + "/diagnostics.yaml", Paths.cut, "--out", a.path]) == 0)
+        #expect(parallax(["run", Paths.chains + "/diagnostics.yaml", Paths.cut, "--out", b.path, "--prefetch"]) == 0)
+        #expect(try Data(contentsOf: a.appendingPathComponent("events.jsonl")) == Data(contentsOf: b.appendingPathComponent("events.jsonl")))
+    }
+}
+
+/// Every bad input: a clear message (tested on the library error) and the right exit status.
+@Suite struct BadInputTests {
+    let out = Paths.temporary("bad")
+
+    @Test func missingImageWarnsOrFailsWithStrict() throws {
+        let copy = try Paths.cutCopy()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("mav0/cam1/data/1403715273362142976.png"))
+        #expect(parallax(["run", "stream-stats streams=cam1", copy.path, "--out", out.path]) == 0)
+        #expect(parallax(["run", "stream-stats streams=cam1", copy.path, "--out", out.path, "--strict"]) == 2)
+        #expect { _ = try EuRoCSource(path: copy.path, strict: true) } throws: { error in
+            "\(error)".hasSuffix("cam1/data.csv:4: image '1403715273362142976.png' does not exist")
+        }
+    }
+
+    @Test func malformedCSVRowNamesFileAndLine() throws {
+        let copy = try Paths.cutCopy()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let csv = copy.appendingPathComponent("mav0/imu0/data.csv")
+        var lines = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[5] = lines[5].replacingOccurrences(of: ",", with: ",abc,", options: [], range: lines[5].range(of: ","))
+        try lines.joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
+        #expect(parallax(["inspect", copy.path]) == 2)
+        #expect { _ = try EuRoCSource(path: copy.path) } throws: { error in
+            "\(error)".hasSuffix("imu0/data.csv:6: expected 7 columns, found 8")
+        }
+        lines[5] = lines[5].replacingOccurrences(of: ",abc,", with: ",")
+        lines[6] = lines[6].replacingOccurrences(of: "9.", with: "nine.")
+        try lines.joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
+        #expect { _ = try EuRoCSource(path: copy.path) } throws: { error in
+            "\(error)".hasSuffix("imu0/data.csv:7: expected an integer timestamp (ns) and 6 finite numbers")
+        }
+    }
+
+    @Test func timestampsBackwardsOrDuplicated() throws {
+        let copy = try Paths.cutCopy()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let csv = copy.appendingPathComponent("mav0/cam0/data.csv")
+        var lines = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines.swapAt(3, 4)
+        try (lines.joined(separator: "\n") + "\n").write(to: csv, atomically: true, encoding: .utf8)
+        #expect(parallax(["run", "stream-stats streams=cam0", copy.path, "--out", out.path]) == 2)
+        #expect { _ = try EuRoCSource(path: copy.path) } throws: { error in
+            "\(error)".hasSuffix("cam0/data.csv:5: timestamp goes back in time from 1403715273412143104 to 1403715273362142976 ns")
+        }
+        let inspection = try DatasetInspection.inspect(path: copy.path)
+        #expect(inspection.streams[0].outOfOrder == 1)
+        lines.swapAt(3, 4)
+        lines[4] = lines[3]
+        try (lines.joined(separator: "\n") + "\n").write(to: csv, atomically: true, encoding: .utf8)
+        #expect { _ = try EuRoCSource(path: copy.path) } throws: { error in
+            "\(error)".hasSuffix("cam0/data.csv:5: timestamp repeats timestamp 1403715273362142976 ns")
+        }
+    }
+
+    @Test func corruptPNGFailsTheRunButKeepsWhatWasComputed() throws {
+        let copy = try Paths.cutCopy()
+        defer { try? FileManager.default.removeItem(at: copy); try? FileManager.default.removeItem(at: out) }
+        let png = copy.appendingPathComponent("mav0/cam0/data/1403715273412143104.png")
+        let bytes = try Data(contentsOf: png)
+        try bytes.prefix(bytes.count / 3).write(to: png)
+        #expect(parallax(["run", "stream-stats streams=cam0,imu0", copy.path, "--out", out.path]) == 1)
+        let run = try String(contentsOf: out.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(run.contains("1403715273412143104.png"))
+        // stream-stats was closed and flushed its statistics of what came before the bad frame.
+        let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        #expect(events.contains("\"packets\":3"))
+    }
+
+    @Test func missingOrMalformedSensorYAML() throws {
+        let copy = try Paths.cutCopy()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let yaml = copy.appendingPathComponent("mav0/cam0/sensor.yaml")
+        try FileManager.default.removeItem(at: yaml)
+        #expect(parallax(["inspect", copy.path]) == 2)
+        #expect { _ = try EuRoCSource(path: copy.path) } throws: { "\($0)".hasSuffix("cam0/sensor.yaml: cannot read calibration file (no such file)") }
+        try "camera_model: pinhole\nintrinsics: [1, 2\n".write(to: yaml, atomically: true, encoding: .utf8)
+        #expect(parallax(["run", "stream-stats", copy.path, "--out", out.path]) == 2)
+        #expect { _ = try EuRoCSource(path: copy.path) } throws: { "\($0)".contains("cam0/sensor.yaml:") && "\($0)".contains("malformed YAML") }
+    }
+
+    @Test func notADatasetSaysWhatWasExpected() {
+        #expect(parallax(["inspect", Paths.chains]) == 2)
+        #expect(parallax(["inspect", "/nonexistent/folder"]) == 2)
+        #expect { _ = try DatasetFolder.open(Paths.chains) } throws: { "\($0)".contains("expected EuRoC/ASL (a mav0/ folder) or TUM RGB-D") }
+    }
+
+    @Test func unknownAnalyzerOrOptionGetsDidYouMean() {
+        #expect(parallax(["run", "stream-stat", Paths.cut, "--out", out.path]) == 2)
+        #expect(parallax(["run", "stream-stats streamz=cam0", Paths.cut, "--out", out.path]) == 2)
+        #expect(parallax(["eval", "/nonexistent.txt", "/nonexistent.txt"]) == 2)
+        #expect(parallax(["eval", "a", "b", "--align", "se4"]) == 2)
+    }
+}
