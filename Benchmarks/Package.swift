@@ -24,5 +24,14 @@ let package = Package(
             ],
             path: "Sources/BusBenchmarks"
         ),
+        .executableTarget(
+            name: "dataset-throughput",
+            dependencies: [
+                .product(name: "ParallaxCore", package: "Parallax"),
+                .product(name: "Diagnostics", package: "Parallax"),
+                .product(name: "Parallax", package: "Parallax"),
+            ],
+            path: "Sources/DatasetThroughput"
+        ),
     ]
 )

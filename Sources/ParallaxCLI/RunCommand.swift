@@ -27,8 +27,8 @@ struct RunCommand: ParsableCommand {
     var dataset: String
     @Option(name: .long, help: "Output folder (created if needed).")
     var out: String
-    @Flag(name: .long, help: "Decode the dataset on a second thread (results are bit-identical).")
-    var prefetch = false
+    @Flag(name: .customLong("single-thread"), help: "Decode on the bus thread instead of worker threads (results are bit-identical either way; workers are ~1.9× faster on 2 cores).")
+    var singleThread = false
     @Flag(name: .long, help: "Replay at sensor rate and drop frames when an analyzer falls behind.")
     var realtime = false
     @Flag(name: .long, help: "Treat a listed image that does not exist as an error instead of skipping it.")
@@ -62,7 +62,7 @@ struct RunCommand: ParsableCommand {
         let bus: FrameBus
         do {
             bus = try FrameBus(sources: [source], analyzers: instances,
-                               options: .init(mode: realtime ? .realtime : .offline, prefetch: prefetch))
+                               options: .init(mode: realtime ? .realtime : .offline, prefetch: !singleThread))
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }

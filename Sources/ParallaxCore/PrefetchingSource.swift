@@ -1,30 +1,35 @@
+import Dispatch
 import Foundation
 
-/// Runs another source on its own thread, up to `capacity` packets ahead of the bus.
+/// Reads another source ahead of the bus on background threads, and — for a
+/// ``DeferredPacketSource`` — decodes up to `workers` packets at once.
 ///
-/// Reading and decoding (PNG, CSV parsing) is the dominant cost of most runs; prefetching
-/// overlaps it with analysis on the second core. Packets come out in exactly the order the
-/// wrapped source produced them, and an error is delivered at the position where it occurred,
-/// so results are bit-identical to reading on the bus thread.
+/// Reading and decoding (PNG, CSV parsing) is the dominant cost of most runs; this overlaps it
+/// with analysis and spreads it over the cores. Packets come out in exactly the order the
+/// wrapped source produced them (each carries a sequence number; results are reassembled in
+/// order), and an error is delivered at the position where it occurred, so results are
+/// bit-identical to reading on the bus thread.
 public final class PrefetchingSource: PacketSource, @unchecked Sendable {
     public let streams: [StreamDescription]
     private let condition = NSCondition()
-    private var buffer: [Result<AnyPacket?, any Error>] = []
-    private var head = 0
+    /// Results by sequence number; `nil` payload = end of data.
+    private var results: [Int: Result<AnyPacket?, any Error>] = [:]
+    private var nextToDeliver = 0
+    private var inFlight = 0
     private var stopped = false
     private var finished = false
     private let capacity: Int
-    private var thread: Thread?
 
-    /// Starts reading `source` on a new thread.
-    public init(_ source: some PacketSource, capacity: Int = 16) {
+    /// Starts reading `source` with `workers` decoding threads (default: the active processor
+    /// count) and at most `capacity` packets ahead.
+    public init(_ source: some PacketSource, workers: Int = ProcessInfo.processInfo.activeProcessorCount, capacity: Int = 32) {
         streams = source.streams
-        self.capacity = max(1, capacity)
+        self.capacity = max(2, capacity)
         nonisolated(unsafe) let inner: any PacketSource = source
-        let thread = Thread { [self] in self.produce(inner) }
+        let workerCount = max(1, workers)
+        let thread = Thread { [self] in self.produce(inner, workers: workerCount) }
         thread.name = "parallax-prefetch"
         thread.stackSize = 1 << 20
-        self.thread = thread
         thread.start()
     }
 
@@ -35,31 +40,62 @@ public final class PrefetchingSource: PacketSource, @unchecked Sendable {
         condition.unlock()
     }
 
-    private func produce(_ source: any PacketSource) {
+    /// Reads the source in order; deferred work goes to a bounded pool of workers.
+    private func produce(_ source: any PacketSource, workers: Int) {
+        let deferred = source as? any DeferredPacketSource
+        let slots = DispatchSemaphore(value: workers)
+        let pool = DispatchQueue(label: "parallax-decode", attributes: .concurrent)
+        var sequence = 0
         while true {
-            let item: Result<AnyPacket?, any Error>
-            do { item = .success(try source.next()) } catch { item = .failure(error) }
             condition.lock()
-            while buffer.count - head >= capacity && !stopped { condition.wait() }
+            while inFlight >= capacity && !stopped { condition.wait() }
             if stopped { condition.unlock(); return }
-            buffer.append(item)
-            condition.broadcast()
+            inFlight += 1
             condition.unlock()
-            switch item {
-            case .success(.some): continue
-            default: return  // end of data or error: nothing follows
+            let seq = sequence
+            sequence += 1
+            do {
+                if let deferred {
+                    switch try deferred.nextDeferred() {
+                    case nil:
+                        store(seq, .success(nil)); return
+                    case let .ready(packet)?:
+                        store(seq, .success(packet))
+                    case let .work(produce)?:
+                        slots.wait()
+                        pool.async { [self] in
+                            let result = Result<AnyPacket?, any Error> { try produce() }
+                            slots.signal()
+                            store(seq, result)
+                        }
+                    }
+                } else {
+                    let packet = try source.next()
+                    store(seq, .success(packet))
+                    if packet == nil { return }
+                }
+            } catch {
+                store(seq, .failure(error))
+                return  // nothing follows an error
             }
         }
+    }
+
+    private func store(_ seq: Int, _ result: Result<AnyPacket?, any Error>) {
+        condition.lock()
+        results[seq] = result
+        condition.broadcast()
+        condition.unlock()
     }
 
     public func next() throws -> AnyPacket? {
         condition.lock()
         defer { condition.unlock() }
         if finished { return nil }
-        while head >= buffer.count { condition.wait() }
-        let item = buffer[head]
-        head += 1
-        if head > 256 { buffer.removeFirst(head); head = 0 }
+        while results[nextToDeliver] == nil { condition.wait() }
+        let item = results.removeValue(forKey: nextToDeliver)!
+        nextToDeliver += 1
+        inFlight -= 1
         condition.broadcast()
         switch item {
         case let .success(packet):

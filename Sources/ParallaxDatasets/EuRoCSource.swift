@@ -29,7 +29,7 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Streams: `cam0`, `cam1`, … (``CameraFrame``, with calibration from `sensor.yaml`) and
 /// `imu0` (``IMUSample``). Rows whose image file is missing are skipped and counted
 /// (``missingImages``) unless `strict`.
-public final class EuRoCSource: DatasetSource {
+public final class EuRoCSource: DatasetSource, DeferredPacketSource {
     public let streams: [StreamDescription]
     public let formatName = "EuRoC/ASL"
     public private(set) var listing = StreamListing()
@@ -132,19 +132,20 @@ public final class EuRoCSource: DatasetSource {
         }
     }
 
-    public func next() throws -> AnyPacket? {
-        while index < items.count {
-            let (t, _, item) = items[index]
-            index += 1
-            switch item {
-            case let .imu(sample):
-                return AnyPacket(stream: "imu0", timestamp: t, payload: sample)
-            case let .frame(camera, path, _, _):
-                let (name, calibration) = cameras[camera]
+    /// The next packet; camera frames are deferred (decoded by whoever runs the work).
+    public func nextDeferred() throws -> DeferredPacket? {
+        guard index < items.count else { return nil }
+        let (t, _, item) = items[index]
+        index += 1
+        switch item {
+        case let .imu(sample):
+            return .ready(AnyPacket(stream: "imu0", timestamp: t, payload: sample))
+        case let .frame(camera, path, _, _):
+            let (name, calibration) = cameras[camera]
+            return .work {
                 let image = try ImageDecoder.decodeGray8(path: path)
                 return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image, calibration: calibration))
             }
         }
-        return nil
     }
 }

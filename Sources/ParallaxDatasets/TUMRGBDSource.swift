@@ -6,7 +6,7 @@ import ParallaxMath
 /// `depth.txt` → `depth` (``DepthMap`` in metres: raw 16-bit / 5000, 0 → NaN = invalid),
 /// `accelerometer.txt` → `accelerometer` (``AccelerometerSample``), and `groundtruth.txt` as
 /// ``groundTruth`` (not a stream). Images are decoded only when the bus asks for them.
-public final class TUMRGBDSource: DatasetSource {
+public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
     public let formatName = "TUM RGB-D"
     public private(set) var listing = StreamListing()
     /// TUM's depth scale: raw units per metre.
@@ -90,32 +90,31 @@ public final class TUMRGBDSource: DatasetSource {
         return t
     }
 
-    public func next() throws -> AnyPacket? {
-        while index < items.count {
-            let (t, _, item) = items[index]
-            index += 1
-            switch item {
-            case let .accel(sample):
-                return AnyPacket(stream: "accelerometer", timestamp: t, payload: sample)
-            case let .rgb(path, _, _), let .depth(path, _, _):
-                let stream: String
-                if case .rgb = item { stream = "rgb" } else { stream = "depth" }
-                let decoded = try ImageDecoder.decode(path: path)
-                if stream == "rgb" {
-                    let image: ImageBuffer<UInt8>
-                    switch decoded {
-                    case let .rgb8(i), let .gray8(i): image = i
-                    case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit image in rgb.txt")
-                    }
-                    return AnyPacket(stream: stream, timestamp: t, payload: CameraFrame(cameraID: "rgb", image: image))
+    /// The next packet; images are deferred (decoded by whoever runs the work).
+    public func nextDeferred() throws -> DeferredPacket? {
+        guard index < items.count else { return nil }
+        let (t, _, item) = items[index]
+        index += 1
+        switch item {
+        case let .accel(sample):
+            return .ready(AnyPacket(stream: "accelerometer", timestamp: t, payload: sample))
+        case let .rgb(path, _, _):
+            return .work {
+                let image: ImageBuffer<UInt8>
+                switch try ImageDecoder.decode(path: path) {
+                case let .rgb8(i), let .gray8(i): image = i
+                case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit image in rgb.txt")
                 }
-                guard case let .gray16(raw) = decoded else {
+                return AnyPacket(stream: "rgb", timestamp: t, payload: CameraFrame(cameraID: "rgb", image: image))
+            }
+        case let .depth(path, _, _):
+            return .work {
+                guard case let .gray16(raw) = try ImageDecoder.decode(path: path) else {
                     throw ImageDecodingError.unsupported(path: path, reason: "depth must be a 16-bit gray PNG")
                 }
-                return AnyPacket(stream: stream, timestamp: t, payload: Self.depthMap(raw))
+                return AnyPacket(stream: "depth", timestamp: t, payload: TUMRGBDSource.depthMap(raw))
             }
         }
-        return nil
     }
 
     /// Metric depth from TUM raw values: `raw / 5000` m, 0 → NaN (invalid).

@@ -89,11 +89,11 @@ enum Paths {
         #expect(parallax(["run", "stream-stats streams=rgb,depth", Paths.tum, "--out", out.path]) == 0)
     }
 
-    @Test func prefetchedRunWritesTheSameEvents() throws {
+    @Test func singleThreadedAndWorkerDecodedRunsWriteTheSameEvents() throws {
         let a = Paths.temporary("a"), b = Paths.temporary("b")
         defer { try? FileManager.default.removeItem(at: a); try? FileManager.default.removeItem(at: b) }
         #expect(parallax(["run", Paths.chains + "/diagnostics.yaml", Paths.cut, "--out", a.path]) == 0)
-        #expect(parallax(["run", Paths.chains + "/diagnostics.yaml", Paths.cut, "--out", b.path, "--prefetch"]) == 0)
+        #expect(parallax(["run", Paths.chains + "/diagnostics.yaml", Paths.cut, "--out", b.path, "--single-thread"]) == 0)
         #expect(try Data(contentsOf: a.appendingPathComponent("events.jsonl")) == Data(contentsOf: b.appendingPathComponent("events.jsonl")))
     }
 }
