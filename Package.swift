@@ -65,7 +65,7 @@ let package = Package(
 
         .target(
             name: "ParallaxDatasets",
-            dependencies: ["CImageCodecs", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"],
+            dependencies: ["CImageCodecs", "ParallaxCore", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
         .target(name: "ParallaxEval", dependencies: ["ParallaxCore", "ParallaxMath"], swiftSettings: strictSettings),

@@ -27,7 +27,7 @@ struct RunCommand: ParsableCommand {
     var dataset: String
     @Option(name: .long, help: "Output folder (created if needed).")
     var out: String
-    @Flag(name: .customLong("single-thread"), help: "Decode on the bus thread instead of worker threads (results are bit-identical either way; workers are ~1.9× faster on 2 cores).")
+    @Flag(name: .customLong("single-thread"), help: "Decode on the bus thread instead of worker threads (results are bit-identical either way; workers are ~1.8× faster on 2 cores).")
     var singleThread = false
     @Flag(name: .long, help: "Replay at sensor rate and drop frames when an analyzer falls behind.")
     var realtime = false

@@ -8,15 +8,18 @@ public enum DatasetFolder {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
-            throw DatasetError.notADataset(path: path, expected: "a dataset folder (EuRoC/ASL with mav0/, or TUM RGB-D with rgb.txt/depth.txt)")
+            throw DatasetError.notADataset(path: path, expected: "a dataset folder (EuRoC/ASL with mav0/, TUM RGB-D with rgb.txt/depth.txt, or Parallax with parallax.yaml)")
         }
         let url = URL(fileURLWithPath: path)
+        if fm.fileExists(atPath: url.appendingPathComponent("parallax.yaml").path) {
+            return try ParallaxFolderSource(path: path, strict: strict, validateOrder: validateOrder)
+        }
         if url.lastPathComponent == "mav0" || fm.fileExists(atPath: url.appendingPathComponent("mav0").path) {
             return try EuRoCSource(path: path, strict: strict, validateOrder: validateOrder)
         }
         if fm.fileExists(atPath: url.appendingPathComponent("rgb.txt").path) || fm.fileExists(atPath: url.appendingPathComponent("depth.txt").path) {
             return try TUMRGBDSource(path: path, strict: strict, validateOrder: validateOrder)
         }
-        throw DatasetError.notADataset(path: path, expected: "EuRoC/ASL (a mav0/ folder) or TUM RGB-D (rgb.txt, depth.txt)")
+        throw DatasetError.notADataset(path: path, expected: "EuRoC/ASL (a mav0/ folder), TUM RGB-D (rgb.txt, depth.txt) or Parallax (parallax.yaml)")
     }
 }

@@ -1,0 +1,266 @@
+import Foundation
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxMath
+import Yams
+
+/// Parallax's own dataset folder: simple CSV + images described by a `parallax.yaml`, for
+/// data the other formats cannot hold (any number of cameras, depth at its own rate, …).
+/// The layout is documented in `datasets/README.md`.
+///
+/// ```yaml
+/// format: parallax-dataset
+/// version: 1
+/// streams:
+///   - {name: cam0, type: camera, calibration: cam0/sensor.yaml}   # cam0/data.csv: t_ns,filename (PNG in cam0/data/)
+///   - {name: imu0, type: imu}                                     # imu0/data.csv: t_ns,gx,gy,gz,ax,ay,az
+///   - {name: depth0, type: depth, depth_scale: 5000, kind: depth} # depth0/data.csv: t_ns,filename (16-bit PNG)
+///   - {name: accel0, type: accelerometer}                         # accel0/data.csv: t_ns,ax,ay,az
+/// ground_truth: groundtruth.csv                                    # EuRoC ground-truth CSV
+/// ```
+public enum ParallaxFolder {
+    /// The `format:` value.
+    public static let formatTag = "parallax-dataset"
+    /// The `version:` this build reads and writes.
+    public static let version = 1
+
+    /// Stream kinds the format holds.
+    public enum StreamKind: String, Sendable { case camera, imu, depth, accelerometer }
+}
+
+/// Reads a Parallax folder lazily (images are decoded on demand, possibly on worker threads).
+public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
+    public let streams: [StreamDescription]
+    public let formatName = "Parallax"
+    public private(set) var listing = StreamListing()
+    public let groundTruth: Trajectory?
+    public let missingImages: [String: Int]
+    /// Camera calibrations by stream.
+    public let calibrations: [String: CameraCalibration]
+
+    private enum Item { case ready(AnyPacket), image(stream: String, kind: ParallaxFolder.StreamKind, path: String, depthScale: Float, depthKind: DepthMap.Kind) }
+    private var items: [(Timestamp, Int, Item)] = []
+    private var index = 0
+
+    /// Opens the folder at `path` (must hold `parallax.yaml`).
+    public init(path: String, strict: Bool = false, validateOrder: Bool = true) throws {
+        let root = URL(fileURLWithPath: path)
+        let yamlPath = root.appendingPathComponent("parallax.yaml").path
+        guard let text = try? String(contentsOfFile: yamlPath, encoding: .utf8) else {
+            throw DatasetError.notADataset(path: path, expected: "a Parallax folder with parallax.yaml")
+        }
+        func invalid(_ node: Node?, _ reason: String) -> DatasetError {
+            .malformedRow(file: yamlPath, line: node?.mark?.line ?? 1, reason: reason)
+        }
+        let doc: Node?
+        do { doc = try Yams.compose(yaml: text) } catch { throw invalid(nil, "malformed YAML: \(error)") }
+        guard let map = doc?.mapping, map["format"]?.string == ParallaxFolder.formatTag else {
+            throw invalid(doc, "expected 'format: \(ParallaxFolder.formatTag)'")
+        }
+        guard let version = map["version"]?.int, version <= ParallaxFolder.version else {
+            throw invalid(map["version"], "unsupported version (this build reads version \(ParallaxFolder.version))")
+        }
+        guard let list = map["streams"]?.sequence else { throw invalid(doc, "expected a 'streams' list") }
+        var streams: [StreamDescription] = []
+        var calibrations: [String: CameraCalibration] = [:]
+        var rows: [(Timestamp, Int, Item)] = []
+        var listing = StreamListing()
+        var missing: [String: Int] = [:]
+        for (rank, node) in list.enumerated() {
+            guard let s = node.mapping, let name = s["name"]?.string, let kindText = s["type"]?.string else {
+                throw invalid(node, "each stream needs 'name' and 'type'")
+            }
+            guard let kind = ParallaxFolder.StreamKind(rawValue: kindText) else {
+                throw invalid(s["type"], "unknown stream type '\(kindText)' (camera, imu, depth, accelerometer)")
+            }
+            let csv = root.appendingPathComponent("\(name)/data.csv").path
+            guard let table = DelimitedText(path: csv) else { throw DatasetError.notADataset(path: csv, expected: "the data.csv of stream '\(name)'") }
+            let dataFolder = root.appendingPathComponent("\(name)/data").path + "/"
+            func stamp(_ row: DelimitedText.Row) throws -> Timestamp {
+                guard let ns = row.int64(0) else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "timestamp '\(row.string(0))' is not an integer (ns)") }
+                listing.record(stream: name, timestamp: Timestamp(nanoseconds: ns), file: csv, line: row.line)
+                return Timestamp(nanoseconds: ns)
+            }
+            func values(_ row: DelimitedText.Row, _ n: Int) throws -> [Double] {
+                guard row.count == n + 1 else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected \(n + 1) columns, found \(row.count)") }
+                return try (1...n).map { i in
+                    guard let v = row.double(i) else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "'\(row.string(i))' is not a finite number") }
+                    return v
+                }
+            }
+            switch kind {
+            case .camera, .depth:
+                streams.append(kind == .camera ? StreamDescription(StreamKey<CameraFrame>(name)) : StreamDescription(StreamKey<DepthMap>(name)))
+                if kind == .camera, let cal = s["calibration"]?.string {
+                    calibrations[name] = try EuRoCSensorFile.loadCamera(path: root.appendingPathComponent(cal).path)
+                }
+                let scale = Float(s["depth_scale"]?.float ?? 1000)
+                let depthKind = DepthMap.Kind(rawValue: s["kind"]?.string ?? "depth") ?? .depth
+                try table.forEachRow(separatedBy: .comma) { row in
+                    guard row.count == 2 else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected 2 columns (t_ns,filename), found \(row.count)") }
+                    let t = try stamp(row)
+                    let file = dataFolder + row.string(1)
+                    guard FileManager.default.fileExists(atPath: file) else {
+                        if strict { throw DatasetError.missingImage(file: csv, line: row.line, image: row.string(1)) }
+                        missing[name, default: 0] += 1
+                        return
+                    }
+                    rows.append((t, rank, .image(stream: name, kind: kind, path: file, depthScale: scale, depthKind: depthKind)))
+                }
+            case .imu:
+                streams.append(StreamDescription(StreamKey<IMUSample>(name)))
+                try table.forEachRow(separatedBy: .comma) { row in
+                    let t = try stamp(row), v = try values(row, 6)
+                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t,
+                        payload: IMUSample(gyroscope: Vector3(v[0], v[1], v[2]), accelerometer: Vector3(v[3], v[4], v[5]))))))
+                }
+            case .accelerometer:
+                streams.append(StreamDescription(StreamKey<AccelerometerSample>(name)))
+                try table.forEachRow(separatedBy: .comma) { row in
+                    let t = try stamp(row), v = try values(row, 3)
+                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t, payload: AccelerometerSample(acceleration: Vector3(v[0], v[1], v[2]))))))
+                }
+            }
+        }
+        if validateOrder { try listing.validate() }
+        self.listing = listing
+        self.missingImages = missing
+        self.calibrations = calibrations
+        self.streams = streams
+        let gt = map["ground_truth"]?.string.map { root.appendingPathComponent($0).path }
+        groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc) }
+        items = rows.enumerated().sorted { a, b in
+            (a.element.0, a.element.1, a.offset) < (b.element.0, b.element.1, b.offset)
+        }.map(\.element)
+    }
+
+    public func nextDeferred() throws -> DeferredPacket? {
+        guard index < items.count else { return nil }
+        let (t, _, item) = items[index]
+        index += 1
+        switch item {
+        case let .ready(packet):
+            return .ready(packet)
+        case let .image(stream, kind, path, scale, depthKind):
+            let calibration = calibrations[stream]
+            return .work {
+                let decoded = try ImageDecoder.decode(path: path)
+                switch (kind, decoded) {
+                case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
+                    return AnyPacket(stream: stream, timestamp: t, payload: CameraFrame(cameraID: stream, image: image, calibration: calibration))
+                case let (.depth, .gray16(raw)):
+                    let values = raw.withUnsafeSamples { p in p.map { $0 == 0 ? Float.nan : Float($0) / scale } }
+                    return AnyPacket(stream: stream, timestamp: t, payload: DepthMap(sensorID: stream, kind: depthKind,
+                                                                                      values: ImageBuffer(width: raw.width, height: raw.height, samples: values)))
+                default:
+                    throw ImageDecodingError.unsupported(path: path, reason: kind == .camera ? "camera images must be 8-bit" : "depth must be a 16-bit gray PNG")
+                }
+            }
+        }
+    }
+}
+
+/// Writes packets into a Parallax folder: images as lossless PNG, samples as CSV with
+/// round-trip precision, so reading the folder back gives identical packets.
+public final class ParallaxFolderWriter {
+    /// Raw depth units per metre in written 16-bit depth PNGs (TUM's convention).
+    public var depthScale: Float = 5000
+    private let root: URL
+    private var order: [String] = []
+    private var kinds: [String: ParallaxFolder.StreamKind] = [:]
+    private var csv: [String: String] = [:]
+    private var calibrations: [String: CameraCalibration] = [:]
+    private var depthKinds: [String: DepthMap.Kind] = [:]
+
+    /// Creates (or reuses) the folder.
+    public init(path: String) throws {
+        root = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    /// Why a packet cannot be stored.
+    public enum WriterError: Error, CustomStringConvertible {
+        case unsupportedPayload(stream: String, type: String)
+        public var description: String {
+            switch self {
+            case let .unsupportedPayload(s, t): return "stream '\(s)': the Parallax folder format cannot store \(t) payloads yet"
+            }
+        }
+    }
+
+    /// Stores one packet (streams are created on first use).
+    public func write(_ packet: AnyPacket) throws {
+        let name = packet.stream
+        let t = packet.timestamp.nanoseconds
+        func register(_ kind: ParallaxFolder.StreamKind) throws {
+            guard kinds[name] == nil else { return }
+            kinds[name] = kind
+            order.append(name)
+            let header: String
+            switch kind {
+            case .camera, .depth:
+                try FileManager.default.createDirectory(at: root.appendingPathComponent("\(name)/data"), withIntermediateDirectories: true)
+                header = "#timestamp [ns],filename\n"
+            case .imu:
+                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+                header = "#timestamp [ns],w_x [rad s^-1],w_y [rad s^-1],w_z [rad s^-1],a_x [m s^-2],a_y [m s^-2],a_z [m s^-2]\n"
+            case .accelerometer:
+                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+                header = "#timestamp [ns],a_x [m s^-2],a_y [m s^-2],a_z [m s^-2]\n"
+            }
+            csv[name] = header
+        }
+        switch packet.payload {
+        case let frame as CameraFrame:
+            try register(.camera)
+            if let c = frame.calibration, calibrations[name] == nil { calibrations[name] = c }
+            try ImageEncoder.writePNG(frame.image, to: root.appendingPathComponent("\(name)/data/\(t).png").path)
+            csv[name]! += "\(t),\(t).png\n"
+        case let depth as DepthMap:
+            try register(.depth)
+            depthKinds[name] = depth.kind
+            let raw = depth.values.withUnsafeSamples { p in
+                p.map { $0.isNaN ? UInt16(0) : UInt16(clamping: Int(($0 * depthScale).rounded())) }
+            }
+            try ImageEncoder.writePNG16(ImageBuffer(width: depth.values.width, height: depth.values.height, samples: raw),
+                                        to: root.appendingPathComponent("\(name)/data/\(t).png").path)
+            csv[name]! += "\(t),\(t).png\n"
+        case let s as IMUSample:
+            try register(.imu)
+            let g = s.gyroscope, a = s.accelerometer
+            csv[name]! += "\(t),\(g.x),\(g.y),\(g.z),\(a.x),\(a.y),\(a.z)\n"
+        case let s as AccelerometerSample:
+            try register(.accelerometer)
+            let a = s.acceleration
+            csv[name]! += "\(t),\(a.x),\(a.y),\(a.z)\n"
+        default:
+            throw WriterError.unsupportedPayload(stream: name, type: String(describing: type(of: packet.payload)))
+        }
+    }
+
+    /// Writes the CSV files, calibrations, ground truth and `parallax.yaml`.
+    public func finish(groundTruth: Trajectory? = nil) throws {
+        var yaml = "format: \(ParallaxFolder.formatTag)\nversion: \(ParallaxFolder.version)\nstreams:\n"
+        for name in order {
+            try csv[name]!.write(to: root.appendingPathComponent("\(name)/data.csv"), atomically: true, encoding: .utf8)
+            yaml += "  - name: \(name)\n    type: \(kinds[name]!.rawValue)\n"
+            if let c = calibrations[name] {
+                try EuRoCSensorFile.cameraYAML(c).write(to: root.appendingPathComponent("\(name)/sensor.yaml"), atomically: true, encoding: .utf8)
+                yaml += "    calibration: \(name)/sensor.yaml\n"
+            }
+            if kinds[name] == .depth {
+                yaml += "    depth_scale: \(depthScale)\n    kind: \(depthKinds[name]?.rawValue ?? "depth")\n"
+            }
+        }
+        if let gt = groundTruth {
+            var text = "#timestamp [ns],p_x [m],p_y [m],p_z [m],q_w [],q_x [],q_y [],q_z []\n"
+            for p in gt.poses {
+                let t = p.pose.translation, q = p.pose.rotation.quaternion
+                text += "\(p.timestamp.nanoseconds),\(t.x),\(t.y),\(t.z),\(q.w),\(q.x),\(q.y),\(q.z)\n"
+            }
+            try text.write(to: root.appendingPathComponent("groundtruth.csv"), atomically: true, encoding: .utf8)
+            yaml += "ground_truth: groundtruth.csv\n"
+        }
+        try yaml.write(to: root.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
+    }
+}

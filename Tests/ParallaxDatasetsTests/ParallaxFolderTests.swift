@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxMath
+@testable import ParallaxDatasets
+
+@Suite struct ParallaxFolderTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func all(_ source: any PacketSource) throws -> [AnyPacket] {
+        var out: [AnyPacket] = []
+        while let p = try source.next() { out.append(p) }
+        return out
+    }
+
+    /// Packets equal in stream, timestamp and payload (images byte for byte, samples bit for bit).
+    func same(_ a: AnyPacket, _ b: AnyPacket) -> Bool {
+        guard a.stream == b.stream, a.timestamp == b.timestamp else { return false }
+        switch (a.payload, b.payload) {
+        case let (x as CameraFrame, y as CameraFrame):
+            guard x.image == y.image, x.cameraID == y.cameraID else { return false }
+            guard let a = x.calibration, let b = y.calibration else { return x.calibration == nil && y.calibration == nil }
+            // The model round-trips exactly; T_BS to rounding (it is re-orthonormalized on load).
+            return a.model == b.model && a.rateHz == b.rateHz
+                && (a.bodyFromSensor.translation - b.bodyFromSensor.translation).norm < 1e-15
+                && (a.bodyFromSensor.rotation.inverse * b.bodyFromSensor.rotation).angle < 1e-12
+        case let (x as IMUSample, y as IMUSample):
+            return x == y
+        case let (x as DepthMap, y as DepthMap):
+            return x.kind == y.kind && zip(x.values.samples, y.values.samples).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
+        default:
+            return false
+        }
+    }
+
+    func roundTrip(_ dataset: String) throws -> (original: [AnyPacket], back: [AnyPacket], folder: URL) {
+        let original = try all(try DatasetFolder.open(dataset))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-folder-\(UUID())")
+        let writer = try ParallaxFolderWriter(path: folder.path)
+        for p in original { try writer.write(p) }
+        try writer.finish()
+        let back = try all(try DatasetFolder.open(folder.path))
+        return (original, back, folder)
+    }
+
+    @Test func euRoCToParallaxAndBackGivesIdenticalPackets() throws {
+        let (original, back, folder) = try roundTrip(Self.root.appendingPathComponent("datasets/euroc_v1_01_cut").path)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(original.count == 73 && back.count == 73)
+        for (a, b) in zip(original, back) { #expect(same(a, b), "packet on \(a.stream) at \(a.timestamp) differs") }
+        let source = try ParallaxFolderSource(path: folder.path)
+        #expect(source.calibrations["cam0"]?.model.intrinsics.fx == 458.654)
+    }
+
+    @Test func tumDepthRoundTripsExactly() throws {
+        let (original, back, folder) = try roundTrip(Self.root.appendingPathComponent("datasets/tum_rgbd_frame").path)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(original.count == 2 && back.count == 2)
+        for (a, b) in zip(original, back) { #expect(same(a, b), "packet on \(a.stream) differs") }
+    }
+
+    @Test func badParallaxYAMLNamesTheLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-badyaml-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "format: parallax-dataset\nversion: 1\nstreams:\n  - name: cam0\n    type: lidar\n".write(to: folder.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
+        #expect { _ = try ParallaxFolderSource(path: folder.path) } throws: { error in
+            "\(error)".hasSuffix("parallax.yaml:5: unknown stream type 'lidar' (camera, imu, depth, accelerometer)")
+        }
+    }
+}
