@@ -33,6 +33,8 @@ struct RunCommand: ParsableCommand {
     var realtime = false
     @Flag(name: .long, help: "Treat a listed image that does not exist as an error instead of skipping it.")
     var strict = false
+    @Flag(name: .long, help: "No progress display.")
+    var quiet = false
 
     func run() throws {
         let chainSpec: Chain
@@ -67,6 +69,9 @@ struct RunCommand: ParsableCommand {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         bus.setCancellation { interruptRequested }
+        let stamps = source.listing.stamps.values.flatMap { [$0.min(), $0.max()] }.compactMap { $0 }
+        let display = quiet ? nil : stamps.min().map { ProgressDisplay(first: $0, last: stamps.max()!) }
+        if let display { bus.setProgress { display.update($0) } }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         nonisolated(unsafe) var buffered = Data()
@@ -82,6 +87,7 @@ struct RunCommand: ParsableCommand {
             report = f.report
             failure = f
         }
+        display?.finish()
         events.write(buffered)
         for (camera, count) in source.missingImages.sorted(by: { $0.key < $1.key }) {
             let warning = "\(camera): \(count) image(s) listed in data.csv do not exist; skipped (use --strict to fail)"

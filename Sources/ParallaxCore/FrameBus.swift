@@ -50,6 +50,7 @@ public final class FrameBus {
     private let streamTypes: [String: PayloadType]
     private let streamOrder: [String]
     private var cancelled: @Sendable () -> Bool = { false }
+    private var progress: (Timestamp) -> Void = { _ in }
 
     /// Wires `analyzers` to the streams of `sources` and each other. Throws ``BusError`` for
     /// unknown streams, type mismatches, duplicate producers, cycles and missing triggers.
@@ -65,6 +66,10 @@ public final class FrameBus {
     /// A closure polled between timestamp groups; returning `true` stops the run cleanly
     /// (analyzers are closed and flushed), then ``BusError/cancelled`` is thrown.
     public func setCancellation(_ check: @escaping @Sendable () -> Bool) { cancelled = check }
+
+    /// A closure called once per timestamp group with the group's timestamp (for progress
+    /// display; keep it cheap — it runs on the bus thread).
+    public func setProgress(_ report: @escaping (Timestamp) -> Void) { progress = report }
 
     /// Runs to the end of all sources. Returns the report; throws ``FrameBusFailure`` (which
     /// carries the report) when a source or analyzer failed.
@@ -92,6 +97,7 @@ public final class FrameBus {
                 }
                 firstStamp = firstStamp ?? t
                 lastStamp = t
+                progress(t)
                 for i in sources.indices {
                     while let packet = heads[i], packet.timestamp == t {
                         try state.acceptSource(packet)
