@@ -5,6 +5,7 @@
 @_exported import ParallaxEval
 @_exported import ParallaxGeometry
 @_exported import ParallaxMath
+@_exported import ParallaxSim
 
 /// The analyzers that ship with Parallax.
 public enum BuiltinAnalyzers {
