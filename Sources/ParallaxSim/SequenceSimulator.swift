@@ -1,0 +1,76 @@
+import Foundation
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxMath
+
+/// A simulated sensor sequence along a spline: IMU, rendered camera frames with exact depth,
+/// depth maps at their own rate, and ground truth, deterministic by seed.
+public struct SequenceSimulator: Sendable {
+    /// What to simulate.
+    public struct Configuration: Sendable {
+        /// Camera model and its pose on the body `T_BC`.
+        public var camera: CameraCalibration
+        /// Camera rate (Hz); default 20.
+        public var cameraRateHz = 20.0
+        /// Depth map rate (Hz), 0 for none; default 5.
+        public var depthRateHz = 5.0
+        /// IMU model and rate.
+        public var imu: IMUSimulator
+        /// Gaussian pixel noise (gray levels, σ); default 2.
+        public var pixelNoise = 2.0
+        /// Length (s) and seed.
+        public var duration = 10.0
+        public var seed: UInt64 = 1
+
+        public init(camera: CameraCalibration, imu: IMUSimulator) {
+            self.camera = camera
+            self.imu = imu
+        }
+    }
+
+    public let spline: SE3Spline
+    public let scene: TexturedScene
+    public let configuration: Configuration
+
+    public init(spline: SE3Spline, scene: TexturedScene, configuration: Configuration) {
+        self.spline = spline
+        self.scene = scene
+        self.configuration = configuration
+    }
+
+    /// The sequence as packets in timestamp order (streams `cam0`, `depth0`, `imu0`), and the
+    /// ground truth `T_WB` at every IMU sample. Times start at the spline's first valid time.
+    public func packets() throws -> (packets: [AnyPacket], groundTruth: Trajectory) {
+        let c = configuration
+        let t0 = spline.validRange.lowerBound
+        let duration = min(c.duration, spline.validRange.upperBound - t0)
+        var packets: [AnyPacket] = []
+        let imu = c.imu.simulate(spline, from: t0, duration: duration, seed: c.seed)
+        for s in imu { packets.append(AnyPacket(stream: "imu0", timestamp: s.timestamp, payload: s.measurement)) }
+        let gt = Trajectory(poses: imu.map { StampedPose(time: $0.timestamp.seconds, timestamp: $0.timestamp, pose: spline.pose(at: $0.timestamp.seconds)) },
+                            name: "groundtruth")
+        let bearings = try TexturedScene.bearings(for: c.camera.model)
+        var rng = SeededGenerator(seed: c.seed &+ 0x5EED)
+        let frames = Int((duration * c.cameraRateHz).rounded(.down)) + 1
+        let depthEvery = c.depthRateHz > 0 ? max(1, Int((c.cameraRateHz / c.depthRateHz).rounded())) : 0
+        for k in 0..<frames {
+            let t = t0 + Double(k) / c.cameraRateHz
+            let stamp = Timestamp(seconds: t)
+            let worldFromCamera = spline.pose(at: t) * c.camera.bodyFromSensor
+            var (image, depth) = scene.render(camera: c.camera.model, bearings: bearings, worldFromCamera: worldFromCamera)
+            if c.pixelNoise > 0 {
+                let noisy = image.samples.map { v in UInt8(min(255, max(0, (Double(v) + c.pixelNoise * rng.nextGaussian()).rounded()))) }
+                image = ImageBuffer(width: image.width, height: image.height, samples: noisy)
+            }
+            packets.append(AnyPacket(stream: "cam0", timestamp: stamp, payload: CameraFrame(cameraID: "cam0", image: image, calibration: c.camera)))
+            if depthEvery > 0 && k % depthEvery == 0 {
+                packets.append(AnyPacket(stream: "depth0", timestamp: stamp, payload: DepthMap(sensorID: "depth0", kind: .depth, values: depth)))
+            }
+        }
+        // Stable sort: equal stamps keep IMU before camera before depth.
+        let ordered = packets.enumerated().sorted { a, b in
+            a.element.timestamp != b.element.timestamp ? a.element.timestamp < b.element.timestamp : a.offset < b.offset
+        }.map(\.element)
+        return (ordered, gt)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxMath
+
+/// A scene of textured rectangles, ray-cast into camera images with exact per-pixel depth.
+///
+/// Each rectangle spans `origin + α·edgeU + β·edgeV`, α, β ∈ [0, 1], with a gray texture
+/// stretched over it (α → texture x, β → texture y, bilinear). Rendering casts one ray per
+/// pixel through the camera model (distortion included), so depth is exact: the distance along
+/// the optical axis to the nearest rectangle.
+public struct TexturedScene: Sendable {
+    /// One textured rectangle.
+    public struct Rectangle: Sendable {
+        public var origin: Vector3
+        public var edgeU: Vector3
+        public var edgeV: Vector3
+        public var texture: ImageBuffer<UInt8>
+        public init(origin: Vector3, edgeU: Vector3, edgeV: Vector3, texture: ImageBuffer<UInt8>) {
+            self.origin = origin; self.edgeU = edgeU; self.edgeV = edgeV; self.texture = texture
+        }
+        /// Unit normal `edgeU × edgeV`.
+        public var normal: Vector3 { edgeU.cross(edgeV).normalized }
+        /// The 4 corners (world, m).
+        public var corners: [Vector3] { [origin, origin + edgeU, origin + edgeU + edgeV, origin + edgeV] }
+    }
+
+    public var rectangles: [Rectangle]
+
+    public init(rectangles: [Rectangle]) { self.rectangles = rectangles }
+
+    /// The inside of an axis-aligned box (floor, ceiling, four walls), textured with `textures`
+    /// in turn: a room around a trajectory.
+    public static func room(min lo: Vector3, max hi: Vector3, textures: [ImageBuffer<UInt8>]) -> TexturedScene {
+        precondition(!textures.isEmpty, "room needs at least one texture")
+        let d = hi - lo
+        let faces: [(Vector3, Vector3, Vector3)] = [
+            (lo, Vector3(d.x, 0, 0), Vector3(0, d.y, 0)),                                  // floor
+            (Vector3(lo.x, lo.y, hi.z), Vector3(0, d.y, 0), Vector3(d.x, 0, 0)),            // ceiling
+            (lo, Vector3(0, 0, d.z), Vector3(d.x, 0, 0)),                                  // wall y = lo
+            (Vector3(lo.x, hi.y, lo.z), Vector3(d.x, 0, 0), Vector3(0, 0, d.z)),            // wall y = hi
+            (lo, Vector3(0, d.y, 0), Vector3(0, 0, d.z)),                                  // wall x = lo
+            (Vector3(hi.x, lo.y, lo.z), Vector3(0, 0, d.z), Vector3(0, d.y, 0)),            // wall x = hi
+        ]
+        return TexturedScene(rectangles: faces.enumerated().map { i, f in
+            Rectangle(origin: f.0, edgeU: f.1, edgeV: f.2, texture: textures[i % textures.count])
+        })
+    }
+
+    /// Unit bearings of every pixel of `camera` (row-major), computed once per camera.
+    public static func bearings(for camera: CameraModel) throws -> [Vector3] {
+        var out: [Vector3] = []
+        out.reserveCapacity(camera.width * camera.height)
+        for y in 0..<camera.height { for x in 0..<camera.width { out.append(try camera.unproject(Vector2(Double(x), Double(y)))) } }
+        return out
+    }
+
+    /// The nearest hit of the ray `origin + t·direction` (t > 0): distance t, rectangle index, (α, β).
+    public func intersect(origin c: Vector3, direction d: Vector3) -> (t: Double, index: Int, alpha: Double, beta: Double)? {
+        var best: (Double, Int, Double, Double)?
+        for (i, r) in rectangles.enumerated() {
+            let n = r.edgeU.cross(r.edgeV)
+            let denom = n.dot(d)
+            guard abs(denom) > 1e-15 else { continue }
+            let t = n.dot(r.origin - c) / denom
+            guard t > 1e-9, best == nil || t < best!.0 else { continue }
+            let x = c + t * d - r.origin
+            let a = x.dot(r.edgeU) / r.edgeU.squaredNorm, b = x.dot(r.edgeV) / r.edgeV.squaredNorm
+            guard a >= 0, a <= 1, b >= 0, b <= 1 else { continue }
+            best = (t, i, a, b)
+        }
+        return best.map { (t: $0.0, index: $0.1, alpha: $0.2, beta: $0.3) }
+    }
+
+    /// Renders gray image and depth (m along the optical axis, NaN where nothing is hit) seen
+    /// by a camera at `worldFromCamera`. `bearings` from ``bearings(for:)``.
+    public func render(camera: CameraModel, bearings: [Vector3], worldFromCamera: SE3) -> (image: ImageBuffer<UInt8>, depth: ImageBuffer<Float>) {
+        var pixels = [UInt8](repeating: 0, count: camera.width * camera.height)
+        var depth = [Float](repeating: .nan, count: camera.width * camera.height)
+        let c = worldFromCamera.translation
+        let r = worldFromCamera.rotation.matrix
+        for k in pixels.indices {
+            let b = bearings[k]
+            guard let hit = intersect(origin: c, direction: r * b) else { continue }
+            depth[k] = Float(hit.t * b.z)
+            let tex = rectangles[hit.index].texture
+            pixels[k] = Self.sample(tex, x: hit.alpha * Double(tex.width - 1), y: hit.beta * Double(tex.height - 1))
+        }
+        return (ImageBuffer(width: camera.width, height: camera.height, samples: pixels),
+                ImageBuffer(width: camera.width, height: camera.height, samples: depth))
+    }
+
+    /// Bilinear texture lookup, rounded to the nearest gray level.
+    static func sample(_ t: ImageBuffer<UInt8>, x: Double, y: Double) -> UInt8 {
+        let x0 = min(Int(x), t.width - 1), y0 = min(Int(y), t.height - 1)
+        let x1 = min(x0 + 1, t.width - 1), y1 = min(y0 + 1, t.height - 1)
+        let fx = x - Double(x0), fy = y - Double(y0)
+        let v = (Double(t[x0, y0]) * (1 - fx) + Double(t[x1, y0]) * fx) * (1 - fy) + (Double(t[x0, y1]) * (1 - fx) + Double(t[x1, y1]) * fx) * fy
+        return UInt8(min(255, max(0, v.rounded())))
+    }
+}
