@@ -48,3 +48,19 @@ public struct Trajectory: Sendable, Equatable {
         Trajectory(poses: indices.map { poses[$0] }, name: name)
     }
 }
+
+extension Trajectory {
+    /// The pose at `time` (s), interpolated on SE(3) between the two surrounding poses
+    /// (times must be increasing); `nil` outside the trajectory's time span.
+    public func pose(at time: Double) -> SE3? {
+        guard let first = poses.first, let last = poses.last, time >= first.time, time <= last.time else { return nil }
+        var lo = 0, hi = poses.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if poses[mid].time <= time { lo = mid } else { hi = mid }
+        }
+        let a = poses[lo], b = poses[hi]
+        let s = b.time > a.time ? (time - a.time) / (b.time - a.time) : 0
+        return a.pose.interpolated(to: b.pose, t: s)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Parallax
+
+/// Runs a ``BenchSuite`` and produces its results.
+struct BenchRunner {
+    /// One run's outcome. Metrics are deterministic; timing is not (kept apart).
+    struct Result: Codable {
+        var name: String
+        var dataset: String
+        var chain: String
+        var status: String               // ok | skipped | failed
+        var note: String?
+        var packets: [String: Int] = [:]
+        /// Evaluation, when asked: what was compared and its statistics.
+        var metric: String?
+        var statistics: ErrorStatistics?
+        var series: [Double]? = nil       // errors in time order (for the plot)
+        var seriesTimes: [Double]? = nil
+        var timing: [RunReport.AnalyzerTiming] = []
+        var realtimeFactor: Double = 0
+    }
+
+    let suite: BenchSuite
+    let scratch: URL
+    var progress: (String) -> Void = { _ in }
+
+    func run() throws -> [Result] {
+        try suite.runs.map(runOne)
+    }
+
+    private func runOne(_ run: BenchSuite.Run) throws -> Result {
+        var result = Result(name: run.name, dataset: run.dataset ?? "simulated", chain: run.chain, status: "ok")
+        progress("\(run.name): preparing")
+        let datasetPath: String
+        if let dataset = run.dataset {
+            guard FileManager.default.fileExists(atPath: dataset) else {
+                result.status = "skipped"
+                result.note = "dataset not present on this machine: \(dataset)"
+                return result
+            }
+            datasetPath = dataset
+        } else {
+            let (seconds, seed, width) = run.simulate!
+            let folder = scratch.appendingPathComponent("sim-\(run.name)")
+            try? FileManager.default.removeItem(at: folder)
+            try Self.simulate(seconds: seconds, seed: seed, width: width, into: folder)
+            datasetPath = folder.path
+            result.dataset = String(format: "simulated (%.0f s, seed %d)", seconds, seed)
+        }
+        let source = try DatasetFolder.open(datasetPath)
+        let chain = try Chain.load(run.chain)
+        let instances = try chain.instantiate(registry: ParallaxCLI.registry, sourceStreams: source.streams)
+        let bus = try FrameBus(sources: [source], analyzers: instances, options: .init(prefetch: true))
+        nonisolated(unsafe) var outputs: [AnyPacket] = []
+        progress("\(run.name): running \(chain.name)")
+        let report: RunReport
+        do {
+            report = try bus.run { _, p in outputs.append(p) }
+        } catch let failure as FrameBusFailure {
+            result.status = "failed"
+            result.note = failure.description
+            return result
+        }
+        for s in report.streams { result.packets[s.stream] = s.packets }
+        result.timing = report.analyzers
+        result.realtimeFactor = report.realtimeFactor
+        if run.evaluate == "gyro-rotation" {
+            guard let gt = source.groundTruth else {
+                result.status = "failed"
+                result.note = "evaluation gyro-rotation needs ground truth, and this dataset has none"
+                return result
+            }
+            let rotations = outputs.compactMap { p -> (Double, FrameRotation)? in
+                (p.payload as? FrameRotation).map { (p.timestamp.seconds, $0) }
+            }
+            var errors: [Double] = [], times: [Double] = []
+            for (t1, r) in rotations {
+                guard let a = gt.pose(at: t1 - r.interval), let b = gt.pose(at: t1) else { continue }
+                let truth = a.rotation.inverse * b.rotation
+                errors.append((SO3.exp(r.rotationVector).inverse * truth).angle * 180 / .pi)
+                times.append(t1)
+            }
+            result.metric = "gyro rotation between frames vs ground truth (deg)"
+            result.statistics = ErrorStatistics(errors)
+            let t0 = times.first ?? 0
+            result.series = errors
+            result.seriesTimes = times.map { $0 - t0 }
+            if errors.isEmpty { result.note = "no frame interval was covered by ground truth" }
+        }
+        return result
+    }
+
+    /// The default simulated sequence: built-in orbit, EuRoC calibration and noise, textures
+    /// from the bundled real images (fallback: a seeded noise texture, so it works anywhere).
+    static func simulate(seconds: Double, seed: UInt64, width: Int, into folder: URL) throws {
+        // EuRoC cam0 intrinsics scaled from its 752 px width.
+        let s = Double(width) / 752
+        let camera = CameraCalibration(
+            model: CameraModel(width: width, height: Int((480 * s).rounded()),
+                               intrinsics: PinholeIntrinsics(fx: 458.654 * s, fy: 457.296 * s, cx: (367.215 + 0.5) * s - 0.5, cy: (248.375 + 0.5) * s - 0.5),
+                               distortion: .radialTangential(k1: -0.28340811, k2: 0.07395907, p1: 0.00019359, p2: 1.76187114e-05)),
+            bodyFromSensor: SE3(rotation: SO3(Matrix3(rows: Vector3(0, 0, 1), Vector3(-1, 0, 0), Vector3(0, -1, 0))), translation: .zero),
+            rateHz: 20, comment: "simulated, EuRoC cam0 intrinsics scaled to \(width) px, looking along body x")
+        let noise = IMUNoiseModel(gyroscopeNoiseDensity: 1.6968e-04, gyroscopeRandomWalk: 1.9393e-05, accelerometerNoiseDensity: 2.0e-3, accelerometerRandomWalk: 3.0e-3)
+        var rng = SeededGenerator(seed: seed)
+        let fallback = ImageBuffer<UInt8>(width: 256, height: 256, samples: (0..<65536).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        let textures = ["datasets/tum_rgbd_frame/rgb/1341847980.722988.png", "datasets/euroc_v1_01_cut/mav0/cam0/data/1403715273262142976.png"]
+            .compactMap { try? ImageDecoder.decodeGray8(path: $0) }
+        let spline = SyntheticMotion.orbit(seconds: seconds)
+        let scene = TexturedScene.room(min: Vector3(-4, -3, 0), max: Vector3(4, 3, 3.5), textures: textures.isEmpty ? [fallback] : textures)
+        var config = SequenceSimulator.Configuration(camera: camera, imu: IMUSimulator(noise: noise, rateHz: 200))
+        config.duration = seconds
+        config.seed = seed
+        config.depthRateHz = 0
+        let (packets, gt) = try SequenceSimulator(spline: spline, scene: scene, configuration: config).packets()
+        let writer = try ParallaxFolderWriter(path: folder.path)
+        for p in packets { try writer.write(p) }
+        try writer.finish(groundTruth: gt)
+    }
+}
