@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "ParallaxTesting", targets: ["ParallaxTesting"]),
         .library(name: "Diagnostics", targets: ["Diagnostics"]),
         .library(name: "ParallaxEval", targets: ["ParallaxEval"]),
+        .library(name: "ParallaxImage", targets: ["ParallaxImage"]),
+        .library(name: "FeatureTracking", targets: ["FeatureTracking"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
         .library(name: "Parallax", targets: ["Parallax"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
@@ -59,10 +61,13 @@ let package = Package(
         ),
 
         .target(name: "ParallaxTesting", dependencies: ["ParallaxCore"], swiftSettings: strictSettings),
+        .target(name: "ParallaxImage", dependencies: ["ParallaxCore"], swiftSettings: strictSettings),
 
         // Analyzer plugins: ordinary targets under Plugins/ (explicit path: SwiftPM reserves
         // Plugins/ for package plugins by default).
         .target(name: "Diagnostics", dependencies: ["ParallaxCore", "ParallaxMath"], path: "Plugins/Diagnostics", swiftSettings: strictSettings),
+        .target(name: "FeatureTracking", dependencies: ["ParallaxCore", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
+                path: "Plugins/FeatureTracking", swiftSettings: strictSettings),
 
         .target(
             name: "ParallaxDatasets",
@@ -73,7 +78,7 @@ let package = Package(
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["Diagnostics", "FeatureTracking", "ParallaxImage", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
             swiftSettings: strictSettings
         ),
         .target(

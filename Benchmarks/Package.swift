@@ -33,5 +33,13 @@ let package = Package(
             ],
             path: "Sources/DatasetThroughput"
         ),
+        .executableTarget(
+            name: "klt-benchmark",
+            dependencies: [
+                .product(name: "FeatureTracking", package: "Parallax"),
+                .product(name: "Parallax", package: "Parallax"),
+            ],
+            path: "Sources/KLTBenchmark"
+        ),
     ]
 )

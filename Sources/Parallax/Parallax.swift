@@ -1,9 +1,11 @@
 // The umbrella module: one import for users and the CLI, and the list of built-in analyzers.
 @_exported import Diagnostics
+@_exported import FeatureTracking
 @_exported import ParallaxCore
 @_exported import ParallaxDatasets
 @_exported import ParallaxEval
 @_exported import ParallaxGeometry
+@_exported import ParallaxImage
 @_exported import ParallaxMath
 @_exported import ParallaxSim
 

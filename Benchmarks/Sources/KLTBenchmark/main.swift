@@ -1,0 +1,59 @@
+// Parallax's KLT on the inputs the OpenCV reference script gives it; prints JSON.
+//
+//   klt-benchmark accuracy FRAME0 FRAME1 FLO CORNERS.txt      # EPE of tracked corners vs .flo
+//   klt-benchmark speed FRAME0 FRAME1 [REPEATS]               # ms per detection / tracking (one thread)
+//
+// Run by Benchmarks/reference/klt_vs_opencv.py, which does the same with OpenCV in the same run.
+import FeatureTracking
+import Foundation
+import Parallax
+
+func load(_ path: String) throws -> GrayImage { GrayImage(try ImageDecoder.decodeGray8(path: path)) }
+
+func milliseconds(_ body: () -> Void) -> Double {
+    let start = ContinuousClock.now
+    body()
+    let d = ContinuousClock.now - start
+    return (Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18) * 1000
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+guard let mode = args.first else { print("usage: klt-benchmark accuracy|speed …"); exit(2) }
+let lk = PyramidalLucasKanade()
+
+switch mode {
+case "accuracy":
+    let i0 = try load(args[1]), i1 = try load(args[2])
+    let flow = try DenseFiles.readFlo(path: args[3])
+    let corners = try String(contentsOfFile: args[4], encoding: .utf8).split(separator: "\n").compactMap { line -> Vector2? in
+        let f = line.split(separator: " ").compactMap { Double($0) }
+        return f.count == 2 ? Vector2(f[0], f[1]) : nil
+    }
+    let tracked = lk.track(corners, from: lk.prepare(i0), to: lk.prepare(i1))
+    var errors: [Double] = []
+    var ok = 0
+    for (p, r) in zip(corners, tracked) {
+        guard case let .success(q) = r else { continue }
+        ok += 1
+        guard let g = flow.sample(x: p.x, y: p.y) else { continue }
+        errors.append(((q - p) - Vector2(g.u, g.v)).norm)
+    }
+    let s = ErrorStatistics(errors)
+    print("{\"tracked\": \(ok), \"withGT\": \(errors.count), \"median\": \(s.median), \"mean\": \(s.mean), \"p90\": \(errors.sorted()[Int(0.9 * Double(errors.count - 1))]), \"under05\": \(AnalyzerMetrics.fraction(errors, below: 0.5))}")
+case "speed":
+    let i0 = try load(args[1]), i1 = try load(args[2])
+    let repeats = args.count > 3 ? Int(args[3])! : 20
+    var detector = ShiTomasiDetector()
+    detector.maxCorners = 200
+    var corners: [ShiTomasiDetector.Corner] = []
+    let detect = (0..<repeats).map { _ in milliseconds { corners = detector.detect(i0) } }.sorted()
+    let points = corners.map(\.position)
+    var tracked = 0
+    let track = (0..<repeats).map { _ in milliseconds {
+        let r = lk.track(points, from: lk.prepare(i0), to: lk.prepare(i1))
+        tracked = r.filter { if case .success = $0 { return true } else { return false } }.count
+    } }.sorted()
+    print("{\"corners\": \(corners.count), \"tracked\": \(tracked), \"detectMs\": \(detect[detect.count / 2]), \"trackMs\": \(track[track.count / 2])}")
+default:
+    print("unknown mode \(mode)"); exit(2)
+}

@@ -1,0 +1,114 @@
+import ParallaxImage
+import ParallaxMath
+
+/// Pyramidal Lucas–Kanade point tracking, inverse compositional: the template's gradients
+/// and Hessian are computed once per level in the previous image; each iteration only
+/// samples the next image. Coarse to fine, sub-pixel (bilinear), stops after
+/// `maxIterations` or when the update is below `epsilon` px.
+public struct PyramidalLucasKanade: Sendable {
+    /// Window size (px, odd); default 21.
+    public var window = 21
+    /// Highest pyramid level (0 = no pyramid); default 3 (four levels, as OpenCV's maxLevel 3).
+    public var maxLevel = 3
+    /// Iteration cap per level; default 30.
+    public var maxIterations = 30
+    /// Convergence threshold on the update (px); default 0.01.
+    public var epsilon: Float = 0.01
+    /// Minimum eigenvalue of the window's structure tensor / window area below which a point is
+    /// untrackable (low texture); default 1e-4 (OpenCV's, on gradients of 0…1 intensities).
+    public var minEigenvalue: Float = 1e-4
+
+    public init() {}
+
+    /// Why a point could not be tracked.
+    public enum Failure: String, Error, Sendable, Codable { case outOfImage, lowTexture }
+
+    /// Per-level data of one image: pyramid and template gradients.
+    public struct Prepared: Sendable {
+        public let pyramid: ImagePyramid
+        public let gradients: [(dx: GrayImage, dy: GrayImage)]
+        public var size: (width: Int, height: Int) { (pyramid.levels[0].width, pyramid.levels[0].height) }
+    }
+
+    /// Builds the pyramid (and the Scharr gradients used as template gradients).
+    public func prepare(_ image: GrayImage) -> Prepared {
+        let pyramid = ImagePyramid(image, maxLevel: maxLevel)
+        return Prepared(pyramid: pyramid, gradients: pyramid.levels.map { Gradients.scharr($0) })
+    }
+
+    /// Tracks `points` from `previous` to `next`, starting from `guesses` (default: same
+    /// positions). Returns per point the new position or the failure.
+    public func track(_ points: [Vector2], from previous: Prepared, to next: Prepared,
+                      guesses: [Vector2]? = nil) -> [Result<Vector2, Failure>] {
+        points.indices.map { i in trackOne(points[i], guess: guesses?[i] ?? points[i], previous, next) }
+    }
+
+    private func trackOne(_ point: Vector2, guess: Vector2, _ prev: Prepared, _ next: Prepared) -> Result<Vector2, Failure> {
+        let half = window / 2
+        let levels = min(prev.pyramid.levels.count, next.pyramid.levels.count)
+        let n = window * window
+        var template = [Float](repeating: 0, count: n), gx = template, gy = template
+        // Displacement at the current level, in that level's pixels.
+        var d = SIMD2<Float>(Float(guess.x - point.x), Float(guess.y - point.y)) / Float(1 << (levels - 1))
+        for level in stride(from: levels - 1, through: 0, by: -1) {
+            let scale = Float(1 << level)
+            let I = prev.pyramid.levels[level], J = next.pyramid.levels[level]
+            let (Ix, Iy) = prev.gradients[level]
+            let p = SIMD2<Float>(Float(point.x) / scale, Float(point.y) / scale)
+            let w = I.width, h = I.height
+            // Template window must lie inside the previous image (with a 1 px margin for bilinear).
+            let tx0 = p.x - Float(half), ty0 = p.y - Float(half)
+            guard tx0 >= 0, ty0 >= 0, tx0 + Float(window) < Float(w - 1), ty0 + Float(window) < Float(h - 1) else {
+                if level == 0 { return .failure(.outOfImage) }
+                d *= 2
+                continue
+            }
+            var a: Float = 0, b: Float = 0, c: Float = 0
+            var k = 0
+            for wy in 0..<window {
+                let y = ty0 + Float(wy)
+                for wx in 0..<window {
+                    let x = tx0 + Float(wx)
+                    template[k] = I.bilinear(x, y)
+                    let ix = Ix.bilinear(x, y) / 255, iy = Iy.bilinear(x, y) / 255
+                    gx[k] = ix; gy[k] = iy
+                    a += ix * ix; b += ix * iy; c += iy * iy
+                    k += 1
+                }
+            }
+            let det = a * c - b * b
+            let minEig = ((a + c) - ((a - c) * (a - c) + 4 * b * b).squareRoot()) / (2 * Float(n))
+            guard minEig >= minEigenvalue, det > 1e-12 else {
+                if level == 0 { return .failure(.lowTexture) }
+                d *= 2
+                continue
+            }
+            for _ in 0..<maxIterations {
+                let q = p + d
+                let jx0 = q.x - Float(half), jy0 = q.y - Float(half)
+                guard jx0 >= 0, jy0 >= 0, jx0 + Float(window) < Float(w - 1), jy0 + Float(window) < Float(h - 1) else {
+                    return .failure(.outOfImage)
+                }
+                var bx: Float = 0, by: Float = 0
+                var k = 0
+                for wy in 0..<window {
+                    let y = jy0 + Float(wy)
+                    for wx in 0..<window {
+                        let r = (J.bilinear(jx0 + Float(wx), y) - template[k]) / 255
+                        bx += r * gx[k]; by += r * gy[k]
+                        k += 1
+                    }
+                }
+                let step = SIMD2<Float>((c * bx - b * by) / det, (a * by - b * bx) / det)
+                d -= step
+                if (step * step).sum() < epsilon * epsilon { break }
+            }
+            if level > 0 { d *= 2 }
+        }
+        let result = Vector2(point.x + Double(d.x), point.y + Double(d.y))
+        guard result.x >= 0, result.y >= 0, result.x <= Double(prev.size.width - 1), result.y <= Double(prev.size.height - 1) else {
+            return .failure(.outOfImage)
+        }
+        return .success(result)
+    }
+}
