@@ -23,24 +23,28 @@ public struct PyramidalLucasKanade: Sendable {
     /// Why a point could not be tracked.
     public enum Failure: String, Error, Sendable, Codable { case outOfImage, lowTexture }
 
-    /// Per-level data of one image: pyramid and template gradients.
+    /// Per-level data of one image: pyramid, and the template gradients when the image is to
+    /// be tracked *from* (an image only tracked *to* needs none).
     public struct Prepared: Sendable {
         public let pyramid: ImagePyramid
         public let gradients: [(dx: GrayImage, dy: GrayImage)]
         public var size: (width: Int, height: Int) { (pyramid.levels[0].width, pyramid.levels[0].height) }
+        /// Whether ``gradients`` are present.
+        public var hasGradients: Bool { !gradients.isEmpty }
     }
 
-    /// Builds the pyramid (and the Scharr gradients used as template gradients).
-    public func prepare(_ image: GrayImage) -> Prepared {
+    /// Builds the pyramid and, with `gradients` (default), the Scharr template gradients.
+    public func prepare(_ image: GrayImage, gradients: Bool = true) -> Prepared {
         let pyramid = ImagePyramid(image, maxLevel: maxLevel)
-        return Prepared(pyramid: pyramid, gradients: pyramid.levels.map { Gradients.scharr($0) })
+        return Prepared(pyramid: pyramid, gradients: gradients ? pyramid.levels.map { Gradients.scharr($0) } : [])
     }
 
     /// Tracks `points` from `previous` to `next`, starting from `guesses` (default: same
     /// positions). Returns per point the new position or the failure.
     public func track(_ points: [Vector2], from previous: Prepared, to next: Prepared,
                       guesses: [Vector2]? = nil) -> [Result<Vector2, Failure>] {
-        points.indices.map { i in trackOne(points[i], guess: guesses?[i] ?? points[i], previous, next) }
+        precondition(previous.hasGradients, "PyramidalLucasKanade.track: prepare the previous image with gradients")
+        return points.indices.map { i in trackOne(points[i], guess: guesses?[i] ?? points[i], previous, next) }
     }
 
     private func trackOne(_ point: Vector2, guess: Vector2, _ prev: Prepared, _ next: Prepared) -> Result<Vector2, Failure> {
@@ -63,19 +67,9 @@ public struct PyramidalLucasKanade: Sendable {
                 d *= 2
                 continue
             }
-            var a: Float = 0, b: Float = 0, c: Float = 0
-            var k = 0
-            for wy in 0..<window {
-                let y = ty0 + Float(wy)
-                for wx in 0..<window {
-                    let x = tx0 + Float(wx)
-                    template[k] = I.bilinear(x, y)
-                    let ix = Ix.bilinear(x, y) / 255, iy = Iy.bilinear(x, y) / 255
-                    gx[k] = ix; gy[k] = iy
-                    a += ix * ix; b += ix * iy; c += iy * iy
-                    k += 1
-                }
-            }
+            // Every window sample shares one sub-pixel fraction: four weights for the whole window.
+            let (a, b, c) = Self.sampleWindow(origin: (tx0, ty0), window: window, image: I, dx: Ix, dy: Iy,
+                                              template: &template, gx: &gx, gy: &gy)
             let det = a * c - b * b
             let minEig = ((a + c) - ((a - c) * (a - c) + 4 * b * b).squareRoot()) / (2 * Float(n))
             guard minEig >= minEigenvalue, det > 1e-12 else {
@@ -89,16 +83,7 @@ public struct PyramidalLucasKanade: Sendable {
                 guard jx0 >= 0, jy0 >= 0, jx0 + Float(window) < Float(w - 1), jy0 + Float(window) < Float(h - 1) else {
                     return .failure(.outOfImage)
                 }
-                var bx: Float = 0, by: Float = 0
-                var k = 0
-                for wy in 0..<window {
-                    let y = jy0 + Float(wy)
-                    for wx in 0..<window {
-                        let r = (J.bilinear(jx0 + Float(wx), y) - template[k]) / 255
-                        bx += r * gx[k]; by += r * gy[k]
-                        k += 1
-                    }
-                }
+                let (bx, by) = Self.mismatch(origin: (jx0, jy0), window: window, image: J, template: template, gx: gx, gy: gy)
                 let step = SIMD2<Float>((c * bx - b * by) / det, (a * by - b * bx) / det)
                 d -= step
                 if (step * step).sum() < epsilon * epsilon { break }
@@ -110,5 +95,72 @@ public struct PyramidalLucasKanade: Sendable {
             return .failure(.outOfImage)
         }
         return .success(result)
+    }
+
+    /// Samples the template and its gradients (scaled to 0…1 intensities) over the window at a
+    /// sub-pixel origin; returns the structure tensor entries (Σ gx², Σ gx·gy, Σ gy²).
+    @inline(__always)
+    static func sampleWindow(origin: (Float, Float), window: Int, image: GrayImage, dx: GrayImage, dy: GrayImage,
+                             template: inout [Float], gx: inout [Float], gy: inout [Float]) -> (Float, Float, Float) {
+        let x0 = Int(origin.0), y0 = Int(origin.1)
+        let fx = origin.0 - Float(x0), fy = origin.1 - Float(y0)
+        let w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy
+        let stride = image.width
+        var a: Float = 0, b: Float = 0, c: Float = 0
+        image.pixels.withUnsafeBufferPointer { ip in
+            dx.pixels.withUnsafeBufferPointer { xp in
+                dy.pixels.withUnsafeBufferPointer { yp in
+                    template.withUnsafeMutableBufferPointer { t in
+                        gx.withUnsafeMutableBufferPointer { gxp in
+                            gy.withUnsafeMutableBufferPointer { gyp in
+                                var k = 0
+                                for wy in 0..<window {
+                                    var i = (y0 + wy) * stride + x0
+                                    for _ in 0..<window {
+                                        t[k] = ip[i] * w00 + ip[i + 1] * w01 + ip[i + stride] * w10 + ip[i + stride + 1] * w11
+                                        let ix = (xp[i] * w00 + xp[i + 1] * w01 + xp[i + stride] * w10 + xp[i + stride + 1] * w11) * (1 / 255)
+                                        let iy = (yp[i] * w00 + yp[i + 1] * w01 + yp[i + stride] * w10 + yp[i + stride + 1] * w11) * (1 / 255)
+                                        gxp[k] = ix; gyp[k] = iy
+                                        a += ix * ix; b += ix * iy; c += iy * iy
+                                        k += 1
+                                        i += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return (a, b, c)
+    }
+
+    /// Σ (J(x + d) − T(x)) · ∇T over the window (intensities scaled to 0…1).
+    @inline(__always)
+    static func mismatch(origin: (Float, Float), window: Int, image: GrayImage, template: [Float], gx: [Float], gy: [Float]) -> (Float, Float) {
+        let x0 = Int(origin.0), y0 = Int(origin.1)
+        let fx = origin.0 - Float(x0), fy = origin.1 - Float(y0)
+        let w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy
+        let stride = image.width
+        var bx: Float = 0, by: Float = 0
+        image.pixels.withUnsafeBufferPointer { jp in
+            template.withUnsafeBufferPointer { t in
+                gx.withUnsafeBufferPointer { gxp in
+                    gy.withUnsafeBufferPointer { gyp in
+                        var k = 0
+                        for wy in 0..<window {
+                            var i = (y0 + wy) * stride + x0
+                            for _ in 0..<window {
+                                let r = (jp[i] * w00 + jp[i + 1] * w01 + jp[i + stride] * w10 + jp[i + stride + 1] * w11 - t[k]) * (1 / 255)
+                                bx += r * gxp[k]; by += r * gyp[k]
+                                k += 1
+                                i += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return (bx, by)
     }
 }

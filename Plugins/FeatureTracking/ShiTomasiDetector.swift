@@ -29,39 +29,107 @@ public struct ShiTomasiDetector: Sendable {
         let (dx, dy) = Gradients.sobel(image)
         let w = image.width, h = image.height, r = blockSize / 2
         var out = GrayImage(width: w, height: h)
-        // Box sums of dx², dx·dy, dy² via running sums per row then per column.
         var xx = [Float](repeating: 0, count: w * h), xy = xx, yy = xx
-        for i in 0..<(w * h) {
-            let a = dx.pixels[i], b = dy.pixels[i]
-            xx[i] = a * a; xy[i] = a * b; yy[i] = b * b
-        }
-        func box(_ src: [Float]) -> [Float] {
-            var tmp = [Float](repeating: 0, count: w * h), res = tmp
-            for y in 0..<h {
-                for x in 0..<w {
-                    var s: Float = 0
-                    for k in -r...r { s += src[y * w + ImagePyramid.reflect(x + k, w)] }
-                    tmp[y * w + x] = s
+        dx.pixels.withUnsafeBufferPointer { gx in
+            dy.pixels.withUnsafeBufferPointer { gy in
+                for i in 0..<(w * h) {
+                    let a = gx[i], b = gy[i]
+                    xx[i] = a * a; xy[i] = a * b; yy[i] = b * b
                 }
             }
-            for y in 0..<h {
-                for x in 0..<w {
-                    var s: Float = 0
-                    for k in -r...r { s += tmp[ImagePyramid.reflect(y + k, h) * w + x] }
-                    res[y * w + x] = s
-                }
-            }
-            return res
         }
-        let a = box(xx), b = box(xy), c = box(yy)
-        for y in border..<max(border, h - border) {
-            for x in border..<max(border, w - border) {
-                let i = y * w + x
-                let half = (a[i] + c[i]) / 2, diff = (a[i] - c[i]) / 2
-                out.pixels[i] = half - (diff * diff + b[i] * b[i]).squareRoot()
+        let a = Self.boxSum(xx, width: w, height: h, radius: r)
+        let b = Self.boxSum(xy, width: w, height: h, radius: r)
+        let c = Self.boxSum(yy, width: w, height: h, radius: r)
+        a.withUnsafeBufferPointer { ap in
+            b.withUnsafeBufferPointer { bp in
+                c.withUnsafeBufferPointer { cp in
+                    out.pixels.withUnsafeMutableBufferPointer { o in
+                        for y in border..<max(border, h - border) {
+                            for x in border..<max(border, w - border) {
+                                let i = y * w + x
+                                let half = (ap[i] + cp[i]) * 0.5, diff = (ap[i] - cp[i]) * 0.5
+                                o[i] = half - (diff * diff + bp[i] * bp[i]).squareRoot()
+                            }
+                        }
+                    }
+                }
             }
         }
         return out
+    }
+
+    /// The 3×3 case (blockSize 3, the default), written as straight loops over rows so the
+    /// compiler vectorizes them; borders reflected like the general case.
+    static func boxSum3(_ src: [Float], width w: Int, height h: Int) -> [Float] {
+        var tmp = [Float](repeating: 0, count: w * h), res = tmp
+        src.withUnsafeBufferPointer { s in
+            tmp.withUnsafeMutableBufferPointer { t in
+                guard let sp = s.baseAddress, let tp = t.baseAddress else { return }
+                for y in 0..<h {
+                    let a = sp + y &* w, o = tp + y &* w
+                    o[0] = a[1] + a[0] + a[1]
+                    for x in 1..<(w &- 1) { o[x] = a[x &- 1] + a[x] + a[x &+ 1] }
+                    o[w &- 1] = a[w &- 2] + a[w &- 1] + a[w &- 2]
+                }
+            }
+        }
+        tmp.withUnsafeBufferPointer { t in
+            res.withUnsafeMutableBufferPointer { o in
+                guard let tp = t.baseAddress, let op = o.baseAddress else { return }
+                for y in 0..<h {
+                    let up = tp + ImagePyramid.reflect(y &- 1, h) &* w, mid = tp + y &* w, down = tp + ImagePyramid.reflect(y &+ 1, h) &* w
+                    let out = op + y &* w
+                    for x in 0..<w { out[x] = up[x] + mid[x] + down[x] }
+                }
+            }
+        }
+        return res
+    }
+
+    /// Separable (2r+1)×(2r+1) box sum with reflect-101 borders; the interior runs without
+    /// border checks.
+    static func boxSum(_ src: [Float], width w: Int, height h: Int, radius r: Int) -> [Float] {
+        if r == 1 && w >= 3 && h >= 3 { return boxSum3(src, width: w, height: h) }
+        var tmp = [Float](repeating: 0, count: w * h), res = tmp
+        src.withUnsafeBufferPointer { s in
+            tmp.withUnsafeMutableBufferPointer { t in
+                for y in 0..<h {
+                    let row = y * w
+                    for x in 0..<w {
+                        if x >= r && x < w - r {
+                            var acc: Float = 0
+                            for k in -r...r { acc += s[row + x + k] }
+                            t[row + x] = acc
+                        } else {
+                            var acc: Float = 0
+                            for k in -r...r { acc += s[row + ImagePyramid.reflect(x + k, w)] }
+                            t[row + x] = acc
+                        }
+                    }
+                }
+            }
+        }
+        tmp.withUnsafeBufferPointer { t in
+            res.withUnsafeMutableBufferPointer { o in
+                for y in 0..<h {
+                    if y >= r && y < h - r {
+                        for x in 0..<w {
+                            var acc: Float = 0
+                            for k in -r...r { acc += t[(y + k) * w + x] }
+                            o[y * w + x] = acc
+                        }
+                    } else {
+                        for x in 0..<w {
+                            var acc: Float = 0
+                            for k in -r...r { acc += t[ImagePyramid.reflect(y + k, h) * w + x] }
+                            o[y * w + x] = acc
+                        }
+                    }
+                }
+            }
+        }
+        return res
     }
 
     /// Detects corners. `occupied` positions (existing tracks) block new corners within
@@ -72,14 +140,17 @@ public struct ShiTomasiDetector: Sendable {
         guard let best = s.pixels.max(), best > 0 else { return [] }
         let threshold = best * quality
         var candidates: [(Float, Int)] = []
-        for y in 1..<max(1, h - 1) {
-            for x in 1..<max(1, w - 1) {
-                let i = y * w + x
-                let v = s.pixels[i]
-                guard v >= threshold, v > 0 else { continue }
-                var isMax = true
-                for dy in -1...1 where isMax { for dx in -1...1 where (dx != 0 || dy != 0) && s.pixels[i + dy * w + dx] > v { isMax = false } }
-                if isMax { candidates.append((v, i)) }
+        s.pixels.withUnsafeBufferPointer { p in
+            for y in 1..<max(1, h - 1) {
+                for x in 1..<max(1, w - 1) {
+                    let i = y * w + x
+                    let v = p[i]
+                    guard v >= threshold, v > 0 else { continue }
+                    // 3×3 local maximum (ties allowed, as OpenCV's dilate comparison).
+                    if p[i - w - 1] > v || p[i - w] > v || p[i - w + 1] > v || p[i - 1] > v || p[i + 1] > v
+                        || p[i + w - 1] > v || p[i + w] > v || p[i + w + 1] > v { continue }
+                    candidates.append((v, i))
+                }
             }
         }
         // Strongest first; ties by raster order (deterministic).

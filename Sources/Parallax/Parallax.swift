@@ -16,6 +16,7 @@ public enum BuiltinAnalyzers {
         var r = AnalyzerRegistry()
         r.register(StreamStatsAnalyzer.self)
         r.register(IMUIntegrator.self)
+        r.register(KLTAnalyzer.self)
         return r
     }
 }

@@ -18,6 +18,7 @@ public enum ParallaxCLI {
     /// Parses the process arguments and runs the command; exits the process.
     public static func main(registering register: (inout AnalyzerRegistry) -> Void = { _ in }) -> Never {
         register(&registry)
+        ProcessMemory.keepFreedBuffers()
         ParallaxCommand.main()
         exit(0)
     }

@@ -19,7 +19,20 @@ public enum Gradients {
                 dy.withUnsafeMutableBufferPointer { gy in
                     for y in 0..<h {
                         let ym = ImagePyramid.reflect(y - 1, h) * w, y0 = y * w, yp = ImagePyramid.reflect(y + 1, h) * w
-                        for x in 0..<w {
+                        // Interior columns: no border arithmetic.
+                        if w > 2, let base = p.baseAddress, let ox = gx.baseAddress, let oy = gy.baseAddress {
+                            let up = base + ym, mid = base + y0, down = base + yp
+                            let outX = ox + y0, outY = oy + y0
+                            for x in 1..<(w &- 1) {
+                                let colM = k.0 * up[x &- 1] + k.1 * mid[x &- 1] + k.2 * down[x &- 1]
+                                let colP = k.0 * up[x &+ 1] + k.1 * mid[x &+ 1] + k.2 * down[x &+ 1]
+                                let rowM = k.0 * up[x &- 1] + k.1 * up[x] + k.2 * up[x &+ 1]
+                                let rowP = k.0 * down[x &- 1] + k.1 * down[x] + k.2 * down[x &+ 1]
+                                outX[x] = (colP - colM) * scale
+                                outY[x] = (rowP - rowM) * scale
+                            }
+                        }
+                        for x in (w > 1 ? [0, w - 1] : [0]) {
                             let xm = ImagePyramid.reflect(x - 1, w), xp = ImagePyramid.reflect(x + 1, w)
                             let colM = k.0 * p[ym + xm] + k.1 * p[y0 + xm] + k.2 * p[yp + xm]
                             let colP = k.0 * p[ym + xp] + k.1 * p[y0 + xp] + k.2 * p[yp + xp]

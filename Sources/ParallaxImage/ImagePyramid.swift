@@ -27,8 +27,13 @@ public struct ImagePyramid: Sendable {
                     let row = y * w
                     for x in 0..<dw {
                         let c = 2 * x
-                        let xm2 = reflect(c - 2, w), xm1 = reflect(c - 1, w), xp1 = reflect(c + 1, w), xp2 = reflect(c + 2, w)
-                        t[y * dw + x] = (s[row + xm2] + s[row + xp2] + 4 * (s[row + xm1] + s[row + xp1]) + 6 * s[row + c]) * (1 / 16)
+                        if c >= 2 && c + 2 < w {
+                            let q = row + c
+                            t[y * dw + x] = (s[q - 2] + s[q + 2] + 4 * (s[q - 1] + s[q + 1]) + 6 * s[q]) * (1 / 16)
+                        } else {
+                            let xm2 = reflect(c - 2, w), xm1 = reflect(c - 1, w), xp1 = reflect(c + 1, w), xp2 = reflect(c + 2, w)
+                            t[y * dw + x] = (s[row + xm2] + s[row + xp2] + 4 * (s[row + xm1] + s[row + xp1]) + 6 * s[row + c]) * (1 / 16)
+                        }
                     }
                 }
             }

@@ -1,0 +1,174 @@
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxImage
+import ParallaxMath
+
+/// Sparse feature tracking (the visual front end): Shi–Tomasi corners tracked frame to frame
+/// by inverse-compositional pyramidal Lucas–Kanade, checked forward-backward and against the
+/// epipolar geometry (RANSAC on the fundamental matrix, normalized 8-point), with stable ids,
+/// ages and the reason each track ended. New corners fill empty grid cells first, so the
+/// features cover the whole image.
+///
+/// Example chain: `klt camera=cam0 max_features=200 ! stream-stats streams=cam0/tracks`
+public struct KLTAnalyzer: Analyzer {
+    public static let name = "klt"
+    public static let summary = "Feature tracks: Shi–Tomasi corners + pyramidal Lucas–Kanade, forward-backward and RANSAC checks, stable ids"
+
+    public struct Options: AnalyzerOptions {
+        public var camera = "cam0"
+        public var maxFeatures = 200
+        public var quality = 0.01
+        public var minDistance = 10.0
+        public var window = 21
+        public var levels = 3
+        public var maxIterations = 30
+        public var epsilon = 0.01
+        public var forwardBackwardThreshold = 1.0
+        public var ransacThreshold = 1.0
+        public var gridColumns = 8
+        public var gridRows = 6
+        public init() {}
+        public static let documentation = [
+            "camera": "camera stream to track (output: <camera>/tracks)",
+            "maxFeatures": "features kept per frame",
+            "quality": "corner quality relative to the best corner (0…1)",
+            "minDistance": "minimum distance between features (px)",
+            "window": "Lucas–Kanade window (px, odd)",
+            "levels": "highest pyramid level (3 = four levels)",
+            "maxIterations": "Lucas–Kanade iterations per level",
+            "epsilon": "Lucas–Kanade convergence threshold (px)",
+            "forwardBackwardThreshold": "largest forward-backward error (px); 0 disables the check",
+            "ransacThreshold": "largest Sampson error to the fundamental matrix (px); 0 disables RANSAC",
+            "gridColumns": "detection grid columns (new features fill empty cells first)",
+            "gridRows": "detection grid rows",
+        ]
+    }
+
+    private let frames: InputPort<CameraFrame>
+    private let output: OutputPort<FeatureTracks>
+    private let options: Options
+    private var lk = PyramidalLucasKanade()
+    private var detector = ShiTomasiDetector()
+    private var previous: PyramidalLucasKanade.Prepared?
+    private var tracks: [TrackedFeature] = []
+    private var nextID: UInt64 = 0
+
+    public init(options: Options) throws {
+        func invalid(_ option: String, _ reason: String) -> AnalyzerError { .invalidOption(analyzer: Self.name, option: option, reason: reason) }
+        guard options.maxFeatures > 0 else { throw invalid("max_features", "must be positive") }
+        guard options.window >= 3, options.window % 2 == 1 else { throw invalid("window", "must be odd and ≥ 3") }
+        guard (0...8).contains(options.levels) else { throw invalid("levels", "must be 0…8") }
+        guard options.quality > 0, options.quality <= 1 else { throw invalid("quality", "must be in (0, 1]") }
+        guard options.gridColumns > 0, options.gridRows > 0 else { throw invalid("grid_columns", "grid must be at least 1×1") }
+        self.options = options
+        frames = .each(options.camera)
+        output = OutputPort("\(options.camera)/tracks")
+        lk.window = options.window
+        lk.maxLevel = options.levels
+        lk.maxIterations = options.maxIterations
+        lk.epsilon = Float(options.epsilon)
+        detector.maxCorners = options.maxFeatures
+        detector.quality = Float(options.quality)
+        detector.minDistance = Float(options.minDistance)
+        // New features need their whole tracking window inside the image.
+        detector.border = options.window / 2 + 2
+    }
+
+    public var inputs: [PortDescription] { [frames.erased] }
+    public var outputs: [PortDescription] { [output.erased] }
+
+    public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        guard let frame = input.payload(frames) else { return }
+        let image = GrayImage(frame.image)
+        let current = lk.prepare(image)
+        var ended: [EndedTrack] = []
+        if let prev = previous, prev.size.width != current.size.width || prev.size.height != current.size.height {
+            context.warn("frame size changed from \(prev.size.width)×\(prev.size.height) to \(image.width)×\(image.height) at \(input.timestamp.nanoseconds) ns: tracking reset")
+            ended = tracks.map { EndedTrack(id: $0.id, reason: .frameSizeChanged, age: $0.age) }
+            tracks = []
+            previous = nil
+        }
+        if let prev = previous, !tracks.isEmpty {
+            ended += track(from: prev, to: current)
+        }
+        addFeatures(image)
+        let calibration = frame.calibration
+        for i in tracks.indices {
+            tracks[i].normalized = calibration.flatMap { try? $0.model.normalized(tracks[i].pixel) }
+        }
+        previous = current
+        context.emit(FeatureTracks(camera: options.camera, imageWidth: image.width, imageHeight: image.height,
+                                   features: tracks, ended: ended), on: output, at: input.timestamp)
+    }
+
+    /// Tracks the live features into `current`; returns the ones that ended.
+    private mutating func track(from prev: PyramidalLucasKanade.Prepared, to current: PyramidalLucasKanade.Prepared) -> [EndedTrack] {
+        var ended: [EndedTrack] = []
+        let starts = tracks.map(\.pixel)
+        let forward = lk.track(starts, from: prev, to: current)
+        var survivors: [(TrackedFeature, Vector2)] = []
+        for (t, r) in zip(tracks, forward) {
+            switch r {
+            case let .success(p): survivors.append((t, p))
+            case .failure(.outOfImage): ended.append(EndedTrack(id: t.id, reason: .outOfImage, age: t.age))
+            case .failure(.lowTexture): ended.append(EndedTrack(id: t.id, reason: .lowTexture, age: t.age))
+            }
+        }
+        if options.forwardBackwardThreshold > 0, !survivors.isEmpty {
+            let back = lk.track(survivors.map(\.1), from: current, to: prev, guesses: survivors.map(\.0.pixel))
+            var kept: [(TrackedFeature, Vector2)] = []
+            for (s, r) in zip(survivors, back) {
+                if case let .success(p) = r, (p - s.0.pixel).norm <= options.forwardBackwardThreshold {
+                    kept.append(s)
+                } else {
+                    ended.append(EndedTrack(id: s.0.id, reason: .forwardBackward, age: s.0.age))
+                }
+            }
+            survivors = kept
+        }
+        if options.ransacThreshold > 0, survivors.count >= 12 {
+            let a = survivors.map(\.0.pixel), b = survivors.map(\.1)
+            let ransac = RANSAC<Matrix3>(minimalSampleSize: 8, threshold: options.ransacThreshold, confidence: 0.999, maxIterations: 500, seed: 0)
+            if let result = try? ransac.run(dataCount: a.count,
+                                            fit: { idx in FundamentalMatrix.eightPoint(idx.map { a[$0] }, idx.map { b[$0] }) },
+                                            residual: { f, i in FundamentalMatrix.sampsonError(f, a[i], b[i]) },
+                                            refit: { idx in FundamentalMatrix.eightPoint(idx.map { a[$0] }, idx.map { b[$0] }) }) {
+                let inliers = Set(result.inliers)
+                var kept: [(TrackedFeature, Vector2)] = []
+                for (i, s) in survivors.enumerated() {
+                    if inliers.contains(i) { kept.append(s) } else { ended.append(EndedTrack(id: s.0.id, reason: .ransac, age: s.0.age)) }
+                }
+                survivors = kept
+            }
+        }
+        tracks = survivors.map { t, p in TrackedFeature(id: t.id, pixel: p, age: t.age + 1) }
+        return ended.sorted { $0.id < $1.id }
+    }
+
+    /// Tops the features up to `max_features`: empty grid cells first, then by corner score.
+    private mutating func addFeatures(_ image: GrayImage) {
+        guard tracks.count < options.maxFeatures else { return }
+        var d = detector
+        d.maxCorners = Int.max  // take every corner passing the distance test; the grid selects below
+        let candidates = d.detect(image, occupied: tracks.map(\.pixel))
+        let cw = Double(image.width) / Double(options.gridColumns), ch = Double(image.height) / Double(options.gridRows)
+        func cell(_ p: Vector2) -> Int { min(options.gridRows - 1, Int(p.y / ch)) * options.gridColumns + min(options.gridColumns - 1, Int(p.x / cw)) }
+        var filled = Set(tracks.map { cell($0.pixel) })
+        var chosen: [Vector2] = []
+        var rest: [Vector2] = []
+        let budget = options.maxFeatures - tracks.count
+        for c in candidates {
+            if !filled.contains(cell(c.position)) {
+                filled.insert(cell(c.position))
+                chosen.append(c.position)
+            } else {
+                rest.append(c.position)
+            }
+        }
+        chosen = Array((chosen + rest).prefix(budget))
+        for p in chosen {
+            tracks.append(TrackedFeature(id: nextID, pixel: p, age: 1))
+            nextID += 1
+        }
+    }
+}

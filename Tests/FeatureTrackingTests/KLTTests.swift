@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxImage
+import ParallaxMath
+import ParallaxTesting
+@testable import FeatureTracking
+
+/// A smooth analytic texture with 2D structure everywhere, sampled exactly at any position.
+func texture(_ x: Double, _ y: Double) -> Double {
+    128 + 35 * sin(0.31 * x + 0.17 * y) + 30 * sin(-0.23 * x + 0.41 * y + 1) + 25 * sin(0.53 * x - 0.29 * y + 2)
+        + 20 * cos(0.07 * x * sin(0.05 * y) + 0.37 * y)
+}
+
+/// The texture seen through a map from image coordinates to texture coordinates.
+func render(width: Int = 320, height: Int = 240, _ map: (Double, Double) -> (Double, Double)) -> GrayImage {
+    var image = GrayImage(width: width, height: height)
+    for y in 0..<height { for x in 0..<width { let (u, v) = map(Double(x), Double(y)); image[x, y] = Float(texture(u, v)) } }
+    return image
+}
+
+@Suite struct PyramidalLucasKanadeTests {
+    let lk = PyramidalLucasKanade()
+
+    func corners(_ image: GrayImage) -> [Vector2] {
+        var d = ShiTomasiDetector()
+        d.border = 16
+        return d.detect(image).map(\.position)
+    }
+
+    @Test func knownShiftIsTrackedToFiveHundredthsOfAPixel() {
+        let shift = Vector2(2.3, -1.7)
+        let a = render { ($0, $1) }
+        let b = render { ($0 - shift.x, $1 - shift.y) }   // content moves by +shift
+        let points = corners(a)
+        #expect(points.count > 50)
+        let tracked = lk.track(points, from: lk.prepare(a), to: lk.prepare(b, gradients: false))
+        var errors: [Double] = []
+        for (p, r) in zip(points, tracked) { if case let .success(q) = r { errors.append(((q - p) - shift).norm) } }
+        #expect(errors.count >= points.count * 9 / 10)
+        #expect(errors.sorted()[errors.count / 2] < 0.05, "median error \(errors.sorted()[errors.count / 2]) px")
+        #expect(errors.sorted()[errors.count * 9 / 10] < 0.05)
+    }
+
+    @Test func knownHomographyIsTrackedToFiveHundredthsOfAPixel() {
+        // A small rotation + scale about the image centre + shift, as a homography with tiny perspective.
+        let h = Matrix3(rows: Vector3(1.01 * cos(0.02), -sin(0.02), 3), Vector3(sin(0.02), 1.01 * cos(0.02), -2), Vector3(1e-5, -1e-5, 1))
+        guard let hinv = h.inverse else { Issue.record("singular"); return }
+        func apply(_ m: Matrix3, _ p: Vector2) -> Vector2 { let q = m * Vector3(p.x - 160, p.y - 120, 1); return Vector2(q.x / q.z + 160, q.y / q.z + 120) }
+        let a = render { ($0, $1) }
+        let b = render { x, y in let p = apply(hinv, Vector2(x, y)); return (p.x, p.y) }
+        let points = corners(a).filter { $0.x > 30 && $0.x < 290 && $0.y > 30 && $0.y < 210 }
+        let tracked = lk.track(points, from: lk.prepare(a), to: lk.prepare(b, gradients: false))
+        var errors: [Double] = []
+        for (p, r) in zip(points, tracked) { if case let .success(q) = r { errors.append((q - apply(h, p)).norm) } }
+        #expect(errors.count > 30)
+        let median = errors.sorted()[errors.count / 2]
+        #expect(median < 0.05, "median error \(median) px")
+    }
+
+    @Test func blankImagesGiveNoFeaturesAndLowTexture() {
+        let blank = GrayImage(width: 160, height: 120, value: 77)
+        #expect(ShiTomasiDetector().detect(blank).isEmpty)
+        let r = lk.track([Vector2(80, 60)], from: lk.prepare(blank), to: lk.prepare(blank))
+        #expect(r.count == 1)
+        if case .failure(.lowTexture) = r[0] {} else { Issue.record("expected lowTexture, got \(r[0])") }
+        let edge = lk.track([Vector2(2, 2)], from: lk.prepare(render { ($0, $1) }), to: lk.prepare(render { ($0, $1) }))
+        if case .failure(.outOfImage) = edge[0] {} else { Issue.record("expected outOfImage, got \(edge[0])") }
+    }
+}
+
+@Suite struct FundamentalMatrixTests {
+    @Test func eightPointFitsTwoViews() throws {
+        // Random 3D points seen by two cameras (K·[R|t]): the epipolar constraint holds exactly.
+        var rng = SeededGenerator(seed: 3)
+        let k = Matrix3(rows: Vector3(400, 0, 320), Vector3(0, 400, 240), Vector3(0, 0, 1))
+        let r = SO3.exp(Vector3(0.05, -0.1, 0.02)), t = Vector3(0.3, 0.05, 0.02)
+        var a: [Vector2] = [], b: [Vector2] = []
+        for _ in 0..<40 {
+            let p = Vector3(Double.random(in: -2...2, using: &rng), Double.random(in: -1.5...1.5, using: &rng), Double.random(in: 3...8, using: &rng))
+            let q = r * p + t
+            let pa = k * p, pb = k * q
+            a.append(Vector2(pa.x / pa.z, pa.y / pa.z)); b.append(Vector2(pb.x / pb.z, pb.y / pb.z))
+        }
+        let f = try #require(FundamentalMatrix.eightPoint(a, b))
+        for (p, q) in zip(a, b) { #expect(FundamentalMatrix.sampsonError(f, p, q) < 1e-6) }
+        #expect(FundamentalMatrix.sampsonError(f, a[0], b[0] + Vector2(0, 5)) > 0.5)
+        #expect(FundamentalMatrix.eightPoint(Array(a.prefix(7)), Array(b.prefix(7))) == nil)
+    }
+}
+
+@Suite struct KLTAnalyzerTests {
+    static let cam = StreamKey<CameraFrame>("cam0")
+
+    static func frame(_ image: GrayImage) -> CameraFrame {
+        CameraFrame(cameraID: "cam0", image: ImageBuffer(width: image.width, height: image.height,
+                                                         samples: image.pixels.map { UInt8(min(255, max(0, $0.rounded()))) }))
+    }
+
+    /// Frames of the texture panning by (1.5, 0.8) px per frame.
+    static func panning(_ n: Int) -> [CameraFrame] {
+        (0..<n).map { k in frame(render { ($0 + 1.5 * Double(k), $1 + 0.8 * Double(k)) }) }
+    }
+
+    @Test func idsStayStableAndAgesGrow() throws {
+        var harness = AnalyzerHarness { try KLTAnalyzer(options: .init()) }
+        for (k, f) in Self.panning(6).enumerated() { harness.push(f, on: Self.cam, at: Timestamp(nanoseconds: Int64(k) * 50_000_000)) }
+        let out: [Packet<FeatureTracks>] = try harness.run().packets(on: "cam0/tracks")
+        #expect(out.count == 6)
+        let first = Dictionary(uniqueKeysWithValues: out[0].payload.features.map { ($0.id, $0.pixel) })
+        #expect(first.count > 50)
+        let last = out[5].payload
+        let survivors = last.features.filter { first[$0.id] != nil }
+        #expect(survivors.count > first.count / 2)
+        for f in survivors {
+            #expect(f.age == 6)
+            // Content moves by −(1.5, 0.8) per frame.
+            #expect((f.pixel - (first[f.id]! - Vector2(7.5, 4))).norm < 0.2)
+        }
+        #expect(Set(last.features.map(\.id)).count == last.features.count)
+    }
+
+    @Test func blankFramesAndSizeChanges() throws {
+        var harness = AnalyzerHarness { try KLTAnalyzer(options: .init()) }
+        harness.push(Self.frame(GrayImage(width: 160, height: 120, value: 50)), on: Self.cam, at: Timestamp(nanoseconds: 1))
+        harness.push(Self.frame(render { ($0, $1) }), on: Self.cam, at: Timestamp(nanoseconds: 2))
+        harness.push(Self.frame(render(width: 200, height: 150) { ($0, $1) }), on: Self.cam, at: Timestamp(nanoseconds: 3))
+        let result = try harness.run()
+        let out: [Packet<FeatureTracks>] = result.packets(on: "cam0/tracks")
+        #expect(out.count == 3)
+        #expect(out[0].payload.features.isEmpty)
+        #expect(!out[1].payload.features.isEmpty)
+        #expect(out[2].payload.ended.count == out[1].payload.features.count)
+        #expect(out[2].payload.ended.allSatisfy { $0.reason == .frameSizeChanged })
+        #expect(result.report.warnings.contains { $0.contains("frame size changed from 320×240 to 200×150") })
+    }
+
+    @Test func keepsTheAnalyzerContract() throws {
+        let problems = try AnalyzerVerifier.verify({ try KLTAnalyzer(options: .init()) }) { harness in
+            for (k, f) in Self.panning(3).enumerated() { harness.push(f, on: Self.cam, at: Timestamp(nanoseconds: Int64(k) * 50_000_000)) }
+        }
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test func badOptionsAreRefused() {
+        var o = KLTAnalyzer.Options()
+        o.window = 20
+        #expect(throws: AnalyzerError.self) { _ = try KLTAnalyzer(options: o) }
+    }
+}
