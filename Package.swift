@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "ParallaxEval", targets: ["ParallaxEval"]),
         .library(name: "ParallaxImage", targets: ["ParallaxImage"]),
         .library(name: "FeatureTracking", targets: ["FeatureTracking"]),
+        .library(name: "Triangulation", targets: ["Triangulation"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
         .library(name: "Parallax", targets: ["Parallax"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
@@ -68,6 +69,8 @@ let package = Package(
         .target(name: "Diagnostics", dependencies: ["ParallaxCore", "ParallaxMath"], path: "Plugins/Diagnostics", swiftSettings: strictSettings),
         .target(name: "FeatureTracking", dependencies: ["ParallaxCore", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/FeatureTracking", swiftSettings: strictSettings),
+        .target(name: "Triangulation", dependencies: ["ParallaxCore", "ParallaxMath", "ParallaxGeometry"],
+                path: "Plugins/Triangulation", swiftSettings: strictSettings),
 
         .target(
             name: "ParallaxDatasets",
@@ -78,7 +81,7 @@ let package = Package(
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "FeatureTracking", "ParallaxImage", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "ParallaxImage", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -93,6 +96,7 @@ let package = Package(
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "Parallax"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry"], swiftSettings: strictSettings),
+        .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxCore", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ParallaxCore", "ParallaxTesting", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),

@@ -89,7 +89,7 @@ public struct KLTAnalyzer: Analyzer {
             previous = nil
         }
         if let prev = previous, !tracks.isEmpty {
-            ended += track(from: prev, to: current)
+            ended += track(from: prev, to: current, camera: frame.calibration?.model)
         }
         addFeatures(image)
         let calibration = frame.calibration
@@ -98,11 +98,12 @@ public struct KLTAnalyzer: Analyzer {
         }
         previous = current
         context.emit(FeatureTracks(camera: options.camera, imageWidth: image.width, imageHeight: image.height,
-                                   features: tracks, ended: ended), on: output, at: input.timestamp)
+                                   features: tracks, ended: ended, calibration: calibration), on: output, at: input.timestamp)
     }
 
     /// Tracks the live features into `current`; returns the ones that ended.
-    private mutating func track(from prev: PyramidalLucasKanade.Prepared, to current: PyramidalLucasKanade.Prepared) -> [EndedTrack] {
+    private mutating func track(from prev: PyramidalLucasKanade.Prepared, to current: PyramidalLucasKanade.Prepared,
+                                camera: CameraModel?) -> [EndedTrack] {
         var ended: [EndedTrack] = []
         let starts = tracks.map(\.pixel)
         let forward = lk.track(starts, from: prev, to: current)
@@ -127,7 +128,14 @@ public struct KLTAnalyzer: Analyzer {
             survivors = kept
         }
         if options.ransacThreshold > 0, survivors.count >= 12 {
-            let a = survivors.map(\.0.pixel), b = survivors.map(\.1)
+            // Epipolar geometry holds for undistorted points: undistort when calibrated (in pixels,
+            // so the threshold keeps its unit).
+            func undistorted(_ p: Vector2) -> Vector2 {
+                guard let camera, let n = try? camera.normalized(p) else { return p }
+                let k = camera.intrinsics
+                return Vector2(k.fx * n.x + k.cx, k.fy * n.y + k.cy)
+            }
+            let a = survivors.map { undistorted($0.0.pixel) }, b = survivors.map { undistorted($0.1) }
             let ransac = RANSAC<Matrix3>(minimalSampleSize: 8, threshold: options.ransacThreshold, confidence: 0.999, maxIterations: 500, seed: 0)
             if let result = try? ransac.run(dataCount: a.count,
                                             fit: { idx in FundamentalMatrix.eightPoint(idx.map { a[$0] }, idx.map { b[$0] }) },

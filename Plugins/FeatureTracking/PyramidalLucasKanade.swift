@@ -81,7 +81,10 @@ public struct PyramidalLucasKanade: Sendable {
                 let q = p + d
                 let jx0 = q.x - Float(half), jy0 = q.y - Float(half)
                 guard jx0 >= 0, jy0 >= 0, jx0 + Float(window) < Float(w - 1), jy0 + Float(window) < Float(h - 1) else {
-                    return .failure(.outOfImage)
+                    // On a coarse level the big window may leave the small image: keep the
+                    // estimate and refine on the finer levels. On level 0 the point is lost.
+                    if level == 0 { return .failure(.outOfImage) }
+                    break
                 }
                 let (bx, by) = Self.mismatch(origin: (jx0, jy0), window: window, image: J, template: template, gx: gx, gy: gy)
                 let step = SIMD2<Float>((c * bx - b * by) / det, (a * by - b * bx) / det)

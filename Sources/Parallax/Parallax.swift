@@ -1,6 +1,7 @@
 // The umbrella module: one import for users and the CLI, and the list of built-in analyzers.
 @_exported import Diagnostics
 @_exported import FeatureTracking
+@_exported import Triangulation
 @_exported import ParallaxCore
 @_exported import ParallaxDatasets
 @_exported import ParallaxEval
@@ -17,6 +18,7 @@ public enum BuiltinAnalyzers {
         r.register(StreamStatsAnalyzer.self)
         r.register(IMUIntegrator.self)
         r.register(KLTAnalyzer.self)
+        r.register(TriangulationAnalyzer.self)
         return r
     }
 }

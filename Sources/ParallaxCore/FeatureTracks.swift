@@ -1,3 +1,4 @@
+import ParallaxGeometry
 import ParallaxMath
 
 /// One feature point tracked in a frame (ARKit's `rawFeaturePoints` with identifiers).
@@ -58,12 +59,18 @@ public struct FeatureTracks: Sendable, Codable, Equatable {
     public var features: [TrackedFeature]
     /// Tracks that ended at this frame, with the reason.
     public var ended: [EndedTrack]
+    /// The camera's calibration (intrinsics and `T_BC`), when known; not written to JSON.
+    public var calibration: CameraCalibration?
 
-    public init(camera: String, imageWidth: Int, imageHeight: Int, features: [TrackedFeature], ended: [EndedTrack]) {
+    public init(camera: String, imageWidth: Int, imageHeight: Int, features: [TrackedFeature], ended: [EndedTrack],
+                calibration: CameraCalibration? = nil) {
         self.camera = camera
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.features = features
         self.ended = ended
+        self.calibration = calibration
     }
+
+    enum CodingKeys: String, CodingKey { case camera, imageWidth, imageHeight, features, ended }
 }

@@ -41,7 +41,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
     /// folder is opened; those rows are skipped).
     public let missingImages: [String: Int]
 
-    private enum Item { case frame(camera: Int, path: String, csv: String, line: Int), imu(IMUSample) }
+    private enum Item { case frame(camera: Int, path: String, csv: String, line: Int), imu(IMUSample), pose(Pose) }
     private var items: [(Timestamp, Int, Item)] = []   // (time, stream rank, item), merged
     private var index = 0
     private let cameras: [(name: String, calibration: CameraCalibration)]
@@ -110,6 +110,15 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
         missingImages = missing
         let gtFile = mav0.appendingPathComponent("state_groundtruth_estimate0/data.csv").path
         groundTruth = fm.fileExists(atPath: gtFile) ? try TrajectoryFile.read(path: gtFile, format: .euroc) : nil
+        if let gt = groundTruth {
+            // Ground truth is also a stream (`groundtruth`, Pose T_WB), for analyzers that need poses.
+            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
+            var previous: Timestamp?
+            for p in gt.poses where previous == nil || p.timestamp > previous! {
+                rows.append((p.timestamp, cams.count + 1, .pose(Pose(worldFromBody: p.pose))))
+                previous = p.timestamp
+            }
+        }
         calibrations = Dictionary(uniqueKeysWithValues: cams.map { ($0.0, $0.1) })
         // Stable merge by time, then stream rank; per-stream order is kept (the bus checks it).
         items = rows.enumerated().sorted { a, b in
@@ -140,6 +149,8 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
         switch item {
         case let .imu(sample):
             return .ready(AnyPacket(stream: "imu0", timestamp: t, payload: sample))
+        case let .pose(pose):
+            return .ready(AnyPacket(stream: DatasetStreams.groundTruth, timestamp: t, payload: pose))
         case let .frame(camera, path, _, _):
             let (name, calibration) = cameras[camera]
             return .work {

@@ -126,9 +126,18 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
         self.listing = listing
         self.missingImages = missing
         self.calibrations = calibrations
-        self.streams = streams
         let gt = map["ground_truth"]?.string.map { root.appendingPathComponent($0).path }
         groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc) }
+        if let trajectory = groundTruth {
+            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
+            var previous: Timestamp?
+            for p in trajectory.poses where previous == nil || p.timestamp > previous! {
+                rows.append((p.timestamp, list.count, .ready(AnyPacket(stream: DatasetStreams.groundTruth, timestamp: p.timestamp,
+                                                                        payload: Pose(worldFromBody: p.pose)))))
+                previous = p.timestamp
+            }
+        }
+        self.streams = streams
         items = rows.enumerated().sorted { a, b in
             (a.element.0, a.element.1, a.offset) < (b.element.0, b.element.1, b.offset)
         }.map(\.element)

@@ -39,3 +39,9 @@ public protocol DatasetSource: PacketSource {
     /// Listed images that do not exist, per stream.
     var missingImages: [String: Int] { get }
 }
+
+/// Stream names readers give to what is not a sensor.
+public enum DatasetStreams {
+    /// Ground-truth body poses (``Pose``, `T_WB`), when the dataset has them.
+    public static let groundTruth = "groundtruth"
+}

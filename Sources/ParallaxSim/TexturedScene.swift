@@ -10,14 +10,16 @@ import ParallaxMath
 /// pixel through the camera model (distortion included), so depth is exact: the distance along
 /// the optical axis to the nearest rectangle.
 public struct TexturedScene: Sendable {
-    /// One textured rectangle.
+    /// One textured rectangle; the texture repeats `tiles` times along each edge (mirrored at
+    /// every other tile so the seams stay continuous).
     public struct Rectangle: Sendable {
         public var origin: Vector3
         public var edgeU: Vector3
         public var edgeV: Vector3
         public var texture: ImageBuffer<UInt8>
-        public init(origin: Vector3, edgeU: Vector3, edgeV: Vector3, texture: ImageBuffer<UInt8>) {
-            self.origin = origin; self.edgeU = edgeU; self.edgeV = edgeV; self.texture = texture
+        public var tiles: (u: Double, v: Double)
+        public init(origin: Vector3, edgeU: Vector3, edgeV: Vector3, texture: ImageBuffer<UInt8>, tiles: (u: Double, v: Double) = (1, 1)) {
+            self.origin = origin; self.edgeU = edgeU; self.edgeV = edgeV; self.texture = texture; self.tiles = tiles
         }
         /// Unit normal `edgeU × edgeV`.
         public var normal: Vector3 { edgeU.cross(edgeV).normalized }
@@ -31,7 +33,9 @@ public struct TexturedScene: Sendable {
 
     /// The inside of an axis-aligned box (floor, ceiling, four walls), textured with `textures`
     /// in turn: a room around a trajectory.
-    public static func room(min lo: Vector3, max hi: Vector3, textures: [ImageBuffer<UInt8>]) -> TexturedScene {
+    /// Each texture copy covers about `tileSize` metres (default 1.5 m): photos keep their
+    /// detail instead of being stretched over a whole wall.
+    public static func room(min lo: Vector3, max hi: Vector3, textures: [ImageBuffer<UInt8>], tileSize: Double = 1.5) -> TexturedScene {
         precondition(!textures.isEmpty, "room needs at least one texture")
         let d = hi - lo
         let faces: [(Vector3, Vector3, Vector3)] = [
@@ -43,7 +47,8 @@ public struct TexturedScene: Sendable {
             (Vector3(hi.x, lo.y, lo.z), Vector3(0, 0, d.z), Vector3(0, d.y, 0)),            // wall x = hi
         ]
         return TexturedScene(rectangles: faces.enumerated().map { i, f in
-            Rectangle(origin: f.0, edgeU: f.1, edgeV: f.2, texture: textures[i % textures.count])
+            Rectangle(origin: f.0, edgeU: f.1, edgeV: f.2, texture: textures[i % textures.count],
+                      tiles: (max(1, (f.1.norm / tileSize).rounded()), max(1, (f.2.norm / tileSize).rounded())))
         })
     }
 
@@ -83,11 +88,20 @@ public struct TexturedScene: Sendable {
             let b = bearings[k]
             guard let hit = intersect(origin: c, direction: r * b) else { continue }
             depth[k] = Float(hit.t * b.z)
-            let tex = rectangles[hit.index].texture
-            pixels[k] = Self.sample(tex, x: hit.alpha * Double(tex.width - 1), y: hit.beta * Double(tex.height - 1))
+            let rect = rectangles[hit.index]
+            let tex = rect.texture
+            pixels[k] = Self.sample(tex, x: Self.mirrored(hit.alpha * rect.tiles.u) * Double(tex.width - 1),
+                                    y: Self.mirrored(hit.beta * rect.tiles.v) * Double(tex.height - 1))
         }
         return (ImageBuffer(width: camera.width, height: camera.height, samples: pixels),
                 ImageBuffer(width: camera.width, height: camera.height, samples: depth))
+    }
+
+    /// Position within a mirrored tile: 0→1 on even tiles, 1→0 on odd ones.
+    static func mirrored(_ s: Double) -> Double {
+        let tile = s.rounded(.down)
+        let f = s - tile
+        return Int(tile) % 2 == 0 ? f : 1 - f
     }
 
     /// Bilinear texture lookup, rounded to the nearest gray level.

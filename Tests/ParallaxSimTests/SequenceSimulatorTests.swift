@@ -54,7 +54,7 @@ import ParallaxMath
         #expect(ca == cb)
         // And the folder reads back with every stream.
         let source = try ParallaxFolderSource(path: a.path)
-        #expect(source.streams.map(\.name) == ["imu0", "cam0", "depth0"])
+        #expect(source.streams.map(\.name) == ["imu0", "cam0", "depth0", "groundtruth"])
         #expect(source.groundTruth?.count == 201)
     }
 

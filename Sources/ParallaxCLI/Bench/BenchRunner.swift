@@ -29,6 +29,7 @@ struct BenchRunner {
     }
 
     private func runOne(_ run: BenchSuite.Run) throws -> Result {
+        var scene: TexturedScene?
         var result = Result(name: run.name, dataset: run.dataset ?? "simulated", chain: run.chain, status: "ok")
         progress("\(run.name): preparing")
         let datasetPath: String
@@ -43,7 +44,7 @@ struct BenchRunner {
             let (seconds, seed, width) = run.simulate!
             let folder = scratch.appendingPathComponent("sim-\(run.name)")
             try? FileManager.default.removeItem(at: folder)
-            try Self.simulate(seconds: seconds, seed: seed, width: width, into: folder)
+            scene = try Self.simulate(seconds: seconds, seed: seed, width: width, into: folder)
             datasetPath = folder.path
             result.dataset = String(format: "simulated (%.0f s, seed %d)", seconds, seed)
         }
@@ -87,12 +88,48 @@ struct BenchRunner {
             result.seriesTimes = times.map { $0 - t0 }
             if errors.isEmpty { result.note = "no frame interval was covered by ground truth" }
         }
+        if run.evaluate == "landmarks" {
+            guard let scene, let gt = source.groundTruth else {
+                result.status = "failed"
+                result.note = "evaluation landmarks needs a simulated dataset (the scene is the ground truth)"
+                return result
+            }
+            // The true point of a track: its first observation's ray cast into the scene from the
+            // ground-truth camera pose at that frame.
+            var firstView: [UInt64: (time: Double, normalized: Vector2, bodyFromCamera: SE3)] = [:]
+            var ages: [Double] = []
+            for p in outputs {
+                guard let tracks = p.payload as? FeatureTracks, let cal = tracks.calibration else { continue }
+                for f in tracks.features where firstView[f.id] == nil {
+                    if let n = f.normalized { firstView[f.id] = (p.timestamp.seconds, n, cal.bodyFromSensor) }
+                }
+                ages += tracks.ended.map { Double($0.age) }
+            }
+            var errors: [Double] = []
+            for p in outputs {
+                guard let l = p.payload as? Landmark, let v = firstView[l.id], let body = gt.pose(at: v.time) else { continue }
+                let camera = body * v.bodyFromCamera
+                let ray = camera.rotation * Vector3(v.normalized.x, v.normalized.y, 1).normalized
+                guard let hit = scene.intersect(origin: camera.translation, direction: ray) else { continue }
+                let truth = camera.translation + hit.t * ray
+                let depth = (camera.inverse * truth).z
+                guard depth >= 1, depth <= 5 else { continue }
+                errors.append((l.position - truth).norm)
+            }
+            result.metric = "landmark position error, true depth 1–5 m (m)"
+            result.statistics = ErrorStatistics(errors)
+            let sortedAges = ages.sorted()
+            let p90 = errors.isEmpty ? 0 : errors.sorted()[Int(0.9 * Double(errors.count - 1))]
+            result.note = String(format: "90th percentile %.4f m over %d landmarks; median track length %.0f frames", p90, errors.count,
+                                 sortedAges.isEmpty ? 0 : sortedAges[sortedAges.count / 2])
+        }
         return result
     }
 
     /// The default simulated sequence: built-in orbit, EuRoC calibration and noise, textures
     /// from the bundled real images (fallback: a seeded noise texture, so it works anywhere).
-    static func simulate(seconds: Double, seed: UInt64, width: Int, into folder: URL) throws {
+    @discardableResult
+    static func simulate(seconds: Double, seed: UInt64, width: Int, into folder: URL) throws -> TexturedScene {
         // EuRoC cam0 intrinsics scaled from its 752 px width.
         let s = Double(width) / 752
         let camera = CameraCalibration(
@@ -116,5 +153,6 @@ struct BenchRunner {
         let writer = try ParallaxFolderWriter(path: folder.path)
         for p in packets { try writer.write(p) }
         try writer.finish(groundTruth: gt)
+        return scene
     }
 }

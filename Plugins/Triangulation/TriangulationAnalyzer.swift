@@ -1,0 +1,138 @@
+import Foundation
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxMath
+
+/// Triangulates feature tracks into 3D landmarks using camera poses from a pose stream
+/// (ground truth or an estimator): multi-view DLT then Gauss–Newton on inverse depth,
+/// cheirality, parallax and reprojection checks, covariance from 1 px image noise. A track is
+/// triangulated when it ends (and every live track at the end of the run). Poses are
+/// interpolated (SE(3)) at each frame's time from the pose stream's samples around it; by the
+/// time a track ends, the poses after its earlier frames have arrived.
+///
+/// Example chain: `klt camera=cam0 ! triangulate tracks=cam0/tracks poses=groundtruth`
+public struct TriangulationAnalyzer: Analyzer {
+    public static let name = "triangulate"
+    public static let summary = "3D landmarks from feature tracks and camera poses (DLT + inverse-depth Gauss–Newton, with quality checks)"
+
+    public struct Options: AnalyzerOptions {
+        public var tracks = "cam0/tracks"
+        public var poses = "groundtruth"
+        public var poseToleranceMs = 20.0
+        public var minObservations = 3
+        public var minParallaxDegrees = 1.0
+        public var maxReprojectionErrorPx = 2.0
+        public var output = "landmarks"
+        public init() {}
+        public static let documentation = [
+            "tracks": "FeatureTracks stream (from klt)",
+            "poses": "Pose stream giving T_WB at the frame times (e.g. the dataset's groundtruth)",
+            "poseToleranceMs": "largest gap between the two poses a frame's pose is interpolated from (ms)",
+            "minObservations": "fewest frames a track needs",
+            "minParallaxDegrees": "smallest angle between viewing rays (deg)",
+            "maxReprojectionErrorPx": "largest RMS reprojection error (px)",
+            "output": "Landmark stream",
+        ]
+    }
+
+    private let tracksPort: InputPort<FeatureTracks>
+    private let posesPort: InputPort<Pose>
+    private let output: OutputPort<Landmark>
+    private let options: Options
+    /// A frame's view of a track, resolved to a camera pose when the track is triangulated.
+    private struct View { var time: Timestamp; var normalized: Vector2; var bodyFromCamera: SE3 }
+    private var observations: [UInt64: [View]] = [:]
+    /// Pose samples received so far (time order), trimmed to what live tracks still need.
+    private var poseHistory: [Packet<Pose>] = []
+    private var focal = 1.0
+    private var lastTime = Timestamp(nanoseconds: 0)
+    /// Rejections by reason, reported as a warning at the end.
+    private var rejected: [MultiViewTriangulation.Rejection: Int] = [:]
+    private var framesWithoutPose = 0
+    /// Observations dropped because no pose bracketed their time.
+    private var missingPoses = 0
+
+    public init(options: Options) throws {
+        guard options.minObservations >= 2 else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "min_observations", reason: "must be at least 2")
+        }
+        self.options = options
+        tracksPort = .each(options.tracks)
+        posesPort = .between(options.poses)
+        output = OutputPort(options.output)
+    }
+
+    public var inputs: [PortDescription] { [tracksPort.erased, posesPort.erased] }
+    public var outputs: [PortDescription] { [output.erased] }
+
+    public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        guard let tracks = input.payload(tracksPort) else { return }
+        lastTime = input.timestamp
+        poseHistory += input.between(posesPort)
+        guard let calibration = tracks.calibration else {
+            framesWithoutPose += 1
+            for e in tracks.ended { observations[e.id] = nil }
+            return
+        }
+        focal = calibration.model.intrinsics.fx
+        for f in tracks.features {
+            guard let n = f.normalized else { continue }
+            observations[f.id, default: []].append(View(time: input.timestamp, normalized: n, bodyFromCamera: calibration.bodyFromSensor))
+        }
+        for e in tracks.ended {
+            if let views = observations.removeValue(forKey: e.id) { emit(e.id, views, at: input.timestamp, &context) }
+        }
+        // Keep only the poses still needed: from just before the oldest live observation.
+        if let oldest = observations.values.compactMap({ $0.first?.time }).min(),
+           let keepFrom = poseHistory.lastIndex(where: { $0.timestamp <= oldest }), keepFrom > 0 {
+            poseHistory.removeFirst(keepFrom)
+        }
+    }
+
+    public mutating func close(context: inout AnalyzerContext) throws {
+        for id in observations.keys.sorted() { emit(id, observations[id]!, at: lastTime, &context) }
+        observations = [:]
+        if framesWithoutPose > 0 {
+            context.warn("\(framesWithoutPose) frame(s) had no camera calibration; their observations were not used")
+        }
+        if missingPoses > 0 {
+            context.warn("\(missingPoses) observation(s) had no pose on '\(options.poses)' around their time; not used")
+        }
+        if !rejected.isEmpty {
+            context.warn("tracks not triangulated: " + rejected.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", "))
+        }
+    }
+
+    /// `T_WB` at `t`, interpolated between the surrounding pose samples (at most
+    /// `pose_tolerance_ms` apart); `nil` when not bracketed.
+    private func bodyPose(at t: Timestamp) -> SE3? {
+        guard let after = poseHistory.firstIndex(where: { $0.timestamp >= t }) else { return nil }
+        let b = poseHistory[after]
+        if b.timestamp == t { return b.payload.worldFromBody }
+        guard after > 0 else { return nil }
+        let a = poseHistory[after - 1]
+        let gap = b.timestamp.nanoseconds - a.timestamp.nanoseconds
+        guard Double(gap) <= options.poseToleranceMs * 1e6 else { return nil }
+        let s = Double(t.nanoseconds - a.timestamp.nanoseconds) / Double(gap)
+        return a.payload.worldFromBody.interpolated(to: b.payload.worldFromBody, t: s)
+    }
+
+    private mutating func emit(_ id: UInt64, _ views: [View], at t: Timestamp, _ context: inout AnalyzerContext) {
+        let obs = views.compactMap { v in
+            bodyPose(at: v.time).map { MultiViewTriangulation.Observation(worldFromCamera: $0 * v.bodyFromCamera, normalized: v.normalized) }
+        }
+        if obs.count < views.count { missingPoses += views.count - obs.count }
+        guard obs.count >= options.minObservations else { rejected[.tooFewObservations, default: 0] += 1; return }
+        switch MultiViewTriangulation.triangulate(obs, minParallaxDegrees: options.minParallaxDegrees,
+                                                  maxRMSNormalized: options.maxReprojectionErrorPx / focal) {
+        case let .success(r):
+            let sigma2 = 1 / (focal * focal)  // 1 px in normalized units, squared
+            let c = r.covariance
+            let cov = (0..<3).flatMap { i in (0..<3).map { j in c[i, j] * sigma2 } }
+            context.emit(Landmark(id: id, position: r.position, reprojectionRMSE: r.rmsNormalized * focal, observations: obs.count,
+                                  parallaxDegrees: r.parallaxDegrees, depth: r.depthInFirst, covariance: cov), on: output, at: t)
+        case let .failure(reason):
+            rejected[reason, default: 0] += 1
+        }
+    }
+}
