@@ -58,6 +58,22 @@ case "speed":
         tracked = r.filter { if case .success = $0 { return true } else { return false } }.count
     } }.sorted()
     print("{\"corners\": \(corners.count), \"tracked\": \(tracked), \"detectMs\": \(detect[detect.count / 2]), \"trackMs\": \(track[track.count / 2])}")
+case "triangulate":
+    // Two-view triangulation of N points (normalized coordinates in; world points out):
+    // DLT + Gauss–Newton + checks per point, as the triangulate analyzer runs it.
+    let n = args.count > 1 ? Int(args[1])! : 10_000
+    var rng = SeededGenerator(seed: 1)
+    let b = SE3(rotation: .exp(Vector3(0, 0.05, 0)), translation: Vector3(0.2, 0, 0))
+    let points = (0..<n).map { _ in Vector3(Double.random(in: -2...2, using: &rng), Double.random(in: -1...1, using: &rng), Double.random(in: 2...8, using: &rng)) }
+    let views = points.map { p -> [MultiViewTriangulation.Observation] in
+        let c = b.inverse * p
+        return [.init(worldFromCamera: .identity, normalized: Vector2(p.x / p.z, p.y / p.z)), .init(worldFromCamera: b, normalized: Vector2(c.x / c.z, c.y / c.z))]
+    }
+    var ok = 0
+    let ms = milliseconds {
+        for v in views { if case .success = MultiViewTriangulation.triangulate(v, minParallaxDegrees: 0, maxRMSNormalized: 1) { ok += 1 } }
+    }
+    print("{\"points\": \(n), \"triangulated\": \(ok), \"pointsPerSecond\": \(Double(n) / (ms / 1000))}")
 default:
     print("unknown mode \(mode)"); exit(2)
 }
