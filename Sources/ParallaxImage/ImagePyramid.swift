@@ -9,43 +9,45 @@ public struct ImagePyramid: Sendable {
         var levels = [image]
         for _ in 0..<maxLevel {
             let last = levels.last!
-            guard last.width / 2 >= 8, last.height / 2 >= 8 else { break }
+            guard (last.width + 1) / 2 >= 8, (last.height + 1) / 2 >= 8 else { break }
             levels.append(Self.pyrDown(last))
         }
         self.levels = levels
     }
 
-    /// Blur with [1 4 6 4 1]/16 in x and y, keep every second pixel.
+    /// Blur with [1 4 6 4 1]/16 in x and y, keep every second pixel. The vertical pass runs
+    /// first, over whole contiguous rows but only the kept ones (it vectorizes); the horizontal
+    /// pass then touches half the rows.
     static func pyrDown(_ src: GrayImage) -> GrayImage {
         let w = src.width, h = src.height
         let dw = (w + 1) / 2, dh = (h + 1) / 2
-        // Horizontal pass at the decimated columns, all rows.
-        var tmp = [Float](repeating: 0, count: dw * h)
+        var tmp = [Float](repeating: 0, count: w * dh)
         src.pixels.withUnsafeBufferPointer { s in
             tmp.withUnsafeMutableBufferPointer { t in
-                for y in 0..<h {
-                    let row = y * w
-                    for x in 0..<dw {
-                        let c = 2 * x
-                        if c >= 2 && c + 2 < w {
-                            let q = row + c
-                            t[y * dw + x] = (s[q - 2] + s[q + 2] + 4 * (s[q - 1] + s[q + 1]) + 6 * s[q]) * (1 / 16)
-                        } else {
-                            let xm2 = reflect(c - 2, w), xm1 = reflect(c - 1, w), xp1 = reflect(c + 1, w), xp2 = reflect(c + 2, w)
-                            t[y * dw + x] = (s[row + xm2] + s[row + xp2] + 4 * (s[row + xm1] + s[row + xp1]) + 6 * s[row + c]) * (1 / 16)
-                        }
-                    }
+                guard let sp = s.baseAddress, let tp = t.baseAddress else { return }
+                for y in 0..<dh {
+                    let c = 2 &* y
+                    let r0 = sp + reflect(c &- 2, h) &* w, r1 = sp + reflect(c &- 1, h) &* w, r2 = sp + c &* w
+                    let r3 = sp + reflect(c &+ 1, h) &* w, r4 = sp + reflect(c &+ 2, h) &* w
+                    let o = tp + y &* w
+                    for x in 0..<w { o[x] = r0[x] + r4[x] + 4 * (r1[x] + r3[x]) + 6 * r2[x] }
                 }
             }
         }
         var out = [Float](repeating: 0, count: dw * dh)
         tmp.withUnsafeBufferPointer { t in
             out.withUnsafeMutableBufferPointer { o in
+                guard let tp = t.baseAddress, let op = o.baseAddress else { return }
                 for y in 0..<dh {
-                    let c = 2 * y
-                    let r0 = reflect(c - 2, h) * dw, r1 = reflect(c - 1, h) * dw, r2 = c * dw, r3 = reflect(c + 1, h) * dw, r4 = reflect(c + 2, h) * dw
+                    let row = tp + y &* w, orow = op + y &* dw
                     for x in 0..<dw {
-                        o[y * dw + x] = (t[r0 + x] + t[r4 + x] + 4 * (t[r1 + x] + t[r3 + x]) + 6 * t[r2 + x]) * (1 / 16)
+                        let c = 2 &* x
+                        if c >= 2 && c &+ 2 < w {
+                            orow[x] = (row[c &- 2] + row[c &+ 2] + 4 * (row[c &- 1] + row[c &+ 1]) + 6 * row[c]) * (1 / 256)
+                        } else {
+                            let xm2 = reflect(c &- 2, w), xm1 = reflect(c &- 1, w), xp1 = reflect(c &+ 1, w), xp2 = reflect(c &+ 2, w)
+                            orow[x] = (row[xm2] + row[xp2] + 4 * (row[xm1] + row[xp1]) + 6 * row[c]) * (1 / 256)
+                        }
                     }
                 }
             }
