@@ -100,14 +100,21 @@ public struct PyramidalLucasKanade: Sendable {
         return .success(result)
     }
 
+    /// Integer corner and the four bilinear weights of a sub-pixel position (shared by every
+    /// sample of a window on the same grid).
+    @inline(__always)
+    static func bilinearWeights(_ origin: (Float, Float)) -> (Int, Int, Float, Float, Float, Float) {
+        let x0 = Int(origin.0), y0 = Int(origin.1)
+        let fx = origin.0 - Float(x0), fy = origin.1 - Float(y0)
+        return (x0, y0, (1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
+    }
+
     /// Samples the template and its gradients (scaled to 0…1 intensities) over the window at a
     /// sub-pixel origin; returns the structure tensor entries (Σ gx², Σ gx·gy, Σ gy²).
     @inline(__always)
     static func sampleWindow(origin: (Float, Float), window: Int, image: GrayImage, dx: GrayImage, dy: GrayImage,
                              template: inout [Float], gx: inout [Float], gy: inout [Float]) -> (Float, Float, Float) {
-        let x0 = Int(origin.0), y0 = Int(origin.1)
-        let fx = origin.0 - Float(x0), fy = origin.1 - Float(y0)
-        let w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy
+        let (x0, y0, w00, w01, w10, w11) = bilinearWeights(origin)
         let stride = image.width
         var a: Float = 0, b: Float = 0, c: Float = 0
         image.pixels.withUnsafeBufferPointer { ip in
@@ -141,9 +148,7 @@ public struct PyramidalLucasKanade: Sendable {
     /// Σ (J(x + d) − T(x)) · ∇T over the window (intensities scaled to 0…1).
     @inline(__always)
     static func mismatch(origin: (Float, Float), window: Int, image: GrayImage, template: [Float], gx: [Float], gy: [Float]) -> (Float, Float) {
-        let x0 = Int(origin.0), y0 = Int(origin.1)
-        let fx = origin.0 - Float(x0), fy = origin.1 - Float(y0)
-        let w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy
+        let (x0, y0, w00, w01, w10, w11) = bilinearWeights(origin)
         let stride = image.width
         var bx: Float = 0, by: Float = 0
         image.pixels.withUnsafeBufferPointer { jp in

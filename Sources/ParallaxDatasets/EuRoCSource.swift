@@ -121,9 +121,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
         }
         calibrations = Dictionary(uniqueKeysWithValues: cams.map { ($0.0, $0.1) })
         // Stable merge by time, then stream rank; per-stream order is kept (the bus checks it).
-        items = rows.enumerated().sorted { a, b in
-            (a.element.0, a.element.1, a.offset) < (b.element.0, b.element.1, b.offset)
-        }.map(\.element)
+        items = mergedByTime(rows)
         self.cameras = cams
         self.streams = streams
     }

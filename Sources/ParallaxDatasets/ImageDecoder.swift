@@ -97,7 +97,8 @@ public enum ImageDecoder {
         guard done != 0 else { throw ImageDecodingError.corrupt(path: path, message: message(of: &image)) }
     }
 
-    private static func message(of image: inout png_image) -> String {
+    /// libpng's error text of a failed `png_image` call.
+    static func message(of image: inout png_image) -> String {
         withUnsafeBytes(of: &image.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
     }
 

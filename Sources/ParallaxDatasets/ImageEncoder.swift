@@ -35,7 +35,5 @@ public enum ImageEncoder {
         return png
     }
 
-    private static func message(_ image: inout png_image) -> String {
-        withUnsafeBytes(of: &image.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-    }
+    private static func message(_ image: inout png_image) -> String { ImageDecoder.message(of: &image) }
 }

@@ -138,9 +138,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
             }
         }
         self.streams = streams
-        items = rows.enumerated().sorted { a, b in
-            (a.element.0, a.element.1, a.offset) < (b.element.0, b.element.1, b.offset)
-        }.map(\.element)
+        items = mergedByTime(rows)
     }
 
     public func nextDeferred() throws -> DeferredPacket? {

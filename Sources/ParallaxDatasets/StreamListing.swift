@@ -45,3 +45,11 @@ public enum DatasetStreams {
     /// Ground-truth body poses (``Pose``, `T_WB`), when the dataset has them.
     public static let groundTruth = "groundtruth"
 }
+
+/// Index rows `(time, stream rank, item)` sorted by time, then stream rank; rows with equal
+/// keys keep their file order (a stable merge of the dataset's streams).
+func mergedByTime<Item>(_ rows: [(Timestamp, Int, Item)]) -> [(Timestamp, Int, Item)] {
+    rows.enumerated().sorted { a, b in
+        (a.element.0, a.element.1, a.offset) < (b.element.0, b.element.1, b.offset)
+    }.map(\.element)
+}

@@ -79,9 +79,7 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
         missingImages = missing
         let gt = root.appendingPathComponent("groundtruth.txt").path
         groundTruth = fm.fileExists(atPath: gt) ? try TrajectoryFile.read(path: gt, format: .tum) : nil
-        items = rows.enumerated().sorted { a, b in
-            (a.element.0, a.element.1, a.offset) < (b.element.0, b.element.1, b.offset)
-        }.map(\.element)
+        items = mergedByTime(rows)
         self.streams = streams
     }
 
