@@ -77,7 +77,8 @@ public struct PyramidalLucasKanade: Sendable {
                 d *= 2
                 continue
             }
-            for _ in 0..<maxIterations {
+            var previousStep = SIMD2<Float>(0, 0)
+            for iteration in 0..<maxIterations {
                 let q = p + d
                 let jx0 = q.x - Float(half), jy0 = q.y - Float(half)
                 guard jx0 >= 0, jy0 >= 0, jx0 + Float(window) < Float(w - 1), jy0 + Float(window) < Float(h - 1) else {
@@ -90,6 +91,12 @@ public struct PyramidalLucasKanade: Sendable {
                 let step = SIMD2<Float>((c * bx - b * by) / det, (a * by - b * bx) / det)
                 d -= step
                 if (step * step).sum() < epsilon * epsilon { break }
+                // Oscillating: this step undoes the previous one (within 0.01 px); settle half way.
+                if iteration > 0, abs(step.x + previousStep.x) < 0.01, abs(step.y + previousStep.y) < 0.01 {
+                    d += step * 0.5
+                    break
+                }
+                previousStep = step
             }
             if level > 0 { d *= 2 }
         }
@@ -110,30 +117,54 @@ public struct PyramidalLucasKanade: Sendable {
     }
 
     /// Samples the template and its gradients (scaled to 0…1 intensities) over the window at a
-    /// sub-pixel origin; returns the structure tensor entries (Σ gx², Σ gx·gy, Σ gy²).
+    /// sub-pixel origin; returns the structure tensor entries (Σ gx², Σ gx·gy, Σ gy²). Eight
+    /// samples at a time (`SIMD8`), then the row's remainder.
     @inline(__always)
     static func sampleWindow(origin: (Float, Float), window: Int, image: GrayImage, dx: GrayImage, dy: GrayImage,
                              template: inout [Float], gx: inout [Float], gy: inout [Float]) -> (Float, Float, Float) {
         let (x0, y0, w00, w01, w10, w11) = bilinearWeights(origin)
         let stride = image.width
+        let v00 = SIMD8<Float>(repeating: w00), v01 = SIMD8<Float>(repeating: w01)
+        let v10 = SIMD8<Float>(repeating: w10), v11 = SIMD8<Float>(repeating: w11)
+        let inv255 = SIMD8<Float>(repeating: 1 / 255)
+        var va = SIMD8<Float>(repeating: 0), vb = va, vc = va
         var a: Float = 0, b: Float = 0, c: Float = 0
-        image.pixels.withUnsafeBufferPointer { ip in
-            dx.pixels.withUnsafeBufferPointer { xp in
-                dy.pixels.withUnsafeBufferPointer { yp in
-                    template.withUnsafeMutableBufferPointer { t in
-                        gx.withUnsafeMutableBufferPointer { gxp in
-                            gy.withUnsafeMutableBufferPointer { gyp in
-                                var k = 0
+        @inline(__always) func interpolate(_ p: UnsafePointer<Float>, _ off: Int) -> SIMD8<Float> {
+            let r = UnsafeRawPointer(p + off)
+            return r.loadUnaligned(as: SIMD8<Float>.self) * v00 + r.loadUnaligned(fromByteOffset: 4, as: SIMD8<Float>.self) * v01
+                + r.loadUnaligned(fromByteOffset: 4 * stride, as: SIMD8<Float>.self) * v10
+                + r.loadUnaligned(fromByteOffset: 4 * (stride + 1), as: SIMD8<Float>.self) * v11
+        }
+        @inline(__always) func interpolate1(_ p: UnsafePointer<Float>, _ off: Int) -> Float {
+            p[off] * w00 + p[off + 1] * w01 + p[off + stride] * w10 + p[off + stride + 1] * w11
+        }
+        image.pixels.withUnsafeBufferPointer { ib in
+            dx.pixels.withUnsafeBufferPointer { xb in
+                dy.pixels.withUnsafeBufferPointer { yb in
+                    template.withUnsafeMutableBufferPointer { tb in
+                        gx.withUnsafeMutableBufferPointer { gxb in
+                            gy.withUnsafeMutableBufferPointer { gyb in
+                                guard let ip = ib.baseAddress, let xp = xb.baseAddress, let yp = yb.baseAddress,
+                                      let t = tb.baseAddress, let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
+                                let vectorEnd = window - window % 8
                                 for wy in 0..<window {
-                                    var i = (y0 + wy) * stride + x0
-                                    for _ in 0..<window {
-                                        t[k] = ip[i] * w00 + ip[i + 1] * w01 + ip[i + stride] * w10 + ip[i + stride + 1] * w11
-                                        let ix = (xp[i] * w00 + xp[i + 1] * w01 + xp[i + stride] * w10 + xp[i + stride + 1] * w11) * (1 / 255)
-                                        let iy = (yp[i] * w00 + yp[i + 1] * w01 + yp[i + stride] * w10 + yp[i + stride + 1] * w11) * (1 / 255)
-                                        gxp[k] = ix; gyp[k] = iy
+                                    let base = (y0 &+ wy) &* stride &+ x0
+                                    let k0 = wy &* window
+                                    var wx = 0
+                                    while wx < vectorEnd {
+                                        let ix = interpolate(xp, base + wx) * inv255, iy = interpolate(yp, base + wx) * inv255
+                                        UnsafeMutableRawPointer(t + k0 + wx).storeBytes(of: interpolate(ip, base + wx), as: SIMD8<Float>.self)
+                                        UnsafeMutableRawPointer(gxp + k0 + wx).storeBytes(of: ix, as: SIMD8<Float>.self)
+                                        UnsafeMutableRawPointer(gyp + k0 + wx).storeBytes(of: iy, as: SIMD8<Float>.self)
+                                        va += ix * ix; vb += ix * iy; vc += iy * iy
+                                        wx &+= 8
+                                    }
+                                    while wx < window {
+                                        let ix = interpolate1(xp, base + wx) / 255, iy = interpolate1(yp, base + wx) / 255
+                                        t[k0 + wx] = interpolate1(ip, base + wx)
+                                        gxp[k0 + wx] = ix; gyp[k0 + wx] = iy
                                         a += ix * ix; b += ix * iy; c += iy * iy
-                                        k += 1
-                                        i += 1
+                                        wx &+= 1
                                     }
                                 }
                             }
@@ -142,33 +173,52 @@ public struct PyramidalLucasKanade: Sendable {
                 }
             }
         }
-        return (a, b, c)
+        return (a + va.sum(), b + vb.sum(), c + vc.sum())
     }
 
-    /// Σ (J(x + d) − T(x)) · ∇T over the window (intensities scaled to 0…1).
+    /// Σ (J(x + d) − T(x)) · ∇T over the window (intensities scaled to 0…1). Eight samples at
+    /// a time (`SIMD8`), with independent accumulators, then the row's remainder.
     @inline(__always)
     static func mismatch(origin: (Float, Float), window: Int, image: GrayImage, template: [Float], gx: [Float], gy: [Float]) -> (Float, Float) {
         let (x0, y0, w00, w01, w10, w11) = bilinearWeights(origin)
         let stride = image.width
+        var accX = SIMD8<Float>(repeating: 0), accY = SIMD8<Float>(repeating: 0)
         var bx: Float = 0, by: Float = 0
-        image.pixels.withUnsafeBufferPointer { jp in
-            template.withUnsafeBufferPointer { t in
-                gx.withUnsafeBufferPointer { gxp in
-                    gy.withUnsafeBufferPointer { gyp in
-                        var k = 0
+        let v00 = SIMD8<Float>(repeating: w00), v01 = SIMD8<Float>(repeating: w01)
+        let v10 = SIMD8<Float>(repeating: w10), v11 = SIMD8<Float>(repeating: w11)
+        let inv255 = SIMD8<Float>(repeating: 1 / 255)
+        image.pixels.withUnsafeBufferPointer { jb in
+            template.withUnsafeBufferPointer { tb in
+                gx.withUnsafeBufferPointer { gxb in
+                    gy.withUnsafeBufferPointer { gyb in
+                        guard let jp = jb.baseAddress, let tp = tb.baseAddress, let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
+                        let vectorEnd = window - window % 8
                         for wy in 0..<window {
-                            var i = (y0 + wy) * stride + x0
-                            for _ in 0..<window {
-                                let r = (jp[i] * w00 + jp[i + 1] * w01 + jp[i + stride] * w10 + jp[i + stride + 1] * w11 - t[k]) * (1 / 255)
-                                bx += r * gxp[k]; by += r * gyp[k]
-                                k += 1
-                                i += 1
+                            let row = jp + ((y0 &+ wy) &* stride &+ x0)
+                            let below = row + stride
+                            let k0 = wy &* window
+                            var wx = 0
+                            while wx < vectorEnd {
+                                let a = UnsafeRawPointer(row + wx).loadUnaligned(as: SIMD8<Float>.self)
+                                let b = UnsafeRawPointer(row + wx + 1).loadUnaligned(as: SIMD8<Float>.self)
+                                let c = UnsafeRawPointer(below + wx).loadUnaligned(as: SIMD8<Float>.self)
+                                let d = UnsafeRawPointer(below + wx + 1).loadUnaligned(as: SIMD8<Float>.self)
+                                let t = UnsafeRawPointer(tp + k0 + wx).loadUnaligned(as: SIMD8<Float>.self)
+                                let r = (a * v00 + b * v01 + c * v10 + d * v11 - t) * inv255
+                                accX += r * UnsafeRawPointer(gxp + k0 + wx).loadUnaligned(as: SIMD8<Float>.self)
+                                accY += r * UnsafeRawPointer(gyp + k0 + wx).loadUnaligned(as: SIMD8<Float>.self)
+                                wx &+= 8
+                            }
+                            while wx < window {
+                                let r = (row[wx] * w00 + row[wx + 1] * w01 + below[wx] * w10 + below[wx + 1] * w11 - tp[k0 + wx]) * (1 / 255)
+                                bx += r * gxp[k0 + wx]; by += r * gyp[k0 + wx]
+                                wx &+= 1
                             }
                         }
                     }
                 }
             }
         }
-        return (bx, by)
+        return (bx + accX.sum(), by + accY.sum())
     }
 }
