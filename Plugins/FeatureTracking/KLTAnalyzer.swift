@@ -27,6 +27,9 @@ public struct KLTAnalyzer: Analyzer {
         public var ransacThreshold = 1.0
         public var gridColumns = 8
         public var gridRows = 6
+        public var stereoCamera = ""
+        public var stereoDepthGuess = 3.0
+        public var stereoEpipolarThreshold = 1.5
         public init() {}
         public static let documentation = [
             "camera": "camera stream to track (output: <camera>/tracks)",
@@ -41,10 +44,14 @@ public struct KLTAnalyzer: Analyzer {
             "ransacThreshold": "largest Sampson error to the fundamental matrix (px); 0 disables RANSAC",
             "gridColumns": "detection grid columns (new features fill empty cells first)",
             "gridRows": "detection grid rows",
+            "stereoCamera": "second camera of a stereo pair (e.g. cam1); empty disables stereo matching",
+            "stereoDepthGuess": "depth (m) used to predict where a feature appears in the stereo camera",
+            "stereoEpipolarThreshold": "largest distance (px) of a stereo match from its epipolar line",
         ]
     }
 
     private let frames: InputPort<CameraFrame>
+    private let stereoFrames: InputPort<CameraFrame>?
     private let output: OutputPort<FeatureTracks>
     private let options: Options
     private var lk = PyramidalLucasKanade()
@@ -52,6 +59,7 @@ public struct KLTAnalyzer: Analyzer {
     private var previous: PyramidalLucasKanade.Prepared?
     private var tracks: [TrackedFeature] = []
     private var nextID: UInt64 = 0
+    private var warnedStereo = false
 
     public init(options: Options) throws {
         func invalid(_ option: String, _ reason: String) -> AnalyzerError { .invalidOption(analyzer: Self.name, option: option, reason: reason) }
@@ -62,6 +70,8 @@ public struct KLTAnalyzer: Analyzer {
         guard options.gridColumns > 0, options.gridRows > 0 else { throw invalid("grid_columns", "grid must be at least 1×1") }
         self.options = options
         frames = .each(options.camera)
+        // The stereo partner's frame with the same timestamp (1 ms tolerance).
+        stereoFrames = options.stereoCamera.isEmpty ? nil : .latest(options.stereoCamera, tolerance: 1_000_000)
         output = OutputPort("\(options.camera)/tracks")
         lk.window = options.window
         lk.maxLevel = options.levels
@@ -74,7 +84,7 @@ public struct KLTAnalyzer: Analyzer {
         detector.border = options.window / 2 + 2
     }
 
-    public var inputs: [PortDescription] { [frames.erased] }
+    public var inputs: [PortDescription] { [frames.erased] + (stereoFrames.map { [$0.erased] } ?? []) }
     public var outputs: [PortDescription] { [output.erased] }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
@@ -95,6 +105,15 @@ public struct KLTAnalyzer: Analyzer {
         let calibration = frame.calibration
         for i in tracks.indices {
             tracks[i].normalized = calibration.flatMap { try? $0.model.normalized(tracks[i].pixel) }
+            tracks[i].stereoPixel = nil
+        }
+        if let port = stereoFrames {
+            if let partner = input.latest(port)?.payload, let left = calibration, let right = partner.calibration {
+                matchStereo(current, left: left, partner: partner, right: right)
+            } else if !warnedStereo {
+                context.warn("stereo matching needs '\(options.stereoCamera)' frames at the same times and both calibrations; stereo skipped where missing")
+                warnedStereo = true
+            }
         }
         previous = current
         context.emit(FeatureTracks(camera: options.camera, imageWidth: image.width, imageHeight: image.height,
@@ -151,6 +170,32 @@ public struct KLTAnalyzer: Analyzer {
         }
         tracks = survivors.map { t, p in TrackedFeature(id: t.id, pixel: p, age: t.age + 1) }
         return ended.sorted { $0.id < $1.id }
+    }
+
+    /// Finds each feature in the stereo partner's image: LK from a prediction at
+    /// `stereo_depth_guess` through the calibrated extrinsics, kept when within
+    /// `stereo_epipolar_threshold` px of the epipolar line.
+    private mutating func matchStereo(_ current: PyramidalLucasKanade.Prepared, left: CameraCalibration, partner: CameraFrame, right: CameraCalibration) {
+        let rightImage = lk.prepare(GrayImage(partner.image), gradients: false)
+        let rightFromLeft = right.bodyFromSensor.inverse * left.bodyFromSensor   // T_C1C0
+        // Essential matrix for normalized points: x1ᵀ [t]× R x0 = 0.
+        let essential = Matrix3.skew(rightFromLeft.translation) * rightFromLeft.rotation.matrix
+        var indices: [Int] = [], guesses: [Vector2] = [], starts: [Vector2] = []
+        for (i, f) in tracks.enumerated() {
+            guard let n = f.normalized else { continue }
+            let p = rightFromLeft * (Vector3(n.x, n.y, 1) * options.stereoDepthGuess)
+            guard let g = right.model.project(p), right.model.contains(g, margin: Double(options.window)) else { continue }
+            indices.append(i); guesses.append(g); starts.append(f.pixel)
+        }
+        let matched = lk.track(starts, from: current, to: rightImage, guesses: guesses)
+        let f1 = right.model.intrinsics.fx
+        for (k, r) in zip(indices, matched) {
+            guard case let .success(q) = r, let n0 = tracks[k].normalized, let n1 = try? right.model.normalized(q) else { continue }
+            // Distance of x1 from the epipolar line E x0, in normalized units → px.
+            let line = essential * Vector3(n0.x, n0.y, 1)
+            let distance = abs(line.dot(Vector3(n1.x, n1.y, 1))) / (line.x * line.x + line.y * line.y).squareRoot()
+            if distance * f1 <= options.stereoEpipolarThreshold { tracks[k].stereoPixel = q }
+        }
     }
 
     /// Tops the features up to `max_features`: empty grid cells first, then by corner score.

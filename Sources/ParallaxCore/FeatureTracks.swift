@@ -11,12 +11,15 @@ public struct TrackedFeature: Sendable, Codable, Equatable {
     public var normalized: Vector2?
     /// Frames this track has been seen in, this one included (1 = new).
     public var age: Int
+    /// The same point in the stereo partner's image (px), when stereo matching is on and found.
+    public var stereoPixel: Vector2?
 
-    public init(id: UInt64, pixel: Vector2, normalized: Vector2? = nil, age: Int) {
+    public init(id: UInt64, pixel: Vector2, normalized: Vector2? = nil, age: Int, stereoPixel: Vector2? = nil) {
         self.id = id
         self.pixel = pixel
         self.normalized = normalized
         self.age = age
+        self.stereoPixel = stereoPixel
     }
 }
 
