@@ -27,6 +27,8 @@ public struct KLTAnalyzer: Analyzer {
         public var ransacThreshold = 1.0
         public var gridColumns = 8
         public var gridRows = 6
+        public var detector = "shi-tomasi"
+        public var fastThreshold = 20.0
         public var stereoCamera = ""
         public var stereoDepthGuess = 3.0
         public var stereoEpipolarThreshold = 1.5
@@ -44,6 +46,8 @@ public struct KLTAnalyzer: Analyzer {
             "ransacThreshold": "largest Sampson error to the fundamental matrix (px); 0 disables RANSAC",
             "gridColumns": "detection grid columns (new features fill empty cells first)",
             "gridRows": "detection grid rows",
+            "detector": "corner detector: shi-tomasi or fast",
+            "fastThreshold": "FAST intensity threshold (gray levels)",
             "stereoCamera": "second camera of a stereo pair (e.g. cam1); empty disables stereo matching",
             "stereoDepthGuess": "depth (m) used to predict where a feature appears in the stereo camera",
             "stereoEpipolarThreshold": "largest distance (px) of a stereo match from its epipolar line",
@@ -68,6 +72,7 @@ public struct KLTAnalyzer: Analyzer {
         guard (0...8).contains(options.levels) else { throw invalid("levels", "must be 0…8") }
         guard options.quality > 0, options.quality <= 1 else { throw invalid("quality", "must be in (0, 1]") }
         guard options.gridColumns > 0, options.gridRows > 0 else { throw invalid("grid_columns", "grid must be at least 1×1") }
+        guard ["shi-tomasi", "fast"].contains(options.detector) else { throw invalid("detector", "must be shi-tomasi or fast, got '\(options.detector)'") }
         self.options = options
         frames = .each(options.camera)
         // The stereo partner's frame with the same timestamp (1 ms tolerance).
@@ -201,9 +206,19 @@ public struct KLTAnalyzer: Analyzer {
     /// Tops the features up to `max_features`: empty grid cells first, then by corner score.
     private mutating func addFeatures(_ image: GrayImage) {
         guard tracks.count < options.maxFeatures else { return }
-        var d = detector
-        d.maxCorners = Int.max  // take every corner passing the distance test; the grid selects below
-        let candidates = d.detect(image, occupied: tracks.map(\.pixel))
+        let candidates: [ShiTomasiDetector.Corner]
+        if options.detector == "fast" {
+            var fast = FASTDetector()
+            fast.threshold = Float(options.fastThreshold)
+            fast.minDistance = Float(options.minDistance)
+            fast.border = options.window / 2 + 2
+            fast.maxCorners = Int.max
+            candidates = fast.detect(image, occupied: tracks.map(\.pixel))
+        } else {
+            var d = detector
+            d.maxCorners = Int.max  // take every corner passing the distance test; the grid selects below
+            candidates = d.detect(image, occupied: tracks.map(\.pixel))
+        }
         let cw = Double(image.width) / Double(options.gridColumns), ch = Double(image.height) / Double(options.gridRows)
         func cell(_ p: Vector2) -> Int { min(options.gridRows - 1, Int(p.y / ch)) * options.gridColumns + min(options.gridColumns - 1, Int(p.x / cw)) }
         var filled = Set(tracks.map { cell($0.pixel) })

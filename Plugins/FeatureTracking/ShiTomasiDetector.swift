@@ -135,7 +135,12 @@ public struct ShiTomasiDetector: Sendable {
     /// Detects corners. `occupied` positions (existing tracks) block new corners within
     /// `minDistance` and count against `maxCorners`.
     public func detect(_ image: GrayImage, occupied: [Vector2] = []) -> [Corner] {
-        let s = scores(image)
+        select(scores(image), occupied: occupied)
+    }
+
+    /// Corners from a score image: ≥ `quality` × best, 3×3 local maxima, strongest first with
+    /// `minDistance` (shared by every detector).
+    public func select(_ s: GrayImage, occupied: [Vector2] = []) -> [Corner] {
         let w = s.width, h = s.height
         guard let best = s.pixels.max(), best > 0 else { return [] }
         let threshold = best * quality

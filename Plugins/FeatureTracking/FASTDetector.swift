@@ -1,0 +1,71 @@
+import ParallaxImage
+import ParallaxMath
+
+/// FAST-9 corners (Rosten & Drummond): a pixel is a corner when 9 contiguous pixels of the
+/// 16-pixel Bresenham circle of radius 3 are all brighter than it by more than `threshold`, or
+/// all darker. Score: the sum of absolute differences over the circle pixels beyond the
+/// threshold; 3×3 non-maximum suppression; then strongest first with `minDistance`, like
+/// ``ShiTomasiDetector``.
+public struct FASTDetector: Sendable {
+    /// Intensity difference (gray levels); default 20.
+    public var threshold: Float = 20
+    public var maxCorners = 200
+    public var minDistance: Float = 10
+    /// Pixels this close to the border are ignored (px, at least 3); default 4.
+    public var border = 4
+
+    public init() {}
+
+    /// The circle offsets (dx, dy), clockwise from the top.
+    static let circle: [(Int, Int)] = [(0, -3), (1, -3), (2, -2), (3, -1), (3, 0), (3, 1), (2, 2), (1, 3),
+                                       (0, 3), (-1, 3), (-2, 2), (-3, 1), (-3, 0), (-3, -1), (-2, -2), (-1, -3)]
+
+    /// Score image: 0 where the segment test fails.
+    public func scores(_ image: GrayImage) -> GrayImage {
+        let w = image.width, h = image.height
+        var out = GrayImage(width: w, height: h)
+        let offsets = Self.circle.map { $0.1 * w + $0.0 }
+        let b = max(3, border)
+        image.pixels.withUnsafeBufferPointer { p in
+            for y in b..<max(b, h - b) {
+                for x in b..<max(b, w - b) {
+                    let i = y * w + x
+                    let c = p[i]
+                    // Quick rejection: any 9 contiguous circle pixels include at least 2 of the 4
+                    // compass pixels (0, 4, 8, 12), so fewer than 2 passing compass pixels rule it out.
+                    let hi = c + threshold, lo = c - threshold
+                    let n = p[i + offsets[0]], e = p[i + offsets[4]], s = p[i + offsets[8]], wv = p[i + offsets[12]]
+                    let brighter = (n > hi ? 1 : 0) + (e > hi ? 1 : 0) + (s > hi ? 1 : 0) + (wv > hi ? 1 : 0)
+                    let darker = (n < lo ? 1 : 0) + (e < lo ? 1 : 0) + (s < lo ? 1 : 0) + (wv < lo ? 1 : 0)
+                    guard brighter >= 2 || darker >= 2 else { continue }
+                    var states = [Int8](repeating: 0, count: 16)
+                    var score: Float = 0
+                    for k in 0..<16 {
+                        let v = p[i + offsets[k]]
+                        if v > c + threshold { states[k] = 1; score += v - c - threshold } else if v < c - threshold { states[k] = -1; score += c - v - threshold }
+                    }
+                    if Self.hasArc(states, of: 1) || Self.hasArc(states, of: -1) { out.pixels[i] = score }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Whether 9 contiguous circle states (wrapping) equal `value`.
+    static func hasArc(_ states: [Int8], of value: Int8) -> Bool {
+        var run = 0
+        for k in 0..<25 {
+            if states[k % 16] == value { run += 1; if run >= 9 { return true } } else { run = 0 }
+        }
+        return false
+    }
+
+    /// Corners, strongest first, at least `minDistance` apart and from `occupied`.
+    public func detect(_ image: GrayImage, occupied: [Vector2] = []) -> [ShiTomasiDetector.Corner] {
+        var selector = ShiTomasiDetector()
+        selector.maxCorners = maxCorners
+        selector.minDistance = minDistance
+        selector.quality = 1e-6  // any positive FAST score is a corner
+        return selector.select(scores(image), occupied: occupied)
+    }
+}
