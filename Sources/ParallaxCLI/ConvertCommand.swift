@@ -6,24 +6,33 @@ import Parallax
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a dataset folder (EuRoC/ASL, TUM RGB-D, Parallax) into the Parallax folder format.",
+        abstract: "Convert a dataset folder (EuRoC/ASL, TUM RGB-D, Parallax) into the Parallax or EuRoC folder format.",
         discussion: "Images are copied as lossless PNG, samples with round-trip precision: reading the result gives identical packets. "
             + "Ground truth, when present, is written as groundtruth.csv (EuRoC layout).")
 
     @Argument(help: "The dataset folder to read.") var dataset: String
-    @Option(name: .long, help: "Target format: parallax.") var to: String = "parallax"
+    @Option(name: .long, help: "Target format: parallax, or euroc (cameras with calibration, imu0 and ground truth only).") var to: String = "parallax"
     @Option(name: .long, help: "Output folder.") var out: String
     @Flag(name: .long, help: "Treat a listed image that does not exist as an error.") var strict = false
 
     func run() throws {
-        guard to == "parallax" else {
-            throw fail("--to: only 'parallax' can be written (EuRoC/ASL and TUM RGB-D are read-only formats here), got '\(to)'", code: ExitCodes.badInput)
+        guard to == "parallax" || to == "euroc" else {
+            throw fail("--to must be parallax or euroc (TUM RGB-D is read-only here), got '\(to)'", code: ExitCodes.badInput)
         }
         let source: any DatasetSource
-        let writer: ParallaxFolderWriter
+        let write: (AnyPacket) throws -> Void
+        let finish: (Trajectory?) throws -> Void
         do {
             source = try DatasetFolder.open(dataset, strict: strict)
-            writer = try ParallaxFolderWriter(path: out)
+            if to == "euroc" {
+                let writer = try EuRoCFolderWriter(path: out)
+                write = writer.write
+                finish = { try writer.finish(groundTruth: $0) }
+            } else {
+                let writer = try ParallaxFolderWriter(path: out)
+                write = writer.write
+                finish = { try writer.finish(groundTruth: $0) }
+            }
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
@@ -31,10 +40,12 @@ struct ConvertCommand: ParsableCommand {
         var count = 0
         do {
             while let packet = try reader.next() {
-                try writer.write(packet)
+                // Ground truth is written from the trajectory at the end, not as packets.
+                if packet.stream == DatasetStreams.groundTruth { continue }
+                try write(packet)
                 count += 1
             }
-            try writer.finish(groundTruth: source.groundTruth)
+            try finish(source.groundTruth)
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)
         }

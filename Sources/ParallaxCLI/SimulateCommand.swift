@@ -22,15 +22,25 @@ struct SimulateCommand: ParsableCommand {
     var imuCalibration: String = "datasets/euroc_v1_01_cut/mav0/imu0/sensor.yaml"
     @Option(name: .long, parsing: .upToNextOption, help: "Texture images (PNG/JPEG) for the room's surfaces.")
     var textures: [String] = ["datasets/tum_rgbd_frame/rgb/1341847980.722988.png", "datasets/euroc_v1_01_cut/mav0/cam0/data/1403715273262142976.png"]
+    @Option(name: .customLong("stereo-calibration"), help: "EuRoC sensor.yaml of a second camera: renders a stereo pair (cam1).")
+    var stereoCalibration: String?
     @Option(name: .customLong("depth-rate"), help: "Depth map rate (Hz), 0 for none.") var depthRate: Double = 5
     @Option(name: .customLong("pixel-noise"), help: "Gaussian pixel noise σ (gray levels).") var pixelNoise: Double = 2
+    @Option(name: .long, help: "Output layout: parallax or euroc (EuRoC holds cameras, IMU and ground truth; use --depth-rate 0).")
+    var format: String = "parallax"
     @Option(name: .long, help: "Output folder.") var out: String
 
     func run() throws {
+        guard ["parallax", "euroc"].contains(format) else { throw fail("--format must be parallax or euroc, got '\(format)'", code: ExitCodes.badInput) }
+        guard format == "parallax" || depthRate == 0 else {
+            throw fail("--format euroc cannot hold depth maps: add --depth-rate 0", code: ExitCodes.badInput)
+        }
         let simulator: SequenceSimulator
+        let imuCalibrationLoaded: IMUCalibration
         do {
             let camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             let imuCalibration = try EuRoCSensorFile.loadIMU(path: imuCalibration)
+            imuCalibrationLoaded = imuCalibration
             let spline: SE3Spline
             if let trajectory {
                 spline = SE3Spline.fit(try TrajectoryFile.read(path: trajectory), interval: 0.05, duration: seconds)
@@ -47,15 +57,22 @@ struct SimulateCommand: ParsableCommand {
             configuration.seed = seed
             configuration.depthRateHz = depthRate
             configuration.pixelNoise = pixelNoise
+            configuration.stereoCamera = try stereoCalibration.map { try EuRoCSensorFile.loadCamera(path: $0) }
             simulator = SequenceSimulator(spline: spline, scene: scene, configuration: configuration)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         do {
             let (packets, groundTruth) = try simulator.packets()
-            let writer = try ParallaxFolderWriter(path: out)
-            for p in packets { try writer.write(p) }
-            try writer.finish(groundTruth: groundTruth)
+            if format == "euroc" {
+                let writer = try EuRoCFolderWriter(path: out)
+                for p in packets { try writer.write(p) }
+                try writer.finish(groundTruth: groundTruth, imu: imuCalibrationLoaded)
+            } else {
+                let writer = try ParallaxFolderWriter(path: out)
+                for p in packets { try writer.write(p) }
+                try writer.finish(groundTruth: groundTruth)
+            }
             print("simulated \(String(format: "%.1f", seconds)) s: \(packets.count) packets, \(groundTruth.count) ground-truth poses → \(out)")
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)

@@ -98,7 +98,6 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
             throw DatasetError.notADataset(path: path, expected: "mav0/cam*/data.csv or mav0/imu0/data.csv")
         }
         if validateOrder { try listing.validate() }
-        self.listing = listing
         // Check every listed image once, up front: the count is known before the run starts.
         var missing: [String: Int] = [:]
         rows = try rows.filter { row in
@@ -116,9 +115,11 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
             var previous: Timestamp?
             for p in gt.poses where previous == nil || p.timestamp > previous! {
                 rows.append((p.timestamp, cams.count + 1, .pose(Pose(worldFromBody: p.pose))))
+                listing.record(stream: DatasetStreams.groundTruth, timestamp: p.timestamp, file: gtFile, line: 0)
                 previous = p.timestamp
             }
         }
+        self.listing = listing
         calibrations = Dictionary(uniqueKeysWithValues: cams.map { ($0.0, $0.1) })
         // Stable merge by time, then stream rank; per-stream order is kept (the bus checks it).
         items = mergedByTime(rows)

@@ -123,7 +123,6 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
             }
         }
         if validateOrder { try listing.validate() }
-        self.listing = listing
         self.missingImages = missing
         self.calibrations = calibrations
         let gt = map["ground_truth"]?.string.map { root.appendingPathComponent($0).path }
@@ -134,10 +133,12 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
             for p in trajectory.poses where previous == nil || p.timestamp > previous! {
                 rows.append((p.timestamp, list.count, .ready(AnyPacket(stream: DatasetStreams.groundTruth, timestamp: p.timestamp,
                                                                         payload: Pose(worldFromBody: p.pose)))))
+                listing.record(stream: DatasetStreams.groundTruth, timestamp: p.timestamp, file: gt ?? "", line: 0)
                 previous = p.timestamp
             }
         }
         self.streams = streams
+        self.listing = listing
         items = mergedByTime(rows)
     }
 
@@ -260,12 +261,7 @@ public final class ParallaxFolderWriter {
             }
         }
         if let gt = groundTruth {
-            var text = "#timestamp [ns],p_x [m],p_y [m],p_z [m],q_w [],q_x [],q_y [],q_z []\n"
-            for p in gt.poses {
-                let t = p.pose.translation, q = p.pose.rotation.quaternion
-                text += "\(p.timestamp.nanoseconds),\(t.x),\(t.y),\(t.z),\(q.w),\(q.x),\(q.y),\(q.z)\n"
-            }
-            try text.write(to: root.appendingPathComponent("groundtruth.csv"), atomically: true, encoding: .utf8)
+            try TrajectoryFile.writeEuRoC(gt, to: root.appendingPathComponent("groundtruth.csv").path)
             yaml += "ground_truth: groundtruth.csv\n"
         }
         try yaml.write(to: root.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)

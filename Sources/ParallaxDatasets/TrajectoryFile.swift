@@ -105,6 +105,16 @@ public enum TrajectoryFile {
         return Trajectory(poses: poses, name: name)
     }
 
+    /// Writes EuRoC ground-truth CSV (`t[ns], p xyz, q wxyz`), full round-trip precision.
+    public static func writeEuRoC(_ trajectory: Trajectory, to path: String) throws {
+        var text = "#timestamp [ns],p_x [m],p_y [m],p_z [m],q_w [],q_x [],q_y [],q_z []\n"
+        for p in trajectory.poses {
+            let t = p.pose.translation, q = p.pose.rotation.quaternion
+            text += "\(p.timestamp.nanoseconds),\(t.x),\(t.y),\(t.z),\(q.w),\(q.x),\(q.y),\(q.z)\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
     /// Writes TUM format (`t tx ty tz qx qy qz qw`), 9 decimals for time, full precision for
     /// the rest, so a file read back gives the same poses.
     public static func writeTUM(_ trajectory: Trajectory, to path: String) throws {

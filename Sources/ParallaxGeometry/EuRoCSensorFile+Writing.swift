@@ -18,6 +18,15 @@ extension EuRoCSensorFile {
         return text
     }
 
+    /// An IMU `sensor.yaml` in EuRoC's layout (noise densities in Kalibr units).
+    public static func imuYAML(_ imu: IMUCalibration) -> String {
+        "%YAML:1.0\nsensor_type: imu\n" + transformYAML(imu.bodyFromSensor) + "rate_hz: \(imu.rateHz)\n"
+            + "gyroscope_noise_density: \(imu.noise.gyroscopeNoiseDensity)\n"
+            + "gyroscope_random_walk: \(imu.noise.gyroscopeRandomWalk)\n"
+            + "accelerometer_noise_density: \(imu.noise.accelerometerNoiseDensity)\n"
+            + "accelerometer_random_walk: \(imu.noise.accelerometerRandomWalk)\n"
+    }
+
     /// `T_BS` as EuRoC writes it: `{cols: 4, rows: 4, data: [16 numbers row-major]}`.
     static func transformYAML(_ t: SE3) -> String {
         let m = t.matrix

@@ -10,6 +10,8 @@ public struct SequenceSimulator: Sendable {
     public struct Configuration: Sendable {
         /// Camera model and its pose on the body `T_BC`.
         public var camera: CameraCalibration
+        /// Optional second camera (stereo pair), rendered at the same times as `cam1`.
+        public var stereoCamera: CameraCalibration?
         /// Camera rate (Hz); default 20.
         public var cameraRateHz = 20.0
         /// Depth map rate (Hz), 0 for none; default 5.
@@ -38,7 +40,7 @@ public struct SequenceSimulator: Sendable {
         self.configuration = configuration
     }
 
-    /// The sequence as packets in timestamp order (streams `cam0`, `depth0`, `imu0`), and the
+    /// The sequence as packets in timestamp order (streams `cam0`, `cam1` when stereo, `depth0`, `imu0`), and the
     /// ground truth `T_WB` at every IMU sample. Times start at the spline's first valid time.
     public func packets() throws -> (packets: [AnyPacket], groundTruth: Trajectory) {
         let c = configuration
@@ -50,6 +52,7 @@ public struct SequenceSimulator: Sendable {
         let gt = Trajectory(poses: imu.map { StampedPose(time: $0.timestamp.seconds, timestamp: $0.timestamp, pose: spline.pose(at: $0.timestamp.seconds)) },
                             name: "groundtruth")
         let bearings = try TexturedScene.bearings(for: c.camera.model)
+        let stereoBearings = try c.stereoCamera.map { try TexturedScene.bearings(for: $0.model) }
         var rng = SeededGenerator(seed: c.seed &+ 0x5EED)
         let frames = Int((duration * c.cameraRateHz).rounded(.down)) + 1
         let depthEvery = c.depthRateHz > 0 ? max(1, Int((c.cameraRateHz / c.depthRateHz).rounded())) : 0
@@ -63,6 +66,14 @@ public struct SequenceSimulator: Sendable {
                 image = ImageBuffer(width: image.width, height: image.height, samples: noisy)
             }
             packets.append(AnyPacket(stream: "cam0", timestamp: stamp, payload: CameraFrame(cameraID: "cam0", image: image, calibration: c.camera)))
+            if let right = c.stereoCamera, let rb = stereoBearings {
+                var (image1, _) = scene.render(camera: right.model, bearings: rb, worldFromCamera: spline.pose(at: t) * right.bodyFromSensor)
+                if c.pixelNoise > 0 {
+                    let noisy = image1.samples.map { v in UInt8(min(255, max(0, (Double(v) + c.pixelNoise * rng.nextGaussian()).rounded()))) }
+                    image1 = ImageBuffer(width: image1.width, height: image1.height, samples: noisy)
+                }
+                packets.append(AnyPacket(stream: "cam1", timestamp: stamp, payload: CameraFrame(cameraID: "cam1", image: image1, calibration: right)))
+            }
             if depthEvery > 0 && k % depthEvery == 0 {
                 packets.append(AnyPacket(stream: "depth0", timestamp: stamp, payload: DepthMap(sensorID: "depth0", kind: .depth, values: depth)))
             }

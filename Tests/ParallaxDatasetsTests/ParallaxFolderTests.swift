@@ -60,6 +60,26 @@ import ParallaxMath
         for (a, b) in zip(original, back) { #expect(same(a, b), "packet on \(a.stream) differs") }
     }
 
+    @Test func euRoCWriterRoundTripsTheEuRoCCut() throws {
+        let original = try all(try DatasetFolder.open(Self.root.appendingPathComponent("datasets/euroc_v1_01_cut").path))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-euroc-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = try EuRoCFolderWriter(path: folder.path)
+        for p in original { try writer.write(p) }
+        let gt = Trajectory(poses: [StampedPose(time: 1, timestamp: Timestamp(nanoseconds: 1_403_715_273_262_142_976), pose: .identity),
+                                    StampedPose(time: 2, timestamp: Timestamp(nanoseconds: 1_403_715_273_512_143_104), pose: SE3(translation: Vector3(1, 2, 3)))])
+        try writer.finish(groundTruth: gt, imu: IMUCalibration(rateHz: 200, noise: IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5, accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-3)))
+        let source = try EuRoCSource(path: folder.path)
+        let back = try all(source).filter { $0.stream != "groundtruth" }
+        #expect(back.count == original.count)
+        for (a, b) in zip(original, back) { #expect(same(a, b), "packet on \(a.stream) at \(a.timestamp) differs") }
+        #expect(source.groundTruth?.poses.map(\.timestamp) == gt.poses.map(\.timestamp))
+        #expect(try EuRoCSensorFile.loadIMU(path: folder.appendingPathComponent("mav0/imu0/sensor.yaml").path).noise.gyroscopeRandomWalk == 1e-5)
+        #expect(throws: ParallaxFolderWriter.WriterError.self) {
+            try writer.write(AnyPacket(stream: "depth0", timestamp: Timestamp(nanoseconds: 5), payload: DepthMap(sensorID: "d", kind: .depth, values: ImageBuffer(width: 1, height: 1, repeating: 1))))
+        }
+    }
+
     @Test func badParallaxYAMLNamesTheLine() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-badyaml-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

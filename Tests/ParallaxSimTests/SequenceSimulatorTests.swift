@@ -105,3 +105,21 @@ import ParallaxMath
         #expect(abs(AllanDeviation.overlapping(accelError, clusterSize: 200) / accelExpected - 1) < 0.15)
     }
 }
+
+@Suite struct StereoSimulationTests {
+    @Test func stereoPairRendersBothCamerasAtTheSameTimes() throws {
+        var config = SequenceSimulator.Configuration(camera: SequenceSimulatorTests.camera, imu: IMUSimulator.ideal(rateHz: 200))
+        var right = SequenceSimulatorTests.camera
+        right.bodyFromSensor = right.bodyFromSensor * SE3(translation: Vector3(0.11, 0, 0))
+        config.stereoCamera = right
+        config.duration = 0.2
+        config.depthRateHz = 0
+        let (packets, _) = try SequenceSimulator(spline: SimulationFixtures.parametricSpline(), scene: SequenceSimulatorTests.scene(), configuration: config).packets()
+        let left = packets.filter { $0.stream == "cam0" }.map(\.timestamp), rightStamps = packets.filter { $0.stream == "cam1" }.map(\.timestamp)
+        #expect(left.count == 5 && left == rightStamps)
+        let a = packets.first { $0.stream == "cam0" }!.payload as! CameraFrame
+        let b = packets.first { $0.stream == "cam1" }!.payload as! CameraFrame
+        #expect(a.image != b.image)  // a different viewpoint
+        #expect(b.calibration?.bodyFromSensor == right.bodyFromSensor)
+    }
+}
