@@ -26,11 +26,17 @@ struct SimulateCommand: ParsableCommand {
     var stereoCalibration: String?
     @Option(name: .customLong("depth-rate"), help: "Depth map rate (Hz), 0 for none.") var depthRate: Double = 5
     @Option(name: .customLong("pixel-noise"), help: "Gaussian pixel noise σ (gray levels).") var pixelNoise: Double = 2
+    @Option(name: .long, help: "What to simulate: room (camera + depth + IMU in a textured room) or face (landmarks + pose/gaze ground truth).")
+    var scene: String = "room"
+    @Option(name: .customLong("face-model"), help: "Face mesh (OBJ, cm) for --scene face.")
+    var faceModel: String = "datasets/face_model/face_model_with_iris.obj"
     @Option(name: .long, help: "Output layout: parallax or euroc (EuRoC holds cameras, IMU and ground truth; use --depth-rate 0).")
     var format: String = "parallax"
     @Option(name: .long, help: "Output folder.") var out: String
 
     func run() throws {
+        guard ["room", "face"].contains(scene) else { throw fail("--scene must be room or face, got '\(scene)'", code: ExitCodes.badInput) }
+        if scene == "face" { return try simulateFace() }
         guard ["parallax", "euroc"].contains(format) else { throw fail("--format must be parallax or euroc, got '\(format)'", code: ExitCodes.badInput) }
         guard format == "parallax" || depthRate == 0 else {
             throw fail("--format euroc cannot hold depth maps: add --depth-rate 0", code: ExitCodes.badInput)
@@ -74,6 +80,28 @@ struct SimulateCommand: ParsableCommand {
                 try writer.finish(groundTruth: groundTruth)
             }
             print("simulated \(String(format: "%.1f", seconds)) s: \(packets.count) packets, \(groundTruth.count) ground-truth poses → \(out)")
+        } catch {
+            throw fail("\(error)", code: ExitCodes.runFailed)
+        }
+    }
+
+    /// `--scene face`: landmarks of the canonical face moving in front of the camera, with
+    /// ARKit-style pose and gaze ground truth, as a Parallax folder.
+    func simulateFace() throws {
+        let simulator: FaceSimulator
+        do {
+            var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
+            camera.bodyFromSensor = .identity
+            simulator = FaceSimulator(model: try FaceSimulator.loadOBJ(path: faceModel), camera: camera)
+        } catch {
+            throw fail("\(error)", code: ExitCodes.badInput)
+        }
+        do {
+            let packets = simulator.packets(duration: seconds, seed: seed)
+            let writer = try ParallaxFolderWriter(path: out)
+            for p in packets { try writer.write(p) }
+            try writer.finish()
+            print("simulated \(String(format: "%.1f", seconds)) s of a face: \(packets.count / 2) landmark sets (\(simulator.model.count) points) with pose and gaze ground truth → \(out)")
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)
         }

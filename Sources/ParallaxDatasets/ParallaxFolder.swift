@@ -25,7 +25,14 @@ public enum ParallaxFolder {
     public static let version = 1
 
     /// Stream kinds the format holds.
-    public enum StreamKind: String, Sendable { case camera, imu, depth, accelerometer }
+    public enum StreamKind: String, Sendable {
+        case camera, imu, depth, accelerometer
+        /// 2D face landmarks: `t_ns, x0, y0, x1, y1, …` (px); `calibration:` optional.
+        case faceLandmarks = "face_landmarks"
+        /// ARKit-style face anchor: `t_ns`, then `T_CH`, left eye `T_HE`, right eye `T_HE` as
+        /// `tx ty tz qw qx qy qz` each, then the look-at point `x y z` (head frame, m).
+        case faceAnchor = "face_anchor"
+    }
 }
 
 /// Reads a Parallax folder lazily (images are decoded on demand, possibly on worker threads).
@@ -71,7 +78,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                 throw invalid(node, "each stream needs 'name' and 'type'")
             }
             guard let kind = ParallaxFolder.StreamKind(rawValue: kindText) else {
-                throw invalid(s["type"], "unknown stream type '\(kindText)' (camera, imu, depth, accelerometer)")
+                throw invalid(s["type"], "unknown stream type '\(kindText)' (camera, imu, depth, accelerometer, face_landmarks, face_anchor)")
             }
             let csv = root.appendingPathComponent("\(name)/data.csv").path
             guard let table = DelimitedText(path: csv) else { throw DatasetError.notADataset(path: csv, expected: "the data.csv of stream '\(name)'") }
@@ -113,6 +120,27 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                     let t = try stamp(row), v = try values(row, 6)
                     rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t,
                         payload: IMUSample(gyroscope: Vector3(v[0], v[1], v[2]), accelerometer: Vector3(v[3], v[4], v[5]))))))
+                }
+            case .faceLandmarks:
+                streams.append(StreamDescription(StreamKey<FaceLandmarks>(name)))
+                let cal = try s["calibration"]?.string.map { try EuRoCSensorFile.loadCamera(path: root.appendingPathComponent($0).path) }
+                try table.forEachRow(separatedBy: .comma) { row in
+                    guard row.count >= 3, row.count % 2 == 1 else {
+                        throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected t_ns and x,y pairs, found \(row.count) columns")
+                    }
+                    let t = try stamp(row), v = try values(row, row.count - 1)
+                    let points = stride(from: 0, to: v.count, by: 2).map { Vector2(v[$0], v[$0 + 1]) }
+                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t, payload: FaceLandmarks(points: points, calibration: cal)))))
+                }
+            case .faceAnchor:
+                streams.append(StreamDescription(StreamKey<FaceAnchor>(name)))
+                try table.forEachRow(separatedBy: .comma) { row in
+                    let t = try stamp(row), v = try values(row, 24)
+                    func pose(_ o: Int) -> SE3 {
+                        SE3(rotation: SO3(Quaternion(w: v[o + 3], x: v[o + 4], y: v[o + 5], z: v[o + 6])), translation: Vector3(v[o], v[o + 1], v[o + 2]))
+                    }
+                    let anchor = FaceAnchor(cameraFromHead: pose(0), leftEye: pose(7), rightEye: pose(14), lookAtPoint: Vector3(v[21], v[22], v[23]))
+                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t, payload: anchor))))
                 }
             case .accelerometer:
                 streams.append(StreamDescription(StreamKey<AccelerometerSample>(name)))
@@ -212,6 +240,12 @@ public final class ParallaxFolderWriter {
             case .imu:
                 try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
                 header = "#timestamp [ns],w_x [rad s^-1],w_y [rad s^-1],w_z [rad s^-1],a_x [m s^-2],a_y [m s^-2],a_z [m s^-2]\n"
+            case .faceLandmarks:
+                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+                header = "#timestamp [ns],x0 [px],y0 [px],x1 [px],y1 [px],…\n"
+            case .faceAnchor:
+                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+                header = "#timestamp [ns],T_CH (tx ty tz qw qx qy qz),T_H_lefteye (7),T_H_righteye (7),lookAt_H (x y z) [m]\n"
             case .accelerometer:
                 try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
                 header = "#timestamp [ns],a_x [m s^-2],a_y [m s^-2],a_z [m s^-2]\n"
@@ -237,6 +271,18 @@ public final class ParallaxFolderWriter {
             try register(.imu)
             let g = s.gyroscope, a = s.accelerometer
             csv[name]! += "\(t),\(g.x),\(g.y),\(g.z),\(a.x),\(a.y),\(a.z)\n"
+        case let f as FaceLandmarks:
+            try register(.faceLandmarks)
+            if let c = f.calibration, calibrations[name] == nil { calibrations[name] = c }
+            csv[name]! += "\(t)," + f.points.map { "\($0.x),\($0.y)" }.joined(separator: ",") + "\n"
+        case let a as FaceAnchor:
+            try register(.faceAnchor)
+            func pose(_ p: SE3) -> String {
+                let q = p.rotation.quaternion, x = p.translation
+                return "\(x.x),\(x.y),\(x.z),\(q.w),\(q.x),\(q.y),\(q.z)"
+            }
+            let l = a.lookAtPoint
+            csv[name]! += "\(t),\(pose(a.cameraFromHead)),\(pose(a.leftEye)),\(pose(a.rightEye)),\(l.x),\(l.y),\(l.z)\n"
         case let s as AccelerometerSample:
             try register(.accelerometer)
             let a = s.acceleration

@@ -1,0 +1,38 @@
+import ParallaxGeometry
+import ParallaxMath
+
+/// 2D face landmarks in one image (e.g. MediaPipe's 468/478 mesh points or iBUG-68), in pixels.
+public struct FaceLandmarks: Sendable, Codable, Equatable {
+    /// Landmark positions (px), in the model's index order.
+    public var points: [Vector2]
+    /// The camera the points are measured in (intrinsics for PnP), when known; not in JSON.
+    public var calibration: CameraCalibration?
+
+    public init(points: [Vector2], calibration: CameraCalibration? = nil) {
+        self.points = points
+        self.calibration = calibration
+    }
+
+    enum CodingKeys: String, CodingKey { case points }
+}
+
+/// A face's pose and gaze, as ARKit's `ARFaceAnchor` reports them.
+///
+/// Head frame `H` (ARKit's face coordinate space): origin between the eyes behind the nose,
+/// +x toward the face's left, +y up, +z out of the face; metres.
+public struct FaceAnchor: Sendable, Equatable {
+    /// `T_CH`: head to camera.
+    public var cameraFromHead: SE3
+    /// `T_HE` of each eye: eyeball centre, +z along the line of sight.
+    public var leftEye: SE3
+    public var rightEye: SE3
+    /// The point both eyes look at, in the head frame (m).
+    public var lookAtPoint: Vector3
+
+    public init(cameraFromHead: SE3, leftEye: SE3, rightEye: SE3, lookAtPoint: Vector3) {
+        self.cameraFromHead = cameraFromHead
+        self.leftEye = leftEye
+        self.rightEye = rightEye
+        self.lookAtPoint = lookAtPoint
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import ParallaxCore
+import ParallaxDatasets
+import ParallaxGeometry
+import ParallaxMath
+@testable import ParallaxSim
+
+@Suite struct FaceSimulatorTests {
+    static let model = try! FaceSimulator.loadOBJ(path: SequenceSimulatorTests.root.appendingPathComponent("datasets/face_model/face_model_with_iris.obj").path)
+    static let camera = CameraCalibration(model: CameraModel(width: 640, height: 480, intrinsics: PinholeIntrinsics(fx: 600, fy: 600, cx: 319.5, cy: 239.5)))
+
+    @Test func modelLoadsInMetres() {
+        #expect(Self.model.count == 478)
+        let xs = Self.model.map(\.x)
+        #expect(abs(xs.max()! - 0.0774) < 1e-3 && abs(xs.min()! + 0.0774) < 1e-3)   // face ≈ 15.5 cm wide
+    }
+
+    @Test func noiselessLandmarksAreTheModelSeenFromTheTruePose() throws {
+        var sim = FaceSimulator(model: Self.model, camera: Self.camera)
+        sim.pixelNoise = 0
+        let packets = sim.packets(duration: 2, seed: 1)
+        #expect(packets.count == 2 * 61)
+        for k in stride(from: 0, to: packets.count, by: 2) {
+            let landmarks = try #require(packets[k].payload as? FaceLandmarks)
+            let anchor = try #require(packets[k + 1].payload as? FaceAnchor)
+            for (v, p) in zip(Self.model, landmarks.points) {
+                #expect((try #require(Self.camera.model.project(anchor.cameraFromHead * v)) - p).norm < 1e-9)
+                #expect(Self.camera.model.contains(p))
+            }
+            // Both lines of sight pass through the look-at point.
+            for eye in [anchor.leftEye, anchor.rightEye] {
+                let toTarget = (anchor.lookAtPoint - eye.translation).normalized
+                #expect((eye.rotation * Vector3(0, 0, 1) - toTarget).norm < 1e-12)
+            }
+            // The face looks toward the camera: head +z has a negative camera z component.
+            #expect((anchor.cameraFromHead.rotation * Vector3(0, 0, 1)).z < 0)
+        }
+    }
+
+    @Test func noiseIsSeededAndRoundTripsThroughAParallaxFolder() throws {
+        let sim = FaceSimulator(model: Self.model, camera: Self.camera)
+        let a = sim.packets(duration: 1, seed: 4), b = sim.packets(duration: 1, seed: 4)
+        #expect(a.compactMap { ($0.payload as? FaceLandmarks)?.points } == b.compactMap { ($0.payload as? FaceLandmarks)?.points })
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-face-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = try ParallaxFolderWriter(path: folder.path)
+        for p in a { try writer.write(p) }
+        try writer.finish()
+        let source = try ParallaxFolderSource(path: folder.path)
+        var back: [AnyPacket] = []
+        while let p = try source.next() { back.append(p) }
+        #expect(back.count == a.count)
+        for (x, y) in zip(a, back) {
+            #expect(x.stream == y.stream && x.timestamp == y.timestamp)
+            if let l = x.payload as? FaceLandmarks { #expect((y.payload as? FaceLandmarks)?.points == l.points) }
+            if let g = x.payload as? FaceAnchor, let h = y.payload as? FaceAnchor {
+                #expect(g.cameraFromHead.translation == h.cameraFromHead.translation && g.lookAtPoint == h.lookAtPoint)
+                #expect((g.leftEye.rotation.inverse * h.leftEye.rotation).angle < 1e-12)
+            }
+        }
+    }
+}
