@@ -26,7 +26,7 @@ struct SimulateCommand: ParsableCommand {
     var stereoCalibration: String?
     @Option(name: .customLong("depth-rate"), help: "Depth map rate (Hz), 0 for none.") var depthRate: Double = 5
     @Option(name: .customLong("pixel-noise"), help: "Gaussian pixel noise σ (gray levels).") var pixelNoise: Double = 2
-    @Option(name: .long, help: "What to simulate: room (camera + depth + IMU in a textured room) or face (landmarks + pose/gaze ground truth).")
+    @Option(name: .long, help: "What to simulate: room (camera + depth + IMU in a textured room), face (landmarks + pose/gaze ground truth) or object (a textured object moving in front of a still camera, with ground-truth boxes).")
     var scene: String = "room"
     @Option(name: .customLong("face-model"), help: "Face mesh (OBJ, cm) for --scene face.")
     var faceModel: String = "datasets/face_model/face_model_with_iris.obj"
@@ -35,8 +35,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Output folder.") var out: String
 
     func run() throws {
-        guard ["room", "face"].contains(scene) else { throw fail("--scene must be room or face, got '\(scene)'", code: ExitCodes.badInput) }
+        guard ["room", "face", "object"].contains(scene) else { throw fail("--scene must be room, face or object, got '\(scene)'", code: ExitCodes.badInput) }
         if scene == "face" { return try simulateFace() }
+        if scene == "object" { return try simulateObject() }
         guard ["parallax", "euroc"].contains(format) else { throw fail("--format must be parallax or euroc, got '\(format)'", code: ExitCodes.badInput) }
         guard format == "parallax" || depthRate == 0 else {
             throw fail("--format euroc cannot hold depth maps: add --depth-rate 0", code: ExitCodes.badInput)
@@ -102,6 +103,31 @@ struct SimulateCommand: ParsableCommand {
             for p in packets { try writer.write(p) }
             try writer.finish()
             print("simulated \(String(format: "%.1f", seconds)) s of a face: \(packets.count / 2) landmark sets (\(simulator.model.count) points) with pose and gaze ground truth → \(out)")
+        } catch {
+            throw fail("\(error)", code: ExitCodes.runFailed)
+        }
+    }
+
+    /// `--scene object`: a textured object (the last texture) moving in front of a still camera
+    /// in a room (the other textures), with ground-truth boxes, as a Parallax folder.
+    func simulateObject() throws {
+        let simulator: ObjectSimulator
+        do {
+            var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
+            camera.bodyFromSensor = .identity
+            let images = try textures.map { try ImageDecoder.decodeGray8(path: $0) }
+            let background = TexturedScene.room(min: Vector3(-4, -4, 0), max: Vector3(6, 4, 3), textures: Array(images.dropLast().isEmpty ? images : images.dropLast()))
+            simulator = ObjectSimulator(background: background, camera: camera, texture: images.last!)
+        } catch {
+            throw fail("\(error)", code: ExitCodes.badInput)
+        }
+        do {
+            let packets = try simulator.packets(duration: seconds, seed: seed)
+            let writer = try ParallaxFolderWriter(path: out)
+            for p in packets { try writer.write(p) }
+            try writer.finish()
+            let boxes = packets.filter { $0.stream == "object0/box" }.count
+            print("simulated \(String(format: "%.1f", seconds)) s of a moving object: \(packets.count - boxes) frames, \(boxes) ground-truth boxes → \(out)")
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)
         }

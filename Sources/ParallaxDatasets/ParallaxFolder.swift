@@ -32,6 +32,8 @@ public enum ParallaxFolder {
         /// ARKit-style face anchor: `t_ns`, then `T_CH`, left eye `T_HE`, right eye `T_HE` as
         /// `tx ty tz qw qx qy qz` each, then the look-at point `x y z` (head frame, m).
         case faceAnchor = "face_anchor"
+        /// Axis-aligned boxes: `t_ns, x, y, width, height` (px, top-left corner).
+        case box
     }
 }
 
@@ -78,7 +80,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                 throw invalid(node, "each stream needs 'name' and 'type'")
             }
             guard let kind = ParallaxFolder.StreamKind(rawValue: kindText) else {
-                throw invalid(s["type"], "unknown stream type '\(kindText)' (camera, imu, depth, accelerometer, face_landmarks, face_anchor)")
+                throw invalid(s["type"], "unknown stream type '\(kindText)' (camera, imu, depth, accelerometer, face_landmarks, face_anchor, box)")
             }
             let csv = root.appendingPathComponent("\(name)/data.csv").path
             guard let table = DelimitedText(path: csv) else { throw DatasetError.notADataset(path: csv, expected: "the data.csv of stream '\(name)'") }
@@ -141,6 +143,12 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                     }
                     let anchor = FaceAnchor(cameraFromHead: pose(0), leftEye: pose(7), rightEye: pose(14), lookAtPoint: Vector3(v[21], v[22], v[23]))
                     rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t, payload: anchor))))
+                }
+            case .box:
+                streams.append(StreamDescription(StreamKey<BoundingBox>(name)))
+                try table.forEachRow(separatedBy: .comma) { row in
+                    let t = try stamp(row), v = try values(row, 4)
+                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t, payload: BoundingBox(x: v[0], y: v[1], width: v[2], height: v[3])))))
                 }
             case .accelerometer:
                 streams.append(StreamDescription(StreamKey<AccelerometerSample>(name)))
@@ -240,6 +248,9 @@ public final class ParallaxFolderWriter {
             case .imu:
                 try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
                 header = "#timestamp [ns],w_x [rad s^-1],w_y [rad s^-1],w_z [rad s^-1],a_x [m s^-2],a_y [m s^-2],a_z [m s^-2]\n"
+            case .box:
+                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+                header = "#timestamp [ns],x [px],y [px],width [px],height [px]\n"
             case .faceLandmarks:
                 try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
                 header = "#timestamp [ns],x0 [px],y0 [px],x1 [px],y1 [px],…\n"
@@ -283,6 +294,9 @@ public final class ParallaxFolderWriter {
             }
             let l = a.lookAtPoint
             csv[name]! += "\(t),\(pose(a.cameraFromHead)),\(pose(a.leftEye)),\(pose(a.rightEye)),\(l.x),\(l.y),\(l.z)\n"
+        case let b as BoundingBox:
+            try register(.box)
+            csv[name]! += "\(t),\(b.x),\(b.y),\(b.width),\(b.height)\n"
         case let s as AccelerometerSample:
             try register(.accelerometer)
             let a = s.acceleration

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxCore
 import ParallaxMath
 
 /// Accuracy metrics of the non-trajectory analyzers, in one place, with the definitions the
@@ -15,22 +16,8 @@ public enum AnalyzerMetrics {
         errors.isEmpty ? 0 : Double(errors.filter { $0 < threshold }.count) / Double(errors.count)
     }
 
-    /// An axis-aligned box in pixels: top-left corner and size.
-    public struct Box: Sendable, Equatable, Codable {
-        public var x: Double, y: Double, width: Double, height: Double
-        public init(x: Double, y: Double, width: Double, height: Double) {
-            self.x = x; self.y = y; self.width = width; self.height = height
-        }
-        public var center: Vector2 { Vector2(x + width / 2, y + height / 2) }
-        /// Intersection over union with `other` (0 when either box is empty).
-        public func iou(_ other: Box) -> Double {
-            let ix = max(0, min(x + width, other.x + other.width) - max(x, other.x))
-            let iy = max(0, min(y + height, other.y + other.height) - max(y, other.y))
-            let inter = ix * iy
-            let union = width * height + other.width * other.height - inter
-            return union > 0 ? inter / union : 0
-        }
-    }
+    /// An axis-aligned box in pixels (the shared ``BoundingBox`` payload).
+    public typealias Box = BoundingBox
 
     /// OTB one-pass evaluation of a tracker.
     public struct TrackingScore: Sendable, Codable, Equatable {
