@@ -86,7 +86,7 @@ import ParallaxMath
         defer { try? FileManager.default.removeItem(at: folder) }
         try "format: parallax-dataset\nversion: 1\nstreams:\n  - name: cam0\n    type: lidar\n".write(to: folder.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
         #expect { _ = try ParallaxFolderSource(path: folder.path) } throws: { error in
-            "\(error)".hasSuffix("parallax.yaml:5: unknown stream type 'lidar' (camera, imu, depth, accelerometer)")
+            "\(error)".hasSuffix("parallax.yaml:5: unknown stream type 'lidar' (camera, imu, depth, accelerometer, face_landmarks, face_anchor, box)")
         }
     }
 }
