@@ -71,6 +71,11 @@ struct SimulateCommand: ParsableCommand {
         }
         do {
             let (packets, groundTruth) = try simulator.packets()
+            let points = simulator.scene.cornerPoints.map { "\($0.x) \($0.y) \($0.z)" }.joined(separator: "\n")
+            defer {
+                try? ("# x y z [m], world frame: ground-truth 3D corners of the simulated room (wall/floor/ceiling corners and texture tile seams)\n"
+                      + points + "\n").write(toFile: URL(fileURLWithPath: out).appendingPathComponent("scene_points.txt").path, atomically: true, encoding: .utf8)
+            }
             if format == "euroc" {
                 let writer = try EuRoCFolderWriter(path: out)
                 for p in packets { try writer.write(p) }

@@ -1,19 +1,24 @@
 import ParallaxGeometry
 import ParallaxMath
 
-/// 2D face landmarks in one image (e.g. MediaPipe's 468/478 mesh points or iBUG-68), in pixels.
+/// Face landmarks in one image (e.g. MediaPipe's 468/478 mesh points or iBUG-68): pixels, and
+/// 3D positions in the camera frame when the source measures them (depth camera, MediaPipe's
+/// metric landmarks, ARKit's face geometry).
 public struct FaceLandmarks: Sendable, Codable, Equatable {
     /// Landmark positions (px), in the model's index order.
     public var points: [Vector2]
+    /// The same landmarks in the camera frame (m), when known.
+    public var points3D: [Vector3]?
     /// The camera the points are measured in (intrinsics for PnP), when known; not in JSON.
     public var calibration: CameraCalibration?
 
-    public init(points: [Vector2], calibration: CameraCalibration? = nil) {
+    public init(points: [Vector2], points3D: [Vector3]? = nil, calibration: CameraCalibration? = nil) {
         self.points = points
+        self.points3D = points3D
         self.calibration = calibration
     }
 
-    enum CodingKeys: String, CodingKey { case points }
+    enum CodingKeys: String, CodingKey { case points, points3D }
 }
 
 /// A face's pose and gaze, as ARKit's `ARFaceAnchor` reports them.

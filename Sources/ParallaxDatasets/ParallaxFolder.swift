@@ -27,7 +27,8 @@ public enum ParallaxFolder {
     /// Stream kinds the format holds.
     public enum StreamKind: String, Sendable {
         case camera, imu, depth, accelerometer
-        /// 2D face landmarks: `t_ns, x0, y0, x1, y1, …` (px); `calibration:` optional.
+        /// Face landmarks: `t_ns, x0, y0, x1, y1, …` (px), or with `dimensions: 5` per point
+        /// `u, v, X, Y, Z` (px, then camera-frame metres); `calibration:` optional.
         case faceLandmarks = "face_landmarks"
         /// ARKit-style face anchor: `t_ns`, then `T_CH`, left eye `T_HE`, right eye `T_HE` as
         /// `tx ty tz qw qx qy qz` each, then the look-at point `x y z` (head frame, m).
@@ -126,13 +127,18 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
             case .faceLandmarks:
                 streams.append(StreamDescription(StreamKey<FaceLandmarks>(name)))
                 let cal = try s["calibration"]?.string.map { try EuRoCSensorFile.loadCamera(path: root.appendingPathComponent($0).path) }
+                let dims = s["dimensions"]?.int ?? 2
+                guard dims == 2 || dims == 5 else { throw invalid(s["dimensions"], "dimensions must be 2 (u v) or 5 (u v X Y Z)") }
                 try table.forEachRow(separatedBy: .comma) { row in
-                    guard row.count >= 3, row.count % 2 == 1 else {
-                        throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected t_ns and x,y pairs, found \(row.count) columns")
+                    guard row.count > dims, (row.count - 1) % dims == 0 else {
+                        throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected t_ns and groups of \(dims) numbers, found \(row.count) columns")
                     }
                     let t = try stamp(row), v = try values(row, row.count - 1)
-                    let points = stride(from: 0, to: v.count, by: 2).map { Vector2(v[$0], v[$0 + 1]) }
-                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t, payload: FaceLandmarks(points: points, calibration: cal)))))
+                    let groups = stride(from: 0, to: v.count, by: dims)
+                    let points = groups.map { Vector2(v[$0], v[$0 + 1]) }
+                    let points3D = dims == 5 ? groups.map { Vector3(v[$0 + 2], v[$0 + 3], v[$0 + 4]) } : nil
+                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t,
+                                                           payload: FaceLandmarks(points: points, points3D: points3D, calibration: cal)))))
                 }
             case .faceAnchor:
                 streams.append(StreamDescription(StreamKey<FaceAnchor>(name)))
@@ -215,6 +221,7 @@ public final class ParallaxFolderWriter {
     private var csv: [String: String] = [:]
     private var calibrations: [String: CameraCalibration] = [:]
     private var depthKinds: [String: DepthMap.Kind] = [:]
+    private var landmarkDimensions: [String: Int] = [:]
 
     /// Creates (or reuses) the folder.
     public init(path: String) throws {
@@ -285,7 +292,16 @@ public final class ParallaxFolderWriter {
         case let f as FaceLandmarks:
             try register(.faceLandmarks)
             if let c = f.calibration, calibrations[name] == nil { calibrations[name] = c }
-            csv[name]! += "\(t)," + f.points.map { "\($0.x),\($0.y)" }.joined(separator: ",") + "\n"
+            if let p3 = f.points3D, p3.count == f.points.count {
+                landmarkDimensions[name] = 5
+                csv[name]! += "\(t)," + zip(f.points, p3).map { "\($0.x),\($0.y),\($1.x),\($1.y),\($1.z)" }.joined(separator: ",") + "\n"
+            } else {
+                guard (landmarkDimensions[name] ?? 2) == 2 else {
+                    throw WriterError.unsupportedPayload(stream: name, type: "FaceLandmarks without 3D points after ones with them")
+                }
+                landmarkDimensions[name] = 2
+                csv[name]! += "\(t)," + f.points.map { "\($0.x),\($0.y)" }.joined(separator: ",") + "\n"
+            }
         case let a as FaceAnchor:
             try register(.faceAnchor)
             func pose(_ p: SE3) -> String {
@@ -316,6 +332,7 @@ public final class ParallaxFolderWriter {
                 try EuRoCSensorFile.cameraYAML(c).write(to: root.appendingPathComponent("\(name)/sensor.yaml"), atomically: true, encoding: .utf8)
                 yaml += "    calibration: \(name)/sensor.yaml\n"
             }
+            if let dims = landmarkDimensions[name] { yaml += "    dimensions: \(dims)\n" }
             if kinds[name] == .depth {
                 yaml += "    depth_scale: \(depthScale)\n    kind: \(depthKinds[name]?.rawValue ?? "depth")\n"
             }

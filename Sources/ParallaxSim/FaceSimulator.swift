@@ -18,6 +18,8 @@ public struct FaceSimulator: Sendable {
     public var rateHz = 30.0
     /// Gaussian landmark noise (px, σ); default 1.
     public var pixelNoise = 1.0
+    /// Gaussian noise of the 3D landmarks (m, σ per axis); default 2 mm.
+    public var pointNoise = 0.002
 
     /// Indices of the iris centres in the 478-point model.
     public static let rightIris = 468, leftIris = 473
@@ -78,11 +80,14 @@ public struct FaceSimulator: Sendable {
             let t = Double(k) / rateHz
             let stamp = Timestamp(seconds: t)
             let a = anchor(at: t)
-            let points = model.map { v -> Vector2 in
-                let p = camera.model.project(a.cameraFromHead * v) ?? Vector2(.nan, .nan)
+            let inCamera = model.map { a.cameraFromHead * $0 }
+            let points = inCamera.map { c -> Vector2 in
+                let p = camera.model.project(c) ?? Vector2(.nan, .nan)
                 return p + Vector2(rng.nextGaussian(), rng.nextGaussian()) * pixelNoise
             }
-            out.append(AnyPacket(stream: "face0/landmarks", timestamp: stamp, payload: FaceLandmarks(points: points, calibration: camera)))
+            let points3D = inCamera.map { $0 + Vector3(rng.nextGaussian(), rng.nextGaussian(), rng.nextGaussian()) * pointNoise }
+            out.append(AnyPacket(stream: "face0/landmarks", timestamp: stamp,
+                                 payload: FaceLandmarks(points: points, points3D: points3D, calibration: camera)))
             out.append(AnyPacket(stream: "face0/anchor", timestamp: stamp, payload: a))
         }
         return out

@@ -52,6 +52,25 @@ public struct TexturedScene: Sendable {
         })
     }
 
+    /// Ground-truth 3D points of the scene's corners (world, m): every rectangle's corners (where
+    /// walls, floor and ceiling meet) and its tile-grid points (the texture's mirror seams),
+    /// without duplicates. Project them with the ground-truth poses to get their pixels.
+    public var cornerPoints: [Vector3] {
+        var seen = Set<SIMD3<Int64>>()
+        var out: [Vector3] = []
+        for r in rectangles {
+            let nu = Int(r.tiles.u.rounded()), nv = Int(r.tiles.v.rounded())
+            for i in 0...max(nu, 1) {
+                for j in 0...max(nv, 1) {
+                    let p = r.origin + r.edgeU * (Double(i) / Double(max(nu, 1))) + r.edgeV * (Double(j) / Double(max(nv, 1)))
+                    let key = SIMD3<Int64>(Int64((p.x * 1e6).rounded()), Int64((p.y * 1e6).rounded()), Int64((p.z * 1e6).rounded()))
+                    if seen.insert(key).inserted { out.append(p) }
+                }
+            }
+        }
+        return out
+    }
+
     /// Unit bearings of every pixel of `camera` (row-major), computed once per camera.
     public static func bearings(for camera: CameraModel) throws -> [Vector3] {
         var out: [Vector3] = []

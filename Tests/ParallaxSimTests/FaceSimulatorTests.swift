@@ -19,14 +19,16 @@ import ParallaxMath
     @Test func noiselessLandmarksAreTheModelSeenFromTheTruePose() throws {
         var sim = FaceSimulator(model: Self.model, camera: Self.camera)
         sim.pixelNoise = 0
+        sim.pointNoise = 0
         let packets = sim.packets(duration: 2, seed: 1)
         #expect(packets.count == 2 * 61)
         for k in stride(from: 0, to: packets.count, by: 2) {
             let landmarks = try #require(packets[k].payload as? FaceLandmarks)
             let anchor = try #require(packets[k + 1].payload as? FaceAnchor)
-            for (v, p) in zip(Self.model, landmarks.points) {
+            for (i, (v, p)) in zip(Self.model, landmarks.points).enumerated() {
                 #expect((try #require(Self.camera.model.project(anchor.cameraFromHead * v)) - p).norm < 1e-9)
                 #expect(Self.camera.model.contains(p))
+                #expect((landmarks.points3D![i] - anchor.cameraFromHead * v).norm < 1e-12)
             }
             // Both lines of sight pass through the look-at point.
             for eye in [anchor.leftEye, anchor.rightEye] {
@@ -53,7 +55,10 @@ import ParallaxMath
         #expect(back.count == a.count)
         for (x, y) in zip(a, back) {
             #expect(x.stream == y.stream && x.timestamp == y.timestamp)
-            if let l = x.payload as? FaceLandmarks { #expect((y.payload as? FaceLandmarks)?.points == l.points) }
+            if let l = x.payload as? FaceLandmarks {
+                #expect((y.payload as? FaceLandmarks)?.points == l.points)
+                #expect((y.payload as? FaceLandmarks)?.points3D == l.points3D)
+            }
             if let g = x.payload as? FaceAnchor, let h = y.payload as? FaceAnchor {
                 #expect(g.cameraFromHead.translation == h.cameraFromHead.translation && g.lookAtPoint == h.lookAtPoint)
                 #expect((g.leftEye.rotation.inverse * h.leftEye.rotation).angle < 1e-12)

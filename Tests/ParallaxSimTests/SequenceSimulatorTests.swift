@@ -84,6 +84,16 @@ import ParallaxMath
         // Float32 depth: the residual is float rounding (~1e-7 relative), so 1e-5 m at a few metres.
     }
 
+    @Test func cornerPointsAreTheRoomCornersAndTileGrid() throws {
+        let texture = ImageBuffer<UInt8>(width: 2, height: 2, repeating: 9)
+        let room = TexturedScene.room(min: Vector3(0, 0, 0), max: Vector3(3, 3, 3), textures: [texture], tileSize: 1.5)
+        let points = room.cornerPoints
+        // A 3 m cube tiled 2×2 per face: a 3×3×3 grid on the surface = 27 − 1 interior point.
+        #expect(points.count == 26)
+        #expect(points.contains(Vector3(0, 0, 0)) && points.contains(Vector3(3, 3, 3)) && points.contains(Vector3(1.5, 0, 3)))
+        #expect(points.allSatisfy { p in [p.x, p.y, p.z].contains { $0 == 0 || $0 == 3 } })
+    }
+
     @Test func tumVIRoom1SequenceHasTheRequestedIMUNoise() throws {
         let path = Self.root.appendingPathComponent("../shared/data/trajectories/tumvi_room1/dataset-room1_512_16_gt.csv").standardized.path
         guard FileManager.default.fileExists(atPath: path) else { print("skipped: \(path) not present"); return }
