@@ -50,11 +50,8 @@ public struct ObjectSimulator: Sendable {
             var scene = background
             scene.rectangles.append(.init(origin: worldFromCamera * c[0], edgeU: worldFromCamera.rotation * (c[1] - c[0]),
                                           edgeV: worldFromCamera.rotation * (c[3] - c[0]), texture: texture))
-            var (image, _) = scene.render(camera: camera.model, bearings: bearings, worldFromCamera: worldFromCamera)
-            if pixelNoise > 0 {
-                image = ImageBuffer(width: image.width, height: image.height,
-                                    samples: image.samples.map { UInt8(min(255, max(0, (Double($0) + pixelNoise * rng.nextGaussian()).rounded()))) })
-            }
+            let rendered = scene.render(camera: camera.model, bearings: bearings, worldFromCamera: worldFromCamera).image
+            let image = PixelNoise.add(to: rendered, sigma: pixelNoise, using: &rng)
             out.append(AnyPacket(stream: "cam0", timestamp: stamp, payload: CameraFrame(cameraID: "cam0", image: image, calibration: camera)))
             // Corners project exactly (pinhole + distortion); straight edges bow under distortion,
             // so the box also includes points along the edges.

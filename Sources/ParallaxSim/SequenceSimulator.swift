@@ -60,18 +60,12 @@ public struct SequenceSimulator: Sendable {
             let t = t0 + Double(k) / c.cameraRateHz
             let stamp = Timestamp(seconds: t)
             let worldFromCamera = spline.pose(at: t) * c.camera.bodyFromSensor
-            var (image, depth) = scene.render(camera: c.camera.model, bearings: bearings, worldFromCamera: worldFromCamera)
-            if c.pixelNoise > 0 {
-                let noisy = image.samples.map { v in UInt8(min(255, max(0, (Double(v) + c.pixelNoise * rng.nextGaussian()).rounded()))) }
-                image = ImageBuffer(width: image.width, height: image.height, samples: noisy)
-            }
+            let (rendered, depth) = scene.render(camera: c.camera.model, bearings: bearings, worldFromCamera: worldFromCamera)
+            let image = PixelNoise.add(to: rendered, sigma: c.pixelNoise, using: &rng)
             packets.append(AnyPacket(stream: "cam0", timestamp: stamp, payload: CameraFrame(cameraID: "cam0", image: image, calibration: c.camera)))
             if let right = c.stereoCamera, let rb = stereoBearings {
-                var (image1, _) = scene.render(camera: right.model, bearings: rb, worldFromCamera: spline.pose(at: t) * right.bodyFromSensor)
-                if c.pixelNoise > 0 {
-                    let noisy = image1.samples.map { v in UInt8(min(255, max(0, (Double(v) + c.pixelNoise * rng.nextGaussian()).rounded()))) }
-                    image1 = ImageBuffer(width: image1.width, height: image1.height, samples: noisy)
-                }
+                let rendered1 = scene.render(camera: right.model, bearings: rb, worldFromCamera: spline.pose(at: t) * right.bodyFromSensor).image
+                let image1 = PixelNoise.add(to: rendered1, sigma: c.pixelNoise, using: &rng)
                 packets.append(AnyPacket(stream: "cam1", timestamp: stamp, payload: CameraFrame(cameraID: "cam1", image: image1, calibration: right)))
             }
             if depthEvery > 0 && k % depthEvery == 0 {
