@@ -126,6 +126,7 @@ public final class FrameBus {
             if failure == nil { failure = .sourceFailed(message: "\(error)") }
         }
 
+        for source in sources { (source as? PrefetchingSource)?.stop() }
         var report = state.report()
         report.mode = options.mode.rawValue
         report.wallSeconds = (clock.now - wallStart).seconds

@@ -33,7 +33,11 @@ public final class PrefetchingSource: PacketSource, @unchecked Sendable {
         thread.start()
     }
 
-    deinit {
+    deinit { stop() }
+
+    /// Stops reading ahead: the reading thread ends at its next step instead of waiting for a
+    /// consumer that will not come (the bus calls this when a run ends, also on error).
+    public func stop() {
         condition.lock()
         stopped = true
         condition.broadcast()
