@@ -101,6 +101,25 @@ import ParallaxTesting
         #expect(offOut.count == 31 && offReport.skipped.isEmpty)
     }
 
+    @Test func cancellationStopsCleanlyAndFlushes() throws {
+        // As Ctrl-C does in the CLI: the check turns true after a few groups.
+        let bus = try FrameBus(sources: [ArraySource(MultiRate.cam, (1...100).map { Packet($0, at: Timestamp(nanoseconds: Int64($0))) })],
+                               analyzers: [AnalyzerInstance(Doubler(options: .init()))], options: .init(prefetch: true))
+        final class Counter: @unchecked Sendable { var groups = 0 }
+        let counter = Counter()
+        bus.setProgress { _ in counter.groups += 1 }
+        bus.setCancellation { counter.groups >= 10 }
+        nonisolated(unsafe) var outputs: [Int] = []
+        #expect {
+            try bus.run { _, p in outputs.append(p.payload as! Int) }
+        } throws: { error in
+            guard let f = error as? FrameBusFailure, case .cancelled = f.error else { return false }
+            return f.report.analyzers.first?.calls == 10
+        }
+        // The ten processed packets, then the close marker: nothing computed was lost.
+        #expect(outputs == (1...10).map { $0 * 2 } + [-1])
+    }
+
     @Test func wiringErrorsAreCaughtBeforeRunning() {
         #expect(throws: BusError.unknownStream(analyzer: "doubler", stream: "cam9", available: ["cam0", "doubled"])) {
             var o = Doubler.Options(); o.input = "cam9"
