@@ -40,12 +40,7 @@ public struct StreamStatsAnalyzer: Analyzer {
     public mutating func close(context: inout AnalyzerContext) throws {
         let end = stamps.values.compactMap(\.last).max() ?? 0
         for stream in watched {
-            context.emit(Self.statistics(of: stream, stamps[stream] ?? []), on: statistics, at: Timestamp(nanoseconds: end))
+            context.emit(StreamStatistics(stream: stream, nanoseconds: stamps[stream] ?? []), on: statistics, at: Timestamp(nanoseconds: end))
         }
-    }
-
-    /// Statistics of one stream's timestamps (ns, increasing).
-    public static func statistics(of stream: String, _ t: [Int64]) -> StreamStatistics {
-        StreamStatistics(stream: stream, nanoseconds: t)
     }
 }

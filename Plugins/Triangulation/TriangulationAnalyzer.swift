@@ -106,7 +106,14 @@ public struct TriangulationAnalyzer: Analyzer {
     /// `T_WB` at `t`, interpolated between the surrounding pose samples (at most
     /// `pose_tolerance_ms` apart); `nil` when not bracketed.
     private func bodyPose(at t: Timestamp) -> SE3? {
-        guard let after = poseHistory.firstIndex(where: { $0.timestamp >= t }) else { return nil }
+        // Binary search: the first pose at or after t (the history is in time order).
+        var lo = 0, hi = poseHistory.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if poseHistory[mid].timestamp < t { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < poseHistory.count else { return nil }
+        let after = lo
         let b = poseHistory[after]
         if b.timestamp == t { return b.payload.worldFromBody }
         guard after > 0 else { return nil }

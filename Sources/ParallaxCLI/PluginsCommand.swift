@@ -19,7 +19,7 @@ struct PluginsCommand: ParsableCommand {
             return
         }
         guard let entry = registry.entry(name) else {
-            let hint = registry.names.min { Self.distance(name, $0) < Self.distance(name, $1) }.map { "; did you mean '\($0)'?" } ?? ""
+            let hint = Spelling.closest(to: name, in: registry.names).map { "; did you mean '\($0)'?" } ?? ""
             throw fail("unknown analyzer '\(name)'\(hint)", code: ExitCodes.badInput)
         }
         print("\(entry.name): \(entry.summary)\n")
@@ -29,9 +29,5 @@ struct PluginsCommand: ParsableCommand {
         for p in entry.defaultOutputs { print("  \(p.stream)  \(p.type.name)") }
         print("Options:")
         for o in entry.options { print("  \(o.name) = \(o.defaultValue)\(o.documentation.isEmpty ? "" : "  — \(o.documentation)")") }
-    }
-
-    static func distance(_ a: String, _ b: String) -> Int {
-        Set(a).symmetricDifference(Set(b)).count + abs(a.count - b.count)
     }
 }

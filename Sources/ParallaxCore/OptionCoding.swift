@@ -57,7 +57,7 @@ enum OptionCoding {
 
     private static func convert(_ text: String, like example: Any, option: String) throws -> Any {
         if let number = example as? NSNumber {
-            if CFGetTypeIDIsBool(number) {
+            if isBoolean(number) {
                 switch text.lowercased() {
                 case "true", "yes", "1", "on": return true
                 case "false", "no", "0", "off": return false
@@ -80,15 +80,15 @@ enum OptionCoding {
     }
 
     /// Whether an NSNumber holds a Bool (JSONSerialization's booleans), portable to Linux.
-    private static func CFGetTypeIDIsBool(_ n: NSNumber) -> Bool {
+    private static func isBoolean(_ n: NSNumber) -> Bool {
         String(cString: n.objCType) == "c" && (n == NSNumber(value: true) || n == NSNumber(value: false))
     }
 }
 
-/// Did-you-mean suggestions.
-enum Spelling {
+/// Did-you-mean suggestions for names typed by users (analyzers, options, commands).
+public enum Spelling {
     /// The candidate nearest to `word` by edit distance, if close enough to be a likely typo.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return nil }
         return best.1 <= max(2, word.count / 3) ? best.0 : nil

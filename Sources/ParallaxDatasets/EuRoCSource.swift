@@ -10,15 +10,31 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingImage(file: String, line: Int, image: String)
     /// A stream's timestamps go backwards or repeat (file order).
     case outOfOrder(file: String, line: Int, previous: Timestamp, current: Timestamp)
+    /// Ground-truth poses go backwards or repeat (`index` counts data rows from 1).
+    case groundTruthOutOfOrder(file: String, index: Int, previous: Timestamp, current: Timestamp)
 
     public var description: String {
         switch self {
         case let .notADataset(path, expected): return "\(path) is not a dataset: expected \(expected)"
         case let .malformedRow(file, line, reason): return "\(file):\(line): \(reason)"
         case let .missingImage(file, line, image): return "\(file):\(line): image '\(image)' does not exist"
+        case let .groundTruthOutOfOrder(file, index, previous, current):
+            return "\(file): ground-truth pose \(index) is at \(current.nanoseconds) ns, not after the previous one (\(previous.nanoseconds) ns)"
         case let .outOfOrder(file, line, previous, current):
             let what = previous == current ? "repeats timestamp \(current.nanoseconds) ns" : "goes back in time from \(previous.nanoseconds) to \(current.nanoseconds) ns"
             return "\(file):\(line): timestamp \(what)"
+        }
+    }
+}
+
+extension DatasetError {
+    /// Throws ``groundTruthOutOfOrder(file:index:previous:current:)`` unless the poses' times
+    /// strictly increase: a pose stream must not go back in time, and silently dropping poses
+    /// would hide a broken file.
+    static func requireIncreasing(_ trajectory: Trajectory, file: String) throws {
+        for k in 1..<max(trajectory.poses.count, 1) where trajectory.poses[k].timestamp <= trajectory.poses[k - 1].timestamp {
+            throw DatasetError.groundTruthOutOfOrder(file: file, index: k + 1, previous: trajectory.poses[k - 1].timestamp,
+                                                     current: trajectory.poses[k].timestamp)
         }
     }
 }
@@ -112,11 +128,10 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
         if let gt = groundTruth {
             // Ground truth is also a stream (`groundtruth`, Pose T_WB), for analyzers that need poses.
             streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
-            var previous: Timestamp?
-            for p in gt.poses where previous == nil || p.timestamp > previous! {
+            try DatasetError.requireIncreasing(gt, file: gtFile)
+            for p in gt.poses {
                 rows.append((p.timestamp, cams.count + 1, .pose(Pose(worldFromBody: p.pose))))
                 listing.record(stream: DatasetStreams.groundTruth, timestamp: p.timestamp, file: gtFile, line: 0)
-                previous = p.timestamp
             }
         }
         self.listing = listing

@@ -171,12 +171,11 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
         groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc) }
         if let trajectory = groundTruth {
             streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
-            var previous: Timestamp?
-            for p in trajectory.poses where previous == nil || p.timestamp > previous! {
+            try DatasetError.requireIncreasing(trajectory, file: gt ?? "")
+            for p in trajectory.poses {
                 rows.append((p.timestamp, list.count, .ready(AnyPacket(stream: DatasetStreams.groundTruth, timestamp: p.timestamp,
                                                                         payload: Pose(worldFromBody: p.pose)))))
                 listing.record(stream: DatasetStreams.groundTruth, timestamp: p.timestamp, file: gt ?? "", line: 0)
-                previous = p.timestamp
             }
         }
         self.streams = streams
@@ -199,9 +198,8 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                 case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
                     return AnyPacket(stream: stream, timestamp: t, payload: CameraFrame(cameraID: stream, image: image, calibration: calibration))
                 case let (.depth, .gray16(raw)):
-                    let values = raw.withUnsafeSamples { p in p.map { $0 == 0 ? Float.nan : Float($0) / scale } }
-                    return AnyPacket(stream: stream, timestamp: t, payload: DepthMap(sensorID: stream, kind: depthKind,
-                                                                                      values: ImageBuffer(width: raw.width, height: raw.height, samples: values)))
+                    return AnyPacket(stream: stream, timestamp: t,
+                                     payload: RawDepth.decode(raw, unitsPerMetre: scale, sensorID: stream, kind: depthKind))
                 default:
                     throw ImageDecodingError.unsupported(path: path, reason: kind == .camera ? "camera images must be 8-bit" : "depth must be a 16-bit gray PNG")
                 }
@@ -247,26 +245,16 @@ public final class ParallaxFolderWriter {
             guard kinds[name] == nil else { return }
             kinds[name] = kind
             order.append(name)
+            let images = kind == .camera || kind == .depth
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(images ? "\(name)/data" : name), withIntermediateDirectories: true)
             let header: String
             switch kind {
-            case .camera, .depth:
-                try FileManager.default.createDirectory(at: root.appendingPathComponent("\(name)/data"), withIntermediateDirectories: true)
-                header = "#timestamp [ns],filename\n"
-            case .imu:
-                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
-                header = "#timestamp [ns],w_x [rad s^-1],w_y [rad s^-1],w_z [rad s^-1],a_x [m s^-2],a_y [m s^-2],a_z [m s^-2]\n"
-            case .box:
-                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
-                header = "#timestamp [ns],x [px],y [px],width [px],height [px]\n"
-            case .faceLandmarks:
-                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
-                header = "#timestamp [ns],x0 [px],y0 [px],x1 [px],y1 [px],…\n"
-            case .faceAnchor:
-                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
-                header = "#timestamp [ns],T_CH (tx ty tz qw qx qy qz),T_H_lefteye (7),T_H_righteye (7),lookAt_H (x y z) [m]\n"
-            case .accelerometer:
-                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
-                header = "#timestamp [ns],a_x [m s^-2],a_y [m s^-2],a_z [m s^-2]\n"
+            case .camera, .depth: header = "#timestamp [ns],filename\n"
+            case .imu: header = "#timestamp [ns],w_x [rad s^-1],w_y [rad s^-1],w_z [rad s^-1],a_x [m s^-2],a_y [m s^-2],a_z [m s^-2]\n"
+            case .box: header = "#timestamp [ns],x [px],y [px],width [px],height [px]\n"
+            case .faceLandmarks: header = "#timestamp [ns],per landmark: u v [px] (and X Y Z [m] when dimensions is 5)\n"
+            case .faceAnchor: header = "#timestamp [ns],T_CH (tx ty tz qw qx qy qz),T_H_lefteye (7),T_H_righteye (7),lookAt_H (x y z) [m]\n"
+            case .accelerometer: header = "#timestamp [ns],a_x [m s^-2],a_y [m s^-2],a_z [m s^-2]\n"
             }
             csv[name] = header
         }
@@ -279,10 +267,7 @@ public final class ParallaxFolderWriter {
         case let depth as DepthMap:
             try register(.depth)
             depthKinds[name] = depth.kind
-            let raw = depth.values.withUnsafeSamples { p in
-                p.map { $0.isNaN ? UInt16(0) : UInt16(clamping: Int(($0 * depthScale).rounded())) }
-            }
-            try ImageEncoder.writePNG16(ImageBuffer(width: depth.values.width, height: depth.values.height, samples: raw),
+            try ImageEncoder.writePNG16(RawDepth.encode(depth, unitsPerMetre: depthScale),
                                         to: root.appendingPathComponent("\(name)/data/\(t).png").path)
             csv[name]! += "\(t),\(t).png\n"
         case let s as IMUSample:

@@ -110,14 +110,8 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
                 guard case let .gray16(raw) = try ImageDecoder.decode(path: path) else {
                     throw ImageDecodingError.unsupported(path: path, reason: "depth must be a 16-bit gray PNG")
                 }
-                return AnyPacket(stream: "depth", timestamp: t, payload: TUMRGBDSource.depthMap(raw))
+                return AnyPacket(stream: "depth", timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: TUMRGBDSource.depthUnitsPerMetre, sensorID: "depth"))
             }
         }
-    }
-
-    /// Metric depth from TUM raw values: `raw / 5000` m, 0 → NaN (invalid).
-    public static func depthMap(_ raw: ImageBuffer<UInt16>) -> DepthMap {
-        let values = raw.withUnsafeSamples { p in p.map { $0 == 0 ? Float.nan : Float($0) / depthUnitsPerMetre } }
-        return DepthMap(sensorID: "depth", kind: .depth, values: ImageBuffer(width: raw.width, height: raw.height, samples: values))
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A deterministic, seedable random number generator (SplitMix64).
 ///
 /// Everything random in Parallax (RANSAC sampling, simulator noise) draws from one of these,
@@ -23,6 +25,6 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         // Uniform in (0, 1]: avoid log(0).
         let u1 = Double(next() >> 11 &+ 1) * 0x1.0p-53
         let u2 = Double(next() >> 11) * 0x1.0p-53
-        return (-2 * _log(u1)).squareRoot() * _cos(2 * Double.pi * u2)
+        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 }

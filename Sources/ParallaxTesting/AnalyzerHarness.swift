@@ -48,15 +48,15 @@ public struct AnalyzerHarness {
         }
     }
 
-    /// Runs the queued packets through a fresh analyzer. `prefetch` reads the input on a second
-    /// thread; `oneAtATime` hands packets to the bus through a source that yields them one by
-    /// one (versus all at once): neither may change the result.
-    public func run(prefetch: Bool = false, oneAtATime: Bool = false) throws -> Result {
+    /// Runs the queued packets through a fresh analyzer. `prefetch` reads the input on worker
+    /// threads; `sourcePerStream` hands each stream to the bus as its own source (the bus then
+    /// merges them) instead of one merged source: neither may change the result.
+    public func run(prefetch: Bool = false, sourcePerStream: Bool = false) throws -> Result {
         let declared = streamOrder.map { streams[$0]! }
-        let source: any PacketSource = oneAtATime
-            ? IncrementalSource(streams: declared, packets: ArraySource(streams: declared, packets: packets))
-            : ArraySource(streams: declared, packets: packets)
-        let bus = try FrameBus(sources: [source], analyzers: [try make()], options: .init(mode: .offline, prefetch: prefetch))
+        let sources: [any PacketSource] = sourcePerStream
+            ? declared.map { d in ArraySource(streams: [d], packets: packets.filter { $0.stream == d.name }) }
+            : [ArraySource(streams: declared, packets: packets)]
+        let bus = try FrameBus(sources: sources, analyzers: [try make()], options: .init(mode: .offline, prefetch: prefetch))
         nonisolated(unsafe) var outputs: [AnyPacket] = []
         do {
             let report = try bus.run { _, packet in outputs.append(packet) }
@@ -65,13 +65,4 @@ public struct AnalyzerHarness {
             return Result(outputs: outputs, report: failure.report, failure: failure.error)
         }
     }
-}
-
-/// A source that forwards another one packet per call (no look-ahead), to check that an
-/// analyzer's results do not depend on how packets are batched.
-final class IncrementalSource: PacketSource {
-    let streams: [StreamDescription]
-    private let inner: any PacketSource
-    init(streams: [StreamDescription], packets: any PacketSource) { self.streams = streams; inner = packets }
-    func next() throws -> AnyPacket? { try inner.next() }
 }

@@ -3,8 +3,9 @@ import ParallaxCore
 
 /// Checks the contract every analyzer must keep, on inputs you provide:
 /// - output timestamps never decrease on any output stream;
-/// - results are identical across two runs, when packets are handed over one at a time or all
-///   at once, and when the input is prefetched on another thread (determinism);
+/// - results are identical across two runs, when each stream comes from its own source instead
+///   of one merged source, and when the input is read on worker threads (determinism: an
+///   analyzer that reads the clock, draws unseeded random numbers or iterates a dictionary fails);
 /// - `open` is called once before any `process`, and `close` once after the last.
 ///
 /// Returns the list of violations (empty when the analyzer passes), each a sentence.
@@ -26,7 +27,7 @@ public enum AnalyzerVerifier {
         }
         let expected = fingerprint(reference.outputs)
         for (label, result) in [("a second run", try harness.run()),
-                                ("one packet at a time", try harness.run(oneAtATime: true)),
+                                ("one source per stream", try harness.run(sourcePerStream: true)),
                                 ("prefetched input", try harness.run(prefetch: true))] {
             if fingerprint(result.outputs) != expected { problems.append("outputs differ with \(label)") }
         }

@@ -54,7 +54,7 @@ import ParallaxTesting
         // 20 Hz with two frames missing after the 5th and jitter-free otherwise.
         var stamps = (0..<20).map { Int64($0) * 50_000_000 }
         stamps.removeSubrange(5...6)
-        let s = StreamStatsAnalyzer.statistics(of: "cam0", stamps)
+        let s = StreamStatistics(stream: "cam0", nanoseconds: stamps)
         #expect(s.packets == 18)
         #expect(s.medianPeriodMilliseconds == 50)
         #expect(s.gaps == 1 && s.estimatedDropped == 2)
