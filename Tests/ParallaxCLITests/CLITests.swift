@@ -153,6 +153,20 @@ enum Paths {
         }
     }
 
+    @Test func groundTruthGoingBackIsAnErrorNotSilentlyDropped() throws {
+        let copy = try Paths.cutCopy()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let folder = copy.appendingPathComponent("mav0/state_groundtruth_estimate0")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "#t,px,py,pz,qw,qx,qy,qz\n100,0,0,0,1,0,0,0\n200,0,0,0,1,0,0,0\n200,1,0,0,1,0,0,0\n".write(
+            to: folder.appendingPathComponent("data.csv"), atomically: true, encoding: .utf8)
+        #expect(parallax(["inspect", copy.path]) == 2)
+        #expect { _ = try EuRoCSource(path: copy.path) } throws: { error in
+            guard case let DatasetError.groundTruthOutOfOrder(file, index, _, current) = error else { return false }
+            return file.hasSuffix("state_groundtruth_estimate0/data.csv") && index == 3 && current.nanoseconds == 200
+        }
+    }
+
     @Test func corruptPNGFailsTheRunButKeepsWhatWasComputed() throws {
         let copy = try Paths.cutCopy()
         defer { try? FileManager.default.removeItem(at: copy); try? FileManager.default.removeItem(at: out) }
