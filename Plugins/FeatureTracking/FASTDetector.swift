@@ -23,41 +23,48 @@ public struct FASTDetector: Sendable {
     /// Score image: 0 where the segment test fails.
     public func scores(_ image: GrayImage) -> GrayImage {
         let w = image.width, h = image.height
-        var out = GrayImage(width: w, height: h)
+        var out = [Float](repeating: 0, count: w * h)
         let offsets = Self.circle.map { $0.1 * w + $0.0 }
         let b = max(3, border)
+        let threshold = threshold
         image.pixels.withUnsafeBufferPointer { p in
-            for y in b..<max(b, h - b) {
-                for x in b..<max(b, w - b) {
-                    let i = y * w + x
-                    let c = p[i]
-                    // Quick rejection: any 9 contiguous circle pixels include at least 2 of the 4
-                    // compass pixels (0, 4, 8, 12), so fewer than 2 passing compass pixels rule it out.
-                    let hi = c + threshold, lo = c - threshold
-                    let n = p[i + offsets[0]], e = p[i + offsets[4]], s = p[i + offsets[8]], wv = p[i + offsets[12]]
-                    let brighter = (n > hi ? 1 : 0) + (e > hi ? 1 : 0) + (s > hi ? 1 : 0) + (wv > hi ? 1 : 0)
-                    let darker = (n < lo ? 1 : 0) + (e < lo ? 1 : 0) + (s < lo ? 1 : 0) + (wv < lo ? 1 : 0)
-                    guard brighter >= 2 || darker >= 2 else { continue }
-                    var states = [Int8](repeating: 0, count: 16)
-                    var score: Float = 0
-                    for k in 0..<16 {
-                        let v = p[i + offsets[k]]
-                        if v > c + threshold { states[k] = 1; score += v - c - threshold } else if v < c - threshold { states[k] = -1; score += c - v - threshold }
+            out.withUnsafeMutableBufferPointer { o in
+                offsets.withUnsafeBufferPointer { off in
+                    guard let base = p.baseAddress, let scores = o.baseAddress else { return }
+                    let north = off[0], east = off[4], south = off[8], west = off[12]
+                    for y in b..<max(b, h &- b) {
+                        for x in b..<max(b, w &- b) {
+                            let i = y &* w &+ x
+                            let c = base[i]
+                            // Quick rejection: any 9 contiguous circle pixels include at least 2 of
+                            // the 4 compass pixels (0, 4, 8, 12), so fewer than 2 passing compass
+                            // pixels rule it out.
+                            let hi = c + threshold, lo = c - threshold
+                            let n = base[i &+ north], e = base[i &+ east], s = base[i &+ south], wv = base[i &+ west]
+                            let brighter = (n > hi ? 1 : 0) &+ (e > hi ? 1 : 0) &+ (s > hi ? 1 : 0) &+ (wv > hi ? 1 : 0)
+                            let darker = (n < lo ? 1 : 0) &+ (e < lo ? 1 : 0) &+ (s < lo ? 1 : 0) &+ (wv < lo ? 1 : 0)
+                            guard brighter >= 2 || darker >= 2 else { continue }
+                            var bright: UInt32 = 0, dark: UInt32 = 0
+                            var score: Float = 0
+                            for k in 0..<16 {
+                                let v = base[i &+ off[k]]
+                                if v > hi { bright |= 1 << k; score += v - hi } else if v < lo { dark |= 1 << k; score += lo - v }
+                            }
+                            if Self.hasArc(bright) || Self.hasArc(dark) { scores[i] = score }
+                        }
                     }
-                    if Self.hasArc(states, of: 1) || Self.hasArc(states, of: -1) { out.pixels[i] = score }
                 }
             }
         }
-        return out
+        return GrayImage(width: w, height: h, pixels: out)
     }
 
-    /// Whether 9 contiguous circle states (wrapping) equal `value`.
-    static func hasArc(_ states: [Int8], of value: Int8) -> Bool {
-        var run = 0
-        for k in 0..<25 {
-            if states[k % 16] == value { run += 1; if run >= 9 { return true } } else { run = 0 }
-        }
-        return false
+    /// Whether `mask` (bit k = circle pixel k passed) has 9 contiguous set bits, wrapping.
+    @inline(__always) static func hasArc(_ mask: UInt32) -> Bool {
+        let m = mask | mask << 16
+        var run = m
+        for k in 1..<9 { run &= m >> k }
+        return run != 0
     }
 
     /// Corners, strongest first, at least `minDistance` apart and from `occupied`.

@@ -6,7 +6,7 @@ public enum FundamentalMatrix {
     /// `F` from ≥ 8 correspondences (pixels); nil when degenerate.
     public static func eightPoint(_ a: [Vector2], _ b: [Vector2]) -> Matrix3? {
         guard a.count >= 8, a.count == b.count else { return nil }
-        guard let (ta, na) = normalize(a), let (tb, nb) = normalize(b) else { return nil }
+        guard let (ta, na) = HartleyNormalization.normalize(a), let (tb, nb) = HartleyNormalization.normalize(b) else { return nil }
         var m = Matrix(rows: a.count, columns: 9)
         for i in 0..<a.count {
             let p = na[i], q = nb[i]
@@ -32,16 +32,5 @@ public enum FundamentalMatrix {
         let e = x2.dot(fx1)
         let d = fx1.x * fx1.x + fx1.y * fx1.y + ftx2.x * ftx2.x + ftx2.y * ftx2.y
         return d > 0 ? abs(e) / d.squareRoot() : .infinity
-    }
-
-    /// Hartley normalization: centroid to the origin, mean distance √2.
-    static func normalize(_ points: [Vector2]) -> (Matrix3, [Vector2])? {
-        let n = Double(points.count)
-        let c = points.reduce(Vector2.zero, +) / n
-        let meanDistance = points.reduce(0) { $0 + ($1 - c).norm } / n
-        guard meanDistance > 1e-12 else { return nil }
-        let s = 2.0.squareRoot() / meanDistance
-        let t = Matrix3(rows: Vector3(s, 0, -s * c.x), Vector3(0, s, -s * c.y), Vector3(0, 0, 1))
-        return (t, points.map { ($0 - c) * s })
     }
 }

@@ -18,6 +18,7 @@ public enum BuiltinAnalyzers {
         r.register(StreamStatsAnalyzer.self)
         r.register(IMUIntegrator.self)
         r.register(KLTAnalyzer.self)
+        r.register(ORBMatchAnalyzer.self)
         r.register(TriangulationAnalyzer.self)
         return r
     }

@@ -35,17 +35,19 @@ public enum DecodedImage: Sendable {
     }
 }
 
-/// PNG (libpng's simplified `png_image` API, no setjmp) and JPEG (libturbojpeg) decoding.
+/// PNG (libpng's simplified `png_image` API, no setjmp), JPEG (libturbojpeg) and binary PNM
+/// (P5/P6, ``PNMDecoder``) decoding.
 ///
 /// PNG: 8-bit gray/RGB stay 8-bit (alpha dropped, palettes expanded); 16-bit gray stays 16-bit
 /// with raw values (no gamma conversion: depth is data, not light). JPEG: gray or RGB.
 public enum ImageDecoder {
-    /// Decodes `path`, choosing the codec by content (PNG or JPEG signature).
+    /// Decodes `path`, choosing the codec by content (PNG, JPEG or binary PNM signature).
     public static func decode(path: String) throws -> DecodedImage {
         guard let data = FileManager.default.contents(atPath: path) else { throw ImageDecodingError.unreadable(path: path) }
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path) }
         if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data, path: path) }
-        throw ImageDecodingError.unsupported(path: path, reason: "neither PNG nor JPEG")
+        if PNMDecoder.matches(data) { return try PNMDecoder.decode(data, path: path) }
+        throw ImageDecodingError.unsupported(path: path, reason: "not PNG, JPEG or binary PNM (P5/P6)")
     }
 
     /// Decodes to 8-bit gray, converting color (luma) as needed. 16-bit images are refused.

@@ -49,10 +49,48 @@ import ParallaxCore
         }
     }
 
+    @Test func decodesBinaryPNMWithCommentsAndRefusesTruncatedOnes() throws {
+        let dir = FileManager.default.temporaryDirectory
+        // P6 2×1 with a comment in the header.
+        let p6 = dir.appendingPathComponent("parallax-\(UUID()).ppm")
+        try (Data("P6\n# made by a test\n2 1\n255\n".utf8) + Data([10, 20, 30, 40, 50, 60])).write(to: p6)
+        defer { try? FileManager.default.removeItem(at: p6) }
+        guard case let .rgb8(rgb) = try ImageDecoder.decode(path: p6.path) else { Issue.record("P6 not RGB"); return }
+        #expect(rgb.width == 2 && rgb.height == 1 && rgb.samples == [10, 20, 30, 40, 50, 60])
+        // P5 with maxval 15 is rescaled to 0…255; 16-bit P5 keeps raw big-endian values.
+        let p5 = dir.appendingPathComponent("parallax-\(UUID()).pgm")
+        try (Data("P5 2 1 15\n".utf8) + Data([15, 5])).write(to: p5)
+        defer { try? FileManager.default.removeItem(at: p5) }
+        #expect(try ImageDecoder.decodeGray8(path: p5.path).samples == [255, 85])
+        let p16 = dir.appendingPathComponent("parallax-\(UUID()).pgm")
+        try (Data("P5 1 2 65535\n".utf8) + Data([0x12, 0x34, 0xFF, 0xFE])).write(to: p16)
+        defer { try? FileManager.default.removeItem(at: p16) }
+        guard case let .gray16(wide) = try ImageDecoder.decode(path: p16.path) else { Issue.record("16-bit P5 not gray16"); return }
+        #expect(wide.samples == [0x1234, 0xFFFE])
+        // Truncated samples and a missing header field are errors naming the file.
+        let cut = dir.appendingPathComponent("parallax-\(UUID()).ppm")
+        try (Data("P6 2 2 255\n".utf8) + Data([1, 2, 3])).write(to: cut)
+        defer { try? FileManager.default.removeItem(at: cut) }
+        #expect(throws: ImageDecodingError.corrupt(path: cut.path, message: "PNM has 3 sample bytes, 2×2×3 needs 12")) {
+            _ = try ImageDecoder.decode(path: cut.path)
+        }
+        try Data("P6 2\n".utf8).write(to: cut)
+        #expect(throws: ImageDecodingError.corrupt(path: cut.path, message: "PNM header: height missing")) {
+            _ = try ImageDecoder.decode(path: cut.path)
+        }
+        // A real HPatches image, when the shared data is present.
+        let churchill = Self.root.appendingPathComponent("../shared/data/homography/churchill/1.ppm").standardized.path
+        guard FileManager.default.fileExists(atPath: churchill) else { print("skipped: \(churchill) is not present on this machine"); return }
+        guard case let .rgb8(photo) = try ImageDecoder.decode(path: churchill) else { Issue.record("churchill not RGB"); return }
+        #expect(photo.width == 768 && photo.height == 1024)
+        // The first pixel's bytes follow the 15-byte header "P6\n768 1024\n255\n".
+        #expect([photo[0, 0, 0], photo[0, 0, 1], photo[0, 0, 2]] == [0x6C, 0x5C, 0x4C])
+    }
+
     @Test func nonImagesAreRefusedByName() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-\(UUID()).png")
         try Data("not an image".utf8).write(to: path)
-        #expect(throws: ImageDecodingError.unsupported(path: path.path, reason: "neither PNG nor JPEG")) {
+        #expect(throws: ImageDecodingError.unsupported(path: path.path, reason: "not PNG, JPEG or binary PNM (P5/P6)")) {
             _ = try ImageDecoder.decode(path: path.path)
         }
         #expect(throws: ImageDecodingError.unreadable(path: "/nonexistent.png")) { _ = try ImageDecoder.decode(path: "/nonexistent.png") }

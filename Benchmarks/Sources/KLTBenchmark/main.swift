@@ -2,6 +2,8 @@
 //
 //   klt-benchmark accuracy FRAME0 FRAME1 FLO CORNERS.txt      # EPE of tracked corners vs .flo
 //   klt-benchmark speed FRAME0 FRAME1 [REPEATS]               # ms per detection / tracking (one thread)
+//   klt-benchmark homography IMAGE1 IMAGEK H_1_K [FEATURES] [REPEATS]  # ORB matches vs a true homography
+//   klt-benchmark triangulate [POINTS]                        # two-view triangulation throughput
 //
 // Run by Benchmarks/reference/klt_vs_opencv.py, which does the same with OpenCV in the same run.
 import FeatureTracking
@@ -74,6 +76,36 @@ case "triangulate":
         for v in views { if case .success = MultiViewTriangulation.triangulate(v, minParallaxDegrees: 0, maxRMSNormalized: 1) { ok += 1 } }
     }
     print("{\"points\": \(n), \"triangulated\": \(ok), \"pointsPerSecond\": \(Double(n) / (ms / 1000))}")
+case "homography":
+    // ORB (features per image) + Hamming matching (ratio 0.8, cross-check) + RANSAC homography
+    // (3 px), as the orb-match analyzer runs them; evaluated against the true homography.
+    let a = try load(args[1]), b = try load(args[2])
+    let truth = try HomographyFile.read(path: args[3])
+    let count = args.count > 4 ? Int(args[4])! : 1000
+    let repeats = args.count > 5 ? Int(args[5])! : 5
+    var orb = ORBExtractor()
+    orb.maxFeatures = count
+    var fa: [ORBFeature] = [], fb: [ORBFeature] = []
+    let extract = (0..<repeats).map { _ in milliseconds { fa = orb.extract(a) } }.sorted()
+    fb = orb.extract(b)
+    let matcher = DescriptorMatcher()
+    var matches: [DescriptorMatcher.Match] = []
+    let match = (0..<repeats).map { _ in milliseconds { matches = matcher.match(fa.map(\.descriptor), fb.map(\.descriptor)) } }.sorted()
+    let pairs = matches.map { (fa[$0.queryIndex].pixel, fb[$0.trainIndex].pixel) }
+    let errors = HomographyMetrics.matchErrors(pairs, truth: truth)
+    var inlierErrors: [Double] = [], cornerError = Double.infinity, inliers = 0
+    let ransac = milliseconds {
+        if let estimate = Homography.estimate(pairs.map(\.0), pairs.map(\.1), threshold: 3) {
+            inliers = estimate.inliers.count
+            inlierErrors = estimate.inliers.map { errors[$0] }
+            cornerError = HomographyMetrics.cornerError(estimated: estimate.homography, truth: truth, width: a.width, height: a.height)
+        }
+    }
+    let median = inlierErrors.isEmpty ? Double.nan : ErrorStatistics(inlierErrors).median
+    func json(_ x: Double) -> String { x.isFinite ? "\(x)" : "null" }
+    print("{\"features\": [\(fa.count), \(fb.count)], \"matches\": \(matches.count), \"correct3px\": \(errors.filter { $0 <= 3 }.count), "
+        + "\"inliers\": \(inliers), \"inlierMedianError\": \(json(median)), \"cornerError\": \(json(cornerError)), "
+        + "\"extractMs\": \(extract[extract.count / 2]), \"matchMs\": \(match[match.count / 2]), \"ransacMs\": \(ransac)}")
 default:
     print("unknown mode \(mode)"); exit(2)
 }

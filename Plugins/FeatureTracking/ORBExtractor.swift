@@ -1,0 +1,189 @@
+import Foundation
+import ParallaxImage
+import ParallaxMath
+
+/// An oriented corner with its binary descriptor (one ORB feature).
+public struct ORBFeature: Sendable, Equatable {
+    /// Position in the full-resolution image (px, pixel centres at integers).
+    public var pixel: Vector2
+    /// Pyramid level it was found on (0 = full resolution).
+    public var level: Int
+    /// How much smaller its level is than full resolution (`scaleFactor^level`).
+    public var scale: Float
+    /// Orientation of the intensity centroid (radians, from +x toward +y).
+    public var angle: Float
+    /// Harris corner response on its level (for ranking only; unitless).
+    public var response: Float
+    public var descriptor: BinaryDescriptor
+}
+
+/// ORB features (Rublee et al. 2011): FAST-9 corners on a scale pyramid, ranked by the Harris
+/// response, oriented by the intensity centroid, described by a steered BRIEF test pattern
+/// (``BRIEFPattern``) on a Gaussian-smoothed level. Scale and rotation invariant, so it matches
+/// across zoom and in-plane rotation where a KLT tracker cannot (wide-baseline pairs,
+/// relocalization, loop closure).
+///
+/// Deterministic: ties are broken by position, no threads, no randomness at run time.
+public struct ORBExtractor: Sendable {
+    /// Features to keep over all levels; default 1000.
+    public var maxFeatures = 1000
+    /// Pyramid levels (1 = full resolution only); default 8.
+    public var levels = 8
+    /// Size ratio between consecutive levels (> 1); default 1.2.
+    public var scaleFactor: Float = 1.2
+    /// FAST intensity threshold (gray levels, 0…255); default 20.
+    public var fastThreshold: Float = 20
+    /// Pixels of each level closer than this to its border are not used (px, ≥ 20 so the
+    /// rotated pattern and the orientation patch fit); default 20.
+    public var border = 20
+
+    public init() {}
+
+    /// Radius of the orientation patch (px, ORB's patch size 31).
+    static let orientationRadius = 15
+
+    /// The features of `image`, strongest first within each level, levels in order.
+    public func extract(_ image: GrayImage) -> [ORBFeature] {
+        let levelImages = pyramid(image)
+        let quotas = featureQuotas(levels: levelImages.count)
+        var features: [ORBFeature] = []
+        var carry = 0
+        for (level, levelImage) in levelImages.enumerated() {
+            let wanted = quotas[level] + carry
+            let corners = strongestCorners(levelImage, count: wanted)
+            carry = wanted - corners.count
+            guard !corners.isEmpty else { continue }
+            let smoothed = levelImage.gaussianBlurred(sigma: 2, radius: 3)
+            let sx = Double(image.width) / Double(levelImage.width), sy = Double(image.height) / Double(levelImage.height)
+            for corner in corners {
+                let angle = Self.orientation(levelImage, x: corner.x, y: corner.y)
+                let descriptor = Self.describe(smoothed, x: corner.x, y: corner.y, angle: angle, pattern: .standard)
+                features.append(ORBFeature(pixel: Vector2((Double(corner.x) + 0.5) * sx - 0.5, (Double(corner.y) + 0.5) * sy - 0.5),
+                                           level: level, scale: Float(sx), angle: angle, response: corner.response,
+                                           descriptor: descriptor))
+            }
+        }
+        return features
+    }
+
+    /// Level 0 is `image`; each next level is the previous one shrunk by `scaleFactor`
+    /// (bilinear); stops before a level would be too small to hold a feature.
+    func pyramid(_ image: GrayImage) -> [GrayImage] {
+        var result = [image]
+        let minimumSide = 2 * border + 8
+        for level in 1..<max(1, levels) {
+            let s = pow(Double(scaleFactor), Double(level))
+            let w = Int((Double(image.width) / s).rounded()), h = Int((Double(image.height) / s).rounded())
+            guard w >= minimumSide, h >= minimumSide else { break }
+            result.append(result[level - 1].resized(width: w, height: h))
+        }
+        return result
+    }
+
+    /// Features per level in proportion to level area's square root (a geometric series with
+    /// ratio `1/scaleFactor`, as OpenCV's ORB), summing to `maxFeatures`.
+    func featureQuotas(levels n: Int) -> [Int] {
+        let factor = 1 / Double(scaleFactor)
+        let first = Double(maxFeatures) * (1 - factor) / (1 - pow(factor, Double(n)))
+        var quotas = (0..<n).map { Int((first * pow(factor, Double($0))).rounded()) }
+        quotas[n - 1] = max(0, maxFeatures - quotas.dropLast().reduce(0, +))
+        return quotas
+    }
+
+    struct Corner { var x: Int, y: Int, response: Float }
+
+    /// FAST corners after 3×3 non-maximum suppression, twice `count` by FAST score, then the
+    /// best `count` by Harris response (7×7 Sobel window, k = 0.04).
+    func strongestCorners(_ image: GrayImage, count: Int) -> [Corner] {
+        guard count > 0 else { return [] }
+        var fast = FASTDetector()
+        fast.threshold = fastThreshold
+        fast.border = border
+        let scores = fast.scores(image)
+        let w = image.width, h = image.height
+        var candidates: [(index: Int, score: Float)] = []
+        scores.pixels.withUnsafeBufferPointer { s in
+            for y in border..<max(border, h - border) {
+                for x in border..<max(border, w - border) {
+                    let i = y * w + x, v = s[i]
+                    guard v > 0 else { continue }
+                    // Strictly greater than the neighbours before it in raster order, at least
+                    // equal to the ones after: exactly one survivor on a plateau.
+                    guard v > s[i - w - 1], v > s[i - w], v > s[i - w + 1], v > s[i - 1],
+                          v >= s[i + 1], v >= s[i + w - 1], v >= s[i + w], v >= s[i + w + 1] else { continue }
+                    candidates.append((i, v))
+                }
+            }
+        }
+        candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
+        var corners = candidates.prefix(2 * count).map { c in
+            Corner(x: c.index % w, y: c.index / w, response: Self.harrisResponse(image, x: c.index % w, y: c.index / w))
+        }
+        corners.sort { $0.response != $1.response ? $0.response > $1.response : ($0.y, $0.x) < ($1.y, $1.x) }
+        return Array(corners.prefix(count))
+    }
+
+    /// Harris response `det(M) − 0.04·trace(M)²` of the 7×7 structure tensor of Sobel
+    /// gradients around `(x, y)` (needs 4 px of margin).
+    static func harrisResponse(_ image: GrayImage, x: Int, y: Int) -> Float {
+        let w = image.width
+        var a: Float = 0, b: Float = 0, c: Float = 0
+        image.pixels.withUnsafeBufferPointer { p in
+            for v in (y - 3)...(y + 3) {
+                for u in (x - 3)...(x + 3) {
+                    let i = v * w + u
+                    let dx = (p[i - w + 1] + 2 * p[i + 1] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - 1] + p[i + w - 1])
+                    let dy = (p[i + w - 1] + 2 * p[i + w] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - w] + p[i - w + 1])
+                    a += dx * dx; b += dy * dy; c += dx * dy
+                }
+            }
+        }
+        // Scale as OpenCV (1 / (4 · 7 · 255))² per gradient product, so responses are comparable
+        // to its ORB's; ranking is unaffected.
+        let scale: Float = 1 / (4 * 7 * 255)
+        a *= scale * scale; b *= scale * scale; c *= scale * scale
+        return a * b - c * c - 0.04 * (a + b) * (a + b)
+    }
+
+    /// Row half-widths of the circular orientation patch: `|dx| ≤ halfWidth[|dy|]`.
+    static let patchHalfWidths: [Int] = (0...orientationRadius).map { dy in
+        Int((Double(orientationRadius * orientationRadius - dy * dy)).squareRoot())
+    }
+
+    /// Angle of the intensity centroid of the circular patch around `(x, y)` (radians).
+    static func orientation(_ image: GrayImage, x: Int, y: Int) -> Float {
+        let w = image.width, r = orientationRadius
+        var m10: Float = 0, m01: Float = 0
+        image.pixels.withUnsafeBufferPointer { p in
+            for dy in -r...r {
+                let half = patchHalfWidths[abs(dy)], row = (y + dy) * w + x
+                var rowSum: Float = 0
+                for dx in -half...half {
+                    let v = p[row + dx]
+                    m10 += Float(dx) * v
+                    rowSum += v
+                }
+                m01 += Float(dy) * rowSum
+            }
+        }
+        return atan2f(m01, m10)
+    }
+
+    /// The steered BRIEF descriptor: pattern rotated by `angle`, nearest-pixel samples of the
+    /// smoothed level, bit set where the first point is darker than the second.
+    static func describe(_ smoothed: GrayImage, x: Int, y: Int, angle: Float, pattern: BRIEFPattern) -> BinaryDescriptor {
+        let c = cosf(angle), s = sinf(angle), w = smoothed.width
+        var descriptor = BinaryDescriptor()
+        smoothed.pixels.withUnsafeBufferPointer { p in
+            let centre = y * w + x
+            func sample(_ q: SIMD2<Float>) -> Float {
+                let u = Int((c * q.x - s * q.y).rounded(.toNearestOrEven)), v = Int((s * q.x + c * q.y).rounded(.toNearestOrEven))
+                return p[centre + v * w + u]
+            }
+            for (k, pair) in pattern.pairs.enumerated() where sample(pair.first) < sample(pair.second) {
+                descriptor.set(k)
+            }
+        }
+        return descriptor
+    }
+}
