@@ -51,7 +51,10 @@ public struct PyramidalLucasKanade: Sendable {
         let half = window / 2
         let levels = min(prev.pyramid.levels.count, next.pyramid.levels.count)
         let n = window * window
-        var template = [Float](repeating: 0, count: n), gx = template, gy = template
+        // Window rows are stored padded to whole SIMD8 vectors; the padding lanes get zero
+        // gradients, so they add nothing to the Hessian or the mismatch.
+        let padded = (window + 7) / 8 * 8
+        var template = [Float](repeating: 0, count: window * padded), gx = template, gy = template
         // Displacement at the current level, in that level's pixels.
         var d = SIMD2<Float>(Float(guess.x - point.x), Float(guess.y - point.y)) / Float(1 << (levels - 1))
         for level in stride(from: levels - 1, through: 0, by: -1) {
@@ -60,6 +63,9 @@ public struct PyramidalLucasKanade: Sendable {
             let (Ix, Iy) = prev.gradients[level]
             let p = SIMD2<Float>(Float(point.x) / scale, Float(point.y) / scale)
             let w = I.width, h = I.height
+            // The padded vector reads run up to 8 floats past a window row, into the next image
+            // row; that stays inside the buffer for images at least 8 px wide.
+            guard w >= 8 else { return .failure(.outOfImage) }
             // Template window must lie inside the previous image (with a 1 px margin for bilinear).
             let tx0 = p.x - Float(half), ty0 = p.y - Float(half)
             guard tx0 >= 0, ty0 >= 0, tx0 + Float(window) < Float(w - 1), ty0 + Float(window) < Float(h - 1) else {
@@ -117,26 +123,27 @@ public struct PyramidalLucasKanade: Sendable {
     }
 
     /// Samples the template and its gradients (scaled to 0…1 intensities) over the window at a
-    /// sub-pixel origin; returns the structure tensor entries (Σ gx², Σ gx·gy, Σ gy²). Eight
-    /// samples at a time (`SIMD8`), then the row's remainder.
+    /// sub-pixel origin into rows of `padded` values (a multiple of 8); returns the structure
+    /// tensor entries (Σ gx², Σ gx·gy, Σ gy²). Eight samples at a time (`SIMD8`); lanes past the
+    /// window get zero gradients.
     @inline(__always)
     static func sampleWindow(origin: (Float, Float), window: Int, image: GrayImage, dx: GrayImage, dy: GrayImage,
                              template: inout [Float], gx: inout [Float], gy: inout [Float]) -> (Float, Float, Float) {
         let (x0, y0, w00, w01, w10, w11) = bilinearWeights(origin)
         let stride = image.width
+        let padded = (window + 7) / 8 * 8
         let v00 = SIMD8<Float>(repeating: w00), v01 = SIMD8<Float>(repeating: w01)
         let v10 = SIMD8<Float>(repeating: w10), v11 = SIMD8<Float>(repeating: w11)
         let inv255 = SIMD8<Float>(repeating: 1 / 255)
-        var va = SIMD8<Float>(repeating: 0), vb = va, vc = va
-        var a: Float = 0, b: Float = 0, c: Float = 0
+        // Lanes of the last vector of a row that lie inside the window.
+        let lastLanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8<Int32>(repeating: Int32(window - (padded - 8)))
+        let zero = SIMD8<Float>(repeating: 0)
+        var va = zero, vb = zero, vc = zero
         @inline(__always) func interpolate(_ p: UnsafePointer<Float>, _ off: Int) -> SIMD8<Float> {
             let r = UnsafeRawPointer(p + off)
             return r.loadUnaligned(as: SIMD8<Float>.self) * v00 + r.loadUnaligned(fromByteOffset: 4, as: SIMD8<Float>.self) * v01
                 + r.loadUnaligned(fromByteOffset: 4 * stride, as: SIMD8<Float>.self) * v10
                 + r.loadUnaligned(fromByteOffset: 4 * (stride + 1), as: SIMD8<Float>.self) * v11
-        }
-        @inline(__always) func interpolate1(_ p: UnsafePointer<Float>, _ off: Int) -> Float {
-            p[off] * w00 + p[off + 1] * w01 + p[off + stride] * w10 + p[off + stride + 1] * w11
         }
         image.pixels.withUnsafeBufferPointer { ib in
             dx.pixels.withUnsafeBufferPointer { xb in
@@ -146,25 +153,21 @@ public struct PyramidalLucasKanade: Sendable {
                             gy.withUnsafeMutableBufferPointer { gyb in
                                 guard let ip = ib.baseAddress, let xp = xb.baseAddress, let yp = yb.baseAddress,
                                       let t = tb.baseAddress, let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
-                                let vectorEnd = window - window % 8
                                 for wy in 0..<window {
                                     let base = (y0 &+ wy) &* stride &+ x0
-                                    let k0 = wy &* window
+                                    let k0 = wy &* padded
                                     var wx = 0
-                                    while wx < vectorEnd {
-                                        let ix = interpolate(xp, base + wx) * inv255, iy = interpolate(yp, base + wx) * inv255
-                                        UnsafeMutableRawPointer(t + k0 + wx).storeBytes(of: interpolate(ip, base + wx), as: SIMD8<Float>.self)
+                                    while wx < padded {
+                                        var ix = interpolate(xp, base &+ wx) * inv255, iy = interpolate(yp, base &+ wx) * inv255
+                                        if wx &+ 8 == padded {
+                                            ix.replace(with: zero, where: .!lastLanes)
+                                            iy.replace(with: zero, where: .!lastLanes)
+                                        }
+                                        UnsafeMutableRawPointer(t + k0 + wx).storeBytes(of: interpolate(ip, base &+ wx), as: SIMD8<Float>.self)
                                         UnsafeMutableRawPointer(gxp + k0 + wx).storeBytes(of: ix, as: SIMD8<Float>.self)
                                         UnsafeMutableRawPointer(gyp + k0 + wx).storeBytes(of: iy, as: SIMD8<Float>.self)
                                         va += ix * ix; vb += ix * iy; vc += iy * iy
                                         wx &+= 8
-                                    }
-                                    while wx < window {
-                                        let ix = interpolate1(xp, base + wx) / 255, iy = interpolate1(yp, base + wx) / 255
-                                        t[k0 + wx] = interpolate1(ip, base + wx)
-                                        gxp[k0 + wx] = ix; gyp[k0 + wx] = iy
-                                        a += ix * ix; b += ix * iy; c += iy * iy
-                                        wx &+= 1
                                     }
                                 }
                             }
@@ -173,17 +176,17 @@ public struct PyramidalLucasKanade: Sendable {
                 }
             }
         }
-        return (a + va.sum(), b + vb.sum(), c + vc.sum())
+        return (va.sum(), vb.sum(), vc.sum())
     }
 
-    /// Σ (J(x + d) − T(x)) · ∇T over the window (intensities scaled to 0…1). Eight samples at
-    /// a time (`SIMD8`), with independent accumulators, then the row's remainder.
+    /// Σ (J(x + d) − T(x)) · ∇T over the window (intensities scaled to 0…1), over rows padded
+    /// to whole `SIMD8` vectors (the padding has zero gradient), with independent accumulators.
     @inline(__always)
     static func mismatch(origin: (Float, Float), window: Int, image: GrayImage, template: [Float], gx: [Float], gy: [Float]) -> (Float, Float) {
         let (x0, y0, w00, w01, w10, w11) = bilinearWeights(origin)
         let stride = image.width
+        let padded = (window + 7) / 8 * 8
         var accX = SIMD8<Float>(repeating: 0), accY = SIMD8<Float>(repeating: 0)
-        var bx: Float = 0, by: Float = 0
         let v00 = SIMD8<Float>(repeating: w00), v01 = SIMD8<Float>(repeating: w01)
         let v10 = SIMD8<Float>(repeating: w10), v11 = SIMD8<Float>(repeating: w11)
         let inv255 = SIMD8<Float>(repeating: 1 / 255)
@@ -192,13 +195,12 @@ public struct PyramidalLucasKanade: Sendable {
                 gx.withUnsafeBufferPointer { gxb in
                     gy.withUnsafeBufferPointer { gyb in
                         guard let jp = jb.baseAddress, let tp = tb.baseAddress, let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
-                        let vectorEnd = window - window % 8
                         for wy in 0..<window {
                             let row = jp + ((y0 &+ wy) &* stride &+ x0)
                             let below = row + stride
-                            let k0 = wy &* window
+                            let k0 = wy &* padded
                             var wx = 0
-                            while wx < vectorEnd {
+                            while wx < padded {
                                 let a = UnsafeRawPointer(row + wx).loadUnaligned(as: SIMD8<Float>.self)
                                 let b = UnsafeRawPointer(row + wx + 1).loadUnaligned(as: SIMD8<Float>.self)
                                 let c = UnsafeRawPointer(below + wx).loadUnaligned(as: SIMD8<Float>.self)
@@ -209,16 +211,11 @@ public struct PyramidalLucasKanade: Sendable {
                                 accY += r * UnsafeRawPointer(gyp + k0 + wx).loadUnaligned(as: SIMD8<Float>.self)
                                 wx &+= 8
                             }
-                            while wx < window {
-                                let r = (row[wx] * w00 + row[wx + 1] * w01 + below[wx] * w10 + below[wx + 1] * w11 - tp[k0 + wx]) * (1 / 255)
-                                bx += r * gxp[k0 + wx]; by += r * gyp[k0 + wx]
-                                wx &+= 1
-                            }
                         }
                     }
                 }
             }
         }
-        return (bx + accX.sum(), by + accY.sum())
+        return (accX.sum(), accY.sum())
     }
 }

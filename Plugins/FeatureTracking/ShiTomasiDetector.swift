@@ -27,9 +27,11 @@ public struct ShiTomasiDetector: Sendable {
     /// Minimum-eigenvalue score of every pixel (0 at the border).
     public func scores(_ image: GrayImage) -> GrayImage {
         let (dx, dy) = Gradients.sobel(image)
-        let w = image.width, h = image.height, r = blockSize / 2
+        let w = image.width, h = image.height
+        if blockSize == 3 && w >= 3 && h >= 3 { return Self.minimumEigenvalues3(dx: dx, dy: dy, border: border) }
+        let r = blockSize / 2
         var out = GrayImage(width: w, height: h)
-        var xx = [Float](repeating: 0, count: w * h), xy = xx, yy = xx
+        var xx = [Float](repeating: 0, count: w * h), xy = [Float](repeating: 0, count: w * h), yy = [Float](repeating: 0, count: w * h)
         dx.pixels.withUnsafeBufferPointer { gx in
             dy.pixels.withUnsafeBufferPointer { gy in
                 for i in 0..<(w * h) {
@@ -48,8 +50,7 @@ public struct ShiTomasiDetector: Sendable {
                         for y in border..<max(border, h - border) {
                             for x in border..<max(border, w - border) {
                                 let i = y * w + x
-                                let half = (ap[i] + cp[i]) * 0.5, diff = (ap[i] - cp[i]) * 0.5
-                                o[i] = half - (diff * diff + bp[i] * bp[i]).squareRoot()
+                                o[i] = Self.minimumEigenvalue(ap[i], bp[i], cp[i])
                             }
                         }
                     }
@@ -59,10 +60,80 @@ public struct ShiTomasiDetector: Sendable {
         return out
     }
 
+    /// Smaller eigenvalue of the symmetric 2×2 matrix [[a, b], [b, c]].
+    @inline(__always) static func minimumEigenvalue(_ a: Float, _ b: Float, _ c: Float) -> Float {
+        let half = (a + c) * 0.5, diff = (a - c) * 0.5
+        return half - (diff * diff + b * b).squareRoot()
+    }
+
+    /// The 3×3 window (the default) without full-size product images: the gradient products
+    /// are summed over three columns as they are formed, then over three rows together with
+    /// the eigenvalue. Same sums, same order as ``boxSum(_:width:height:radius:)``, borders
+    /// reflected.
+    static func minimumEigenvalues3(dx: GrayImage, dy: GrayImage, border: Int) -> GrayImage {
+        let w = dx.width, h = dx.height
+        /// Σ over columns x−1, x, x+1 of f(gx, gy), each of the three outputs written in full.
+        func columnSums(_ gx: UnsafePointer<Float>, _ gy: UnsafePointer<Float>,
+                        into sxx: UnsafeMutablePointer<Float>, _ sxy: UnsafeMutablePointer<Float>, _ syy: UnsafeMutablePointer<Float>) {
+            for y in 0..<h {
+                let ax = gx + y &* w, ay = gy + y &* w
+                let oxx = sxx + y &* w, oxy = sxy + y &* w, oyy = syy + y &* w
+                for x in 1..<(w &- 1) {
+                    let l = x &- 1, r = x &+ 1
+                    oxx[x] = ax[l] * ax[l] + ax[x] * ax[x] + ax[r] * ax[r]
+                    oxy[x] = ax[l] * ay[l] + ax[x] * ay[x] + ax[r] * ay[r]
+                    oyy[x] = ay[l] * ay[l] + ay[x] * ay[x] + ay[r] * ay[r]
+                }
+                @inline(__always) func edge(_ x: Int, _ n: Int) {  // reflect-101: neighbour on both sides
+                    oxx[x] = ax[n] * ax[n] + ax[x] * ax[x] + ax[n] * ax[n]
+                    oxy[x] = ax[n] * ay[n] + ax[x] * ay[x] + ax[n] * ay[n]
+                    oyy[x] = ay[n] * ay[n] + ay[x] * ay[x] + ay[n] * ay[n]
+                }
+                edge(0, 1)
+                edge(w &- 1, w &- 2)
+            }
+        }
+        var syy: [Float] = [], sxy: [Float] = []
+        let sxx = [Float](unsafeUninitializedCapacity: w * h) { bxx, nxx in
+            sxy = [Float](unsafeUninitializedCapacity: w * h) { bxy, nxy in
+                syy = [Float](unsafeUninitializedCapacity: w * h) { byy, nyy in
+                    dx.pixels.withUnsafeBufferPointer { gx in
+                        dy.pixels.withUnsafeBufferPointer { gy in
+                            columnSums(gx.baseAddress!, gy.baseAddress!, into: bxx.baseAddress!, bxy.baseAddress!, byy.baseAddress!)
+                        }
+                    }
+                    nyy = w * h
+                }
+                nxy = w * h
+            }
+            nxx = w * h
+        }
+        var out = [Float](repeating: 0, count: w * h)
+        sxx.withUnsafeBufferPointer { a in
+            sxy.withUnsafeBufferPointer { b in
+                syy.withUnsafeBufferPointer { c in
+                    out.withUnsafeMutableBufferPointer { o in
+                        guard let ap = a.baseAddress, let bp = b.baseAddress, let cp = c.baseAddress, let op = o.baseAddress else { return }
+                        for y in border..<max(border, h - border) {
+                            let up = ImagePyramid.reflect(y &- 1, h) &* w, mid = y &* w, down = ImagePyramid.reflect(y &+ 1, h) &* w
+                            let row = op + mid
+                            for x in border..<max(border, w &- border) {
+                                row[x] = minimumEigenvalue(ap[up &+ x] + ap[mid &+ x] + ap[down &+ x],
+                                                           bp[up &+ x] + bp[mid &+ x] + bp[down &+ x],
+                                                           cp[up &+ x] + cp[mid &+ x] + cp[down &+ x])
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return GrayImage(width: w, height: h, pixels: out)
+    }
+
     /// The 3×3 case (blockSize 3, the default), written as straight loops over rows so the
     /// compiler vectorizes them; borders reflected like the general case.
     static func boxSum3(_ src: [Float], width w: Int, height h: Int) -> [Float] {
-        var tmp = [Float](repeating: 0, count: w * h), res = tmp
+        var tmp = [Float](repeating: 0, count: w * h), res = [Float](repeating: 0, count: w * h)
         src.withUnsafeBufferPointer { s in
             tmp.withUnsafeMutableBufferPointer { t in
                 guard let sp = s.baseAddress, let tp = t.baseAddress else { return }
@@ -91,7 +162,7 @@ public struct ShiTomasiDetector: Sendable {
     /// border checks.
     static func boxSum(_ src: [Float], width w: Int, height h: Int, radius r: Int) -> [Float] {
         if r == 1 && w >= 3 && h >= 3 { return boxSum3(src, width: w, height: h) }
-        var tmp = [Float](repeating: 0, count: w * h), res = tmp
+        var tmp = [Float](repeating: 0, count: w * h), res = [Float](repeating: 0, count: w * h)
         src.withUnsafeBufferPointer { s in
             tmp.withUnsafeMutableBufferPointer { t in
                 for y in 0..<h {

@@ -13,10 +13,11 @@ public enum Gradients {
 
     static func derivative(_ image: GrayImage, smooth k: (Float, Float, Float), scale: Float) -> (dx: GrayImage, dy: GrayImage) {
         let w = image.width, h = image.height
-        var dx = [Float](repeating: 0, count: w * h), dy = dx
-        image.pixels.withUnsafeBufferPointer { p in
-            dx.withUnsafeMutableBufferPointer { gx in
-                dy.withUnsafeMutableBufferPointer { gy in
+        // Both outputs are written in full below: no zero fill, and no shared buffer to copy.
+        var dy: [Float] = []
+        let dx = [Float](unsafeUninitializedCapacity: w * h) { gx, initializedX in
+            dy = [Float](unsafeUninitializedCapacity: w * h) { gy, initializedY in
+                image.pixels.withUnsafeBufferPointer { p in
                     for y in 0..<h {
                         let ym = ImagePyramid.reflect(y - 1, h) * w, y0 = y * w, yp = ImagePyramid.reflect(y + 1, h) * w
                         // Interior columns: no border arithmetic.
@@ -32,7 +33,7 @@ public enum Gradients {
                                 outY[x] = (rowP - rowM) * scale
                             }
                         }
-                        for x in (w > 1 ? [0, w - 1] : [0]) {
+                        @inline(__always) func edge(_ x: Int) {
                             let xm = ImagePyramid.reflect(x - 1, w), xp = ImagePyramid.reflect(x + 1, w)
                             let colM = k.0 * p[ym + xm] + k.1 * p[y0 + xm] + k.2 * p[yp + xm]
                             let colP = k.0 * p[ym + xp] + k.1 * p[y0 + xp] + k.2 * p[yp + xp]
@@ -41,9 +42,13 @@ public enum Gradients {
                             gx[y0 + x] = (colP - colM) * scale
                             gy[y0 + x] = (rowP - rowM) * scale
                         }
+                        edge(0)
+                        if w > 1 { edge(w - 1) }
                     }
                 }
+                initializedY = w * h
             }
+            initializedX = w * h
         }
         return (GrayImage(width: w, height: h, pixels: dx), GrayImage(width: w, height: h, pixels: dy))
     }

@@ -21,9 +21,9 @@ public struct ImagePyramid: Sendable {
     static func pyrDown(_ src: GrayImage) -> GrayImage {
         let w = src.width, h = src.height
         let dw = (w + 1) / 2, dh = (h + 1) / 2
-        var tmp = [Float](repeating: 0, count: w * dh)
-        src.pixels.withUnsafeBufferPointer { s in
-            tmp.withUnsafeMutableBufferPointer { t in
+        // Both buffers are written in full: allocated without a zero fill.
+        let tmp = [Float](unsafeUninitializedCapacity: w * dh) { t, initialized in
+            src.pixels.withUnsafeBufferPointer { s in
                 guard let sp = s.baseAddress, let tp = t.baseAddress else { return }
                 for y in 0..<dh {
                     let c = 2 &* y
@@ -33,24 +33,29 @@ public struct ImagePyramid: Sendable {
                     for x in 0..<w { o[x] = r0[x] + r4[x] + 4 * (r1[x] + r3[x]) + 6 * r2[x] }
                 }
             }
+            initialized = w * dh
         }
-        var out = [Float](repeating: 0, count: dw * dh)
-        tmp.withUnsafeBufferPointer { t in
-            out.withUnsafeMutableBufferPointer { o in
+        let out = [Float](unsafeUninitializedCapacity: dw * dh) { o, initialized in
+            tmp.withUnsafeBufferPointer { t in
                 guard let tp = t.baseAddress, let op = o.baseAddress else { return }
+                // Output columns whose five taps 2x−2 … 2x+2 are all inside the row.
+                let interiorEnd = max(1, min(dw, (w &- 3) / 2 &+ 1))
                 for y in 0..<dh {
                     let row = tp + y &* w, orow = op + y &* dw
-                    for x in 0..<dw {
+                    @inline(__always) func edge(_ x: Int) {
                         let c = 2 &* x
-                        if c >= 2 && c &+ 2 < w {
-                            orow[x] = (row[c &- 2] + row[c &+ 2] + 4 * (row[c &- 1] + row[c &+ 1]) + 6 * row[c]) * (1 / 256)
-                        } else {
-                            let xm2 = reflect(c &- 2, w), xm1 = reflect(c &- 1, w), xp1 = reflect(c &+ 1, w), xp2 = reflect(c &+ 2, w)
-                            orow[x] = (row[xm2] + row[xp2] + 4 * (row[xm1] + row[xp1]) + 6 * row[c]) * (1 / 256)
-                        }
+                        let xm2 = reflect(c &- 2, w), xm1 = reflect(c &- 1, w), xp1 = reflect(c &+ 1, w), xp2 = reflect(c &+ 2, w)
+                        orow[x] = (row[xm2] + row[xp2] + 4 * (row[xm1] + row[xp1]) + 6 * row[c]) * (1 / 256)
                     }
+                    edge(0)
+                    for x in 1..<max(1, interiorEnd) {
+                        let c = 2 &* x
+                        orow[x] = (row[c &- 2] + row[c &+ 2] + 4 * (row[c &- 1] + row[c &+ 1]) + 6 * row[c]) * (1 / 256)
+                    }
+                    for x in max(1, interiorEnd)..<dw { edge(x) }
                 }
             }
+            initialized = dw * dh
         }
         return GrayImage(width: dw, height: dh, pixels: out)
     }
