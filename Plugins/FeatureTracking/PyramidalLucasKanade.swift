@@ -23,20 +23,42 @@ public struct PyramidalLucasKanade: Sendable {
     /// Why a point could not be tracked.
     public enum Failure: String, Error, Sendable, Codable { case outOfImage, lowTexture }
 
-    /// Per-level data of one image: pyramid, and the template gradients when the image is to
-    /// be tracked *from* (an image only tracked *to* needs none).
+    /// Per-level data of one image: the pyramid levels inside a reflected margin, and the
+    /// template gradients (zero margin) when the image is to be tracked *from* (an image only
+    /// tracked *to* needs none). The margin lets a window stick out of the image, as in
+    /// OpenCV: features near the border are tracked until the point itself leaves.
     public struct Prepared: Sendable {
-        public let pyramid: ImagePyramid
-        public let gradients: [(dx: GrayImage, dy: GrayImage)]
-        public var size: (width: Int, height: Int) { (pyramid.levels[0].width, pyramid.levels[0].height) }
-        /// Whether ``gradients`` are present.
-        public var hasGradients: Bool { !gradients.isEmpty }
+        struct Level: Sendable {
+            var image: BorderedImage
+            var dx: BorderedImage?
+            var dy: BorderedImage?
+        }
+
+        let levels: [Level]
+        /// Size of the full-resolution image (px).
+        public let size: (width: Int, height: Int)
+        /// Whether the template gradients are present.
+        public var hasGradients: Bool { levels.first?.dx != nil }
+    }
+
+    /// Margin around every level. A window whose centre is inside the image starts at most
+    /// `half + 1` px before the edge (floor of a negative position) and its rows, read as whole
+    /// `SIMD8` vectors plus one column for bilinear interpolation, end at most
+    /// `padded − half` px past the other edge; one more for safety.
+    var margin: Int {
+        let half = window / 2, padded = (window + 7) / 8 * 8
+        return max(half + 1, padded - half) + 1
     }
 
     /// Builds the pyramid and, with `gradients` (default), the Scharr template gradients.
     public func prepare(_ image: GrayImage, gradients: Bool = true) -> Prepared {
-        let pyramid = ImagePyramid(image, maxLevel: maxLevel)
-        return Prepared(pyramid: pyramid, gradients: gradients ? pyramid.levels.map { Gradients.scharr($0) } : [])
+        let pyramid = ImagePyramid(image, maxLevel: maxLevel, margin: margin)
+        let levels = pyramid.levels.map { level -> Prepared.Level in
+            guard gradients else { return Prepared.Level(image: level) }
+            let (dx, dy) = Gradients.scharr(level, margin: margin)
+            return Prepared.Level(image: level, dx: dx, dy: dy)
+        }
+        return Prepared(levels: levels, size: (image.width, image.height))
     }
 
     /// Tracks `points` from `previous` to `next`, starting from `guesses` (default: same
@@ -44,12 +66,14 @@ public struct PyramidalLucasKanade: Sendable {
     public func track(_ points: [Vector2], from previous: Prepared, to next: Prepared,
                       guesses: [Vector2]? = nil) -> [Result<Vector2, Failure>] {
         precondition(previous.hasGradients, "PyramidalLucasKanade.track: prepare the previous image with gradients")
+        precondition(previous.levels[0].image.margin >= margin && next.levels[0].image.margin >= margin,
+                     "PyramidalLucasKanade.track: images prepared with a smaller window")
         return points.indices.map { i in trackOne(points[i], guess: guesses?[i] ?? points[i], previous, next) }
     }
 
     private func trackOne(_ point: Vector2, guess: Vector2, _ prev: Prepared, _ next: Prepared) -> Result<Vector2, Failure> {
         let half = window / 2
-        let levels = min(prev.pyramid.levels.count, next.pyramid.levels.count)
+        let levels = min(prev.levels.count, next.levels.count)
         let n = window * window
         // Window rows are stored padded to whole SIMD8 vectors; the padding lanes get zero
         // gradients, so they add nothing to the Hessian or the mismatch.
@@ -59,22 +83,18 @@ public struct PyramidalLucasKanade: Sendable {
         var d = SIMD2<Float>(Float(guess.x - point.x), Float(guess.y - point.y)) / Float(1 << (levels - 1))
         for level in stride(from: levels - 1, through: 0, by: -1) {
             let scale = Float(1 << level)
-            let I = prev.pyramid.levels[level], J = next.pyramid.levels[level]
-            let (Ix, Iy) = prev.gradients[level]
+            let I = prev.levels[level].image, J = next.levels[level].image
+            guard let Ix = prev.levels[level].dx, let Iy = prev.levels[level].dy else { return .failure(.outOfImage) }
             let p = SIMD2<Float>(Float(point.x) / scale, Float(point.y) / scale)
             let w = I.width, h = I.height
-            // The padded vector reads run up to 8 floats past a window row, into the next image
-            // row; that stays inside the buffer for images at least 8 px wide.
-            guard w >= 8 else { return .failure(.outOfImage) }
-            // Template window must lie inside the previous image (with a 1 px margin for bilinear).
-            let tx0 = p.x - Float(half), ty0 = p.y - Float(half)
-            guard tx0 >= 0, ty0 >= 0, tx0 + Float(window) < Float(w - 1), ty0 + Float(window) < Float(h - 1) else {
+            // The point must be inside the image (its window may stick out into the margin).
+            guard p.x >= 0, p.y >= 0, p.x <= Float(w - 1), p.y <= Float(h - 1) else {
                 if level == 0 { return .failure(.outOfImage) }
                 d *= 2
                 continue
             }
             // Every window sample shares one sub-pixel fraction: four weights for the whole window.
-            let (a, b, c) = Self.sampleWindow(origin: (tx0, ty0), window: window, image: I, dx: Ix, dy: Iy,
+            let (a, b, c) = Self.sampleWindow(origin: (p.x - Float(half), p.y - Float(half)), window: window, image: I, dx: Ix, dy: Iy,
                                               template: &template, gx: &gx, gy: &gy)
             let det = a * c - b * b
             let minEig = ((a + c) - ((a - c) * (a - c) + 4 * b * b).squareRoot()) / (2 * Float(n))
@@ -86,14 +106,14 @@ public struct PyramidalLucasKanade: Sendable {
             var previousStep = SIMD2<Float>(0, 0)
             for iteration in 0..<maxIterations {
                 let q = p + d
-                let jx0 = q.x - Float(half), jy0 = q.y - Float(half)
-                guard jx0 >= 0, jy0 >= 0, jx0 + Float(window) < Float(w - 1), jy0 + Float(window) < Float(h - 1) else {
-                    // On a coarse level the big window may leave the small image: keep the
-                    // estimate and refine on the finer levels. On level 0 the point is lost.
+                guard q.x >= 0, q.y >= 0, q.x <= Float(J.width - 1), q.y <= Float(J.height - 1) else {
+                    // On a coarse level the estimate may wander off the small image: keep it and
+                    // refine on the finer levels. On level 0 the point is lost.
                     if level == 0 { return .failure(.outOfImage) }
                     break
                 }
-                let (bx, by) = Self.mismatch(origin: (jx0, jy0), window: window, image: J, template: template, gx: gx, gy: gy)
+                let (bx, by) = Self.mismatch(origin: (q.x - Float(half), q.y - Float(half)), window: window, image: J,
+                                             template: template, gx: gx, gy: gy)
                 let step = SIMD2<Float>((c * bx - b * by) / det, (a * by - b * bx) / det)
                 d -= step
                 if (step * step).sum() < epsilon * epsilon { break }
@@ -117,20 +137,21 @@ public struct PyramidalLucasKanade: Sendable {
     /// sample of a window on the same grid).
     @inline(__always)
     static func bilinearWeights(_ origin: (Float, Float)) -> (Int, Int, Float, Float, Float, Float) {
-        let x0 = Int(origin.0), y0 = Int(origin.1)
+        let x0 = Int(origin.0.rounded(.down)), y0 = Int(origin.1.rounded(.down))
         let fx = origin.0 - Float(x0), fy = origin.1 - Float(y0)
         return (x0, y0, (1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
     }
 
     /// Samples the template and its gradients (scaled to 0…1 intensities) over the window at a
-    /// sub-pixel origin into rows of `padded` values (a multiple of 8); returns the structure
-    /// tensor entries (Σ gx², Σ gx·gy, Σ gy²). Eight samples at a time (`SIMD8`); lanes past the
+    /// sub-pixel origin into rows of `padded` values (a multiple of 8; gradients stored divided
+    /// by 255 once more, for ``mismatch``); returns the structure tensor entries (Σ gx², Σ gx·gy,
+    /// Σ gy²). Eight samples at a time (`SIMD8`); lanes past the
     /// window get zero gradients.
     @inline(__always)
-    static func sampleWindow(origin: (Float, Float), window: Int, image: GrayImage, dx: GrayImage, dy: GrayImage,
+    static func sampleWindow(origin: (Float, Float), window: Int, image: BorderedImage, dx: BorderedImage, dy: BorderedImage,
                              template: inout [Float], gx: inout [Float], gy: inout [Float]) -> (Float, Float, Float) {
         let (x0, y0, w00, w01, w10, w11) = bilinearWeights(origin)
-        let stride = image.width
+        let stride = image.stride
         let padded = (window + 7) / 8 * 8
         let v00 = SIMD8<Float>(repeating: w00), v01 = SIMD8<Float>(repeating: w01)
         let v10 = SIMD8<Float>(repeating: w10), v11 = SIMD8<Float>(repeating: w11)
@@ -145,16 +166,16 @@ public struct PyramidalLucasKanade: Sendable {
                 + r.loadUnaligned(fromByteOffset: 4 * stride, as: SIMD8<Float>.self) * v10
                 + r.loadUnaligned(fromByteOffset: 4 * (stride + 1), as: SIMD8<Float>.self) * v11
         }
-        image.pixels.withUnsafeBufferPointer { ib in
-            dx.pixels.withUnsafeBufferPointer { xb in
-                dy.pixels.withUnsafeBufferPointer { yb in
+        image.storage.withUnsafeBufferPointer { ib in
+            dx.storage.withUnsafeBufferPointer { xb in
+                dy.storage.withUnsafeBufferPointer { yb in
                     template.withUnsafeMutableBufferPointer { tb in
                         gx.withUnsafeMutableBufferPointer { gxb in
                             gy.withUnsafeMutableBufferPointer { gyb in
                                 guard let ip = ib.baseAddress, let xp = xb.baseAddress, let yp = yb.baseAddress,
                                       let t = tb.baseAddress, let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
                                 for wy in 0..<window {
-                                    let base = (y0 &+ wy) &* stride &+ x0
+                                    let base = image.index(x0, y0 &+ wy)
                                     let k0 = wy &* padded
                                     var wx = 0
                                     while wx < padded {
@@ -164,8 +185,9 @@ public struct PyramidalLucasKanade: Sendable {
                                             iy.replace(with: zero, where: .!lastLanes)
                                         }
                                         UnsafeMutableRawPointer(t + k0 + wx).storeBytes(of: interpolate(ip, base &+ wx), as: SIMD8<Float>.self)
-                                        UnsafeMutableRawPointer(gxp + k0 + wx).storeBytes(of: ix, as: SIMD8<Float>.self)
-                                        UnsafeMutableRawPointer(gyp + k0 + wx).storeBytes(of: iy, as: SIMD8<Float>.self)
+                                        // Stored with the mismatch's 1/255 folded in.
+                                        UnsafeMutableRawPointer(gxp + k0 + wx).storeBytes(of: ix * inv255, as: SIMD8<Float>.self)
+                                        UnsafeMutableRawPointer(gyp + k0 + wx).storeBytes(of: iy * inv255, as: SIMD8<Float>.self)
                                         va += ix * ix; vb += ix * iy; vc += iy * iy
                                         wx &+= 8
                                     }
@@ -179,38 +201,42 @@ public struct PyramidalLucasKanade: Sendable {
         return (va.sum(), vb.sum(), vc.sum())
     }
 
-    /// Σ (J(x + d) − T(x)) · ∇T over the window (intensities scaled to 0…1), over rows padded
-    /// to whole `SIMD8` vectors (the padding has zero gradient), with independent accumulators.
+    /// Σ (J(x + d) − T(x)) · ∇T over the window (intensities scaled to 0…1). Runs down each
+    /// 8-column block of the padded rows (the padding has zero gradient): every image row is
+    /// interpolated horizontally once and shared by the two window rows it borders, then
+    /// blended vertically. Independent accumulators per lane.
     @inline(__always)
-    static func mismatch(origin: (Float, Float), window: Int, image: GrayImage, template: [Float], gx: [Float], gy: [Float]) -> (Float, Float) {
-        let (x0, y0, w00, w01, w10, w11) = bilinearWeights(origin)
-        let stride = image.width
+    static func mismatch(origin: (Float, Float), window: Int, image: BorderedImage, template: [Float], gx: [Float], gy: [Float]) -> (Float, Float) {
+        let x0 = Int(origin.0.rounded(.down)), y0 = Int(origin.1.rounded(.down))
+        let fx = SIMD8<Float>(repeating: origin.0 - Float(x0)), fy = SIMD8<Float>(repeating: origin.1 - Float(y0))
+        let stride = image.stride
         let padded = (window + 7) / 8 * 8
         var accX = SIMD8<Float>(repeating: 0), accY = SIMD8<Float>(repeating: 0)
-        let v00 = SIMD8<Float>(repeating: w00), v01 = SIMD8<Float>(repeating: w01)
-        let v10 = SIMD8<Float>(repeating: w10), v11 = SIMD8<Float>(repeating: w11)
-        let inv255 = SIMD8<Float>(repeating: 1 / 255)
-        image.pixels.withUnsafeBufferPointer { jb in
+        image.storage.withUnsafeBufferPointer { jb in
             template.withUnsafeBufferPointer { tb in
                 gx.withUnsafeBufferPointer { gxb in
                     gy.withUnsafeBufferPointer { gyb in
                         guard let jp = jb.baseAddress, let tp = tb.baseAddress, let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
-                        for wy in 0..<window {
-                            let row = jp + ((y0 &+ wy) &* stride &+ x0)
-                            let below = row + stride
-                            let k0 = wy &* padded
-                            var wx = 0
-                            while wx < padded {
-                                let a = UnsafeRawPointer(row + wx).loadUnaligned(as: SIMD8<Float>.self)
-                                let b = UnsafeRawPointer(row + wx + 1).loadUnaligned(as: SIMD8<Float>.self)
-                                let c = UnsafeRawPointer(below + wx).loadUnaligned(as: SIMD8<Float>.self)
-                                let d = UnsafeRawPointer(below + wx + 1).loadUnaligned(as: SIMD8<Float>.self)
-                                let t = UnsafeRawPointer(tp + k0 + wx).loadUnaligned(as: SIMD8<Float>.self)
-                                let r = (a * v00 + b * v01 + c * v10 + d * v11 - t) * inv255
-                                accX += r * UnsafeRawPointer(gxp + k0 + wx).loadUnaligned(as: SIMD8<Float>.self)
-                                accY += r * UnsafeRawPointer(gyp + k0 + wx).loadUnaligned(as: SIMD8<Float>.self)
-                                wx &+= 8
+                        @inline(__always) func horizontal(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+                            let a = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+                            let b = UnsafeRawPointer(p + 1).loadUnaligned(as: SIMD8<Float>.self)
+                            return a + (b - a) * fx
+                        }
+                        var wx = 0
+                        while wx < padded {
+                            var row = jp + image.index(x0 &+ wx, y0)
+                            var above = horizontal(row)
+                            for wy in 0..<window {
+                                row += stride
+                                let below = horizontal(row)
+                                let k = wy &* padded &+ wx
+                                let t = UnsafeRawPointer(tp + k).loadUnaligned(as: SIMD8<Float>.self)
+                                let r = above + (below - above) * fy - t  // gx, gy carry the 1/255
+                                accX += r * UnsafeRawPointer(gxp + k).loadUnaligned(as: SIMD8<Float>.self)
+                                accY += r * UnsafeRawPointer(gyp + k).loadUnaligned(as: SIMD8<Float>.self)
+                                above = below
                             }
+                            wx &+= 8
                         }
                     }
                 }

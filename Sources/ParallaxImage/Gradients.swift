@@ -3,53 +3,56 @@ public enum Gradients {
     /// Scharr derivatives (x, y), scaled by 1/32 so a unit ramp gives 1 (the LK template
     /// gradients, as OpenCV's pyramidal LK uses).
     public static func scharr(_ image: GrayImage) -> (dx: GrayImage, dy: GrayImage) {
-        derivative(image, smooth: (3, 10, 3), scale: 1 / 32)
+        let (dx, dy) = scharr(BorderedImage(image, margin: 1, border: .reflect101), margin: 0)
+        return (dx.interior, dy.interior)
+    }
+
+    /// Scharr derivatives of an image with a reflected margin (at least 1 px), written inside
+    /// a zero margin of `margin` px (no gradient outside the image).
+    public static func scharr(_ image: BorderedImage, margin: Int) -> (dx: BorderedImage, dy: BorderedImage) {
+        derivative(image, smooth: (3, 10, 3), scale: 1 / 32, margin: margin)
     }
 
     /// Sobel derivatives (x, y), unscaled (OpenCV `Sobel(ksize = 3)`), for corner scores.
     public static func sobel(_ image: GrayImage) -> (dx: GrayImage, dy: GrayImage) {
-        derivative(image, smooth: (1, 2, 1), scale: 1)
+        let (dx, dy) = derivative(BorderedImage(image, margin: 1, border: .reflect101), smooth: (1, 2, 1), scale: 1, margin: 0)
+        return (dx.interior, dy.interior)
     }
 
-    static func derivative(_ image: GrayImage, smooth k: (Float, Float, Float), scale: Float) -> (dx: GrayImage, dy: GrayImage) {
+    /// Central difference across, smoothing `k` along, as two separable passes per row: the
+    /// column-smoothed row `V` and the column difference `D` (over columns −1 … w, which the
+    /// source's reflected margin supplies), then `dx = V[x+1] − V[x−1]` and
+    /// `dy = k·(D[x−1], D[x], D[x+1])`. Every loop is straight and vectorizes.
+    static func derivative(_ image: BorderedImage, smooth k: (Float, Float, Float), scale: Float,
+                           margin: Int) -> (dx: BorderedImage, dy: BorderedImage) {
+        precondition(image.margin >= 1, "Gradients: the source needs a margin of at least 1 px")
         let w = image.width, h = image.height
-        // Both outputs are written in full below: no zero fill, and no shared buffer to copy.
-        var dy: [Float] = []
-        let dx = [Float](unsafeUninitializedCapacity: w * h) { gx, initializedX in
-            dy = [Float](unsafeUninitializedCapacity: w * h) { gy, initializedY in
-                image.pixels.withUnsafeBufferPointer { p in
-                    for y in 0..<h {
-                        let ym = ImagePyramid.reflect(y - 1, h) * w, y0 = y * w, yp = ImagePyramid.reflect(y + 1, h) * w
-                        // Interior columns: no border arithmetic.
-                        if w > 2, let base = p.baseAddress, let ox = gx.baseAddress, let oy = gy.baseAddress {
-                            let up = base + ym, mid = base + y0, down = base + yp
-                            let outX = ox + y0, outY = oy + y0
-                            for x in 1..<(w &- 1) {
-                                let colM = k.0 * up[x &- 1] + k.1 * mid[x &- 1] + k.2 * down[x &- 1]
-                                let colP = k.0 * up[x &+ 1] + k.1 * mid[x &+ 1] + k.2 * down[x &+ 1]
-                                let rowM = k.0 * up[x &- 1] + k.1 * up[x] + k.2 * up[x &+ 1]
-                                let rowP = k.0 * down[x &- 1] + k.1 * down[x] + k.2 * down[x &+ 1]
-                                outX[x] = (colP - colM) * scale
-                                outY[x] = (rowP - rowM) * scale
+        var smoothed = [Float](repeating: 0, count: w + 2), difference = [Float](repeating: 0, count: w + 2)
+        var dy: BorderedImage?
+        let dx = BorderedImage(width: w, height: h, margin: margin, border: .zero) { outX, outStride in
+            dy = BorderedImage(width: w, height: h, margin: margin, border: .zero) { outY, _ in
+                image.storage.withUnsafeBufferPointer { p in
+                    smoothed.withUnsafeMutableBufferPointer { vb in
+                        difference.withUnsafeMutableBufferPointer { db in
+                            guard let base = p.baseAddress, let v = vb.baseAddress, let d = db.baseAddress else { return }
+                            for y in 0..<h {
+                                // Column −1 at index 0.
+                                let mid = base + image.index(-1, y), up = mid - image.stride, down = mid + image.stride
+                                for x in 0..<(w &+ 2) {
+                                    v[x] = k.0 * up[x] + k.1 * mid[x] + k.2 * down[x]
+                                    d[x] = down[x] - up[x]
+                                }
+                                let rowX = outX + y &* outStride, rowY = outY + y &* outStride
+                                for x in 0..<w {
+                                    rowX[x] = (v[x &+ 2] - v[x]) * scale
+                                    rowY[x] = (k.0 * d[x] + k.1 * d[x &+ 1] + k.2 * d[x &+ 2]) * scale
+                                }
                             }
                         }
-                        @inline(__always) func edge(_ x: Int) {
-                            let xm = ImagePyramid.reflect(x - 1, w), xp = ImagePyramid.reflect(x + 1, w)
-                            let colM = k.0 * p[ym + xm] + k.1 * p[y0 + xm] + k.2 * p[yp + xm]
-                            let colP = k.0 * p[ym + xp] + k.1 * p[y0 + xp] + k.2 * p[yp + xp]
-                            let rowM = k.0 * p[ym + xm] + k.1 * p[ym + x] + k.2 * p[ym + xp]
-                            let rowP = k.0 * p[yp + xm] + k.1 * p[yp + x] + k.2 * p[yp + xp]
-                            gx[y0 + x] = (colP - colM) * scale
-                            gy[y0 + x] = (rowP - rowM) * scale
-                        }
-                        edge(0)
-                        if w > 1 { edge(w - 1) }
                     }
                 }
-                initializedY = w * h
             }
-            initializedX = w * h
         }
-        return (GrayImage(width: w, height: h, pixels: dx), GrayImage(width: w, height: h, pixels: dy))
+        return (dx, dy!)
     }
 }

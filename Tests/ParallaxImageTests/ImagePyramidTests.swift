@@ -36,6 +36,9 @@ import ParallaxMath
     @Test func pyramidLevelsHalveAndStopWhenSmall() {
         let p = ImagePyramid(Self.random(100, 60, seed: 1), maxLevel: 5)
         #expect(p.levels.map(\.width) == [100, 50, 25, 13])
+        // Each level equals pyrDown of the one above, margin excluded; the margin is reflected.
+        #expect(p.levels[2].interior == ImagePyramid.pyrDown(p.levels[1].interior))
+        #expect(p.levels[1][-1, 3] == p.levels[1][1, 3] && p.levels[1][49, -2] == p.levels[1][49, 2])
         #expect(p.levels.map(\.height) == [60, 30, 15, 8])
     }
 

@@ -37,14 +37,16 @@ case "accuracy":
     let tracked = lk.track(corners, from: lk.prepare(i0), to: lk.prepare(i1, gradients: false))
     var errors: [Double] = []
     var ok = 0
+    var positions: [String] = []
     for (p, r) in zip(corners, tracked) {
-        guard case let .success(q) = r else { continue }
+        guard case let .success(q) = r else { positions.append("null"); continue }
+        positions.append("[\(q.x), \(q.y)]")
         ok += 1
         guard let g = flow.sample(x: p.x, y: p.y) else { continue }
         errors.append(((q - p) - Vector2(g.u, g.v)).norm)
     }
     let s = ErrorStatistics(errors)
-    print("{\"tracked\": \(ok), \"withGT\": \(errors.count), \"median\": \(s.median), \"mean\": \(s.mean), \"p90\": \(errors.sorted()[Int(0.9 * Double(errors.count - 1))]), \"under05\": \(AnalyzerMetrics.fraction(errors, below: 0.5))}")
+    print("{\"tracked\": \(ok), \"withGT\": \(errors.count), \"median\": \(s.median), \"mean\": \(s.mean), \"p90\": \(errors.sorted()[Int(0.9 * Double(errors.count - 1))]), \"under05\": \(AnalyzerMetrics.fraction(errors, below: 0.5)), \"positions\": [\(positions.joined(separator: ", "))]}")
 case "speed":
     let i0 = try load(args[1]), i1 = try load(args[2])
     let repeats = args.count > 3 ? Int(args[3])! : 20
@@ -59,7 +61,11 @@ case "speed":
         let r = lk.track(points, from: lk.prepare(i0), to: lk.prepare(i1, gradients: false))
         tracked = r.filter { if case .success = $0 { return true } else { return false } }.count
     } }.sorted()
-    print("{\"corners\": \(corners.count), \"tracked\": \(tracked), \"detectMs\": \(detect[detect.count / 2]), \"trackMs\": \(track[track.count / 2])}")
+    let p0 = lk.prepare(i0), p1 = lk.prepare(i1, gradients: false)
+    let prepareFrom = (0..<repeats).map { _ in milliseconds { _ = lk.prepare(i0) } }.sorted()
+    let prepareTo = (0..<repeats).map { _ in milliseconds { _ = lk.prepare(i1, gradients: false) } }.sorted()
+    let lkOnly = (0..<repeats).map { _ in milliseconds { _ = lk.track(points, from: p0, to: p1) } }.sorted()
+    print("{\"prepareFromMinMs\": \(prepareFrom[0]), \"prepareToMinMs\": \(prepareTo[0]), \"lkMinMs\": \(lkOnly[0]), \"corners\": \(corners.count), \"tracked\": \(tracked), \"detectMs\": \(detect[detect.count / 2]), \"trackMs\": \(track[track.count / 2]), \"detectMinMs\": \(detect[0]), \"trackMinMs\": \(track[0])}")
 case "triangulate":
     // Two-view triangulation of N points (normalized coordinates in; world points out):
     // DLT + Gauss–Newton + checks per point, as the triangulate analyzer runs it.
