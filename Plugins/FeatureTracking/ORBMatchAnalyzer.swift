@@ -115,7 +115,8 @@ public struct ORBMatchAnalyzer: Analyzer {
             FeatureMatch(referencePixel: a[i], pixel: b[i], distance: found[i].distance, inlier: inliers.contains(i))
         }
         context.emit(FeatureMatches(camera: options.camera, referenceTimestamp: reference.timestamp, featureCount: features.count,
-                                    referenceFeatureCount: reference.features.count, matches: matches, model: model),
+                                    referenceFeatureCount: reference.features.count, matches: matches, model: model,
+                                    calibration: frame.calibration),
                      on: output, at: input.timestamp)
     }
 }

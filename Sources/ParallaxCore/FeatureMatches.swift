@@ -1,3 +1,4 @@
+import ParallaxGeometry
 import ParallaxMath
 
 /// One descriptor match between a reference frame and the current frame.
@@ -58,14 +59,19 @@ public struct FeatureMatches: Sendable, Codable, Equatable {
     public var matches: [FeatureMatch]
     /// The model fitted by RANSAC, when one was asked for and found.
     public var model: TwoViewModel?
+    /// The camera's calibration (intrinsics and `T_BC`), when known; not written to JSON.
+    public var calibration: CameraCalibration?
 
     public init(camera: String, referenceTimestamp: Timestamp, featureCount: Int, referenceFeatureCount: Int,
-                matches: [FeatureMatch], model: TwoViewModel?) {
+                matches: [FeatureMatch], model: TwoViewModel?, calibration: CameraCalibration? = nil) {
         self.camera = camera
         self.referenceTimestamp = referenceTimestamp
         self.featureCount = featureCount
         self.referenceFeatureCount = referenceFeatureCount
         self.matches = matches
         self.model = model
+        self.calibration = calibration
     }
+
+    enum CodingKeys: String, CodingKey { case camera, referenceTimestamp, featureCount, referenceFeatureCount, matches, model }
 }

@@ -52,6 +52,29 @@ import Parallax
         #expect(FileManager.default.fileExists(atPath: a.appendingPathComponent("gyro-error.svg").path))
     }
 
+    @Test func descriptorMatchesAreCheckedAgainstTheSimulatedScene() throws {
+        let file = try suite("""
+        name: matches
+        runs:
+          - name: orb
+            simulate: {seconds: 1, seed: 2, width: 188}
+            chain: "orb-match camera=cam0 model=fundamental ransac_threshold=1 max_features=300 levels=3"
+            evaluate: matches
+        """)
+        let out = Paths.temporary("bench-orb")
+        defer { for u in [out, file.deletingLastPathComponent()] { try? FileManager.default.removeItem(at: u) } }
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as! [String: Any]
+        let run = try #require((json["runs"] as? [[String: Any]])?.first)
+        #expect(run["status"] as? String == "ok")
+        let stats = try #require(run["statistics"] as? [String: Any])
+        let median = try #require(stats["median"] as? Double), count = try #require(stats["count"] as? Int)
+        // Frame-to-frame matches at 20 Hz land on the ray-cast truth (half-resolution camera).
+        #expect(count > 200, "\(count) inliers evaluated")
+        #expect(median < 1.0, "median error \(median) px")
+        #expect((run["note"] as? String)?.contains("RANSAC inliers") == true)
+    }
+
     @Test func badSuitesAreRejectedWithTheLine() throws {
         let file = try suite("runs:\n  - name: x\n    chain: stream-stats\n")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }

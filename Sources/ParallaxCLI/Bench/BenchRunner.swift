@@ -123,7 +123,47 @@ struct BenchRunner {
             result.note = String(format: "90th percentile %.4f m over %d landmarks; median track length %.0f frames", p90, errors.count,
                                  sortedAges.isEmpty ? 0 : sortedAges[sortedAges.count / 2])
         }
+        if run.evaluate == "matches" {
+            guard let scene, let gt = source.groundTruth else {
+                result.status = "failed"
+                result.note = "evaluation matches needs a simulated dataset (the scene is the ground truth)"
+                return result
+            }
+            evaluateMatches(outputs, scene: scene, groundTruth: gt, into: &result)
+        }
         return result
+    }
+
+    /// Descriptor matches against the simulator's truth: the reference pixel's ray is cast into
+    /// the scene from the true reference pose and the hit projected into the true current pose;
+    /// the error is the matched pixel's distance from that projection (px).
+    private func evaluateMatches(_ outputs: [AnyPacket], scene: TexturedScene, groundTruth gt: Trajectory, into result: inout Result) {
+        var inlierErrors: [Double] = [], times: [Double] = [], all = 0, correct = 0, inliers = 0, inliersCorrect = 0
+        for p in outputs {
+            guard let m = p.payload as? FeatureMatches, let cal = m.calibration,
+                  let a = gt.pose(at: m.referenceTimestamp.seconds), let b = gt.pose(at: p.timestamp.seconds) else { continue }
+            let referenceCamera = a * cal.bodyFromSensor, currentCamera = b * cal.bodyFromSensor
+            for match in m.matches {
+                guard let n = try? cal.model.normalized(match.referencePixel) else { continue }
+                let ray = referenceCamera.rotation * Vector3(n.x, n.y, 1).normalized
+                guard let hit = scene.intersect(origin: referenceCamera.translation, direction: ray),
+                      let expected = cal.model.project(currentCamera.inverse * (referenceCamera.translation + hit.t * ray)) else { continue }
+                let error = (expected - match.pixel).norm
+                all += 1
+                if error <= 3 { correct += 1 }
+                if match.inlier {
+                    inliers += 1
+                    if error <= 3 { inliersCorrect += 1 }
+                    inlierErrors.append(error)
+                    times.append(p.timestamp.seconds)
+                }
+            }
+        }
+        result.metric = "matched pixel vs ray-cast truth, RANSAC inliers (px)"
+        result.statistics = ErrorStatistics(inlierErrors)
+        func percent(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : 100 * Double(a) / Double(b) }
+        result.note = String(format: "%d matches, %.1f %% within 3 px of the truth; %d RANSAC inliers, %.1f %% of them within 3 px",
+                             all, percent(correct, all), inliers, percent(inliersCorrect, inliers))
     }
 
     /// The default simulated sequence: built-in orbit, EuRoC calibration and noise, textures
