@@ -46,9 +46,12 @@ public struct FASTDetector: Sendable {
                             guard brighter >= 2 || darker >= 2 else { continue }
                             var bright: UInt32 = 0, dark: UInt32 = 0
                             var score: Float = 0
+                            // Branch-free: the comparisons become flags, the score terms maxima.
                             for k in 0..<16 {
                                 let v = base[i &+ off[k]]
-                                if v > hi { bright |= 1 << k; score += v - hi } else if v < lo { dark |= 1 << k; score += lo - v }
+                                bright |= UInt32(v > hi ? 1 : 0) &<< UInt32(k)
+                                dark |= UInt32(v < lo ? 1 : 0) &<< UInt32(k)
+                                score += max(v - hi, 0) + max(lo - v, 0)
                             }
                             if Self.hasArc(bright) || Self.hasArc(dark) { scores[i] = score }
                         }
