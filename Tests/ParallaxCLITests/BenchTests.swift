@@ -75,6 +75,52 @@ import Parallax
         #expect((run["note"] as? String)?.contains("RANSAC inliers") == true)
     }
 
+    /// An image folder with a ground-truth homography file, HPatches-style: the bundled office
+    /// frame as `1.png` and its known warp as `2.png`, with `H_1_2`.
+    @Test func matchesAreCheckedAgainstAGroundTruthHomography() throws {
+        let folder = Paths.temporary("homography")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let gray = try ImageDecoder.decodeGray8(path: Paths.tum + "/rgb/1341847980.722988.png")
+        let image = GrayImage(gray)
+        // Rotation by 0.2 rad and zoom 1.2 about the centre: x₂ = H x₁.
+        let c = 0.2, z = 1.2
+        let h = Matrix3(rows: Vector3(z * cos(c), -z * sin(c), 320 - z * (cos(c) * 320 - sin(c) * 240)),
+                        Vector3(z * sin(c), z * cos(c), 240 - z * (sin(c) * 320 + cos(c) * 240)), Vector3(0, 0, 1))
+        let inverse = try #require(h.inverse)
+        var warped = [UInt8](repeating: 0, count: 640 * 480)
+        for y in 0..<480 { for x in 0..<640 {
+            guard let p = Homography.transfer(inverse, Vector2(Double(x), Double(y))), p.x >= 0, p.y >= 0, p.x < 639, p.y < 479 else { continue }
+            warped[y * 640 + x] = UInt8(image.bilinear(Float(p.x), Float(p.y)).rounded())
+        } }
+        try ImageEncoder.writePNG(gray, to: folder.appendingPathComponent("1.png").path)
+        try ImageEncoder.writePNG(ImageBuffer(width: 640, height: 480, samples: warped), to: folder.appendingPathComponent("2.png").path)
+        let rows = (0..<3).map { i in (0..<3).map { j in String(h[i, j]) }.joined(separator: " ") }
+        try rows.joined(separator: "\n").write(to: folder.appendingPathComponent("H_1_2"), atomically: true, encoding: .utf8)
+        let file = try suite("""
+        name: homography
+        runs:
+          - name: orb
+            dataset: \(folder.path)
+            chain: "orb-match reference=first max_features=500"
+            evaluate: homography
+        """)
+        let out = Paths.temporary("bench-homography")
+        defer { for u in [out, folder, file.deletingLastPathComponent()] { try? FileManager.default.removeItem(at: u) } }
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as! [String: Any]
+        let run = try #require((json["runs"] as? [[String: Any]])?.first)
+        #expect(run["status"] as? String == "ok")
+        let stats = try #require(run["statistics"] as? [String: Any])
+        #expect(try #require(stats["count"] as? Int) > 100)
+        #expect(try #require(stats["median"] as? Double) < 1.0)
+        #expect((run["note"] as? String)?.hasPrefix("1→2: ") == true)
+        // A folder without the ground-truth file: evaluated pairs are reported as missing.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("H_1_2"))
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 0)
+        let again = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as! [String: Any]
+        #expect(((again["runs"] as? [[String: Any]])?.first?["note"] as? String)?.contains("1 pairs without a ground-truth file") == true)
+    }
+
     @Test func badSuitesAreRejectedWithTheLine() throws {
         let file = try suite("runs:\n  - name: x\n    chain: stream-stats\n")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }

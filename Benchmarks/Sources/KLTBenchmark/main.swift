@@ -12,6 +12,14 @@ import Parallax
 
 func load(_ path: String) throws -> GrayImage { GrayImage(try ImageDecoder.decodeGray8(path: path)) }
 
+/// As the analyzers see a frame: color converted by `GrayImage` (BT.601 in floating point).
+func loadAsFrame(_ path: String) throws -> GrayImage {
+    switch try ImageDecoder.decode(path: path) {
+    case let .gray8(i), let .rgb8(i): return GrayImage(i)
+    case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit")
+    }
+}
+
 func milliseconds(_ body: () -> Void) -> Double {
     let start = ContinuousClock.now
     body()
@@ -85,7 +93,7 @@ case "triangulate":
 case "homography":
     // ORB (features per image) + Hamming matching (ratio 0.8, cross-check) + RANSAC homography
     // (3 px), as the orb-match analyzer runs them; evaluated against the true homography.
-    let a = try load(args[1]), b = try load(args[2])
+    let a = try loadAsFrame(args[1]), b = try loadAsFrame(args[2])
     let truth = try HomographyFile.read(path: args[3])
     let count = args.count > 4 ? Int(args[4])! : 1000
     let repeats = args.count > 5 ? Int(args[5])! : 5

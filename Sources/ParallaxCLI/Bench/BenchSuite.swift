@@ -10,7 +10,7 @@ import Yams
 ///   - name: gyro-simulated
 ///     simulate: {seconds: 10, seed: 1, width: 376}   # or  dataset: path/to/folder (relative to the suite file)
 ///     chain: "imu-integrator camera=cam0 imu=imu0"
-///     evaluate: gyro-rotation                 # gyro-rotation | landmarks, matches (simulated only) | none
+///     evaluate: gyro-rotation                 # gyro-rotation | landmarks, matches (simulated only) | homography (image folders with H_a_b) | none
 /// ```
 /// A run whose dataset folder does not exist is skipped with a note (e.g. `../shared` data on a
 /// user's machine).
@@ -53,8 +53,9 @@ struct BenchSuite {
             } else {
                 throw ChainError.syntax(message: "run '\(name)' needs 'dataset' or 'simulate'", location: loc(item))
             }
-            guard ["gyro-rotation", "landmarks", "matches", "none"].contains(run.evaluate) else {
-                throw ChainError.syntax(message: "run '\(name)': unknown evaluation '\(run.evaluate)' (gyro-rotation, landmarks, matches, none)", location: loc(m["evaluate"]))
+            guard ["gyro-rotation", "landmarks", "matches", "homography", "none"].contains(run.evaluate) else {
+                throw ChainError.syntax(message: "run '\(name)': unknown evaluation '\(run.evaluate)' (gyro-rotation, landmarks, matches, homography, none)",
+                                        location: loc(m["evaluate"]))
             }
             if !chain.hasSuffix(".yaml"), !chain.hasSuffix(".yml") {
                 run.chain = chain

@@ -1,0 +1,65 @@
+import Foundation
+import ParallaxCore
+
+/// A folder of still images as one camera stream `cam0`: the files (PNG, JPEG, binary
+/// PPM/PGM) in natural name order (`2.ppm` before `10.ppm`), frame k at k seconds (such
+/// folders carry no times). For image collections and registration benchmarks such as
+/// HPatches (`1.ppm … 6.ppm` with ground-truth homographies `H_1_k`, which this reader leaves
+/// to the evaluation). Images are decoded only when the bus asks for them.
+public final class ImageFolderSource: DatasetSource, DeferredPacketSource {
+    public let formatName = "image folder"
+    public let listing: StreamListing
+    public let streams = [StreamDescription(StreamKey<CameraFrame>(ImageFolderSource.stream))]
+    public let groundTruth: Trajectory? = nil
+    public let missingImages: [String: Int] = [:]
+    /// The stream's name.
+    public static let stream = "cam0"
+    /// Seconds between consecutive frames.
+    public static let frameInterval = 1.0
+    /// File extensions read as images (lower case).
+    public static let extensions: Set<String> = ["png", "jpg", "jpeg", "ppm", "pgm"]
+
+    /// The image files, in stream order (full paths).
+    public let files: [String]
+    private var index = 0
+
+    /// Opens the folder at `path`; it must hold at least one image file.
+    public init(path: String) throws {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let images = names.filter { Self.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
+            .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
+        guard !images.isEmpty else {
+            throw DatasetError.notADataset(path: path, expected: "a folder of images (png, jpg, ppm, pgm)")
+        }
+        files = images.map { URL(fileURLWithPath: path).appendingPathComponent($0).path }
+        var listing = StreamListing()
+        for k in files.indices {
+            listing.record(stream: Self.stream, timestamp: Self.timestamp(ofFrame: k), file: files[k], line: 1)
+        }
+        self.listing = listing
+    }
+
+    /// Whether `path` holds at least one image file (the reader's detection rule).
+    public static func looksLikeImageFolder(_ path: String) -> Bool {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).contains {
+            extensions.contains(($0 as NSString).pathExtension.lowercased())
+        }
+    }
+
+    /// The time of frame `k` (k seconds).
+    public static func timestamp(ofFrame k: Int) -> Timestamp { Timestamp(seconds: Double(k) * frameInterval) }
+
+    public func nextDeferred() throws -> DeferredPacket? {
+        guard index < files.count else { return nil }
+        let path = files[index], t = Self.timestamp(ofFrame: index)
+        index += 1
+        return .work {
+            let image: ImageBuffer<UInt8>
+            switch try ImageDecoder.decode(path: path) {
+            case let .rgb8(i), let .gray8(i): image = i
+            case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit image in an image folder")
+            }
+            return AnyPacket(stream: Self.stream, timestamp: t, payload: CameraFrame(cameraID: Self.stream, image: image))
+        }
+    }
+}
