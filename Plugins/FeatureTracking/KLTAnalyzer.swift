@@ -154,12 +154,8 @@ public struct KLTAnalyzer: Analyzer {
         if options.ransacThreshold > 0, survivors.count >= 12 {
             // Epipolar geometry holds for undistorted points: undistort when calibrated (in pixels,
             // so the threshold keeps its unit).
-            func undistorted(_ p: Vector2) -> Vector2 {
-                guard let camera, let n = try? camera.normalized(p) else { return p }
-                let k = camera.intrinsics
-                return Vector2(k.fx * n.x + k.cx, k.fy * n.y + k.cy)
-            }
-            let a = survivors.map { undistorted($0.0.pixel) }, b = survivors.map { undistorted($0.1) }
+            let a = survivors.map { camera?.undistortedPixel($0.0.pixel) ?? $0.0.pixel }
+            let b = survivors.map { camera?.undistortedPixel($0.1) ?? $0.1 }
             let ransac = RANSAC<Matrix3>(minimalSampleSize: 8, threshold: options.ransacThreshold, confidence: 0.999, maxIterations: 500, seed: 0)
             if let result = try? ransac.run(dataCount: a.count,
                                             fit: { idx in FundamentalMatrix.eightPoint(idx.map { a[$0] }, idx.map { b[$0] }) },

@@ -1,4 +1,5 @@
 import ParallaxCore
+import ParallaxGeometry
 import ParallaxImage
 import ParallaxMath
 
@@ -89,7 +90,11 @@ public struct ORBMatchAnalyzer: Analyzer {
         if earlier == nil || options.reference == "previous" { reference = Reference(timestamp: input.timestamp, features: features) }
         guard let reference = earlier else { return }
         let found = matcher.match(reference.features.map(\.descriptor), features.map(\.descriptor))
-        let a = found.map { reference.features[$0.queryIndex].pixel }, b = found.map { features[$0.trainIndex].pixel }
+        // The models hold for undistorted pixels: undistort when the camera is calibrated (the
+        // threshold keeps its unit, px); the matches are reported at the pixels found.
+        let camera = frame.calibration?.model
+        let a = found.map { camera?.undistortedPixel(reference.features[$0.queryIndex].pixel) ?? reference.features[$0.queryIndex].pixel }
+        let b = found.map { camera?.undistortedPixel(features[$0.trainIndex].pixel) ?? features[$0.trainIndex].pixel }
         var inliers = Set(found.indices)
         var model: TwoViewModel?
         switch options.model {
@@ -112,7 +117,8 @@ public struct ORBMatchAnalyzer: Analyzer {
         }
         if options.model != "none", model == nil { inliers = [] }
         let matches = found.indices.map { i in
-            FeatureMatch(referencePixel: a[i], pixel: b[i], distance: found[i].distance, inlier: inliers.contains(i))
+            FeatureMatch(referencePixel: reference.features[found[i].queryIndex].pixel, pixel: features[found[i].trainIndex].pixel,
+                         distance: found[i].distance, inlier: inliers.contains(i))
         }
         context.emit(FeatureMatches(camera: options.camera, referenceTimestamp: reference.timestamp, featureCount: features.count,
                                     referenceFeatureCount: reference.features.count, matches: matches, model: model,

@@ -57,7 +57,8 @@ public struct FeatureMatches: Sendable, Codable, Equatable {
     public var referenceFeatureCount: Int
     /// Matches, in the order of the reference frame's features.
     public var matches: [FeatureMatch]
-    /// The model fitted by RANSAC, when one was asked for and found.
+    /// The model fitted by RANSAC, when one was asked for and found. It maps undistorted pixels
+    /// (``CameraModel/undistortedPixel(_:)``) when the camera is calibrated, raw pixels otherwise.
     public var model: TwoViewModel?
     /// The camera's calibration (intrinsics and `T_BC`), when known; not written to JSON.
     public var calibration: CameraCalibration?

@@ -172,4 +172,12 @@ public struct CameraModel: Sendable, Equatable, Hashable {
         guard b.z > 1e-12 else { throw CameraModelError.rayOutsideFrontHemisphere(pixel: pixel) }
         return Vector2(b.x / b.z, b.y / b.z)
     }
+
+    /// Where an ideal pinhole camera with the same intrinsics would see what this camera sees
+    /// at `pixel` (px): the undistorted pixel, in which epipolar lines and homographies are
+    /// straight. `pixel` itself when it cannot be undistorted.
+    public func undistortedPixel(_ pixel: Vector2) -> Vector2 {
+        guard let n = try? normalized(pixel) else { return pixel }
+        return Vector2(intrinsics.fx * n.x + intrinsics.cx, intrinsics.fy * n.y + intrinsics.cy)
+    }
 }
