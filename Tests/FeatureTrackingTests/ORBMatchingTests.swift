@@ -164,6 +164,24 @@ func overlapError(_ estimated: Matrix3, _ truth: Matrix3, within box: (Vector2, 
         #expect(worst < 2, "largest transfer error over the matched region \(worst) px")
     }
 
+    /// A quarter turn (an exact pixel permutation): the intensity-centroid orientation steers
+    /// the pattern, so the descriptors still match.
+    @Test func quarterTurnIsMatched() {
+        let w = officeImage.width, h = officeImage.height
+        var turned = GrayImage(width: h, height: w)
+        for y in 0..<h { for x in 0..<w { turned[h - 1 - y, x] = officeImage[x, y] } }  // (x, y) → (h − 1 − y, x)
+        var orb = ORBExtractor()
+        orb.maxFeatures = 500
+        let fa = orb.extract(officeImage), fb = orb.extract(turned)
+        let matches = DescriptorMatcher().match(fa.map(\.descriptor), fb.map(\.descriptor))
+        let correct = matches.filter { m in
+            let p = fa[m.queryIndex].pixel, q = fb[m.trainIndex].pixel
+            return (q - Vector2(Double(h - 1) - p.y, p.x)).norm <= 2
+        }.count
+        #expect(matches.count > 100)
+        #expect(Double(correct) > 0.9 * Double(matches.count), "\(correct) of \(matches.count) correct")
+    }
+
     /// The real HPatches-style pair churchill 1 → 5 (zoom out and rotation), when present.
     @Test func churchillPairAgreesWithItsGroundTruth() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -212,6 +230,22 @@ func overlapError(_ estimated: Matrix3, _ truth: Matrix3, within box: (Vector2, 
         let same = out[1].payload
         #expect(same.matches.filter(\.inlier).allSatisfy { $0.distance == 0 && $0.pixel == $0.referencePixel })
         #expect(same.matches.count > 400)
+    }
+
+    @Test func unrelatedTinyAndBlankFramesGiveNoModelAndNoCrash() throws {
+        var harness = AnalyzerHarness { try ORBMatchAnalyzer(options: .init()) }
+        let frames = [officeImage, GrayImage(width: 640, height: 480, value: 30), GrayImage(width: 30, height: 20, value: 90), officeImage]
+        for (k, image) in frames.enumerated() {
+            harness.push(KLTAnalyzerTests.frame(image), on: Self.cam, at: Timestamp(nanoseconds: Int64(k + 1)))
+        }
+        let result = try harness.run()
+        #expect(result.failure == nil)
+        let out: [Packet<FeatureMatches>] = result.packets(on: "cam0/matches")
+        #expect(out.count == 3)
+        // Blank and tiny frames have no features: nothing to match, no model.
+        #expect(out[0].payload.featureCount == 0 && out[0].payload.matches.isEmpty && out[0].payload.model == nil)
+        #expect(out[1].payload.featureCount == 0 && out[1].payload.model == nil)
+        #expect(out[2].payload.referenceFeatureCount == 0 && out[2].payload.matches.isEmpty)
     }
 
     @Test func verifierAndBadOptions() throws {
