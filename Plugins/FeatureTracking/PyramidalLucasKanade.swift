@@ -142,6 +142,9 @@ public struct PyramidalLucasKanade: Sendable {
         return (x0, y0, (1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
     }
 
+    /// `laneMasks[n]`: 1 in the first `n` lanes, 0 in the others (n = 0…8).
+    static let laneMasks: [SIMD8<Float>] = (0...8).map { n in SIMD8<Float>((0..<8).map { $0 < n ? 1 : 0 }) }
+
     /// Samples the template and its gradients (scaled to 0…1 intensities) over the window at a
     /// sub-pixel origin into rows of `padded` values (a multiple of 8; gradients stored divided
     /// by 255 once more, for ``mismatch``); returns the structure tensor entries (Σ gx², Σ gx·gy,
@@ -156,8 +159,8 @@ public struct PyramidalLucasKanade: Sendable {
         let v00 = SIMD8<Float>(repeating: w00), v01 = SIMD8<Float>(repeating: w01)
         let v10 = SIMD8<Float>(repeating: w10), v11 = SIMD8<Float>(repeating: w11)
         let inv255 = SIMD8<Float>(repeating: 1 / 255)
-        // Lanes of the last vector of a row that lie inside the window.
-        let lastLanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< SIMD8<Int32>(repeating: Int32(window - (padded - 8)))
+        // 1 for the lanes of a row's last vector that lie inside the window, 0 past it.
+        let lastMask = laneMasks[window - (padded - 8)]
         let zero = SIMD8<Float>(repeating: 0)
         var va = zero, vb = zero, vc = zero
         @inline(__always) func interpolate(_ p: UnsafePointer<Float>, _ off: Int) -> SIMD8<Float> {
@@ -180,10 +183,7 @@ public struct PyramidalLucasKanade: Sendable {
                                     var wx = 0
                                     while wx < padded {
                                         var ix = interpolate(xp, base &+ wx) * inv255, iy = interpolate(yp, base &+ wx) * inv255
-                                        if wx &+ 8 == padded {
-                                            ix.replace(with: zero, where: .!lastLanes)
-                                            iy.replace(with: zero, where: .!lastLanes)
-                                        }
+                                        if wx &+ 8 == padded { ix *= lastMask; iy *= lastMask }
                                         UnsafeMutableRawPointer(t + k0 + wx).storeBytes(of: interpolate(ip, base &+ wx), as: SIMD8<Float>.self)
                                         // Stored with the mismatch's 1/255 folded in.
                                         UnsafeMutableRawPointer(gxp + k0 + wx).storeBytes(of: ix * inv255, as: SIMD8<Float>.self)
