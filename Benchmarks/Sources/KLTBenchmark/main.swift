@@ -1,6 +1,6 @@
 // Parallax's KLT on the inputs the OpenCV reference script gives it; prints JSON.
 //
-//   klt-benchmark accuracy FRAME0 FRAME1 FLO CORNERS.txt      # EPE of tracked corners vs .flo
+//   klt-benchmark accuracy FRAME0 FRAME1 FLO CORNERS.txt [EPS ITER]  # EPE of tracked corners vs .flo
 //   klt-benchmark speed FRAME0 FRAME1 [REPEATS]               # ms per detection / tracking (one thread)
 //   klt-benchmark homography IMAGE1 IMAGEK H_1_K [FEATURES] [REPEATS]  # ORB matches vs a true homography
 //   klt-benchmark triangulate [POINTS]                        # two-view triangulation throughput
@@ -42,6 +42,9 @@ case "accuracy":
         let f = line.split(separator: " ").compactMap { Double($0) }
         return f.count == 2 ? Vector2(f[0], f[1]) : nil
     }
+    // Optional stopping criteria (default OpenCV's 0.01 px / 30 iterations, as the script uses).
+    var lk = lk
+    if args.count > 6, let epsilon = Float(args[5]), let iterations = Int(args[6]) { lk.epsilon = epsilon; lk.maxIterations = iterations }
     let tracked = lk.track(corners, from: lk.prepare(i0), to: lk.prepare(i1, gradients: false))
     var errors: [Double] = []
     var ok = 0
