@@ -114,6 +114,14 @@ import Parallax
         #expect(try #require(stats["count"] as? Int) > 100)
         #expect(try #require(stats["median"] as? Double) < 1.0)
         #expect((run["note"] as? String)?.hasPrefix("1→2: ") == true)
+        // A malformed ground-truth file fails that run, naming the file and line; the bench still
+        // writes its report.
+        try "1 0 0\n0 1 zero\n0 0 1\n".write(to: folder.appendingPathComponent("H_1_2"), atomically: true, encoding: .utf8)
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) != 0)
+        let broken = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as! [String: Any]
+        let failed = try #require((broken["runs"] as? [[String: Any]])?.first)
+        #expect(failed["status"] as? String == "failed")
+        #expect((failed["note"] as? String)?.contains("H_1_2: line 2: expected three numbers") == true)
         // A folder without the ground-truth file: evaluated pairs are reported as missing.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("H_1_2"))
         #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 0)

@@ -137,7 +137,13 @@ struct BenchRunner {
                 result.note = "evaluation homography needs a folder of images with ground-truth homographies H_<a>_<b>"
                 return result
             }
-            try evaluateHomographies(outputs, folder: folder, datasetPath: datasetPath, into: &result)
+            do {
+                try evaluateHomographies(outputs, folder: folder, datasetPath: datasetPath, into: &result)
+            } catch {
+                // A bad ground-truth file fails this run only; the other runs' results are kept.
+                result.status = "failed"
+                result.note = "\(error)"
+            }
         }
         return result
     }
