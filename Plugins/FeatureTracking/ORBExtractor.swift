@@ -33,9 +33,13 @@ public struct ORBExtractor: Sendable {
     public var scaleFactor: Float = 1.2
     /// FAST intensity threshold (gray levels, 0…255); default 20.
     public var fastThreshold: Float = 20
-    /// Pixels of each level closer than this to its border are not used (px, ≥ 20 so the
-    /// rotated pattern and the orientation patch fit); default 20.
+    /// Pixels of each level closer than this to its border are not used (px); default 20, and
+    /// never less: the rotated pattern (≤ 19 px after rounding), the orientation patch (15 px)
+    /// and the Harris window (4 px) must fit.
     public var border = 20
+
+    /// ``border``, raised to the 20 px the sampling needs.
+    var margin: Int { max(border, 20) }
 
     public init() {}
 
@@ -70,7 +74,7 @@ public struct ORBExtractor: Sendable {
     /// (bilinear); stops before a level would be too small to hold a feature.
     func pyramid(_ image: GrayImage) -> [GrayImage] {
         var result = [image]
-        let minimumSide = 2 * border + 8
+        let minimumSide = 2 * margin + 8
         for level in 1..<max(1, levels) {
             let s = pow(Double(scaleFactor), Double(level))
             let w = Int((Double(image.width) / s).rounded()), h = Int((Double(image.height) / s).rounded())
@@ -96,6 +100,7 @@ public struct ORBExtractor: Sendable {
     /// best `count` by Harris response (7×7 Sobel window, k = 0.04).
     func strongestCorners(_ image: GrayImage, count: Int) -> [Corner] {
         guard count > 0 else { return [] }
+        let border = margin
         var fast = FASTDetector()
         fast.threshold = fastThreshold
         fast.border = border
