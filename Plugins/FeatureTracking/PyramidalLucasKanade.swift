@@ -68,17 +68,25 @@ public struct PyramidalLucasKanade: Sendable {
         precondition(previous.hasGradients, "PyramidalLucasKanade.track: prepare the previous image with gradients")
         precondition(previous.levels[0].image.margin >= margin && next.levels[0].image.margin >= margin,
                      "PyramidalLucasKanade.track: images prepared with a smaller window")
-        return points.indices.map { i in trackOne(points[i], guess: guesses?[i] ?? points[i], previous, next) }
+        // Window buffers shared by all points (rows padded to whole SIMD8 vectors).
+        let padded = (window + 7) / 8 * 8
+        var buffers = WindowBuffers(template: [Float](repeating: 0, count: window * padded),
+                                    gx: [Float](repeating: 0, count: window * padded), gy: [Float](repeating: 0, count: window * padded))
+        return points.indices.map { i in trackOne(points[i], guess: guesses?[i] ?? points[i], previous, next, &buffers) }
     }
 
-    private func trackOne(_ point: Vector2, guess: Vector2, _ prev: Prepared, _ next: Prepared) -> Result<Vector2, Failure> {
+    /// The template window and its gradients, reused from point to point.
+    struct WindowBuffers {
+        var template: [Float]
+        var gx: [Float]
+        var gy: [Float]
+    }
+
+    private func trackOne(_ point: Vector2, guess: Vector2, _ prev: Prepared, _ next: Prepared,
+                          _ buffers: inout WindowBuffers) -> Result<Vector2, Failure> {
         let half = window / 2
         let levels = min(prev.levels.count, next.levels.count)
         let n = window * window
-        // Window rows are stored padded to whole SIMD8 vectors; the padding lanes get zero
-        // gradients, so they add nothing to the Hessian or the mismatch.
-        let padded = (window + 7) / 8 * 8
-        var template = [Float](repeating: 0, count: window * padded), gx = template, gy = template
         // Displacement at the current level, in that level's pixels.
         var d = SIMD2<Float>(Float(guess.x - point.x), Float(guess.y - point.y)) / Float(1 << (levels - 1))
         for level in stride(from: levels - 1, through: 0, by: -1) {
@@ -95,7 +103,7 @@ public struct PyramidalLucasKanade: Sendable {
             }
             // Every window sample shares one sub-pixel fraction: four weights for the whole window.
             let (a, b, c) = Self.sampleWindow(origin: (p.x - Float(half), p.y - Float(half)), window: window, image: I, dx: Ix, dy: Iy,
-                                              template: &template, gx: &gx, gy: &gy)
+                                              template: &buffers.template, gx: &buffers.gx, gy: &buffers.gy)
             let det = a * c - b * b
             let minEig = ((a + c) - ((a - c) * (a - c) + 4 * b * b).squareRoot()) / (2 * Float(n))
             guard minEig >= minEigenvalue, det > 1e-12 else {
@@ -113,7 +121,7 @@ public struct PyramidalLucasKanade: Sendable {
                     break
                 }
                 let (bx, by) = Self.mismatch(origin: (q.x - Float(half), q.y - Float(half)), window: window, image: J,
-                                             template: template, gx: gx, gy: gy)
+                                             template: buffers.template, gx: buffers.gx, gy: buffers.gy)
                 let step = SIMD2<Float>((c * bx - b * by) / det, (a * by - b * bx) / det)
                 d -= step
                 if (step * step).sum() < epsilon * epsilon { break }
@@ -146,59 +154,74 @@ public struct PyramidalLucasKanade: Sendable {
     static let laneMasks: [SIMD8<Float>] = (0...8).map { n in SIMD8<Float>((0..<8).map { $0 < n ? 1 : 0 }) }
 
     /// Samples the template and its gradients (scaled to 0…1 intensities) over the window at a
-    /// sub-pixel origin into rows of `padded` values (a multiple of 8; gradients stored divided
-    /// by 255 once more, for ``mismatch``); returns the structure tensor entries (Σ gx², Σ gx·gy,
-    /// Σ gy²). Eight samples at a time (`SIMD8`); lanes past the
-    /// window get zero gradients.
+    /// sub-pixel origin into rows of `padded` values (a multiple of 8); returns the structure
+    /// tensor entries (Σ gx², Σ gx·gy, Σ gy²). The gradients are stored divided by 255 once
+    /// more, for ``mismatch``; lanes past the window get zero gradients. One image at a time,
+    /// interpolated as ``mismatch`` interpolates (``interpolateWindow(_:origin:window:into:scale:)``).
     @inline(__always)
     static func sampleWindow(origin: (Float, Float), window: Int, image: BorderedImage, dx: BorderedImage, dy: BorderedImage,
                              template: inout [Float], gx: inout [Float], gy: inout [Float]) -> (Float, Float, Float) {
-        let (x0, y0, w00, w01, w10, w11) = bilinearWeights(origin)
-        let stride = image.stride
         let padded = (window + 7) / 8 * 8
-        let v00 = SIMD8<Float>(repeating: w00), v01 = SIMD8<Float>(repeating: w01)
-        let v10 = SIMD8<Float>(repeating: w10), v11 = SIMD8<Float>(repeating: w11)
         let inv255 = SIMD8<Float>(repeating: 1 / 255)
+        interpolateWindow(image, origin: origin, window: window, into: &template, scale: SIMD8<Float>(repeating: 1))
+        interpolateWindow(dx, origin: origin, window: window, into: &gx, scale: inv255)
+        interpolateWindow(dy, origin: origin, window: window, into: &gy, scale: inv255)
         // 1 for the lanes of a row's last vector that lie inside the window, 0 past it.
         let lastMask = laneMasks[window - (padded - 8)]
-        let zero = SIMD8<Float>(repeating: 0)
-        var va = zero, vb = zero, vc = zero
-        @inline(__always) func interpolate(_ p: UnsafePointer<Float>, _ off: Int) -> SIMD8<Float> {
-            let r = UnsafeRawPointer(p + off)
-            return r.loadUnaligned(as: SIMD8<Float>.self) * v00 + r.loadUnaligned(fromByteOffset: 4, as: SIMD8<Float>.self) * v01
-                + r.loadUnaligned(fromByteOffset: 4 * stride, as: SIMD8<Float>.self) * v10
-                + r.loadUnaligned(fromByteOffset: 4 * (stride + 1), as: SIMD8<Float>.self) * v11
-        }
-        image.storage.withUnsafeBufferPointer { ib in
-            dx.storage.withUnsafeBufferPointer { xb in
-                dy.storage.withUnsafeBufferPointer { yb in
-                    template.withUnsafeMutableBufferPointer { tb in
-                        gx.withUnsafeMutableBufferPointer { gxb in
-                            gy.withUnsafeMutableBufferPointer { gyb in
-                                guard let ip = ib.baseAddress, let xp = xb.baseAddress, let yp = yb.baseAddress,
-                                      let t = tb.baseAddress, let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
-                                for wy in 0..<window {
-                                    let base = image.index(x0, y0 &+ wy)
-                                    let k0 = wy &* padded
-                                    var wx = 0
-                                    while wx < padded {
-                                        var ix = interpolate(xp, base &+ wx) * inv255, iy = interpolate(yp, base &+ wx) * inv255
-                                        if wx &+ 8 == padded { ix *= lastMask; iy *= lastMask }
-                                        UnsafeMutableRawPointer(t + k0 + wx).storeBytes(of: interpolate(ip, base &+ wx), as: SIMD8<Float>.self)
-                                        // Stored with the mismatch's 1/255 folded in.
-                                        UnsafeMutableRawPointer(gxp + k0 + wx).storeBytes(of: ix * inv255, as: SIMD8<Float>.self)
-                                        UnsafeMutableRawPointer(gyp + k0 + wx).storeBytes(of: iy * inv255, as: SIMD8<Float>.self)
-                                        va += ix * ix; vb += ix * iy; vc += iy * iy
-                                        wx &+= 8
-                                    }
-                                }
-                            }
-                        }
+        var va = SIMD8<Float>(repeating: 0), vb = va, vc = va
+        gx.withUnsafeMutableBufferPointer { gxb in
+            gy.withUnsafeMutableBufferPointer { gyb in
+                guard let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
+                for wy in 0..<window {
+                    var k = wy &* padded
+                    while k < (wy &+ 1) &* padded {
+                        var ix = UnsafeRawPointer(gxp + k).loadUnaligned(as: SIMD8<Float>.self)
+                        var iy = UnsafeRawPointer(gyp + k).loadUnaligned(as: SIMD8<Float>.self)
+                        if k &+ 8 == (wy &+ 1) &* padded { ix *= lastMask; iy *= lastMask }
+                        va += ix * ix; vb += ix * iy; vc += iy * iy
+                        // Stored with the mismatch's 1/255 folded in.
+                        UnsafeMutableRawPointer(gxp + k).storeBytes(of: ix * inv255, as: SIMD8<Float>.self)
+                        UnsafeMutableRawPointer(gyp + k).storeBytes(of: iy * inv255, as: SIMD8<Float>.self)
+                        k &+= 8
                     }
                 }
             }
         }
         return (va.sum(), vb.sum(), vc.sum())
+    }
+
+    /// Bilinear samples of `image` over the window at a sub-pixel origin, times `scale`, into
+    /// rows of `padded` values: down each 8-column block, every image row interpolated
+    /// horizontally once and shared by the two window rows it borders.
+    @inline(__always)
+    static func interpolateWindow(_ image: BorderedImage, origin: (Float, Float), window: Int, into out: inout [Float], scale: SIMD8<Float>) {
+        let x0 = Int(origin.0.rounded(.down)), y0 = Int(origin.1.rounded(.down))
+        let fx = SIMD8<Float>(repeating: origin.0 - Float(x0)), fy = SIMD8<Float>(repeating: origin.1 - Float(y0))
+        let stride = image.stride, padded = (window + 7) / 8 * 8
+        image.storage.withUnsafeBufferPointer { ib in
+            out.withUnsafeMutableBufferPointer { ob in
+                guard let ip = ib.baseAddress, let op = ob.baseAddress else { return }
+                @inline(__always) func horizontal(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+                    let a = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+                    let b = UnsafeRawPointer(p + 1).loadUnaligned(as: SIMD8<Float>.self)
+                    return a + (b - a) * fx
+                }
+                var wx = 0
+                while wx < padded {
+                    var row = ip + image.index(x0 &+ wx, y0)
+                    var above = horizontal(row)
+                    for wy in 0..<window {
+                        row += stride
+                        let below = horizontal(row)
+                        let value: SIMD8<Float> = (above + (below - above) * fy) * scale
+                        let k = wy &* padded &+ wx
+                        UnsafeMutableRawPointer(op + k).storeBytes(of: value, as: SIMD8<Float>.self)
+                        above = below
+                    }
+                    wx &+= 8
+                }
+            }
+        }
     }
 
     /// Σ (J(x + d) − T(x)) · ∇T over the window (intensities scaled to 0…1). Runs down each
