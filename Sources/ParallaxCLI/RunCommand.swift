@@ -61,6 +61,12 @@ struct RunCommand: ParsableCommand {
         defer { try? events.close() }
 
         signal(SIGINT) { _ in interruptRequested = true }
+        // A parent may have started us with SIGINT blocked (the mask is inherited; Foundation's
+        // Process does this): unblock it, or Ctrl-C would never arrive.
+        var interrupt = sigset_t()
+        sigemptyset(&interrupt)
+        sigaddset(&interrupt, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
         let bus: FrameBus
         do {
             bus = try FrameBus(sources: [source], analyzers: instances,

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import Parallax
+
+/// Ctrl-C on the real executable: the SIGINT handler stops the run, the analyzers are closed
+/// and flushed, and run.json and events.jsonl keep what was computed.
+@Suite struct InterruptTests {
+    @Test func ctrlCStopsARunAndKeepsWhatWasComputed() throws {
+        let binary = Paths.root.appendingPathComponent(".build/debug/parallax")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            print("skipped: \(binary.path) is not built (swift build builds it)"); return
+        }
+        // 60 s of IMU at 200 Hz, replayed at sensor rate (--realtime): the run is still going
+        // when the signal comes.
+        let data = Paths.temporary("interrupt-data"), out = Paths.temporary("interrupt-out")
+        defer { for u in [data, out] { try? FileManager.default.removeItem(at: u) } }
+        let writer = try ParallaxFolderWriter(path: data.path)
+        for k in 0..<12_000 {
+            let sample = IMUSample(gyroscope: Vector3(0, 0, 0.1), accelerometer: Vector3(0, 0, 9.81))
+            try writer.write(AnyPacket(stream: "imu0", timestamp: Timestamp(nanoseconds: Int64(k) * 5_000_000), payload: sample))
+        }
+        try writer.finish()
+
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["run", "stream-stats streams=imu0", data.path, "--realtime", "--quiet", "--out", out.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        // The handler is installed right after events.jsonl is created; wait for the file.
+        let events = out.appendingPathComponent("events.jsonl")
+        var waited = 0.0
+        while !FileManager.default.fileExists(atPath: events.path), waited < 30 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(process.isRunning, "the run ended before it could be interrupted")
+        process.interrupt()  // SIGINT
+        waited = 0
+        while process.isRunning, waited < 20 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        if process.isRunning { process.terminate(); Issue.record("the run did not stop within 20 s of SIGINT"); return }
+        #expect(process.terminationReason == .exit, "killed by the signal instead of stopping cleanly")
+        #expect(process.terminationStatus == 1)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("run cancelled; outputs computed so far were written"), "\(message)")
+        // stream-stats reports at close: its summary was flushed; run.json says how far it got.
+        let lines = try String(contentsOf: events, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.contains("\"producer\":\"stream-stats\"") })
+        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as! [String: Any]
+        let report = try #require(run["report"] as? [String: Any])
+        let seconds = try #require(report["datasetSeconds"] as? Double)
+        #expect(seconds > 0 && seconds < 50, "replayed \(seconds) s of 60 before the interrupt")
+    }
+}
