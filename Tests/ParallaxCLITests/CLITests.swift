@@ -181,6 +181,22 @@ enum Paths {
         #expect(events.contains("\"packets\":3"))
     }
 
+    @Test func truncatedImageInAnImageFolderFailsTheRunNamingTheFile() throws {
+        let folder = Paths.temporary("image-folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: out) }
+        let header = Data("P5 8 8 255\n".utf8)
+        try (header + Data(repeating: 100, count: 64)).write(to: folder.appendingPathComponent("1.pgm"))
+        try (header + Data(repeating: 100, count: 64)).write(to: folder.appendingPathComponent("2.pgm"))
+        try (header + Data(repeating: 100, count: 20)).write(to: folder.appendingPathComponent("3.pgm"))
+        #expect(parallax(["run", "stream-stats streams=cam0", folder.path, "--out", out.path]) == 1)
+        let run = try String(contentsOf: out.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(run.contains("3.pgm") && run.contains("PNM has 20 sample bytes"))
+        // The two good frames were counted and flushed.
+        let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        #expect(events.contains("\"packets\":2"))
+    }
+
     @Test func missingOrMalformedSensorYAML() throws {
         let copy = try Paths.cutCopy()
         defer { try? FileManager.default.removeItem(at: copy) }
