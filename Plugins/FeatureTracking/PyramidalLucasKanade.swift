@@ -190,6 +190,16 @@ public struct PyramidalLucasKanade: Sendable {
         return (va.sum(), vb.sum(), vc.sum())
     }
 
+    /// Eight floats from `p` interpolated toward their right neighbours by `fx` (the horizontal
+    /// half of a bilinear sample; ``interpolateWindow`` and ``mismatch`` share it, so the template
+    /// and the next image are sampled by the same formula).
+    @inline(__always)
+    static func horizontal(_ p: UnsafePointer<Float>, _ fx: SIMD8<Float>) -> SIMD8<Float> {
+        let a = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+        let b = UnsafeRawPointer(p + 1).loadUnaligned(as: SIMD8<Float>.self)
+        return a + (b - a) * fx
+    }
+
     /// Bilinear samples of `image` over the window at a sub-pixel origin, times `scale`, into
     /// rows of `padded` values: down each 8-column block, every image row interpolated
     /// horizontally once and shared by the two window rows it borders.
@@ -201,18 +211,13 @@ public struct PyramidalLucasKanade: Sendable {
         image.storage.withUnsafeBufferPointer { ib in
             out.withUnsafeMutableBufferPointer { ob in
                 guard let ip = ib.baseAddress, let op = ob.baseAddress else { return }
-                @inline(__always) func horizontal(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
-                    let a = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
-                    let b = UnsafeRawPointer(p + 1).loadUnaligned(as: SIMD8<Float>.self)
-                    return a + (b - a) * fx
-                }
                 var wx = 0
                 while wx < padded {
                     var row = ip + image.index(x0 &+ wx, y0)
-                    var above = horizontal(row)
+                    var above = Self.horizontal(row, fx)
                     for wy in 0..<window {
                         row += stride
-                        let below = horizontal(row)
+                        let below = Self.horizontal(row, fx)
                         let value: SIMD8<Float> = (above + (below - above) * fy) * scale
                         let k = wy &* padded &+ wx
                         UnsafeMutableRawPointer(op + k).storeBytes(of: value, as: SIMD8<Float>.self)
@@ -240,18 +245,13 @@ public struct PyramidalLucasKanade: Sendable {
                 gx.withUnsafeBufferPointer { gxb in
                     gy.withUnsafeBufferPointer { gyb in
                         guard let jp = jb.baseAddress, let tp = tb.baseAddress, let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
-                        @inline(__always) func horizontal(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
-                            let a = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
-                            let b = UnsafeRawPointer(p + 1).loadUnaligned(as: SIMD8<Float>.self)
-                            return a + (b - a) * fx
-                        }
                         var wx = 0
                         while wx < padded {
                             var row = jp + image.index(x0 &+ wx, y0)
-                            var above = horizontal(row)
+                            var above = Self.horizontal(row, fx)
                             for wy in 0..<window {
                                 row += stride
-                                let below = horizontal(row)
+                                let below = Self.horizontal(row, fx)
                                 let k = wy &* padded &+ wx
                                 let t = UnsafeRawPointer(tp + k).loadUnaligned(as: SIMD8<Float>.self)
                                 let r = above + (below - above) * fy - t  // gx, gy carry the 1/255

@@ -68,8 +68,8 @@ public struct ShiTomasiDetector: Sendable {
 
     /// The 3×3 window (the default) without full-size product images: the gradient products
     /// are summed over three columns as they are formed, then over three rows together with
-    /// the eigenvalue. Same sums, same order as ``boxSum(_:width:height:radius:)``, borders
-    /// reflected.
+    /// the eigenvalue. Same sums in the same order as the general path (``boxSum(_:width:height:radius:)``),
+    /// so the scores are bit-identical to it; borders reflected.
     static func minimumEigenvalues3(dx: GrayImage, dy: GrayImage, border: Int) -> GrayImage {
         let w = dx.width, h = dx.height
         /// Σ over columns x−1, x, x+1 of f(gx, gy), each of the three outputs written in full.
@@ -130,38 +130,9 @@ public struct ShiTomasiDetector: Sendable {
         return GrayImage(width: w, height: h, pixels: out)
     }
 
-    /// The 3×3 case (blockSize 3, the default), written as straight loops over rows so the
-    /// compiler vectorizes them; borders reflected like the general case.
-    static func boxSum3(_ src: [Float], width w: Int, height h: Int) -> [Float] {
-        var tmp = [Float](repeating: 0, count: w * h), res = [Float](repeating: 0, count: w * h)
-        src.withUnsafeBufferPointer { s in
-            tmp.withUnsafeMutableBufferPointer { t in
-                guard let sp = s.baseAddress, let tp = t.baseAddress else { return }
-                for y in 0..<h {
-                    let a = sp + y &* w, o = tp + y &* w
-                    o[0] = a[1] + a[0] + a[1]
-                    for x in 1..<(w &- 1) { o[x] = a[x &- 1] + a[x] + a[x &+ 1] }
-                    o[w &- 1] = a[w &- 2] + a[w &- 1] + a[w &- 2]
-                }
-            }
-        }
-        tmp.withUnsafeBufferPointer { t in
-            res.withUnsafeMutableBufferPointer { o in
-                guard let tp = t.baseAddress, let op = o.baseAddress else { return }
-                for y in 0..<h {
-                    let up = tp + ImagePyramid.reflect(y &- 1, h) &* w, mid = tp + y &* w, down = tp + ImagePyramid.reflect(y &+ 1, h) &* w
-                    let out = op + y &* w
-                    for x in 0..<w { out[x] = up[x] + mid[x] + down[x] }
-                }
-            }
-        }
-        return res
-    }
-
     /// Separable (2r+1)×(2r+1) box sum with reflect-101 borders; the interior runs without
     /// border checks.
     static func boxSum(_ src: [Float], width w: Int, height h: Int, radius r: Int) -> [Float] {
-        if r == 1 && w >= 3 && h >= 3 { return boxSum3(src, width: w, height: h) }
         var tmp = [Float](repeating: 0, count: w * h), res = [Float](repeating: 0, count: w * h)
         src.withUnsafeBufferPointer { s in
             tmp.withUnsafeMutableBufferPointer { t in

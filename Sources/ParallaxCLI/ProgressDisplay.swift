@@ -28,9 +28,9 @@ final class ProgressDisplay {
     func update(_ t: Timestamp) {
         let fraction = min(1, max(0, t.seconds(since: start) / span))
         let now = clock.now
-        let elapsed = Self.seconds(now - began)
+        let elapsed = (now - began).seconds
         if interactive {
-            guard Self.seconds(now - lastDraw) >= 0.1 || fraction >= 1 else { return }
+            guard (now - lastDraw).seconds >= 0.1 || fraction >= 1 else { return }
             lastDraw = now
             let width = 30
             let filled = Int(fraction * Double(width))
@@ -50,5 +50,4 @@ final class ProgressDisplay {
     func finish() { if interactive { write("\n") } }
 
     private func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
-    private static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
 }

@@ -41,14 +41,11 @@ struct BusRunState {
     var nodes: [Node]
     var streams: [Stream]
     let streamIDs: [String: Int]
-    let mode: FrameBus.Options.Mode
     let sink: FrameBus.Sink
     var warnings: [String] = []
     let clock = ContinuousClock()
 
-    init(analyzers: [AnalyzerInstance], streamTypes: [String: PayloadType], streamOrder: [String],
-         mode: FrameBus.Options.Mode, sink: @escaping FrameBus.Sink) {
-        self.mode = mode
+    init(analyzers: [AnalyzerInstance], streamTypes: [String: PayloadType], streamOrder: [String], sink: @escaping FrameBus.Sink) {
         self.sink = sink
         var ids: [String: Int] = [:]
         streams = streamOrder.enumerated().map { i, name in
@@ -103,19 +100,22 @@ struct BusRunState {
     /// Runs every pending trigger, producers first. `now` (realtime mode only) is the dataset
     /// time the wall clock has reached: older triggers with a newer one already due are dropped.
     mutating func drain(now: Timestamp?) throws {
-        for i in nodes.indices {
-            while nodes[i].triggerHead < nodes[i].triggers.count {
-                let packet = nodes[i].triggers[nodes[i].triggerHead]
-                nodes[i].triggerHead += 1
-                if let now, hasNewerDueTrigger(node: i, than: packet, now: now) {
-                    nodes[i].dropped[packet.stream, default: 0] += 1
-                    continue
-                }
-                try invoke(i, trigger: packet)
+        for i in nodes.indices { try drainNode(i, now: now) }
+    }
+
+    /// Runs the pending triggers of node `i` (dropping stale ones when `now` is given).
+    private mutating func drainNode(_ i: Int, now: Timestamp?) throws {
+        while nodes[i].triggerHead < nodes[i].triggers.count {
+            let packet = nodes[i].triggers[nodes[i].triggerHead]
+            nodes[i].triggerHead += 1
+            if let now, hasNewerDueTrigger(node: i, than: packet, now: now) {
+                nodes[i].dropped[packet.stream, default: 0] += 1
+                continue
             }
-            nodes[i].triggers.removeAll(keepingCapacity: true)
-            nodes[i].triggerHead = 0
+            try invoke(i, trigger: packet)
         }
+        nodes[i].triggers.removeAll(keepingCapacity: true)
+        nodes[i].triggerHead = 0
     }
 
     private func hasNewerDueTrigger(node i: Int, than packet: AnyPacket, now: Timestamp) -> Bool {
@@ -192,7 +192,7 @@ struct BusRunState {
         var firstError: (any Error)?
         for i in nodes.indices {
             do {
-                try drainNode(i)
+                try drainNode(i, now: nil)  // outputs of upstream closes
                 let start = clock.now
                 do { try nodes[i].instance.close(&nodes[i].context) } catch {
                     throw BusError.analyzerFailed(analyzer: nodes[i].instance.name, phase: "close", stream: nil, timestamp: nil, message: "\(error)")
@@ -205,17 +205,6 @@ struct BusRunState {
             }
         }
         if let firstError { throw firstError }
-    }
-
-    /// Runs the pending triggers of one node (outputs of upstream closes).
-    private mutating func drainNode(_ i: Int) throws {
-        while nodes[i].triggerHead < nodes[i].triggers.count {
-            let packet = nodes[i].triggers[nodes[i].triggerHead]
-            nodes[i].triggerHead += 1
-            try invoke(i, trigger: packet)
-        }
-        nodes[i].triggers.removeAll()
-        nodes[i].triggerHead = 0
     }
 
     func report() -> RunReport {
@@ -240,9 +229,4 @@ struct BusRunState {
         r.warnings = warnings
         return r
     }
-}
-
-extension Duration {
-    /// Whole nanoseconds.
-    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
 }

@@ -75,8 +75,7 @@ public final class FrameBus {
     /// carries the report) when a source or analyzer failed.
     @discardableResult
     public func run(sink: @escaping Sink = { _, _ in }) throws -> RunReport {
-        var state = BusRunState(analyzers: analyzers, streamTypes: streamTypes, streamOrder: streamOrder,
-                                mode: options.mode, sink: sink)
+        var state = BusRunState(analyzers: analyzers, streamTypes: streamTypes, streamOrder: streamOrder, sink: sink)
         let clock = ContinuousClock()
         let wallStart = clock.now
         var failure: BusError?
@@ -91,9 +90,8 @@ public final class FrameBus {
                 guard let t = Self.earliest(heads) else { break }
                 if cancelled() { throw BusError.cancelled }
                 if options.mode == .realtime, let first = firstStamp {
-                    let due = Double(t.nanoseconds - first.nanoseconds) / 1e9 / options.realtimeSpeed
-                    let elapsed = (clock.now - wallStart).seconds
-                    if due > elapsed { Thread.sleep(forTimeInterval: due - elapsed) }
+                    let wait = due(t, first: first) - (clock.now - wallStart).seconds
+                    if wait > 0 { Thread.sleep(forTimeInterval: wait) }
                 }
                 firstStamp = firstStamp ?? t
                 lastStamp = t
@@ -108,8 +106,7 @@ public final class FrameBus {
                    let next = Self.earliest(heads) {
                     // Behind schedule: deliver the next group before analyzing, so the flow
                     // limiter sees the backlog and drops older triggers.
-                    let due = Double(next.nanoseconds - first.nanoseconds) / 1e9 / options.realtimeSpeed
-                    if due <= (clock.now - wallStart).seconds { continue }
+                    if due(next, first: first) <= (clock.now - wallStart).seconds { continue }
                 }
                 try state.drain(now: options.mode == .realtime ? currentDatasetTime(first: firstStamp, clock: clock, start: wallStart) : nil)
             }
@@ -153,6 +150,9 @@ public final class FrameBus {
         }
     }
 
+    /// Wall-clock seconds after the start at which packets stamped `t` are due (realtime mode).
+    private func due(_ t: Timestamp, first: Timestamp) -> Double { t.seconds(since: first) / options.realtimeSpeed }
+
     private func currentDatasetTime(first: Timestamp?, clock: ContinuousClock, start: ContinuousClock.Instant) -> Timestamp? {
         guard let first else { return nil }
         let elapsed = (clock.now - start).seconds * options.realtimeSpeed
@@ -165,9 +165,4 @@ public struct FrameBusFailure: Error, CustomStringConvertible {
     public let error: BusError
     public let report: RunReport
     public var description: String { error.description }
-}
-
-extension Duration {
-    /// This duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }

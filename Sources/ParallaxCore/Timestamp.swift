@@ -22,6 +22,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     public var description: String { "\(nanoseconds) ns" }
 
+    /// Exact decimal seconds with nine fractional digits (`-0.500000000`, `1403715273.262142976`).
+    public var decimalSeconds: String {
+        let magnitude = nanoseconds.magnitude
+        let fraction = String(magnitude % 1_000_000_000)
+        return "\(nanoseconds < 0 ? "-" : "")\(magnitude / 1_000_000_000).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)"
+    }
+
     public init(from decoder: any Decoder) throws { nanoseconds = try decoder.singleValueContainer().decode(Int64.self) }
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()

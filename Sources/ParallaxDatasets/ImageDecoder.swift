@@ -50,13 +50,18 @@ public enum ImageDecoder {
         throw ImageDecodingError.unsupported(path: path, reason: "not PNG, JPEG or binary PNM (P5/P6)")
     }
 
+    /// Decodes an 8-bit image as stored (gray, or RGB): a camera frame. 16-bit images are refused.
+    public static func decode8Bit(path: String) throws -> ImageBuffer<UInt8> {
+        switch try decode(path: path) {
+        case let .gray8(image), let .rgb8(image): return image
+        case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit image where an 8-bit camera image was expected")
+        }
+    }
+
     /// Decodes to 8-bit gray, converting color (luma) as needed. 16-bit images are refused.
     public static func decodeGray8(path: String) throws -> ImageBuffer<UInt8> {
-        switch try decode(path: path) {
-        case let .gray8(image): return image
-        case let .rgb8(rgb): return grayFromRGB(rgb)
-        case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit image where 8-bit gray was expected")
-        }
+        let image = try decode8Bit(path: path)
+        return image.channels == 1 ? image : grayFromRGB(image)
     }
 
     /// ITU-R BT.601 luma, rounded: `(77 R + 150 G + 29 B + 128) / 256`.

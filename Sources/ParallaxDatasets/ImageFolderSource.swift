@@ -54,12 +54,7 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource {
         let path = files[index], t = Self.timestamp(ofFrame: index)
         index += 1
         return .work {
-            let image: ImageBuffer<UInt8>
-            switch try ImageDecoder.decode(path: path) {
-            case let .rgb8(i), let .gray8(i): image = i
-            case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit image in an image folder")
-            }
-            return AnyPacket(stream: Self.stream, timestamp: t, payload: CameraFrame(cameraID: Self.stream, image: image))
+            AnyPacket(stream: Self.stream, timestamp: t, payload: CameraFrame(cameraID: Self.stream, image: try ImageDecoder.decode8Bit(path: path)))
         }
     }
 }

@@ -105,7 +105,10 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                     calibrations[name] = try EuRoCSensorFile.loadCamera(path: root.appendingPathComponent(cal).path)
                 }
                 let scale = Float(s["depth_scale"]?.float ?? 1000)
-                let depthKind = DepthMap.Kind(rawValue: s["kind"]?.string ?? "depth") ?? .depth
+                let kindName = s["kind"]?.string ?? "depth"
+                guard let depthKind = DepthMap.Kind(rawValue: kindName) else {
+                    throw invalid(s["kind"], "unknown depth kind '\(kindName)' (depth, disparity)")
+                }
                 try table.forEachRow(separatedBy: .comma) { row in
                     guard row.count == 2 else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected 2 columns (t_ns,filename), found \(row.count)") }
                     let t = try stamp(row)
@@ -144,10 +147,12 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                 streams.append(StreamDescription(StreamKey<FaceAnchor>(name)))
                 try table.forEachRow(separatedBy: .comma) { row in
                     let t = try stamp(row), v = try values(row, 24)
-                    func pose(_ o: Int) -> SE3 {
-                        SE3(rotation: SO3(Quaternion(w: v[o + 3], x: v[o + 4], y: v[o + 5], z: v[o + 6])), translation: Vector3(v[o], v[o + 1], v[o + 2]))
+                    func pose(_ o: Int) throws -> SE3 {
+                        let q = Quaternion(w: v[o + 3], x: v[o + 4], y: v[o + 5], z: v[o + 6])
+                        guard q.norm > 1e-9 else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "quaternion at column \(o + 5) has zero norm") }
+                        return SE3(rotation: SO3(q), translation: Vector3(v[o], v[o + 1], v[o + 2]))
                     }
-                    let anchor = FaceAnchor(cameraFromHead: pose(0), leftEye: pose(7), rightEye: pose(14), lookAtPoint: Vector3(v[21], v[22], v[23]))
+                    let anchor = FaceAnchor(cameraFromHead: try pose(0), leftEye: try pose(7), rightEye: try pose(14), lookAtPoint: Vector3(v[21], v[22], v[23]))
                     rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t, payload: anchor))))
                 }
             case .box:

@@ -98,12 +98,7 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
             return .ready(AnyPacket(stream: "accelerometer", timestamp: t, payload: sample))
         case let .rgb(path, _, _):
             return .work {
-                let image: ImageBuffer<UInt8>
-                switch try ImageDecoder.decode(path: path) {
-                case let .rgb8(i), let .gray8(i): image = i
-                case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit image in rgb.txt")
-                }
-                return AnyPacket(stream: "rgb", timestamp: t, payload: CameraFrame(cameraID: "rgb", image: image))
+                AnyPacket(stream: "rgb", timestamp: t, payload: CameraFrame(cameraID: "rgb", image: try ImageDecoder.decode8Bit(path: path)))
             }
         case let .depth(path, _, _):
             return .work {

@@ -121,9 +121,7 @@ public enum TrajectoryFile {
         var out = "# timestamp tx ty tz qx qy qz qw\n"
         for p in trajectory.poses {
             let t = p.pose.translation, q = p.pose.rotation.quaternion
-            let ns = p.timestamp.nanoseconds
-            let seconds = "\(ns / 1_000_000_000).\(String(format: "%09lld", abs(ns % 1_000_000_000)))"
-            out += "\(seconds) \(t.x) \(t.y) \(t.z) \(q.x) \(q.y) \(q.z) \(q.w)\n"
+            out += "\(p.timestamp.decimalSeconds) \(t.x) \(t.y) \(t.z) \(q.x) \(q.y) \(q.z) \(q.w)\n"
         }
         try out.write(toFile: path, atomically: true, encoding: .utf8)
     }

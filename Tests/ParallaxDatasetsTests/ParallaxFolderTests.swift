@@ -88,5 +88,13 @@ import ParallaxMath
         #expect { _ = try ParallaxFolderSource(path: folder.path) } throws: { error in
             "\(error)".hasSuffix("parallax.yaml:5: unknown stream type 'lidar' (camera, imu, depth, accelerometer, face_landmarks, face_anchor, box)")
         }
+        // A depth kind it does not know is an error, not silently read as metric depth.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("depth0"), withIntermediateDirectories: true)
+        try "".write(to: folder.appendingPathComponent("depth0/data.csv"), atomically: true, encoding: .utf8)
+        try "format: parallax-dataset\nversion: 1\nstreams:\n  - name: depth0\n    type: depth\n    kind: distance\n".write(
+            to: folder.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
+        #expect { _ = try ParallaxFolderSource(path: folder.path) } throws: { error in
+            "\(error)".hasSuffix("parallax.yaml:6: unknown depth kind 'distance' (depth, disparity)")
+        }
     }
 }

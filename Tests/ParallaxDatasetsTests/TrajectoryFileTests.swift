@@ -21,8 +21,10 @@ import ParallaxMath
     }
 
     @Test func tumRoundTripIsLossless() throws {
+        // Negative stamps too (a clock whose epoch is inside the recording): -1.25 s, -0.5 s.
+        let stamps: [Int64] = [-1_250_000_001, -500_000_000] + (0..<18).map { 1_403_715_273_262_142_976 + Int64($0) * 50_000_123 }
         let poses = (0..<20).map { i in
-            StampedPose(time: 0, timestamp: Timestamp(nanoseconds: 1_403_715_273_262_142_976 + Int64(i) * 50_000_123),
+            StampedPose(time: 0, timestamp: Timestamp(nanoseconds: stamps[i]),
                         pose: SE3(rotation: .exp(Vector3(0.1 * Double(i), -0.3, 0.2)), translation: Vector3(Double(i) / 3, 1e-9, -2.5)))
         }
         let path = try temp("rt.txt", "")

@@ -20,8 +20,7 @@ guard FileManager.default.fileExists(atPath: folder) else {
 func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = ContinuousClock.now
     try body()
-    let d = ContinuousClock.now - start
-    return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    return (ContinuousClock.now - start).seconds
 }
 
 func chain() throws -> [AnalyzerInstance] {

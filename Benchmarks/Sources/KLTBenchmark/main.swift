@@ -13,18 +13,12 @@ import Parallax
 func load(_ path: String) throws -> GrayImage { GrayImage(try ImageDecoder.decodeGray8(path: path)) }
 
 /// As the analyzers see a frame: color converted by `GrayImage` (BT.601 in floating point).
-func loadAsFrame(_ path: String) throws -> GrayImage {
-    switch try ImageDecoder.decode(path: path) {
-    case let .gray8(i), let .rgb8(i): return GrayImage(i)
-    case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit")
-    }
-}
+func loadAsFrame(_ path: String) throws -> GrayImage { GrayImage(try ImageDecoder.decode8Bit(path: path)) }
 
 func milliseconds(_ body: () -> Void) -> Double {
     let start = ContinuousClock.now
     body()
-    let d = ContinuousClock.now - start
-    return (Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18) * 1000
+    return (ContinuousClock.now - start).seconds * 1000
 }
 
 // Keep freed image buffers in the heap (as the parallax CLI does): no page faults per frame.
