@@ -106,7 +106,7 @@ public struct KLTAnalyzer: Analyzer {
         if let prev = previous, !tracks.isEmpty {
             ended += track(from: prev, to: current, camera: frame.calibration?.model)
         }
-        addFeatures(image)
+        addFeatures(image, prepared: current)
         let calibration = frame.calibration
         for i in tracks.indices {
             tracks[i].normalized = calibration.flatMap { try? $0.model.normalized(tracks[i].pixel) }
@@ -200,7 +200,8 @@ public struct KLTAnalyzer: Analyzer {
     }
 
     /// Tops the features up to `max_features`: empty grid cells first, then by corner score.
-    private mutating func addFeatures(_ image: GrayImage) {
+    /// (`prepared` is `image`'s pyramid: Shi–Tomasi reads its bordered level 0 without a copy.)
+    private mutating func addFeatures(_ image: GrayImage, prepared: PyramidalLucasKanade.Prepared) {
         guard tracks.count < options.maxFeatures else { return }
         let candidates: [ShiTomasiDetector.Corner]
         if options.detector == "fast" {
@@ -213,7 +214,7 @@ public struct KLTAnalyzer: Analyzer {
         } else {
             var d = detector
             d.maxCorners = Int.max  // take every corner passing the distance test; the grid selects below
-            candidates = d.detect(image, occupied: tracks.map(\.pixel))
+            candidates = d.detect(prepared.image, occupied: tracks.map(\.pixel))
         }
         let cw = Double(image.width) / Double(options.gridColumns), ch = Double(image.height) / Double(options.gridRows)
         func cell(_ p: Vector2) -> Int { min(options.gridRows - 1, Int(p.y / ch)) * options.gridColumns + min(options.gridColumns - 1, Int(p.x / cw)) }

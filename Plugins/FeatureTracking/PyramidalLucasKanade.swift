@@ -37,6 +37,8 @@ public struct PyramidalLucasKanade: Sendable {
         let levels: [Level]
         /// Size of the full-resolution image (px).
         public let size: (width: Int, height: Int)
+        /// The full-resolution image with its reflected margin (level 0).
+        public var image: BorderedImage { levels[0].image }
         /// Whether the template gradients are present.
         public var hasGradients: Bool { levels.first?.dx != nil }
     }

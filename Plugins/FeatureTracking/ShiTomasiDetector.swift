@@ -25,9 +25,14 @@ public struct ShiTomasiDetector: Sendable {
     }
 
     /// Minimum-eigenvalue score of every pixel (0 at the border).
-    public func scores(_ image: GrayImage) -> GrayImage {
-        let (dx, dy) = Gradients.sobel(image)
-        let w = image.width, h = image.height
+    public func scores(_ image: GrayImage) -> GrayImage { scores(gradients: Gradients.sobel(image)) }
+
+    /// The same for an image with a reflected margin (a prepared pyramid level: no copy).
+    public func scores(_ image: BorderedImage) -> GrayImage { scores(gradients: Gradients.sobel(image)) }
+
+    private func scores(gradients: (dx: GrayImage, dy: GrayImage)) -> GrayImage {
+        let (dx, dy) = gradients
+        let w = dx.width, h = dx.height
         if blockSize == 3 && w >= 3 && h >= 3 { return Self.minimumEigenvalues3(dx: dx, dy: dy, border: border) }
         let r = blockSize / 2
         var out = GrayImage(width: w, height: h)
@@ -177,6 +182,11 @@ public struct ShiTomasiDetector: Sendable {
     /// Detects corners. `occupied` positions (existing tracks) block new corners within
     /// `minDistance` and count against `maxCorners`.
     public func detect(_ image: GrayImage, occupied: [Vector2] = []) -> [Corner] {
+        select(scores(image), occupied: occupied)
+    }
+
+    /// Detects corners in an image with a reflected margin (e.g. ``PyramidalLucasKanade/Prepared/image``).
+    public func detect(_ image: BorderedImage, occupied: [Vector2] = []) -> [Corner] {
         select(scores(image), occupied: occupied)
     }
 

@@ -15,7 +15,13 @@ public enum Gradients {
 
     /// Sobel derivatives (x, y), unscaled (OpenCV `Sobel(ksize = 3)`), for corner scores.
     public static func sobel(_ image: GrayImage) -> (dx: GrayImage, dy: GrayImage) {
-        let (dx, dy) = derivative(BorderedImage(image, margin: 1, border: .reflect101), smooth: (1, 2, 1), scale: 1, margin: 0)
+        sobel(BorderedImage(image, margin: 1, border: .reflect101))
+    }
+
+    /// Sobel derivatives of an image that already has a reflected margin (≥ 1 px), e.g. a
+    /// pyramid level, without copying it first.
+    public static func sobel(_ image: BorderedImage) -> (dx: GrayImage, dy: GrayImage) {
+        let (dx, dy) = derivative(image, smooth: (1, 2, 1), scale: 1, margin: 0)
         return (dx.interior, dy.interior)
     }
 
