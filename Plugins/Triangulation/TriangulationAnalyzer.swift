@@ -43,7 +43,8 @@ public struct TriangulationAnalyzer: Analyzer {
     private struct View { var time: Timestamp; var normalized: Vector2; var bodyFromCamera: SE3 }
     private var observations: [UInt64: [View]] = [:]
     /// Pose samples received so far (time order), trimmed to what live tracks still need.
-    private var poseHistory: [Packet<Pose>] = []
+    /// The pose samples still needed, as a trajectory (interpolated by ``Trajectory/pose(at:maxGap:)``).
+    private var poseHistory = Trajectory(poses: [])
     private var focal = 1.0
     private var lastTime = Timestamp(nanoseconds: 0)
     /// Rejections by reason, reported as a warning at the end.
@@ -68,7 +69,9 @@ public struct TriangulationAnalyzer: Analyzer {
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let tracks = input.payload(tracksPort) else { return }
         lastTime = input.timestamp
-        poseHistory += input.between(posesPort)
+        poseHistory.poses += input.between(posesPort).map {
+            StampedPose(time: $0.timestamp.seconds, timestamp: $0.timestamp, pose: $0.payload.worldFromBody)
+        }
         guard let calibration = tracks.calibration else {
             framesWithoutPose += 1
             for e in tracks.ended { observations[e.id] = nil }
@@ -84,8 +87,8 @@ public struct TriangulationAnalyzer: Analyzer {
         }
         // Keep only the poses still needed: from just before the oldest live observation.
         if let oldest = observations.values.compactMap({ $0.first?.time }).min(),
-           let keepFrom = poseHistory.lastIndex(where: { $0.timestamp <= oldest }), keepFrom > 0 {
-            poseHistory.removeFirst(keepFrom)
+           let keepFrom = poseHistory.poses.lastIndex(where: { $0.timestamp <= oldest }), keepFrom > 0 {
+            poseHistory.poses.removeFirst(keepFrom)
         }
     }
 
@@ -103,30 +106,9 @@ public struct TriangulationAnalyzer: Analyzer {
         }
     }
 
-    /// `T_WB` at `t`, interpolated between the surrounding pose samples (at most
-    /// `pose_tolerance_ms` apart); `nil` when not bracketed.
-    private func bodyPose(at t: Timestamp) -> SE3? {
-        // Binary search: the first pose at or after t (the history is in time order).
-        var lo = 0, hi = poseHistory.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if poseHistory[mid].timestamp < t { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < poseHistory.count else { return nil }
-        let after = lo
-        let b = poseHistory[after]
-        if b.timestamp == t { return b.payload.worldFromBody }
-        guard after > 0 else { return nil }
-        let a = poseHistory[after - 1]
-        let gap = b.timestamp.nanoseconds - a.timestamp.nanoseconds
-        guard Double(gap) <= options.poseToleranceMs * 1e6 else { return nil }
-        let s = Double(t.nanoseconds - a.timestamp.nanoseconds) / Double(gap)
-        return a.payload.worldFromBody.interpolated(to: b.payload.worldFromBody, t: s)
-    }
-
     private mutating func emit(_ id: UInt64, _ views: [View], at t: Timestamp, _ context: inout AnalyzerContext) {
         let obs = views.compactMap { v in
-            bodyPose(at: v.time).map { MultiViewTriangulation.Observation(worldFromCamera: $0 * v.bodyFromCamera, normalized: v.normalized) }
+            poseHistory.pose(at: v.time, maxGap: Nanoseconds(options.poseToleranceMs * 1e6)).map { MultiViewTriangulation.Observation(worldFromCamera: $0 * v.bodyFromCamera, normalized: v.normalized) }
         }
         if obs.count < views.count { missingPoses += views.count - obs.count }
         guard obs.count >= options.minObservations else { rejected[.tooFewObservations, default: 0] += 1; return }

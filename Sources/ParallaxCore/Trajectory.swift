@@ -50,17 +50,37 @@ public struct Trajectory: Sendable, Equatable {
 }
 
 extension Trajectory {
-    /// The pose at `time` (s), interpolated on SE(3) between the two surrounding poses
-    /// (times must be increasing); `nil` outside the trajectory's time span.
+    /// The pose at `time` (s, the file's time as ``StampedPose/time``), interpolated on SE(3)
+    /// between the two surrounding poses (times must be increasing); `nil` outside the
+    /// trajectory's time span.
     public func pose(at time: Double) -> SE3? {
         guard let first = poses.first, let last = poses.last, time >= first.time, time <= last.time else { return nil }
+        let (a, b) = bracket { $0.time <= time }
+        let s = b.time > a.time ? (time - a.time) / (b.time - a.time) : 0
+        return a.pose.interpolated(to: b.pose, t: s)
+    }
+
+    /// The pose at `timestamp` (exact integer nanoseconds: a pose stamped `timestamp` is
+    /// returned as is), interpolated on SE(3) between the two surrounding poses; `nil` outside
+    /// the span, or when those two poses are more than `maxGap` apart.
+    public func pose(at timestamp: Timestamp, maxGap: Nanoseconds? = nil) -> SE3? {
+        guard let first = poses.first, let last = poses.last, timestamp >= first.timestamp, timestamp <= last.timestamp else { return nil }
+        let (a, b) = bracket { $0.timestamp <= timestamp }
+        if a.timestamp == timestamp { return a.pose }
+        if b.timestamp == timestamp { return b.pose }
+        let gap = b.timestamp.nanoseconds - a.timestamp.nanoseconds
+        if let maxGap, gap > maxGap { return nil }
+        return a.pose.interpolated(to: b.pose, t: Double(timestamp.nanoseconds - a.timestamp.nanoseconds) / Double(gap))
+    }
+
+    /// The last pose with `isAtOrBefore` true and the one after it (binary search; the caller
+    /// has checked that the query lies in the span).
+    private func bracket(_ isAtOrBefore: (StampedPose) -> Bool) -> (StampedPose, StampedPose) {
         var lo = 0, hi = poses.count - 1
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
-            if poses[mid].time <= time { lo = mid } else { hi = mid }
+            if isAtOrBefore(poses[mid]) { lo = mid } else { hi = mid }
         }
-        let a = poses[lo], b = poses[hi]
-        let s = b.time > a.time ? (time - a.time) / (b.time - a.time) : 0
-        return a.pose.interpolated(to: b.pose, t: s)
+        return (poses[lo], poses[hi])
     }
 }

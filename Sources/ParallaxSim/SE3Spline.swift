@@ -39,13 +39,9 @@ public struct SE3Spline: Sendable {
         let t0 = times[0]
         let end = duration.map { min(t0 + $0 + 3 * interval, times.last!) } ?? times.last!
         var poses: [SE3] = []
-        var j = 0
         var t = t0
         while t <= end {
-            while j + 1 < times.count - 1 && times[j + 1] <= t { j += 1 }
-            let a = trajectory.poses[j], b = trajectory.poses[min(j + 1, times.count - 1)]
-            let s = b.time > a.time ? min(1, max(0, (t - a.time) / (b.time - a.time))) : 0
-            poses.append(a.pose.interpolated(to: b.pose, t: s))
+            poses.append(trajectory.pose(at: t) ?? trajectory.poses[trajectory.count - 1].pose)
             t += interval
         }
         return SE3Spline(start: t0, interval: interval, controlPoses: poses)

@@ -187,7 +187,7 @@ struct BenchRunner {
         var inlierErrors: [Double] = [], times: [Double] = [], all = 0, correct = 0, inliers = 0, inliersCorrect = 0
         for p in outputs {
             guard let m = p.payload as? FeatureMatches, let cal = m.calibration,
-                  let a = gt.pose(at: m.referenceTimestamp.seconds), let b = gt.pose(at: p.timestamp.seconds) else { continue }
+                  let a = gt.pose(at: m.referenceTimestamp), let b = gt.pose(at: p.timestamp) else { continue }
             let referenceCamera = a * cal.bodyFromSensor, currentCamera = b * cal.bodyFromSensor
             for match in m.matches {
                 guard let n = try? cal.model.normalized(match.referencePixel) else { continue }
