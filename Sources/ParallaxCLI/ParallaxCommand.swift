@@ -15,12 +15,29 @@ public enum ParallaxCLI {
     /// The registry the commands use: built-ins plus what the host executable registered.
     nonisolated(unsafe) static var registry = BuiltinAnalyzers.registry
 
-    /// Parses the process arguments and runs the command; exits the process.
+    /// Parses the process arguments and runs the command; exits the process with its status.
     public static func main(registering register: (inout AnalyzerRegistry) -> Void = { _ in }) -> Never {
         register(&registry)
         ProcessMemory.keepFreedBuffers()
-        ParallaxCommand.main()
-        exit(0)
+        exit(run())
+    }
+
+    /// Parses `arguments` (default: the process's), runs the command and returns the exit
+    /// status: 0 success, 1 the run failed, 2 bad usage or input — ArgumentParser's own usage
+    /// errors (its 64) included. Messages go to standard error, help to standard output.
+    static func run(_ arguments: [String]? = nil) -> Int32 {
+        do {
+            var command = try ParallaxCommand.parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch {
+            let code = ParallaxCommand.exitCode(for: error)
+            let message = ParallaxCommand.fullMessage(for: error)
+            if !message.isEmpty {
+                if code == .success { print(message) } else { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            }
+            return code == .validationFailure ? ExitCodes.badInput.rawValue : code.rawValue
+        }
     }
 }
 

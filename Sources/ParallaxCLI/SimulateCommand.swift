@@ -81,9 +81,7 @@ struct SimulateCommand: ParsableCommand {
                 for p in packets { try writer.write(p) }
                 try writer.finish(groundTruth: groundTruth, imu: imuCalibrationLoaded)
             } else {
-                let writer = try ParallaxFolderWriter(path: out)
-                for p in packets { try writer.write(p) }
-                try writer.finish(groundTruth: groundTruth)
+                try ParallaxFolderWriter.write(packets, groundTruth: groundTruth, to: out)
             }
             print("simulated \(String(format: "%.1f", seconds)) s: \(packets.count) packets, \(groundTruth.count) ground-truth poses → \(out)")
         } catch {
@@ -104,9 +102,7 @@ struct SimulateCommand: ParsableCommand {
         }
         do {
             let packets = simulator.packets(duration: seconds, seed: seed)
-            let writer = try ParallaxFolderWriter(path: out)
-            for p in packets { try writer.write(p) }
-            try writer.finish()
+            try ParallaxFolderWriter.write(packets, to: out)
             print("simulated \(String(format: "%.1f", seconds)) s of a face: \(packets.count / 2) landmark sets (\(simulator.model.count) points) with pose and gaze ground truth → \(out)")
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)
@@ -128,9 +124,7 @@ struct SimulateCommand: ParsableCommand {
         }
         do {
             let packets = try simulator.packets(duration: seconds, seed: seed)
-            let writer = try ParallaxFolderWriter(path: out)
-            for p in packets { try writer.write(p) }
-            try writer.finish()
+            try ParallaxFolderWriter.write(packets, to: out)
             let boxes = packets.filter { $0.stream == "object0/box" }.count
             print("simulated \(String(format: "%.1f", seconds)) s of a moving object: \(packets.count - boxes) frames, \(boxes) ground-truth boxes → \(out)")
         } catch {

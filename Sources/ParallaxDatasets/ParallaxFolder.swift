@@ -232,6 +232,13 @@ public final class ParallaxFolderWriter {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
+    /// Writes `packets` (and `groundTruth`) as a Parallax folder at `path` in one go.
+    public static func write(_ packets: [AnyPacket], groundTruth: Trajectory? = nil, to path: String) throws {
+        let writer = try ParallaxFolderWriter(path: path)
+        for p in packets { try writer.write(p) }
+        try writer.finish(groundTruth: groundTruth)
+    }
+
     /// Why a packet cannot be stored.
     public enum WriterError: Error, CustomStringConvertible {
         case unsupportedPayload(stream: String, type: String)

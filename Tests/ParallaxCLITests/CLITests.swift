@@ -4,18 +4,9 @@ import Testing
 import Parallax
 @testable import ParallaxCLI
 
-/// Runs the CLI in-process and returns its exit status (0, 1 run failed, 2 bad input).
-func parallax(_ arguments: [String]) -> Int32 {
-    do {
-        var command = try ParallaxCommand.parseAsRoot(arguments)
-        try command.run()
-        return 0
-    } catch let code as ExitCode {
-        return code.rawValue
-    } catch {
-        return ParallaxCommand.exitCode(for: error).rawValue
-    }
-}
+/// Runs the CLI in-process, as the executable does, and returns its exit status (0, 1 run
+/// failed, 2 bad usage or input).
+func parallax(_ arguments: [String]) -> Int32 { ParallaxCLI.run(arguments) }
 
 enum Paths {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -207,6 +198,13 @@ enum Paths {
         try "camera_model: pinhole\nintrinsics: [1, 2\n".write(to: yaml, atomically: true, encoding: .utf8)
         #expect(parallax(["run", "stream-stats", copy.path, "--out", out.path]) == 2)
         #expect { _ = try EuRoCSource(path: copy.path) } throws: { "\($0)".contains("cam0/sensor.yaml:") && "\($0)".contains("malformed YAML") }
+    }
+
+    @Test func usageErrorsExitWithTwo() {
+        #expect(parallax(["run", "--bogus"]) == 2)
+        #expect(parallax(["simulate", "--textures", "--out", "/tmp/x"]) == 2)  // a list option given no value
+        #expect(parallax(["frobnicate"]) == 2)
+        #expect(parallax(["plugins"]) == 0)
     }
 
     @Test func notADatasetSaysWhatWasExpected() {

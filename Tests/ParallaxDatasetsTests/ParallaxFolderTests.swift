@@ -37,9 +37,7 @@ import ParallaxMath
     func roundTrip(_ dataset: String) throws -> (original: [AnyPacket], back: [AnyPacket], folder: URL) {
         let original = try all(try DatasetFolder.open(dataset))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-folder-\(UUID())")
-        let writer = try ParallaxFolderWriter(path: folder.path)
-        for p in original { try writer.write(p) }
-        try writer.finish()
+        try ParallaxFolderWriter.write(original, to: folder.path)
         let back = try all(try DatasetFolder.open(folder.path))
         return (original, back, folder)
     }

@@ -46,9 +46,7 @@ import ParallaxMath
         #expect(a.compactMap { ($0.payload as? FaceLandmarks)?.points } == b.compactMap { ($0.payload as? FaceLandmarks)?.points })
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-face-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let writer = try ParallaxFolderWriter(path: folder.path)
-        for p in a { try writer.write(p) }
-        try writer.finish()
+        try ParallaxFolderWriter.write(a, to: folder.path)
         let source = try ParallaxFolderSource(path: folder.path)
         var back: [AnyPacket] = []
         while let p = try source.next() { back.append(p) }

@@ -42,9 +42,7 @@ import ParallaxMath
         #expect(a.compactMap { ($0.payload as? CameraFrame)?.image } == b.compactMap { ($0.payload as? CameraFrame)?.image })
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-obj-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let writer = try ParallaxFolderWriter(path: folder.path)
-        for p in a { try writer.write(p) }
-        try writer.finish()
+        try ParallaxFolderWriter.write(a, to: folder.path)
         let source = try ParallaxFolderSource(path: folder.path)
         var boxes: [BoundingBox] = []
         while let p = try source.next() { if let box = p.payload as? BoundingBox { boxes.append(box) } }

@@ -28,9 +28,7 @@ import ParallaxMath
         config.duration = 1
         config.seed = seed
         let (packets, gt) = try SequenceSimulator(spline: SimulationFixtures.parametricSpline(), scene: Self.scene(), configuration: config).packets()
-        let writer = try ParallaxFolderWriter(path: folder.path)
-        for p in packets { try writer.write(p) }
-        try writer.finish(groundTruth: gt)
+        try ParallaxFolderWriter.write(packets, groundTruth: gt, to: folder.path)
     }
 
     func contents(_ folder: URL) throws -> [String: Data] {

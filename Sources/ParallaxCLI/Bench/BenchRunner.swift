@@ -236,9 +236,7 @@ struct BenchRunner {
         config.seed = seed
         config.depthRateHz = 0
         let (packets, gt) = try SequenceSimulator(spline: spline, scene: scene, configuration: config).packets()
-        let writer = try ParallaxFolderWriter(path: folder.path)
-        for p in packets { try writer.write(p) }
-        try writer.finish(groundTruth: gt)
+        try ParallaxFolderWriter.write(packets, groundTruth: gt, to: folder.path)
         return scene
     }
 }
