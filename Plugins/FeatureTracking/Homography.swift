@@ -28,16 +28,9 @@ public enum Homography {
         return result
     }
 
-    /// `H · p` in pixels; nil when `p` maps to infinity (on the horizon line).
-    @inlinable public static func transfer(_ h: Matrix3, _ p: Vector2) -> Vector2? {
-        let q = h * Vector3(p.x, p.y, 1)
-        guard abs(q.z) > 1e-12 else { return nil }
-        return Vector2(q.x / q.z, q.y / q.z)
-    }
-
     /// Distance of `b` from `H a` (px, in the second image); infinite when `a` maps to infinity.
     @inlinable public static func transferError(_ h: Matrix3, _ a: Vector2, _ b: Vector2) -> Double {
-        guard let p = transfer(h, a) else { return .infinity }
+        guard let p = h.transferring(a) else { return .infinity }
         return (p - b).norm
     }
 

@@ -3,17 +3,10 @@ import ParallaxMath
 /// How well matches and an estimated homography agree with a ground-truth homography
 /// (HPatches-style evaluation of wide-baseline matching).
 public enum HomographyMetrics {
-    /// `H · p` (px); nil on the horizon line.
-    public static func transfer(_ h: Matrix3, _ p: Vector2) -> Vector2? {
-        let q = h * Vector3(p.x, p.y, 1)
-        guard abs(q.z) > 1e-12 else { return nil }
-        return Vector2(q.x / q.z, q.y / q.z)
-    }
-
     /// For each match `(a, b)`: distance between `b` and the true position `H_true · a` (px, in
     /// the second image); infinite where `a` maps to infinity.
     public static func matchErrors(_ matches: [(Vector2, Vector2)], truth: Matrix3) -> [Double] {
-        matches.map { a, b in transfer(truth, a).map { ($0 - b).norm } ?? .infinity }
+        matches.map { a, b in truth.transferring(a).map { ($0 - b).norm } ?? .infinity }
     }
 
     /// Mean distance between the four image corners of the first image mapped by `estimated`
@@ -22,7 +15,7 @@ public enum HomographyMetrics {
         let corners = [Vector2(0, 0), Vector2(Double(width - 1), 0), Vector2(0, Double(height - 1)), Vector2(Double(width - 1), Double(height - 1))]
         var total = 0.0
         for c in corners {
-            guard let e = transfer(estimated, c), let t = transfer(truth, c) else { return .infinity }
+            guard let e = estimated.transferring(c), let t = truth.transferring(c) else { return .infinity }
             total += (e - t).norm
         }
         return total / 4

@@ -93,3 +93,13 @@ public struct Matrix3: Sendable, Equatable, Hashable, CustomStringConvertible {
 
     public var description: String { "[\(row(0)); \(row(1)); \(row(2))]" }
 }
+
+extension Matrix3 {
+    /// `self` as a homography applied to the point `p` (`self · (p, 1)`, dehomogenized); nil
+    /// when `p` maps to infinity.
+    @inlinable public func transferring(_ p: Vector2) -> Vector2? {
+        let q = self * Vector3(p.x, p.y, 1)
+        guard abs(q.z) > 1e-12 else { return nil }
+        return Vector2(q.x / q.z, q.y / q.z)
+    }
+}

@@ -21,7 +21,7 @@ func warp(_ image: GrayImage, _ h: Matrix3) -> GrayImage {
     var out = GrayImage(width: image.width, height: image.height)
     for y in 0..<image.height {
         for x in 0..<image.width {
-            guard let p = Homography.transfer(inverse, Vector2(Double(x), Double(y))),
+            guard let p = inverse.transferring(Vector2(Double(x), Double(y))),
                   p.x >= 0, p.y >= 0, p.x < Double(image.width - 1), p.y < Double(image.height - 1) else { continue }
             out[x, y] = image.bilinear(Float(p.x), Float(p.y))
         }
@@ -45,7 +45,7 @@ func overlapError(_ estimated: Matrix3, _ truth: Matrix3, within box: (Vector2, 
     var worst = 0.0
     for y in stride(from: box.0.y, through: box.1.y, by: 10) {
         for x in stride(from: box.0.x, through: box.1.x, by: 10) {
-            guard let t = Homography.transfer(truth, Vector2(x, y)), t.x >= 0, t.y >= 0, t.x <= 639, t.y <= 479 else { continue }
+            guard let t = truth.transferring(Vector2(x, y)), t.x >= 0, t.y >= 0, t.x <= 639, t.y <= 479 else { continue }
             worst = max(worst, Homography.transferError(estimated, Vector2(x, y), t))
         }
     }
@@ -62,7 +62,7 @@ func overlapError(_ estimated: Matrix3, _ truth: Matrix3, within box: (Vector2, 
 
     @Test func directLinearTransformIsExactOnFourAndManyPoints() throws {
         for n in [4, 50] {
-            let a = points(n, seed: UInt64(n)), b = a.map { Homography.transfer(truth, $0)! }
+            let a = points(n, seed: UInt64(n)), b = a.map { truth.transferring($0)! }
             let h = try #require(Homography.directLinearTransform(a, b))
             for i in 0..<9 { #expect(abs(h[i / 3, i % 3] - truth[i / 3, i % 3]) < 1e-8 * max(1, abs(truth[i / 3, i % 3]))) }
         }
@@ -79,7 +79,7 @@ func overlapError(_ estimated: Matrix3, _ truth: Matrix3, within box: (Vector2, 
     @Test func ransacFindsTheModelAmongOutliersAndRefinementLowersTheError() throws {
         var rng = SeededGenerator(seed: 7)
         let a = points(300, seed: 3)
-        var b = a.map { Homography.transfer(truth, $0)! + Vector2(rng.nextGaussian(), rng.nextGaussian()) * 0.5 }
+        var b = a.map { truth.transferring($0)! + Vector2(rng.nextGaussian(), rng.nextGaussian()) * 0.5 }
         for i in stride(from: 0, to: 300, by: 3) { b[i] = Vector2(Double.random(in: 0...640, using: &rng), Double.random(in: 0...480, using: &rng)) }
         let estimate = try #require(Homography.estimate(a, b, threshold: 3))
         let outliers = Set(stride(from: 0, to: 300, by: 3))

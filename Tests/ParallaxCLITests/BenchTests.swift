@@ -89,7 +89,7 @@ import Parallax
         let inverse = try #require(h.inverse)
         var warped = [UInt8](repeating: 0, count: 640 * 480)
         for y in 0..<480 { for x in 0..<640 {
-            guard let p = Homography.transfer(inverse, Vector2(Double(x), Double(y))), p.x >= 0, p.y >= 0, p.x < 639, p.y < 479 else { continue }
+            guard let p = inverse.transferring(Vector2(Double(x), Double(y))), p.x >= 0, p.y >= 0, p.x < 639, p.y < 479 else { continue }
             warped[y * 640 + x] = UInt8(image.bilinear(Float(p.x), Float(p.y)).rounded())
         } }
         try ImageEncoder.writePNG(gray, to: folder.appendingPathComponent("1.png").path)
