@@ -30,4 +30,10 @@ public struct ErrorStatistics: Sendable, Codable, Equatable {
         min = sorted.first!
         max = sorted.last!
     }
+
+    /// The `q`-quantile (0…1) of `values` by nearest rank below (`sorted[⌊q·(n−1)⌋]`); 0 for none.
+    public static func percentile(_ values: [Double], _ q: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        return values.sorted()[Int(q * Double(values.count - 1))]
+    }
 }

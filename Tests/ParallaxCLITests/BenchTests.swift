@@ -57,7 +57,7 @@ import Parallax
         name: matches
         runs:
           - name: orb
-            simulate: {seconds: 1, seed: 2, width: 188}
+            simulate: {seconds: 1, seed: 2, width: 188, textures: [\(Paths.tum)/rgb/1341847980.722988.png]}
             chain: "orb-match camera=cam0 model=fundamental ransac_threshold=1 max_features=300 levels=3"
             evaluate: matches
         """)
@@ -134,6 +134,9 @@ import Parallax
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         #expect(parallax(["bench", file.path, "--out", Paths.temporary("bench-bad").path]) == 2)
         #expect { _ = try BenchSuite.load(file.path) } throws: { "\($0)".contains("suite.yaml:2:") && "\($0)".contains("needs 'dataset' or 'simulate'") }
+        // A texture that cannot be read is an error naming it, not a silent fallback.
+        let noTexture = try suite("runs:\n  - name: x\n    simulate: {seconds: 1, width: 94, textures: [/nonexistent/t.png]}\n    chain: stream-stats\n")
+        #expect(parallax(["bench", noTexture.path, "--out", Paths.temporary("bench-bad").path]) == 2)
         let wrongEval = try suite("runs:\n  - name: x\n    dataset: .\n    chain: stream-stats\n    evaluate: magic\n")
         #expect { _ = try BenchSuite.load(wrongEval.path) } throws: { "\($0)".contains("unknown evaluation 'magic'") }
     }

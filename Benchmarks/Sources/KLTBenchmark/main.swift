@@ -51,7 +51,7 @@ case "accuracy":
         errors.append(((q - p) - Vector2(g.u, g.v)).norm)
     }
     let s = ErrorStatistics(errors)
-    print("{\"tracked\": \(ok), \"withGT\": \(errors.count), \"median\": \(s.median), \"mean\": \(s.mean), \"p90\": \(errors.sorted()[Int(0.9 * Double(errors.count - 1))]), \"under05\": \(AnalyzerMetrics.fraction(errors, below: 0.5)), \"positions\": [\(positions.joined(separator: ", "))]}")
+    print("{\"tracked\": \(ok), \"withGT\": \(errors.count), \"median\": \(s.median), \"mean\": \(s.mean), \"p90\": \(ErrorStatistics.percentile(errors, 0.9)), \"under05\": \(AnalyzerMetrics.fraction(errors, below: 0.5)), \"positions\": [\(positions.joined(separator: ", "))]}")
 case "speed":
     let i0 = try load(args[1]), i1 = try load(args[2])
     let repeats = args.count > 3 ? Int(args[3])! : 20

@@ -41,10 +41,10 @@ struct BenchRunner {
             }
             datasetPath = dataset
         } else {
-            let (seconds, seed, width) = run.simulate!
+            let (seconds, seed, width, textures) = run.simulate!
             let folder = scratch.appendingPathComponent("sim-\(run.name)")
             try? FileManager.default.removeItem(at: folder)
-            scene = try Self.simulate(seconds: seconds, seed: seed, width: width, into: folder)
+            scene = try Self.simulate(seconds: seconds, seed: seed, width: width, textures: textures, into: folder)
             datasetPath = folder.path
             result.dataset = String(format: "simulated (%.0f s, seed %d)", seconds, seed)
         }
@@ -119,7 +119,7 @@ struct BenchRunner {
             result.metric = "landmark position error, true depth 1–5 m (m)"
             result.statistics = ErrorStatistics(errors)
             let sortedAges = ages.sorted()
-            let p90 = errors.isEmpty ? 0 : errors.sorted()[Int(0.9 * Double(errors.count - 1))]
+            let p90 = ErrorStatistics.percentile(errors, 0.9)
             result.note = String(format: "90th percentile %.4f m over %d landmarks; median track length %.0f frames", p90, errors.count,
                                  sortedAges.isEmpty ? 0 : sortedAges[sortedAges.count / 2])
         }
@@ -212,10 +212,11 @@ struct BenchRunner {
                              all, percent(correct, all), inliers, percent(inliersCorrect, inliers))
     }
 
-    /// The default simulated sequence: built-in orbit, EuRoC calibration and noise, textures
-    /// from the bundled real images (fallback: a seeded noise texture, so it works anywhere).
+    /// The bench's simulated sequence: built-in orbit, EuRoC calibration and noise, the room
+    /// textured with `textures` (paths; an unreadable one is an error naming it), or with a
+    /// seeded noise texture when none are given. Independent of the working directory.
     @discardableResult
-    static func simulate(seconds: Double, seed: UInt64, width: Int, into folder: URL) throws -> TexturedScene {
+    static func simulate(seconds: Double, seed: UInt64, width: Int, textures texturePaths: [String], into folder: URL) throws -> TexturedScene {
         // EuRoC cam0 intrinsics scaled from its 752 px width.
         let s = Double(width) / 752
         let camera = CameraCalibration(
@@ -225,12 +226,13 @@ struct BenchRunner {
             bodyFromSensor: SE3(rotation: SO3(Matrix3(rows: Vector3(0, 0, 1), Vector3(-1, 0, 0), Vector3(0, -1, 0))), translation: .zero),
             rateHz: 20, comment: "simulated, EuRoC cam0 intrinsics scaled to \(width) px, looking along body x")
         let noise = IMUNoiseModel(gyroscopeNoiseDensity: 1.6968e-04, gyroscopeRandomWalk: 1.9393e-05, accelerometerNoiseDensity: 2.0e-3, accelerometerRandomWalk: 3.0e-3)
-        var rng = SeededGenerator(seed: seed)
-        let fallback = ImageBuffer<UInt8>(width: 256, height: 256, samples: (0..<65536).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
-        let textures = ["datasets/tum_rgbd_frame/rgb/1341847980.722988.png", "datasets/euroc_v1_01_cut/mav0/cam0/data/1403715273262142976.png"]
-            .compactMap { try? ImageDecoder.decodeGray8(path: $0) }
+        var textures = try texturePaths.map { try ImageDecoder.decodeGray8(path: $0) }
+        if textures.isEmpty {
+            var rng = SeededGenerator(seed: seed)
+            textures = [ImageBuffer<UInt8>(width: 256, height: 256, samples: (0..<65536).map { _ in UInt8(truncatingIfNeeded: rng.next()) })]
+        }
         let spline = SyntheticMotion.orbit(seconds: seconds)
-        let scene = TexturedScene.room(min: Vector3(-4, -3, 0), max: Vector3(4, 3, 3.5), textures: textures.isEmpty ? [fallback] : textures)
+        let scene = TexturedScene.room(min: Vector3(-4, -3, 0), max: Vector3(4, 3, 3.5), textures: textures)
         var config = SequenceSimulator.Configuration(camera: camera, imu: IMUSimulator(noise: noise, rateHz: 200))
         config.duration = seconds
         config.seed = seed

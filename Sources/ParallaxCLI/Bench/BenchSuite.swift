@@ -8,7 +8,8 @@ import Yams
 /// name: default
 /// runs:
 ///   - name: gyro-simulated
-///     simulate: {seconds: 10, seed: 1, width: 376}   # or  dataset: path/to/folder (relative to the suite file)
+///     simulate: {seconds: 10, seed: 1, width: 376, textures: [a.png]}   # or  dataset: path/to/folder
+///                                             # (paths relative to the suite file; no textures: seeded noise)
 ///     chain: "imu-integrator camera=cam0 imu=imu0"
 ///     evaluate: gyro-rotation                 # gyro-rotation | landmarks, matches (simulated only) | homography (image folders with H_a_b) | none
 /// ```
@@ -18,8 +19,9 @@ struct BenchSuite {
     struct Run {
         var name: String
         var dataset: String?
-        /// Simulated sequence: length (s), seed, image width (px; height and intrinsics scale with it).
-        var simulate: (seconds: Double, seed: UInt64, width: Int)?
+        /// Simulated sequence: length (s), seed, image width (px; height and intrinsics scale with
+        /// it), texture images for the room (absolute paths; empty: a seeded noise texture).
+        var simulate: (seconds: Double, seed: UInt64, width: Int, textures: [String])?
         var chain: String
         var evaluate: String
         var line: Int
@@ -49,7 +51,8 @@ struct BenchSuite {
             if let d = m["dataset"]?.string {
                 run.dataset = d.hasPrefix("/") ? d : base.appendingPathComponent(d).standardized.path
             } else if let s = m["simulate"]?.mapping {
-                run.simulate = (s["seconds"]?.float ?? 10, UInt64(s["seed"]?.int ?? 1), s["width"]?.int ?? 376)
+                let textures = (s["textures"]?.sequence ?? []).compactMap(\.string).map { $0.hasPrefix("/") ? $0 : base.appendingPathComponent($0).standardized.path }
+                run.simulate = (s["seconds"]?.float ?? 10, UInt64(s["seed"]?.int ?? 1), s["width"]?.int ?? 376, textures)
             } else {
                 throw ChainError.syntax(message: "run '\(name)' needs 'dataset' or 'simulate'", location: loc(item))
             }
