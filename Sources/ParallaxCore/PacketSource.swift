@@ -30,9 +30,7 @@ public final class ArraySource: PacketSource {
     /// A source over `packets` declaring `streams` (every packet's stream must be one of them).
     public init(streams: [StreamDescription], packets: [AnyPacket]) {
         self.streams = streams
-        self.packets = packets.enumerated().sorted { a, b in
-            a.element.timestamp != b.element.timestamp ? a.element.timestamp < b.element.timestamp : a.offset < b.offset
-        }.map(\.element)
+        self.packets = packets.sortedByTime()
     }
 
     /// A source over one typed stream.
@@ -45,5 +43,14 @@ public final class ArraySource: PacketSource {
         guard index < packets.count else { return nil }
         defer { index += 1 }
         return packets[index]
+    }
+}
+
+extension Array where Element == AnyPacket {
+    /// Sorted by timestamp, stably: packets with equal timestamps keep their order.
+    public func sortedByTime() -> [AnyPacket] {
+        enumerated().sorted { a, b in
+            a.element.timestamp != b.element.timestamp ? a.element.timestamp < b.element.timestamp : a.offset < b.offset
+        }.map(\.element)
     }
 }

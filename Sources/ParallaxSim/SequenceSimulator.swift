@@ -59,12 +59,13 @@ public struct SequenceSimulator: Sendable {
         for k in 0..<frames {
             let t = t0 + Double(k) / c.cameraRateHz
             let stamp = Timestamp(seconds: t)
-            let worldFromCamera = spline.pose(at: t) * c.camera.bodyFromSensor
+            let worldFromBody = spline.pose(at: t)
+            let worldFromCamera = worldFromBody * c.camera.bodyFromSensor
             let (rendered, depth) = scene.render(camera: c.camera.model, bearings: bearings, worldFromCamera: worldFromCamera)
             let image = PixelNoise.add(to: rendered, sigma: c.pixelNoise, using: &rng)
             packets.append(AnyPacket(stream: "cam0", timestamp: stamp, payload: CameraFrame(cameraID: "cam0", image: image, calibration: c.camera)))
             if let right = c.stereoCamera, let rb = stereoBearings {
-                let rendered1 = scene.render(camera: right.model, bearings: rb, worldFromCamera: spline.pose(at: t) * right.bodyFromSensor).image
+                let rendered1 = scene.render(camera: right.model, bearings: rb, worldFromCamera: worldFromBody * right.bodyFromSensor).image
                 let image1 = PixelNoise.add(to: rendered1, sigma: c.pixelNoise, using: &rng)
                 packets.append(AnyPacket(stream: "cam1", timestamp: stamp, payload: CameraFrame(cameraID: "cam1", image: image1, calibration: right)))
             }
@@ -72,10 +73,7 @@ public struct SequenceSimulator: Sendable {
                 packets.append(AnyPacket(stream: "depth0", timestamp: stamp, payload: DepthMap(sensorID: "depth0", kind: .depth, values: depth)))
             }
         }
-        // Stable sort: equal stamps keep IMU before camera before depth.
-        let ordered = packets.enumerated().sorted { a, b in
-            a.element.timestamp != b.element.timestamp ? a.element.timestamp < b.element.timestamp : a.offset < b.offset
-        }.map(\.element)
-        return (ordered, gt)
+        // Stable: equal stamps keep IMU before camera before depth.
+        return (packets.sortedByTime(), gt)
     }
 }
