@@ -126,12 +126,20 @@ func overlapError(_ estimated: Matrix3, _ truth: Matrix3, within box: (Vector2, 
         let train = [descriptor([1]), descriptor(Array(0..<99)), descriptor([200, 201, 202])]
         var m = DescriptorMatcher()
         let matches = m.match(query, train)
-        // query 0 ↔ train 0 (1 bit; second best 2 bits fails the ratio 0.8? 1 < 1.6 passes),
-        // query 1 ↔ train 1 (1 bit), query 2: best is train 2 (1 bit), second train 0 (3 bits).
+        // Each query's nearest train descriptor is 1 bit away and clearly nearer than the second
+        // (query 0: 1 vs 3 bits; query 1: 1 vs 99; query 2: 1 vs 3): all pass the ratio 0.8.
         #expect(matches.map(\.queryIndex) == [0, 1, 2])
         #expect(matches.map(\.trainIndex) == [0, 1, 2])
         m.maxDistance = 0
         #expect(m.match(query, train).isEmpty)
+        // An ambiguous query (2 bits from both train descriptors) fails the ratio test; with the
+        // test off (ratio 1) it matches the first.
+        let ambiguous = [descriptor([10])], pair = [descriptor([11]), descriptor([12])]
+        #expect(DescriptorMatcher().match(ambiguous, pair).isEmpty)
+        var noRatio = DescriptorMatcher()
+        noRatio.ratio = 1
+        noRatio.crossCheck = false
+        #expect(noRatio.match(ambiguous, pair) == [DescriptorMatcher.Match(queryIndex: 0, trainIndex: 0, distance: 2)])
         // Two queries wanting the same train descriptor: the mutual check keeps the closer.
         m = DescriptorMatcher()
         m.ratio = 1
