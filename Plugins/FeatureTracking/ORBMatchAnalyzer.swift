@@ -47,6 +47,8 @@ public struct ORBMatchAnalyzer: Analyzer {
     private struct Reference {
         var timestamp: Timestamp
         var features: [ORBFeature]
+        /// `features`' descriptors, gathered once (a `first` reference is matched every frame).
+        var descriptors: [BinaryDescriptor]
     }
 
     private let frames: InputPort<CameraFrame>
@@ -86,10 +88,11 @@ public struct ORBMatchAnalyzer: Analyzer {
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let frame = input.payload(frames) else { return }
         let features = extractor.extract(GrayImage(frame.image))
+        let descriptors = features.map(\.descriptor)
         let earlier = reference
-        if earlier == nil || options.reference == "previous" { reference = Reference(timestamp: input.timestamp, features: features) }
+        if earlier == nil || options.reference == "previous" { reference = Reference(timestamp: input.timestamp, features: features, descriptors: descriptors) }
         guard let reference = earlier else { return }
-        let found = matcher.match(reference.features.map(\.descriptor), features.map(\.descriptor))
+        let found = matcher.match(reference.descriptors, descriptors)
         // The models hold for undistorted pixels: undistort when the camera is calibrated (the
         // threshold keeps its unit, px); the matches are reported at the pixels found.
         let camera = frame.calibration?.model
