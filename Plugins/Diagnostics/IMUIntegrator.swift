@@ -15,9 +15,10 @@ public struct FrameRotation: Sendable, Codable, Equatable {
 
 /// Integrates the gyroscope between consecutive camera frames (the rotation the camera
 /// should see), using every IMU sample between them, linearly interpolated at the frame
-/// times, midpoint rule on SO(3). After the last sample before a frame, the rate is held for
-/// at most `max_hold_ms` (the next sample is still in the future when the frame arrives). Emits nothing for the first frame or when IMU does not
-/// cover the interval (warns once).
+/// times, midpoint rule on SO(3). The IMU input looks ahead (`.between(through: .firstAfter)`):
+/// each frame also receives the first sample after it, so both ends are interpolated, never
+/// extrapolated. Emits nothing for the first frame or when IMU does not cover the interval
+/// (warns once).
 ///
 /// Example chain: `imu-integrator camera=cam0 imu=imu0`
 public struct IMUIntegrator: Analyzer {
@@ -27,11 +28,9 @@ public struct IMUIntegrator: Analyzer {
     public struct Options: AnalyzerOptions {
         public var camera = "cam0"
         public var imu = "imu0"
-        public var maxHoldMs = 10.0
         public init() {}
         public static let documentation = ["camera": "camera stream whose frames delimit the intervals",
-                                           "imu": "IMU stream (gyro in rad/s)",
-                                           "max_hold_ms": "longest span (ms) after the last IMU sample that is bridged by holding its rate; the next sample arrives after the frame, so the bus cannot give it yet"]
+                                           "imu": "IMU stream (gyro in rad/s)"]
     }
 
     private let frames: InputPort<CameraFrame>
@@ -41,15 +40,10 @@ public struct IMUIntegrator: Analyzer {
     /// Samples kept across frames: the last one at or before the previous frame, then newer.
     private var window: [Packet<IMUSample>] = []
     private var warnedGap = false
-    private let maxHold: Int64
 
     public init(options: Options) throws {
-        guard options.maxHoldMs >= 0, options.maxHoldMs.isFinite else {
-            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "max_hold_ms", reason: "must be ≥ 0")
-        }
-        maxHold = Int64(options.maxHoldMs * 1e6)
         frames = .each(options.camera)
-        imu = .between(options.imu)
+        imu = .between(options.imu, through: .firstAfter)
         rotation = OutputPort("\(options.camera)/gyro-rotation")
     }
 
@@ -58,15 +52,16 @@ public struct IMUIntegrator: Analyzer {
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         let t1 = input.timestamp
-        window += input.between(imu)
+        // The first sample after the previous frame comes again in this call: append only what is new.
+        let newest = window.last?.timestamp
+        window += input.between(imu).filter { newest == nil || $0.timestamp > newest! }
         defer {
             previousFrame = t1
             // Keep the last sample at or before t1 for the next interval's start.
             if let keep = window.lastIndex(where: { $0.timestamp <= t1 }) { window.removeFirst(keep) }
         }
         guard let t0 = previousFrame else { return }
-        guard let first = window.first, first.timestamp <= t0, let last = window.last,
-              t1.nanoseconds - last.timestamp.nanoseconds <= maxHold else {
+        guard let first = window.first, first.timestamp <= t0, let last = window.last, last.timestamp >= t1 else {
             if !warnedGap { context.warn("IMU does not cover \(t0.nanoseconds)…\(t1.nanoseconds) ns; no rotation for such frames"); warnedGap = true }
             return
         }
@@ -84,11 +79,6 @@ public struct IMUIntegrator: Analyzer {
             let mid = (omega(lo) + omega(hi)) * 0.5
             r = r * SO3.exp(mid * hi.seconds(since: lo))
             if b.timestamp <= t1, b.timestamp > t0 { count += 1 }
-        }
-        if let last = window.last, last.timestamp < t1 {
-            // Bridge to the frame time by holding the last rate (zero-order hold).
-            let from = max(last.timestamp, t0)
-            r = r * SO3.exp(last.payload.gyroscope * t1.seconds(since: from))
         }
         let phi = r.log
         context.emit(FrameRotation(rotationVector: phi, angle: phi.norm, samples: count, interval: t1.seconds(since: t0)),

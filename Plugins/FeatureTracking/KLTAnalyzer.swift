@@ -64,6 +64,9 @@ public struct KLTAnalyzer: Analyzer {
     private var tracks: [TrackedFeature] = []
     private var nextID: UInt64 = 0
     private var warnedStereo = false
+    /// The tracked camera and its stereo partner, from the streams' metadata (read in `open`).
+    private var calibration: CameraCalibration?
+    private var stereoCalibration: CameraCalibration?
 
     public init(options: Options) throws {
         func invalid(_ option: String, _ reason: String) -> AnalyzerError { .invalidOption(analyzer: Self.name, option: option, reason: reason) }
@@ -92,6 +95,19 @@ public struct KLTAnalyzer: Analyzer {
     public var inputs: [PortDescription] { [frames.erased] + (stereoFrames.map { [$0.erased] } ?? []) }
     public var outputs: [PortDescription] { [output.erased] }
 
+    public mutating func open(context: inout AnalyzerContext) throws {
+        // Tracks are measured in this camera's pixels: forward its description.
+        let camera = context.metadata(of: frames)
+        calibration = camera.camera
+        context.describe(output, as: StreamMetadata(camera: camera.camera, stereo: camera.stereo))
+        if let port = stereoFrames {
+            stereoCalibration = context.metadata(of: port).camera
+            if calibration == nil || stereoCalibration == nil {
+                context.warn("stereo matching needs calibrations of '\(options.camera)' and '\(options.stereoCamera)'; stereo skipped")
+            }
+        }
+    }
+
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let frame = input.payload(frames) else { return }
         let image = GrayImage(frame.image)
@@ -104,25 +120,24 @@ public struct KLTAnalyzer: Analyzer {
             previous = nil
         }
         if let prev = previous, !tracks.isEmpty {
-            ended += track(from: prev, to: current, camera: frame.calibration?.model)
+            ended += track(from: prev, to: current, camera: calibration?.model)
         }
         addFeatures(image, prepared: current)
-        let calibration = frame.calibration
         for i in tracks.indices {
             tracks[i].normalized = calibration.flatMap { try? $0.model.normalized(tracks[i].pixel) }
             tracks[i].stereoPixel = nil
         }
-        if let port = stereoFrames {
-            if let partner = input.latest(port)?.payload, let left = calibration, let right = partner.calibration {
+        if let port = stereoFrames, let left = calibration, let right = stereoCalibration {
+            if let partner = input.latest(port)?.payload {
                 matchStereo(current, left: left, partner: partner, right: right)
             } else if !warnedStereo {
-                context.warn("stereo matching needs '\(options.stereoCamera)' frames at the same times and both calibrations; stereo skipped where missing")
+                context.warn("stereo matching needs '\(options.stereoCamera)' frames at the same times; stereo skipped where missing")
                 warnedStereo = true
             }
         }
         previous = current
         context.emit(FeatureTracks(camera: options.camera, imageWidth: image.width, imageHeight: image.height,
-                                   features: tracks, ended: ended, calibration: calibration), on: output, at: input.timestamp)
+                                   features: tracks, ended: ended), on: output, at: input.timestamp)
     }
 
     /// Tracks the live features into `current`; returns the ones that ended.

@@ -57,6 +57,8 @@ public struct ORBMatchAnalyzer: Analyzer {
     private var extractor = ORBExtractor()
     private var matcher = DescriptorMatcher()
     private var reference: Reference?
+    /// The camera, from the frames stream's metadata (read in `open`).
+    private var calibration: CameraCalibration?
 
     public init(options: Options) throws {
         func invalid(_ option: String, _ reason: String) -> AnalyzerError { .invalidOption(analyzer: Self.name, option: option, reason: reason) }
@@ -85,6 +87,13 @@ public struct ORBMatchAnalyzer: Analyzer {
     public var inputs: [PortDescription] { [frames.erased] }
     public var outputs: [PortDescription] { [output.erased] }
 
+    public mutating func open(context: inout AnalyzerContext) throws {
+        // Matches are measured in this camera's pixels: forward its description.
+        let camera = context.metadata(of: frames)
+        calibration = camera.camera
+        context.describe(output, as: StreamMetadata(camera: camera.camera))
+    }
+
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let frame = input.payload(frames) else { return }
         let features = extractor.extract(GrayImage(frame.image))
@@ -95,7 +104,7 @@ public struct ORBMatchAnalyzer: Analyzer {
         let found = matcher.match(reference.descriptors, descriptors)
         // The models hold for undistorted pixels: undistort when the camera is calibrated (the
         // threshold keeps its unit, px); the matches are reported at the pixels found.
-        let camera = frame.calibration?.model
+        let camera = calibration?.model
         let a = found.map { camera?.undistortedPixel(reference.features[$0.queryIndex].pixel) ?? reference.features[$0.queryIndex].pixel }
         let b = found.map { camera?.undistortedPixel(features[$0.trainIndex].pixel) ?? features[$0.trainIndex].pixel }
         var inliers = Set(found.indices)
@@ -124,8 +133,7 @@ public struct ORBMatchAnalyzer: Analyzer {
                          distance: found[i].distance, inlier: inliers.contains(i))
         }
         context.emit(FeatureMatches(camera: options.camera, referenceTimestamp: reference.timestamp, featureCount: features.count,
-                                    referenceFeatureCount: reference.features.count, matches: matches, model: model,
-                                    calibration: frame.calibration),
+                                    referenceFeatureCount: reference.features.count, matches: matches, model: model),
                      on: output, at: input.timestamp)
     }
 }

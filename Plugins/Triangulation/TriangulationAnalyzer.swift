@@ -45,11 +45,13 @@ public struct TriangulationAnalyzer: Analyzer {
     /// Pose samples received so far (time order), trimmed to what live tracks still need.
     /// The pose samples still needed, as a trajectory (interpolated by ``Trajectory/pose(at:maxGap:)``).
     private var poseHistory = Trajectory(poses: [])
-    private var focal = 1.0
+    /// The tracked camera (from the tracks stream's metadata, read in `open`).
+    private var camera: CameraCalibration?
+    /// Focal length (px) that converts normalized errors to pixels.
+    private var focal: Double { camera?.model.intrinsics.fx ?? 1 }
     private var lastTime = Timestamp(nanoseconds: 0)
     /// Rejections by reason, reported as a warning at the end.
     private var rejected: [MultiViewTriangulation.Rejection: Int] = [:]
-    private var framesWithoutPose = 0
     /// Observations dropped because no pose bracketed their time.
     private var missingPoses = 0
 
@@ -66,21 +68,20 @@ public struct TriangulationAnalyzer: Analyzer {
     public var inputs: [PortDescription] { [tracksPort.erased, posesPort.erased] }
     public var outputs: [PortDescription] { [output.erased] }
 
+    public mutating func open(context: inout AnalyzerContext) throws {
+        camera = try context.cameraCalibration(of: tracksPort)
+    }
+
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let tracks = input.payload(tracksPort) else { return }
         lastTime = input.timestamp
         poseHistory.poses += input.between(posesPort).map {
             StampedPose(time: $0.timestamp.seconds, timestamp: $0.timestamp, pose: $0.payload.worldFromBody)
         }
-        guard let calibration = tracks.calibration else {
-            framesWithoutPose += 1
-            for e in tracks.ended { observations[e.id] = nil }
-            return
-        }
-        focal = calibration.model.intrinsics.fx
+        let bodyFromCamera = camera?.bodyFromSensor ?? .identity
         for f in tracks.features {
             guard let n = f.normalized else { continue }
-            observations[f.id, default: []].append(View(time: input.timestamp, normalized: n, bodyFromCamera: calibration.bodyFromSensor))
+            observations[f.id, default: []].append(View(time: input.timestamp, normalized: n, bodyFromCamera: bodyFromCamera))
         }
         for e in tracks.ended {
             if let views = observations.removeValue(forKey: e.id) { emit(e.id, views, at: input.timestamp, &context) }
@@ -95,9 +96,6 @@ public struct TriangulationAnalyzer: Analyzer {
     public mutating func close(context: inout AnalyzerContext) throws {
         for id in observations.keys.sorted() { emit(id, observations[id]!, at: lastTime, &context) }
         observations = [:]
-        if framesWithoutPose > 0 {
-            context.warn("\(framesWithoutPose) frame(s) had no camera calibration; their observations were not used")
-        }
         if missingPoses > 0 {
             context.warn("\(missingPoses) observation(s) had no pose on '\(options.poses)' around their time; not used")
         }

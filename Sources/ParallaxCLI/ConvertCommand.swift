@@ -26,10 +26,12 @@ struct ConvertCommand: ParsableCommand {
             source = try DatasetFolder.open(dataset, strict: strict)
             if to == "euroc" {
                 let writer = try EuRoCFolderWriter(path: out)
+                for s in source.streams { writer.declare(s) }
                 write = writer.write
                 finish = { try writer.finish(groundTruth: $0) }
             } else {
                 let writer = try ParallaxFolderWriter(path: out)
+                for s in source.streams { writer.declare(s) }
                 write = writer.write
                 finish = { try writer.finish(groundTruth: $0) }
             }

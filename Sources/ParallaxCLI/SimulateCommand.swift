@@ -78,10 +78,11 @@ struct SimulateCommand: ParsableCommand {
             }
             if format == "euroc" {
                 let writer = try EuRoCFolderWriter(path: out)
+                for s in simulator.streams { writer.declare(s) }
                 for p in packets { try writer.write(p) }
-                try writer.finish(groundTruth: groundTruth, imu: imuCalibrationLoaded)
+                try writer.finish(groundTruth: groundTruth)
             } else {
-                try ParallaxFolderWriter.write(packets, groundTruth: groundTruth, to: out)
+                try ParallaxFolderWriter.write(packets, streams: simulator.streams, groundTruth: groundTruth, to: out)
             }
             print("simulated \(String(format: "%.1f", seconds)) s: \(packets.count) packets, \(groundTruth.count) ground-truth poses → \(out)")
         } catch {
@@ -102,7 +103,7 @@ struct SimulateCommand: ParsableCommand {
         }
         do {
             let packets = simulator.packets(duration: seconds, seed: seed)
-            try ParallaxFolderWriter.write(packets, to: out)
+            try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: out)
             print("simulated \(String(format: "%.1f", seconds)) s of a face: \(packets.count / 2) landmark sets (\(simulator.model.count) points) with pose and gaze ground truth → \(out)")
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)
@@ -124,7 +125,7 @@ struct SimulateCommand: ParsableCommand {
         }
         do {
             let packets = try simulator.packets(duration: seconds, seed: seed)
-            try ParallaxFolderWriter.write(packets, to: out)
+            try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: out)
             let boxes = packets.filter { $0.stream == "object0/box" }.count
             print("simulated \(String(format: "%.1f", seconds)) s of a moving object: \(packets.count - boxes) frames, \(boxes) ground-truth boxes → \(out)")
         } catch {

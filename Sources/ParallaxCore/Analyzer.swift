@@ -63,10 +63,14 @@ extension Analyzer {
 public enum AnalyzerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An option value is out of range or inconsistent.
     case invalidOption(analyzer: String, option: String, reason: String)
+    /// An input stream lacks metadata the analyzer needs (a camera without calibration).
+    case missingMetadata(analyzer: String, stream: String, what: String)
 
     public var description: String {
         switch self {
         case let .invalidOption(analyzer, option, reason): return "\(analyzer): option '\(option)': \(reason)"
+        case let .missingMetadata(analyzer, stream, what):
+            return "\(analyzer): stream '\(stream)' has no \(what); give the dataset one (sensor.yaml, or 'calibration:' in parallax.yaml)"
         }
     }
 }

@@ -1,12 +1,45 @@
-/// The analyzer's window onto the bus during `open`, `process` and `close`: emit outputs,
-/// report warnings.
+import ParallaxGeometry
+
+/// The analyzer's window onto the bus during `open`, `process` and `close`: read the metadata
+/// of its inputs, declare the metadata of its outputs, emit outputs, report warnings.
 public struct AnalyzerContext: Sendable {
     /// The analyzer instance's name in the chain.
     public let instanceName: String
     @usableFromInline var emitted: [AnyPacket] = []
     var warnings: [String] = []
+    /// Metadata of the input streams, by stream name (set by the bus before `open`).
+    var inputMetadata: [String: StreamMetadata] = [:]
+    /// Output metadata declared with ``describe(_:as:)`` and not yet taken by the bus.
+    var declaredMetadata: [(stream: String, metadata: StreamMetadata)] = []
 
     init(instanceName: String) { self.instanceName = instanceName }
+
+    /// What the stream read by `port` was sensed with (empty when its producer described
+    /// nothing). Available from `open` on.
+    public func metadata<P>(of port: InputPort<P>) -> StreamMetadata { inputMetadata[port.key.name] ?? .none }
+
+    /// The camera calibration of the stream read by `port`, or an error naming the stream and
+    /// the analyzer (for analyzers that cannot work without one).
+    public func cameraCalibration<P>(of port: InputPort<P>) throws -> CameraCalibration {
+        guard let camera = metadata(of: port).camera else {
+            throw AnalyzerError.missingMetadata(analyzer: instanceName, stream: port.key.name, what: "camera calibration")
+        }
+        return camera
+    }
+
+    /// The IMU calibration of the stream read by `port`, or an error naming the stream.
+    public func imuCalibration<P>(of port: InputPort<P>) throws -> IMUCalibration {
+        guard let imu = metadata(of: port).imu else {
+            throw AnalyzerError.missingMetadata(analyzer: instanceName, stream: port.key.name, what: "IMU calibration (noise densities)")
+        }
+        return imu
+    }
+
+    /// Declares what the stream written by `port` describes, for its consumers. Call it in
+    /// `open`: consumers read metadata when they open, which is after their producers.
+    public mutating func describe<P>(_ port: OutputPort<P>, as metadata: StreamMetadata) {
+        declaredMetadata.append((port.key.name, metadata))
+    }
 
     /// Emits `payload` on `port` at `timestamp`. Timestamps on one output stream must not
     /// decrease; the bus rejects a decreasing one with an error naming the analyzer.
@@ -18,6 +51,7 @@ public struct AnalyzerContext: Sendable {
     mutating func reset() {
         emitted.removeAll(keepingCapacity: true)
         warnings.removeAll(keepingCapacity: true)
+        declaredMetadata.removeAll()
     }
 
     /// Records a warning for the run report (e.g. "frame size changed: tracking reset").

@@ -5,14 +5,15 @@ public struct AnalyzerInput: Sendable {
     /// The triggering packet's timestamp: the "now" of this call.
     public let timestamp: Timestamp
     @usableFromInline let trigger: AnyPacket
-    @usableFromInline let latest: [String: AnyPacket]
+    /// Packets of `latest` and `nearest` inputs, by stream.
+    @usableFromInline let joined: [String: AnyPacket]
     @usableFromInline let between: [String: [AnyPacket]]
 
-    init(trigger: AnyPacket, latest: [String: AnyPacket], between: [String: [AnyPacket]]) {
+    init(trigger: AnyPacket, joined: [String: AnyPacket], between: [String: [AnyPacket]]) {
         self.triggerStream = trigger.stream
         self.timestamp = trigger.timestamp
         self.trigger = trigger
-        self.latest = latest
+        self.joined = joined
         self.between = between
     }
 
@@ -31,10 +32,17 @@ public struct AnalyzerInput: Sendable {
     /// The synchronized packet of a ``SyncPolicy/latest(tolerance:)`` input, or `nil` when none
     /// lies within the tolerance.
     @inlinable public func latest<P>(_ port: InputPort<P>) -> Packet<P>? {
-        latest[port.key.name]?.typed(as: P.self)
+        joined[port.key.name]?.typed(as: P.self)
     }
 
-    /// The packets of a ``SyncPolicy/between`` input since the previous trigger, in order.
+    /// The synchronized packet of a ``SyncPolicy/nearest(tolerance:)`` input (before or after
+    /// the trigger), or `nil` when none lies within the tolerance.
+    @inlinable public func nearest<P>(_ port: InputPort<P>) -> Packet<P>? {
+        joined[port.key.name]?.typed(as: P.self)
+    }
+
+    /// The packets of a ``SyncPolicy/between(through:)`` input since the previous trigger, in
+    /// order (with `.firstAfter`, the last one is after the trigger unless the stream ended).
     @inlinable public func between<P>(_ port: InputPort<P>) -> [Packet<P>] {
         (between[port.key.name] ?? []).compactMap { $0.typed(as: P.self) }
     }

@@ -19,6 +19,8 @@ public enum BusError: Error, Equatable, Sendable, CustomStringConvertible {
     case undeclaredSourceStream(stream: String)
     /// An analyzer emitted on a stream it did not declare, or with the wrong payload type.
     case undeclaredOutput(analyzer: String, stream: String)
+    /// An analyzer declared an output's metadata after `open` (consumers have read it by then).
+    case metadataAfterOpen(analyzer: String, stream: String)
     /// An analyzer's output timestamps went backwards on one stream.
     case outputOutOfOrder(analyzer: String, stream: String, previous: Timestamp, current: Timestamp)
     /// An analyzer threw. `stream`/`timestamp` locate the trigger (nil during open/close).
@@ -49,6 +51,8 @@ public enum BusError: Error, Equatable, Sendable, CustomStringConvertible {
             return "a source produced a packet on stream '\(s)', which it did not declare (or of another type)"
         case let .undeclaredOutput(a, s):
             return "analyzer '\(a)' emitted on stream '\(s)', which is not one of its declared outputs (or of another type)"
+        case let .metadataAfterOpen(a, s):
+            return "analyzer '\(a)' described stream '\(s)' after open; describe outputs in open(context:), before consumers read them"
         case let .outputOutOfOrder(a, s, prev, cur):
             return "analyzer '\(a)' emitted on '\(s)' at \(cur.nanoseconds) ns after \(prev.nanoseconds) ns: output timestamps must not decrease"
         case let .analyzerFailed(a, phase, s, t, message):

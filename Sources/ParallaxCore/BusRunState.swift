@@ -1,7 +1,13 @@
 import Foundation
 
 /// The mutable state of one bus run: per-analyzer trigger queues, `between` buffers,
-/// `latest` histories, timing and counters. Single-threaded by construction.
+/// `latest`/`nearest` histories, stream metadata, timing and counters. Single-threaded by
+/// construction.
+///
+/// Look-ahead inputs (``SyncPolicy/looksAhead``) hold a node's trigger queue: its head
+/// trigger runs only once every such input can answer for its time, judged from packet order
+/// alone (a stream's newest timestamp, the source watermark, the end of a source or of the
+/// run), so held triggers never change results.
 ///
 /// Streams are interned to integer ids when the run starts, so the per-packet path does one
 /// string hash (the packet's stream name) and otherwise indexes arrays.
@@ -18,7 +24,14 @@ struct BusRunState {
         var durations: [Int64] = []
         var openCloseNanoseconds: Int64 = 0
         var dropped: [String: Int] = [:]
-        let latestInputs: [(stream: Int, name: String, tolerance: Nanoseconds)]
+        /// `latest` and `nearest` inputs.
+        let joinInputs: [(stream: Int, name: String, tolerance: Nanoseconds, ahead: Bool)]
+        /// `between` inputs that also take the first packet after the trigger.
+        let firstAfterStreams: Set<String>
+        /// Look-ahead inputs the head trigger waits for.
+        let waits: [Wait]
+        /// Dataset time each look-ahead trigger waited: source watermark − trigger time (ns).
+        var lookAheadWaits: [Int64] = []
         /// Declared outputs by stream id (ids of this node's outputs only).
         let outputIDs: [String: Int]
         var context: AnalyzerContext
@@ -36,6 +49,21 @@ struct BusRunState {
         var latest: [AnyPacket] = []
         /// Last output timestamp (analyzer streams) or last source timestamp (source streams).
         var lastStamp: Timestamp?
+        /// What the stream's packets were sensed with.
+        var metadata: StreamMetadata
+        /// Produced by a source (as opposed to an analyzer).
+        let isSource: Bool
+        /// No further packet will come (its source is exhausted).
+        var ended = false
+    }
+
+    /// A look-ahead input: the stream, and whether it needs a packet strictly after the
+    /// trigger (`between(through: .firstAfter)`) or one at or after it / nothing within the
+    /// tolerance (`nearest`).
+    struct Wait {
+        let stream: Int
+        let strictlyAfter: Bool
+        let tolerance: Nanoseconds
     }
 
     var nodes: [Node]
@@ -44,19 +72,38 @@ struct BusRunState {
     let sink: FrameBus.Sink
     var warnings: [String] = []
     let clock = ContinuousClock()
+    /// Timestamp of the newest source packet delivered: every source packet up to it is in.
+    var watermark: Timestamp?
+    /// Set while closing: every stream has ended, held triggers run with what there is.
+    var flushing = false
 
-    init(analyzers: [AnalyzerInstance], streamTypes: [String: PayloadType], streamOrder: [String], sink: @escaping FrameBus.Sink) {
+    init(analyzers: [AnalyzerInstance], plan: BusWiring.Plan, sink: @escaping FrameBus.Sink) {
         self.sink = sink
         var ids: [String: Int] = [:]
-        streams = streamOrder.enumerated().map { i, name in
+        streams = plan.streamOrder.enumerated().map { i, name in
             ids[name] = i
-            return Stream(name: name, type: streamTypes[name]!)
+            let source = plan.sourceMetadata[name]
+            return Stream(name: name, type: plan.streamTypes[name]!, metadata: source ?? .none, isSource: source != nil)
         }
         streamIDs = ids
         nodes = analyzers.map { a in
-            var latestInputs: [(Int, String, Nanoseconds)] = []
-            for input in a.inputs { if case let .latest(tol) = input.policy { latestInputs.append((ids[input.stream]!, input.stream, tol)) } }
-            return Node(instance: a, latestInputs: latestInputs,
+            var joins: [(Int, String, Nanoseconds, Bool)] = []
+            var firstAfter = Set<String>()
+            var waits: [Wait] = []
+            for input in a.inputs {
+                let id = ids[input.stream]!
+                switch input.policy {
+                case let .latest(tol): joins.append((id, input.stream, tol, false))
+                case let .nearest(tol):
+                    joins.append((id, input.stream, tol, true))
+                    waits.append(Wait(stream: id, strictlyAfter: false, tolerance: tol))
+                case .between(through: .firstAfter):
+                    firstAfter.insert(input.stream)
+                    waits.append(Wait(stream: id, strictlyAfter: true, tolerance: 0))
+                case .each, .between(through: .trigger): break
+                }
+            }
+            return Node(instance: a, joinInputs: joins, firstAfterStreams: firstAfter, waits: waits,
                         outputIDs: Dictionary(a.outputs.map { ($0.stream, ids[$0.stream]!) }, uniquingKeysWith: { a, _ in a }),
                         context: AnalyzerContext(instanceName: a.name))
         }
@@ -66,10 +113,15 @@ struct BusRunState {
                 switch input.policy {
                 case .each: streams[id].eachConsumers.append(i)
                 case .between: streams[id].betweenConsumers.append(i)
-                case .latest: streams[id].keepsLatest = true
+                case .latest, .nearest: streams[id].keepsLatest = true
                 }
             }
         }
+    }
+
+    /// Marks `names` as ended: their source has no further packet.
+    mutating func endSourceStreams(_ names: [String]) {
+        for name in names { if let id = streamIDs[name] { streams[id].ended = true } }
     }
 
     /// Validates a source packet (declared stream, type, strictly increasing stamps) and delivers it.
@@ -81,6 +133,7 @@ struct BusRunState {
             throw BusError.sourceOutOfOrder(stream: packet.stream, previous: prev, current: packet.timestamp)
         }
         streams[id].lastStamp = packet.timestamp
+        if watermark.map({ packet.timestamp > $0 }) ?? true { watermark = packet.timestamp }
         deliver(packet, stream: id)
     }
 
@@ -103,19 +156,45 @@ struct BusRunState {
         for i in nodes.indices { try drainNode(i, now: now) }
     }
 
-    /// Runs the pending triggers of node `i` (dropping stale ones when `now` is given).
+    /// Runs the pending triggers of node `i` (dropping stale ones when `now` is given), up to the
+    /// first one still waiting for a look-ahead input.
     private mutating func drainNode(_ i: Int, now: Timestamp?) throws {
         while nodes[i].triggerHead < nodes[i].triggers.count {
             let packet = nodes[i].triggers[nodes[i].triggerHead]
-            nodes[i].triggerHead += 1
             if let now, hasNewerDueTrigger(node: i, than: packet, now: now) {
+                nodes[i].triggerHead += 1
                 nodes[i].dropped[packet.stream, default: 0] += 1
                 continue
             }
+            guard canRun(i, at: packet.timestamp) else { break }
+            nodes[i].triggerHead += 1
+            if !nodes[i].waits.isEmpty {
+                let wait = (watermark ?? packet.timestamp).nanoseconds - packet.timestamp.nanoseconds
+                nodes[i].lookAheadWaits.append(max(0, wait))
+            }
             try invoke(i, trigger: packet)
         }
-        nodes[i].triggers.removeAll(keepingCapacity: true)
+        if nodes[i].triggerHead == nodes[i].triggers.count {
+            nodes[i].triggers.removeAll(keepingCapacity: true)
+        } else {
+            nodes[i].triggers.removeFirst(nodes[i].triggerHead)
+        }
         nodes[i].triggerHead = 0
+    }
+
+    /// Whether every look-ahead input of node `i` can answer for time `t`.
+    private func canRun(_ i: Int, at t: Timestamp) -> Bool {
+        if flushing { return true }
+        for wait in nodes[i].waits {
+            let s = streams[wait.stream]
+            if s.ended { continue }
+            if let last = s.lastStamp, wait.strictlyAfter ? last > t : last >= t { continue }
+            // Nothing within the tolerance can still come on a source stream once every
+            // source packet up to t + tolerance is in.
+            if !wait.strictlyAfter, s.isSource, let w = watermark, w.nanoseconds - t.nanoseconds >= wait.tolerance { continue }
+            return false
+        }
+        return true
     }
 
     private func hasNewerDueTrigger(node i: Int, than packet: AnyPacket, now: Timestamp) -> Bool {
@@ -129,17 +208,24 @@ struct BusRunState {
         if !nodes[i].between.isEmpty {
             for (stream, queue) in nodes[i].between {
                 let cut = queue.firstIndex { $0.timestamp > t } ?? queue.count
-                between[stream] = Array(queue[..<cut])
+                // `.firstAfter` also hands over the first packet after t, and keeps it for the next call.
+                let end = cut < queue.count && nodes[i].firstAfterStreams.contains(stream) ? cut + 1 : cut
+                between[stream] = Array(queue[..<end])
                 nodes[i].between[stream] = cut == queue.count ? [] : Array(queue[cut...])
             }
         }
-        var latestPackets: [String: AnyPacket] = [:]
-        for (id, name, tolerance) in nodes[i].latestInputs {
-            if let p = streams[id].latest.last(where: { $0.timestamp <= t }), t.nanoseconds - p.timestamp.nanoseconds <= tolerance {
-                latestPackets[name] = p
+        var joined: [String: AnyPacket] = [:]
+        for (id, name, tolerance, ahead) in nodes[i].joinInputs {
+            let history = streams[id].latest
+            let before = history.last { $0.timestamp <= t }
+            var best = before.flatMap { t.nanoseconds - $0.timestamp.nanoseconds <= tolerance ? $0 : nil }
+            if ahead, let after = history.first(where: { $0.timestamp > t }), after.timestamp.nanoseconds - t.nanoseconds <= tolerance {
+                // The earlier packet wins a tie.
+                if best.map({ after.timestamp.nanoseconds - t.nanoseconds < t.nanoseconds - $0.timestamp.nanoseconds }) ?? true { best = after }
             }
+            if let best { joined[name] = best }
         }
-        let input = AnalyzerInput(trigger: trigger, latest: latestPackets, between: between)
+        let input = AnalyzerInput(trigger: trigger, joined: joined, between: between)
         let instance = nodes[i].instance
         let start = clock.now
         do {
@@ -153,8 +239,23 @@ struct BusRunState {
         try publish(from: i)
     }
 
-    /// Sends what node `i` emitted (in its context) to the sink and the consumers.
-    private mutating func publish(from i: Int) throws {
+    /// Sends what node `i` emitted (in its context) to the sink and the consumers; in `open`,
+    /// also takes the metadata it declared for its outputs.
+    private mutating func publish(from i: Int, opening: Bool = false) throws {
+        if !nodes[i].context.declaredMetadata.isEmpty {
+            let name = nodes[i].instance.name
+            for (stream, metadata) in nodes[i].context.declaredMetadata {
+                guard let id = nodes[i].outputIDs[stream] else {
+                    nodes[i].context.reset()
+                    throw BusError.undeclaredOutput(analyzer: name, stream: stream)
+                }
+                guard opening else {
+                    nodes[i].context.reset()
+                    throw BusError.metadataAfterOpen(analyzer: name, stream: stream)
+                }
+                streams[id].metadata = metadata
+            }
+        }
         if !nodes[i].context.warnings.isEmpty {
             let name = nodes[i].instance.name
             warnings += nodes[i].context.warnings.map { "\(name): \($0)" }
@@ -177,18 +278,22 @@ struct BusRunState {
 
     mutating func openAll() throws {
         for i in nodes.indices {
+            for input in nodes[i].instance.inputs {
+                if let id = streamIDs[input.stream] { nodes[i].context.inputMetadata[input.stream] = streams[id].metadata }
+            }
             let start = clock.now
             do { try nodes[i].instance.open(&nodes[i].context) } catch {
                 throw BusError.analyzerFailed(analyzer: nodes[i].instance.name, phase: "open", stream: nil, timestamp: nil, message: "\(error)")
             }
             nodes[i].openCloseNanoseconds += (clock.now - start).nanoseconds
-            try publish(from: i)
+            try publish(from: i, opening: true)
         }
     }
 
     /// Closes every analyzer in dependency order, publishing and draining what each flushes.
     /// Continues past failures (every analyzer gets its close); throws the first failure.
     mutating func closeAll() throws {
+        flushing = true
         var firstError: (any Error)?
         for i in nodes.indices {
             do {
@@ -207,6 +312,11 @@ struct BusRunState {
         if let firstError { throw firstError }
     }
 
+    /// The metadata of every stream, by name.
+    func metadataByStream() -> [String: StreamMetadata] {
+        Dictionary(streams.map { ($0.name, $0.metadata) }, uniquingKeysWith: { a, _ in a })
+    }
+
     func report() -> RunReport {
         var r = RunReport()
         for n in nodes {
@@ -215,9 +325,15 @@ struct BusRunState {
                 sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int((q * Double(sorted.count - 1)).rounded()))]) / 1e6
             }
             let total = Double(n.durations.reduce(0, +) + n.openCloseNanoseconds) / 1e6
-            r.analyzers.append(.init(instance: n.instance.name, analyzer: n.instance.typeName, calls: n.durations.count,
-                                     p50Milliseconds: pct(0.5), p95Milliseconds: pct(0.95),
-                                     maxMilliseconds: Double(sorted.last ?? 0) / 1e6, totalMilliseconds: total))
+            var timing = RunReport.AnalyzerTiming(instance: n.instance.name, analyzer: n.instance.typeName, calls: n.durations.count,
+                                                  p50Milliseconds: pct(0.5), p95Milliseconds: pct(0.95),
+                                                  maxMilliseconds: Double(sorted.last ?? 0) / 1e6, totalMilliseconds: total)
+            if !n.waits.isEmpty {
+                let waits = n.lookAheadWaits.sorted()
+                timing.lookAheadP50Milliseconds = waits.isEmpty ? 0 : Double(waits[waits.count / 2]) / 1e6
+                timing.lookAheadMaxMilliseconds = Double(waits.last ?? 0) / 1e6
+            }
+            r.analyzers.append(timing)
             for (stream, count) in n.dropped.sorted(by: { $0.key < $1.key }) {
                 r.skipped.append(.init(analyzer: n.instance.name, stream: stream, count: count,
                                        reason: "realtime: analyzer behind, older trigger dropped"))

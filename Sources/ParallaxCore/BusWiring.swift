@@ -7,6 +7,8 @@ public enum BusWiring {
         public let streamTypes: [String: PayloadType]
         /// Streams in declaration order (sources first, then analyzer outputs).
         public let streamOrder: [String]
+        /// The metadata of every source stream (analyzer outputs get theirs in `open`).
+        public let sourceMetadata: [String: StreamMetadata]
     }
 
     /// Checks the graph and orders it. Errors name the analyzer (its index is
@@ -54,6 +56,7 @@ public enum BusWiring {
             done[next] = true
             result.append(next)
         }
-        return Plan(order: result, streamTypes: types, streamOrder: order)
+        let metadata = Dictionary(sourceStreams.map { ($0.name, $0.metadata) }, uniquingKeysWith: { a, _ in a })
+        return Plan(order: result, streamTypes: types, streamOrder: order, sourceMetadata: metadata)
     }
 }

@@ -1,5 +1,3 @@
-import ParallaxGeometry
-
 /// One image from a camera, with what an analyzer needs to interpret it.
 public struct CameraFrame: Sendable {
     /// Pixel layout of the image.
@@ -9,16 +7,14 @@ public struct CameraFrame: Sendable {
     public var cameraID: String
     /// 8-bit pixels: 1 channel for ``Format/gray8``, 3 interleaved for ``Format/rgb8``.
     public var image: ImageBuffer<UInt8>
-    /// The calibration this image was taken with, when known (shared, not copied).
-    public var calibration: CameraCalibration?
     /// Exposure time in seconds, when the dataset records it.
     public var exposure: Double?
 
-    /// A frame.
-    public init(cameraID: String, image: ImageBuffer<UInt8>, calibration: CameraCalibration? = nil, exposure: Double? = nil) {
+    /// A frame. Its camera's calibration travels as the stream's metadata
+    /// (``StreamMetadata/camera``), not in every frame.
+    public init(cameraID: String, image: ImageBuffer<UInt8>, exposure: Double? = nil) {
         self.cameraID = cameraID
         self.image = image
-        self.calibration = calibration
         self.exposure = exposure
     }
 

@@ -9,16 +9,12 @@ public struct FaceLandmarks: Sendable, Codable, Equatable {
     public var points: [Vector2]
     /// The same landmarks in the camera frame (m), when known.
     public var points3D: [Vector3]?
-    /// The camera the points are measured in (intrinsics for PnP), when known; not in JSON.
-    public var calibration: CameraCalibration?
 
-    public init(points: [Vector2], points3D: [Vector3]? = nil, calibration: CameraCalibration? = nil) {
+    /// Landmarks of one face; the camera's calibration travels as the stream's metadata.
+    public init(points: [Vector2], points3D: [Vector3]? = nil) {
         self.points = points
         self.points3D = points3D
-        self.calibration = calibration
     }
-
-    enum CodingKeys: String, CodingKey { case points, points3D }
 }
 
 /// A face's pose and gaze, as ARKit's `ARFaceAnchor` reports them.

@@ -60,19 +60,15 @@ public struct FeatureMatches: Sendable, Codable, Equatable {
     /// The model fitted by RANSAC, when one was asked for and found. It maps undistorted pixels
     /// (``CameraModel/undistortedPixel(_:)``) when the camera is calibrated, raw pixels otherwise.
     public var model: TwoViewModel?
-    /// The camera's calibration (intrinsics and `T_BC`), when known; not written to JSON.
-    public var calibration: CameraCalibration?
 
+    /// Matches of one frame; the camera's calibration travels as the stream's metadata.
     public init(camera: String, referenceTimestamp: Timestamp, featureCount: Int, referenceFeatureCount: Int,
-                matches: [FeatureMatch], model: TwoViewModel?, calibration: CameraCalibration? = nil) {
+                matches: [FeatureMatch], model: TwoViewModel?) {
         self.camera = camera
         self.referenceTimestamp = referenceTimestamp
         self.featureCount = featureCount
         self.referenceFeatureCount = referenceFeatureCount
         self.matches = matches
         self.model = model
-        self.calibration = calibration
     }
-
-    enum CodingKeys: String, CodingKey { case camera, referenceTimestamp, featureCount, referenceFeatureCount, matches, model }
 }

@@ -62,18 +62,13 @@ public struct FeatureTracks: Sendable, Codable, Equatable {
     public var features: [TrackedFeature]
     /// Tracks that ended at this frame, with the reason.
     public var ended: [EndedTrack]
-    /// The camera's calibration (intrinsics and `T_BC`), when known; not written to JSON.
-    public var calibration: CameraCalibration?
 
-    public init(camera: String, imageWidth: Int, imageHeight: Int, features: [TrackedFeature], ended: [EndedTrack],
-                calibration: CameraCalibration? = nil) {
+    /// Tracks of one frame; the camera's calibration travels as the stream's metadata.
+    public init(camera: String, imageWidth: Int, imageHeight: Int, features: [TrackedFeature], ended: [EndedTrack]) {
         self.camera = camera
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.features = features
         self.ended = ended
-        self.calibration = calibration
     }
-
-    enum CodingKeys: String, CodingKey { case camera, imageWidth, imageHeight, features, ended }
 }

@@ -47,9 +47,11 @@ public final class FrameBus {
     private let sources: [any PacketSource]
     private let analyzers: [AnalyzerInstance]   // in dependency order
     private let options: Options
-    private let streamTypes: [String: PayloadType]
-    private let streamOrder: [String]
+    private let plan: BusWiring.Plan
     private var cancelled: @Sendable () -> Bool = { false }
+    /// Every stream's metadata as the last run left it: the sources' and what each analyzer
+    /// declared for its outputs in `open` (for evaluations that need an output's camera).
+    public private(set) var streamMetadata: [String: StreamMetadata] = [:]
     private var progress: (Timestamp) -> Void = { _ in }
 
     /// Wires `analyzers` to the streams of `sources` and each other. Throws ``BusError`` for
@@ -59,8 +61,7 @@ public final class FrameBus {
         self.sources = options.prefetch ? sources.map { PrefetchingSource($0) } : sources
         self.analyzers = plan.order.map { analyzers[$0] }
         self.options = options
-        self.streamTypes = plan.streamTypes
-        self.streamOrder = plan.streamOrder
+        self.plan = plan
     }
 
     /// A closure polled between timestamp groups; returning `true` stops the run cleanly
@@ -75,7 +76,7 @@ public final class FrameBus {
     /// carries the report) when a source or analyzer failed.
     @discardableResult
     public func run(sink: @escaping Sink = { _, _ in }) throws -> RunReport {
-        var state = BusRunState(analyzers: analyzers, streamTypes: streamTypes, streamOrder: streamOrder, sink: sink)
+        var state = BusRunState(analyzers: analyzers, plan: plan, sink: sink)
         let clock = ContinuousClock()
         let wallStart = clock.now
         var failure: BusError?
@@ -85,7 +86,10 @@ public final class FrameBus {
 
         do {
             try state.openAll()
-            for i in sources.indices { heads[i] = try pull(i) }
+            for i in sources.indices {
+                heads[i] = try pull(i)
+                if heads[i] == nil { state.endSourceStreams(sources[i].streams.map(\.name)) }
+            }
             while true {
                 guard let t = Self.earliest(heads) else { break }
                 if cancelled() { throw BusError.cancelled }
@@ -100,6 +104,7 @@ public final class FrameBus {
                     while let packet = heads[i], packet.timestamp == t {
                         try state.acceptSource(packet)
                         heads[i] = try pull(i)
+                        if heads[i] == nil { state.endSourceStreams(sources[i].streams.map(\.name)) }
                     }
                 }
                 if options.mode == .realtime, let first = firstStamp,
@@ -124,6 +129,7 @@ public final class FrameBus {
         }
 
         for source in sources { (source as? PrefetchingSource)?.stop() }
+        streamMetadata = state.metadataByStream()
         var report = state.report()
         report.mode = options.mode.rawValue
         report.wallSeconds = (clock.now - wallStart).seconds

@@ -1,9 +1,15 @@
-/// A stream description: name and payload type.
+/// A stream description: name, payload type and what its packets were sensed with.
 public struct StreamDescription: Sendable, Equatable, CustomStringConvertible {
     public let name: String
     public let type: PayloadType
-    public init(name: String, type: PayloadType) { self.name = name; self.type = type }
-    public init<P>(_ key: StreamKey<P>) { self.init(name: key.name, type: key.payloadType) }
+    /// The sensor description, delivered to consumers once (``AnalyzerContext/metadata(of:)``).
+    public var metadata: StreamMetadata
+    public init(name: String, type: PayloadType, metadata: StreamMetadata = .none) {
+        self.name = name; self.type = type; self.metadata = metadata
+    }
+    public init<P>(_ key: StreamKey<P>, metadata: StreamMetadata = .none) {
+        self.init(name: key.name, type: key.payloadType, metadata: metadata)
+    }
     public var description: String { "\(name) (\(type))" }
 }
 

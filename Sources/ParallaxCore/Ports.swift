@@ -5,21 +5,51 @@
 /// - ``latest(tolerance:)``: the newest packet of the stream with timestamp ≤ the trigger's,
 ///   if it is at most `tolerance` older; otherwise absent (depth arrives slower than color:
 ///   most frames have no depth, like ARKit's `capturedDepthData`);
-/// - ``between``: every packet of the stream with timestamp in (previous trigger, this
-///   trigger] — the IMU samples between two frames. The first call gets all packets up to it.
+/// - ``nearest(tolerance:)``: the packet closest in time to the trigger, before *or after* it,
+///   within `tolerance` (the earlier one on a tie); otherwise absent. Looks ahead: the trigger
+///   waits until the stream has a packet at or after its time (or the stream has ended);
+/// - ``between(through:)``: every packet of the stream with timestamp in (previous trigger,
+///   this trigger] — the IMU samples between two frames. The first call gets all packets up to
+///   it. With ``BetweenEnd/firstAfter`` also the first packet *after* the trigger (which the
+///   next call receives again), so a filter can interpolate to the frame's time; the trigger
+///   waits until that packet has arrived (or the stream has ended).
 ///
 /// "≤ the trigger's timestamp" includes packets with the *same* timestamp, whatever stream
 /// they came from: the bus delivers all packets of one timestamp before it triggers anything.
+/// Look-ahead waits depend only on packet order, never on wall time, so results stay
+/// bit-identical; the extra latency is reported per analyzer (``RunReport/AnalyzerTiming``).
 public enum SyncPolicy: Sendable, Equatable, CustomStringConvertible {
     case each
     case latest(tolerance: Nanoseconds)
-    case between
+    case nearest(tolerance: Nanoseconds)
+    case between(through: BetweenEnd)
+
+    /// Where a ``SyncPolicy/between(through:)`` window ends.
+    public enum BetweenEnd: Sendable, Equatable {
+        /// At the trigger's timestamp (inclusive).
+        case trigger
+        /// At the first packet after the trigger (inclusive).
+        case firstAfter
+    }
+
+    /// All packets between triggers, ending at the trigger.
+    public static let between = SyncPolicy.between(through: .trigger)
+
+    /// Whether the trigger must wait for later packets of this input.
+    public var looksAhead: Bool {
+        switch self {
+        case .nearest, .between(through: .firstAfter): return true
+        case .each, .latest, .between(through: .trigger): return false
+        }
+    }
 
     public var description: String {
         switch self {
         case .each: return "each"
         case let .latest(tolerance): return "latest within \(Double(tolerance) / 1e6) ms"
-        case .between: return "all between triggers"
+        case let .nearest(tolerance): return "nearest within \(Double(tolerance) / 1e6) ms (looks ahead)"
+        case .between(through: .trigger): return "all between triggers"
+        case .between(through: .firstAfter): return "all between triggers and the first after (looks ahead)"
         }
     }
 }
@@ -37,8 +67,15 @@ public struct InputPort<Payload: Sendable>: Sendable {
     public static func latest(_ stream: String, tolerance: Nanoseconds) -> InputPort {
         InputPort(key: StreamKey(stream), policy: .latest(tolerance: tolerance))
     }
-    /// All packets of `stream` since the previous trigger.
-    public static func between(_ stream: String) -> InputPort { InputPort(key: StreamKey(stream), policy: .between) }
+    /// The packet of `stream` nearest the trigger in time, before or after, at most `tolerance` ns away.
+    public static func nearest(_ stream: String, tolerance: Nanoseconds) -> InputPort {
+        InputPort(key: StreamKey(stream), policy: .nearest(tolerance: tolerance))
+    }
+    /// All packets of `stream` since the previous trigger, up to the trigger or (`.firstAfter`)
+    /// up to and including the first packet after it.
+    public static func between(_ stream: String, through end: SyncPolicy.BetweenEnd = .trigger) -> InputPort {
+        InputPort(key: StreamKey(stream), policy: .between(through: end))
+    }
 
     /// The type-erased description the bus wires.
     public var erased: PortDescription { PortDescription(stream: key.name, type: key.payloadType, policy: policy) }

@@ -13,6 +13,22 @@ public struct RunReport: Sendable, Codable, Equatable {
         public var maxMilliseconds: Double
         /// Total time in `open` + `process` + `close` (ms).
         public var totalMilliseconds: Double
+        /// For analyzers with look-ahead inputs (``SyncPolicy/looksAhead``): how far the data had
+        /// to run past a trigger before it could run, median and maximum (ms of dataset time).
+        /// In `--realtime` this is the latency the look-ahead adds. `nil` otherwise.
+        public var lookAheadP50Milliseconds: Double?
+        public var lookAheadMaxMilliseconds: Double?
+
+        public init(instance: String, analyzer: String, calls: Int, p50Milliseconds: Double, p95Milliseconds: Double,
+                    maxMilliseconds: Double, totalMilliseconds: Double) {
+            self.instance = instance
+            self.analyzer = analyzer
+            self.calls = calls
+            self.p50Milliseconds = p50Milliseconds
+            self.p95Milliseconds = p95Milliseconds
+            self.maxMilliseconds = maxMilliseconds
+            self.totalMilliseconds = totalMilliseconds
+        }
     }
 
     /// Packets seen on one stream.

@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxCore
 import ParallaxGeometry
+import ParallaxMath
 
 /// What `parallax inspect` reports about a dataset folder.
 public struct DatasetInspection: Sendable, Codable {
@@ -23,7 +24,8 @@ public struct DatasetInspection: Sendable, Codable {
         public var missing: Int
         /// Image size and layout of the first frame (`752×480 gray8`), for image streams.
         public var imageSize: String?
-        /// Calibration summary, for cameras that have one.
+        /// The stream's metadata in one line (camera model, stereo baseline, IMU noise, depth
+        /// units), when it has any.
         public var calibration: String?
     }
 
@@ -49,7 +51,6 @@ public struct DatasetInspection: Sendable, Codable {
                 firstImages[packet.stream] = "\(depth.values.width)×\(depth.values.height) \(depth.kind.rawValue) (m)"
             }
         }
-        let calibrations = (source as? EuRoCSource)?.calibrations ?? [:]
         var all: [Timestamp] = []
         let streams = source.streams.map { description -> Stream in
             let stamps = source.listing.stamps[description.name] ?? []
@@ -62,7 +63,7 @@ public struct DatasetInspection: Sendable, Codable {
                           first: sorted.first, last: sorted.last, gaps: stats.gaps, maxGapMilliseconds: stats.maxGapMilliseconds,
                           outOfOrder: disorder, missing: source.missingImages[description.name] ?? 0,
                           imageSize: firstImages[description.name],
-                          calibration: calibrations[description.name].map(Self.summary))
+                          calibration: Self.summary(description.metadata))
         }
         let gt = source.groundTruth
         return DatasetInspection(
@@ -70,6 +71,25 @@ public struct DatasetInspection: Sendable, Codable {
             durationSeconds: (all.max().flatMap { mx in all.min().map { mx.seconds(since: $0) } }) ?? 0,
             groundTruthPoses: gt?.count ?? 0,
             groundTruthSeconds: gt.flatMap { g in g.poses.last.map { $0.time - g.poses[0].time } } ?? 0)
+    }
+
+    /// One line per kind of metadata, joined by "; " (`nil` when there is none).
+    static func summary(_ m: StreamMetadata) -> String? {
+        var parts: [String] = []
+        if let c = m.camera { parts.append(summary(c)) }
+        if let s = m.stereo { parts.append(String(format: "stereo with %@, baseline %.4f m", s.stream, s.partnerFromThis.translation.norm)) }
+        if let imu = m.imu {
+            let n = imu.noise
+            parts.append(String(format: "IMU %.0f Hz, gyro noise %.3g rad/s/√Hz, walk %.3g rad/s²/√Hz, accel noise %.3g m/s²/√Hz, walk %.3g m/s³/√Hz",
+                                imu.rateHz, n.gyroscopeNoiseDensity, n.gyroscopeRandomWalk, n.accelerometerNoiseDensity, n.accelerometerRandomWalk))
+        }
+        if let d = m.depth {
+            var text = "depth kind \(d.kind.rawValue)"
+            if let u = d.unitsPerMetre { text += String(format: ", %.6g raw units per metre", u) }
+            if let c = d.camera { text += ", registered to " + summary(c) }
+            parts.append(text)
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     static func summary(_ c: CameraCalibration) -> String {

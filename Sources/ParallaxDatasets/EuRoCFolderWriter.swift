@@ -9,12 +9,18 @@ public final class EuRoCFolderWriter {
     private let mav0: URL
     private var csv: [String: String] = [:]
     private var order: [String] = []
-    private var calibrations: [String: CameraCalibration] = [:]
+    private var metadata: [String: StreamMetadata] = [:]
 
     /// Creates `path/mav0`.
     public init(path: String) throws {
         mav0 = URL(fileURLWithPath: path).appendingPathComponent("mav0")
         try FileManager.default.createDirectory(at: mav0, withIntermediateDirectories: true)
+    }
+
+    /// Records a stream's metadata: camera calibrations become `sensor.yaml` files, and so does
+    /// the IMU's.
+    public func declare(_ stream: StreamDescription) {
+        if !stream.metadata.isEmpty { metadata[stream.name] = stream.metadata }
     }
 
     /// Stores one packet: ``CameraFrame`` (PNG) or ``IMUSample`` (stream `imu0` only).
@@ -30,7 +36,6 @@ public final class EuRoCFolderWriter {
         case let frame as CameraFrame:
             guard name.hasPrefix("cam") else { throw ParallaxFolderWriter.WriterError.unsupportedPayload(stream: name, type: "camera stream not named cam*") }
             try start("#timestamp [ns],filename\n", images: true)
-            if let c = frame.calibration, calibrations[name] == nil { calibrations[name] = c }
             try ImageEncoder.writePNG(frame.image, to: mav0.appendingPathComponent("\(name)/data/\(t).png").path)
             csv[name]! += "\(t),\(t).png\n"
         case let s as IMUSample where name == "imu0":
@@ -43,12 +48,14 @@ public final class EuRoCFolderWriter {
     }
 
     /// Writes the CSV files, camera `sensor.yaml` files (a camera without calibration cannot be
-    /// written: EuRoC readers need one), the IMU `sensor.yaml` when given, and ground truth.
-    public func finish(groundTruth: Trajectory? = nil, imu: IMUCalibration? = nil) throws {
+    /// written: EuRoC readers need one), the IMU `sensor.yaml` when its metadata has one, and
+    /// ground truth.
+    public func finish(groundTruth: Trajectory? = nil) throws {
+        let imu = metadata["imu0"]?.imu
         for name in order {
             try csv[name]!.write(to: mav0.appendingPathComponent("\(name)/data.csv"), atomically: true, encoding: .utf8)
             if name.hasPrefix("cam") {
-                guard let c = calibrations[name] else {
+                guard let c = metadata[name]?.camera else {
                     throw ParallaxFolderWriter.WriterError.unsupportedPayload(stream: name, type: "frames without calibration (EuRoC needs sensor.yaml)")
                 }
                 try EuRoCSensorFile.cameraYAML(c).write(to: mav0.appendingPathComponent("\(name)/sensor.yaml"), atomically: true, encoding: .utf8)

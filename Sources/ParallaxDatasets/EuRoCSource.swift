@@ -42,8 +42,9 @@ extension DatasetError {
 /// Streams an EuRoC/ASL folder (`mav0/cam*/`, `mav0/imu0/`) lazily: CSV rows are parsed up front
 /// (small), images are decoded one at a time as the bus asks for them.
 ///
-/// Streams: `cam0`, `cam1`, … (``CameraFrame``, with calibration from `sensor.yaml`) and
-/// `imu0` (``IMUSample``). Rows whose image file is missing are skipped and counted
+/// Streams: `cam0`, `cam1`, … (``CameraFrame``; metadata: the calibration from `sensor.yaml`,
+/// and the stereo partner when two cameras are calibrated) and `imu0` (``IMUSample``; metadata:
+/// rate and noise densities from `imu0/sensor.yaml` when present). Rows whose image file is missing are skipped and counted
 /// (``missingImages``) unless `strict`.
 public final class EuRoCSource: DatasetSource, DeferredPacketSource {
     public let streams: [StreamDescription]
@@ -51,8 +52,6 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
     public private(set) var listing = StreamListing()
     /// Ground truth from `mav0/state_groundtruth_estimate0/data.csv`, when present.
     public let groundTruth: Trajectory?
-    /// Camera calibrations by stream name.
-    public let calibrations: [String: CameraCalibration]
     /// Image rows listed in `data.csv` whose file does not exist, per camera (found when the
     /// folder is opened; those rows are skipped).
     public let missingImages: [String: Int]
@@ -60,7 +59,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
     private enum Item { case frame(camera: Int, path: String, csv: String, line: Int), imu(IMUSample), pose(Pose) }
     private var items: [(Timestamp, Int, Item)] = []   // (time, stream rank, item), merged
     private var index = 0
-    private let cameras: [(name: String, calibration: CameraCalibration)]
+    private let cameraNames: [String]
     private let strict: Bool
 
     /// Opens `path` (the folder holding `mav0`, or `mav0` itself). With `validateOrder`
@@ -85,7 +84,6 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
             let calibration = try EuRoCSensorFile.loadCamera(path: folder.appendingPathComponent("sensor.yaml").path)
             let rank = cams.count
             cams.append((name, calibration))
-            streams.append(StreamDescription(StreamKey<CameraFrame>(name)))
             let csv = folder.appendingPathComponent("data.csv").path
             let dataFolder = folder.appendingPathComponent("data").path + "/"
             try Self.rows(csv, columns: 2) { row in
@@ -96,9 +94,15 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
                 rows.append((Timestamp(nanoseconds: ns), rank, .frame(camera: rank, path: dataFolder + row.string(1), csv: csv, line: row.line)))
             }
         }
+        let partners = StereoPartner.pairs(Dictionary(cams, uniquingKeysWith: { a, _ in a }))
+        for (name, calibration) in cams {
+            streams.append(StreamDescription(StreamKey<CameraFrame>(name), metadata: StreamMetadata(camera: calibration, stereo: partners[name])))
+        }
         let imuCSV = mav0.appendingPathComponent("imu0/data.csv").path
         if fm.fileExists(atPath: imuCSV) {
-            streams.append(StreamDescription(StreamKey<IMUSample>("imu0")))
+            let imuYAML = mav0.appendingPathComponent("imu0/sensor.yaml").path
+            let imu = fm.fileExists(atPath: imuYAML) ? try EuRoCSensorFile.loadIMU(path: imuYAML) : nil
+            streams.append(StreamDescription(StreamKey<IMUSample>("imu0"), metadata: StreamMetadata(imu: imu)))
             let imuRank = cams.count
             try Self.rows(imuCSV, columns: 7) { row in
                 guard let ns = row.int64(0), let gx = row.double(1), let gy = row.double(2), let gz = row.double(3),
@@ -135,10 +139,9 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
             }
         }
         self.listing = listing
-        calibrations = Dictionary(uniqueKeysWithValues: cams.map { ($0.0, $0.1) })
         // Stable merge by time, then stream rank; per-stream order is kept (the bus checks it).
         items = mergedByTime(rows)
-        self.cameras = cams
+        self.cameraNames = cams.map(\.0)
         self.streams = streams
     }
 
@@ -166,10 +169,10 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
         case let .pose(pose):
             return .ready(AnyPacket(stream: DatasetStreams.groundTruth, timestamp: t, payload: pose))
         case let .frame(camera, path, _, _):
-            let (name, calibration) = cameras[camera]
+            let name = cameraNames[camera]
             return .work {
                 let image = try ImageDecoder.decodeGray8(path: path)
-                return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image, calibration: calibration))
+                return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image))
             }
         }
     }

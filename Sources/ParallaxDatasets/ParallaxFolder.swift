@@ -13,11 +13,17 @@ import Yams
 /// version: 1
 /// streams:
 ///   - {name: cam0, type: camera, calibration: cam0/sensor.yaml}   # cam0/data.csv: t_ns,filename (PNG in cam0/data/)
-///   - {name: imu0, type: imu}                                     # imu0/data.csv: t_ns,gx,gy,gz,ax,ay,az
-///   - {name: depth0, type: depth, depth_scale: 5000, kind: depth} # depth0/data.csv: t_ns,filename (16-bit PNG)
+///   - {name: imu0, type: imu, calibration: imu0/sensor.yaml}      # imu0/data.csv: t_ns,gx,gy,gz,ax,ay,az
+///   - {name: depth0, type: depth, depth_scale: 5000, kind: depth, calibration: depth0/sensor.yaml}
+///                                                                 # depth0/data.csv: t_ns,filename (16-bit PNG)
 ///   - {name: accel0, type: accelerometer}                         # accel0/data.csv: t_ns,ax,ay,az
 /// ground_truth: groundtruth.csv                                    # EuRoC ground-truth CSV
 /// ```
+///
+/// `calibration:` is optional everywhere and becomes the stream's ``StreamMetadata``: an EuRoC
+/// camera `sensor.yaml` for cameras, depth maps (intrinsics in depth pixels) and face landmarks,
+/// an EuRoC IMU `sensor.yaml` (rate, noise densities) for IMUs. Two calibrated cameras are
+/// declared a stereo pair.
 public enum ParallaxFolder {
     /// The `format:` value.
     public static let formatTag = "parallax-dataset"
@@ -45,8 +51,6 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
     public private(set) var listing = StreamListing()
     public let groundTruth: Trajectory?
     public let missingImages: [String: Int]
-    /// Camera calibrations by stream.
-    public let calibrations: [String: CameraCalibration]
 
     private enum Item { case ready(AnyPacket), image(stream: String, kind: ParallaxFolder.StreamKind, path: String, depthScale: Float, depthKind: DepthMap.Kind) }
     private var items: [(Timestamp, Int, Item)] = []
@@ -72,7 +76,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
         }
         guard let list = map["streams"]?.sequence else { throw invalid(doc, "expected a 'streams' list") }
         var streams: [StreamDescription] = []
-        var calibrations: [String: CameraCalibration] = [:]
+        var cameras: [String: CameraCalibration] = [:]
         var rows: [(Timestamp, Int, Item)] = []
         var listing = StreamListing()
         var missing: [String: Int] = [:]
@@ -98,16 +102,21 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                     return v
                 }
             }
+            let calibrationFile = s["calibration"]?.string.map { root.appendingPathComponent($0).path }
+            func camera() throws -> CameraCalibration? { try calibrationFile.map { try EuRoCSensorFile.loadCamera(path: $0) } }
             switch kind {
             case .camera, .depth:
-                streams.append(kind == .camera ? StreamDescription(StreamKey<CameraFrame>(name)) : StreamDescription(StreamKey<DepthMap>(name)))
-                if kind == .camera, let cal = s["calibration"]?.string {
-                    calibrations[name] = try EuRoCSensorFile.loadCamera(path: root.appendingPathComponent(cal).path)
-                }
                 let scale = Float(s["depth_scale"]?.float ?? 1000)
                 let kindName = s["kind"]?.string ?? "depth"
                 guard let depthKind = DepthMap.Kind(rawValue: kindName) else {
                     throw invalid(s["kind"], "unknown depth kind '\(kindName)' (depth, disparity)")
+                }
+                if kind == .camera {
+                    cameras[name] = try camera()
+                    streams.append(StreamDescription(StreamKey<CameraFrame>(name), metadata: StreamMetadata(camera: cameras[name])))
+                } else {
+                    let sensor = DepthSensor(kind: depthKind, camera: try camera(), unitsPerMetre: Double(scale))
+                    streams.append(StreamDescription(StreamKey<DepthMap>(name), metadata: StreamMetadata(depth: sensor)))
                 }
                 try table.forEachRow(separatedBy: .comma) { row in
                     guard row.count == 2 else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected 2 columns (t_ns,filename), found \(row.count)") }
@@ -121,15 +130,15 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                     rows.append((t, rank, .image(stream: name, kind: kind, path: file, depthScale: scale, depthKind: depthKind)))
                 }
             case .imu:
-                streams.append(StreamDescription(StreamKey<IMUSample>(name)))
+                let imu = try calibrationFile.map { try EuRoCSensorFile.loadIMU(path: $0) }
+                streams.append(StreamDescription(StreamKey<IMUSample>(name), metadata: StreamMetadata(imu: imu)))
                 try table.forEachRow(separatedBy: .comma) { row in
                     let t = try stamp(row), v = try values(row, 6)
                     rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t,
                         payload: IMUSample(gyroscope: Vector3(v[0], v[1], v[2]), accelerometer: Vector3(v[3], v[4], v[5]))))))
                 }
             case .faceLandmarks:
-                streams.append(StreamDescription(StreamKey<FaceLandmarks>(name)))
-                let cal = try s["calibration"]?.string.map { try EuRoCSensorFile.loadCamera(path: root.appendingPathComponent($0).path) }
+                streams.append(StreamDescription(StreamKey<FaceLandmarks>(name), metadata: StreamMetadata(camera: try camera())))
                 let dims = s["dimensions"]?.int ?? 2
                 guard dims == 2 || dims == 5 else { throw invalid(s["dimensions"], "dimensions must be 2 (u v) or 5 (u v X Y Z)") }
                 try table.forEachRow(separatedBy: .comma) { row in
@@ -141,7 +150,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                     let points = groups.map { Vector2(v[$0], v[$0 + 1]) }
                     let points3D = dims == 5 ? groups.map { Vector3(v[$0 + 2], v[$0 + 3], v[$0 + 4]) } : nil
                     rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t,
-                                                           payload: FaceLandmarks(points: points, points3D: points3D, calibration: cal)))))
+                                                           payload: FaceLandmarks(points: points, points3D: points3D)))))
                 }
             case .faceAnchor:
                 streams.append(StreamDescription(StreamKey<FaceAnchor>(name)))
@@ -171,7 +180,8 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
         }
         if validateOrder { try listing.validate() }
         self.missingImages = missing
-        self.calibrations = calibrations
+        let partners = StereoPartner.pairs(cameras)
+        for i in streams.indices where partners[streams[i].name] != nil { streams[i].metadata.stereo = partners[streams[i].name] }
         let gt = map["ground_truth"]?.string.map { root.appendingPathComponent($0).path }
         groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc) }
         if let trajectory = groundTruth {
@@ -196,12 +206,11 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
         case let .ready(packet):
             return .ready(packet)
         case let .image(stream, kind, path, scale, depthKind):
-            let calibration = calibrations[stream]
             return .work {
                 let decoded = try ImageDecoder.decode(path: path)
                 switch (kind, decoded) {
                 case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
-                    return AnyPacket(stream: stream, timestamp: t, payload: CameraFrame(cameraID: stream, image: image, calibration: calibration))
+                    return AnyPacket(stream: stream, timestamp: t, payload: CameraFrame(cameraID: stream, image: image))
                 case let (.depth, .gray16(raw)):
                     return AnyPacket(stream: stream, timestamp: t,
                                      payload: RawDepth.decode(raw, unitsPerMetre: scale, sensorID: stream, kind: depthKind))
@@ -222,7 +231,7 @@ public final class ParallaxFolderWriter {
     private var order: [String] = []
     private var kinds: [String: ParallaxFolder.StreamKind] = [:]
     private var csv: [String: String] = [:]
-    private var calibrations: [String: CameraCalibration] = [:]
+    private var metadata: [String: StreamMetadata] = [:]
     private var depthKinds: [String: DepthMap.Kind] = [:]
     private var landmarkDimensions: [String: Int] = [:]
 
@@ -232,9 +241,10 @@ public final class ParallaxFolderWriter {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
-    /// Writes `packets` (and `groundTruth`) as a Parallax folder at `path` in one go.
-    public static func write(_ packets: [AnyPacket], groundTruth: Trajectory? = nil, to path: String) throws {
+    /// Writes `packets` of `streams` (and `groundTruth`) as a Parallax folder at `path` in one go.
+    public static func write(_ packets: [AnyPacket], streams: [StreamDescription] = [], groundTruth: Trajectory? = nil, to path: String) throws {
         let writer = try ParallaxFolderWriter(path: path)
+        for s in streams { writer.declare(s) }
         for p in packets { try writer.write(p) }
         try writer.finish(groundTruth: groundTruth)
     }
@@ -247,6 +257,11 @@ public final class ParallaxFolderWriter {
             case let .unsupportedPayload(s, t): return "stream '\(s)': the Parallax folder format cannot store \(t) payloads yet"
             }
         }
+    }
+
+    /// Records a stream's metadata (calibration files are written by ``finish(groundTruth:)``).
+    public func declare(_ stream: StreamDescription) {
+        if !stream.metadata.isEmpty { metadata[stream.name] = stream.metadata }
     }
 
     /// Stores one packet (streams are created on first use).
@@ -273,7 +288,6 @@ public final class ParallaxFolderWriter {
         switch packet.payload {
         case let frame as CameraFrame:
             try register(.camera)
-            if let c = frame.calibration, calibrations[name] == nil { calibrations[name] = c }
             try ImageEncoder.writePNG(frame.image, to: root.appendingPathComponent("\(name)/data/\(t).png").path)
             csv[name]! += "\(t),\(t).png\n"
         case let depth as DepthMap:
@@ -288,7 +302,6 @@ public final class ParallaxFolderWriter {
             csv[name]! += "\(t),\(g.x),\(g.y),\(g.z),\(a.x),\(a.y),\(a.z)\n"
         case let f as FaceLandmarks:
             try register(.faceLandmarks)
-            if let c = f.calibration, calibrations[name] == nil { calibrations[name] = c }
             if let p3 = f.points3D, p3.count == f.points.count {
                 landmarkDimensions[name] = 5
                 csv[name]! += "\(t)," + zip(f.points, p3).map { "\($0.x),\($0.y),\($1.x),\($1.y),\($1.z)" }.joined(separator: ",") + "\n"
@@ -325,8 +338,14 @@ public final class ParallaxFolderWriter {
         for name in order {
             try csv[name]!.write(to: root.appendingPathComponent("\(name)/data.csv"), atomically: true, encoding: .utf8)
             yaml += "  - name: \(name)\n    type: \(kinds[name]!.rawValue)\n"
-            if let c = calibrations[name] {
-                try EuRoCSensorFile.cameraYAML(c).write(to: root.appendingPathComponent("\(name)/sensor.yaml"), atomically: true, encoding: .utf8)
+            let m = metadata[name]
+            let sensorYAML: String? = switch kinds[name] {
+            case .imu: m?.imu.map(EuRoCSensorFile.imuYAML)
+            case .depth: m?.depth?.camera.map(EuRoCSensorFile.cameraYAML)
+            default: m?.camera.map(EuRoCSensorFile.cameraYAML)
+            }
+            if let sensorYAML {
+                try sensorYAML.write(to: root.appendingPathComponent("\(name)/sensor.yaml"), atomically: true, encoding: .utf8)
                 yaml += "    calibration: \(name)/sensor.yaml\n"
             }
             if let dims = landmarkDimensions[name] { yaml += "    dimensions: \(dims)\n" }

@@ -48,7 +48,10 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
         }
         if fm.fileExists(atPath: rgbList) { streams.append(StreamDescription(StreamKey<CameraFrame>("rgb"))) }
         try list(rgbList, stream: "rgb", rank: 0) { .rgb($0, rgbList, $1) }
-        if fm.fileExists(atPath: depthList) { streams.append(StreamDescription(StreamKey<DepthMap>("depth"))) }
+        if fm.fileExists(atPath: depthList) {
+            let sensor = DepthSensor(kind: .depth, unitsPerMetre: Double(Self.depthUnitsPerMetre))
+            streams.append(StreamDescription(StreamKey<DepthMap>("depth"), metadata: StreamMetadata(depth: sensor)))
+        }
         try list(depthList, stream: "depth", rank: 1) { .depth($0, depthList, $1) }
         let accelFile = root.appendingPathComponent("accelerometer.txt").path
         if fm.fileExists(atPath: accelFile) {

@@ -70,6 +70,12 @@ public struct FaceSimulator: Sendable {
         return FaceAnchor(cameraFromHead: cameraFromHead, leftEye: eye(Self.leftIris), rightEye: eye(Self.rightIris), lookAtPoint: target)
     }
 
+    /// The streams ``packets(duration:seed:)`` produces, with the camera as the landmarks' metadata.
+    public var streams: [StreamDescription] {
+        [StreamDescription(StreamKey<FaceLandmarks>("face0/landmarks"), metadata: StreamMetadata(camera: camera)),
+         StreamDescription(StreamKey<FaceAnchor>("face0/anchor"), metadata: StreamMetadata(camera: camera))]
+    }
+
     /// Landmarks and ground truth for `duration` s (streams `face0/landmarks`, `face0/anchor`).
     /// Points behind the camera are impossible here (the face is 0.4–0.6 m in front).
     public func packets(duration: Double, seed: UInt64) -> [AnyPacket] {
@@ -87,7 +93,7 @@ public struct FaceSimulator: Sendable {
             }
             let points3D = inCamera.map { $0 + Vector3(rng.nextGaussian(), rng.nextGaussian(), rng.nextGaussian()) * pointNoise }
             out.append(AnyPacket(stream: "face0/landmarks", timestamp: stamp,
-                                 payload: FaceLandmarks(points: points, points3D: points3D, calibration: camera)))
+                                 payload: FaceLandmarks(points: points, points3D: points3D)))
             out.append(AnyPacket(stream: "face0/anchor", timestamp: stamp, payload: a))
         }
         return out

@@ -35,6 +35,12 @@ public struct ObjectSimulator: Sendable {
         return [Vector3(-hx, -hy, 0), Vector3(hx, -hy, 0), Vector3(hx, hy, 0), Vector3(-hx, hy, 0)].map { pose * $0 }
     }
 
+    /// The streams ``packets(duration:seed:)`` produces, with the camera as metadata.
+    public var streams: [StreamDescription] {
+        [StreamDescription(StreamKey<CameraFrame>("cam0"), metadata: StreamMetadata(camera: camera)),
+         StreamDescription(StreamKey<BoundingBox>("object0/box"), metadata: StreamMetadata(camera: camera))]
+    }
+
     /// Frames (`cam0`) and ground-truth boxes (`object0/box`) for `duration` s. The camera sits
     /// at the room's origin looking along +x (world); boxes are omitted when the object is out
     /// of view.
@@ -52,7 +58,7 @@ public struct ObjectSimulator: Sendable {
                                           edgeV: worldFromCamera.rotation * (c[3] - c[0]), texture: texture))
             let rendered = scene.render(camera: camera.model, bearings: bearings, worldFromCamera: worldFromCamera).image
             let image = PixelNoise.add(to: rendered, sigma: pixelNoise, using: &rng)
-            out.append(AnyPacket(stream: "cam0", timestamp: stamp, payload: CameraFrame(cameraID: "cam0", image: image, calibration: camera)))
+            out.append(AnyPacket(stream: "cam0", timestamp: stamp, payload: CameraFrame(cameraID: "cam0", image: image)))
             // Corners project exactly (pinhole + distortion); straight edges bow under distortion,
             // so the box also includes points along the edges.
             var outline: [Vector3] = []

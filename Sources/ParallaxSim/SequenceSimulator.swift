@@ -40,6 +40,25 @@ public struct SequenceSimulator: Sendable {
         self.configuration = configuration
     }
 
+    /// The streams ``packets()`` produces, with their sensors' descriptions: `cam0` (and
+    /// `cam1` with the stereo partner), `depth0` registered to `cam0`, `imu0` with its noise.
+    public var streams: [StreamDescription] {
+        let c = configuration
+        var cameras = ["cam0": c.camera]
+        if let right = c.stereoCamera { cameras["cam1"] = right }
+        let partners = StereoPartner.pairs(cameras)
+        var out = [StreamDescription(StreamKey<IMUSample>("imu0"),
+                                     metadata: StreamMetadata(imu: IMUCalibration(rateHz: c.imu.rateHz, noise: c.imu.noise))),
+                   StreamDescription(StreamKey<CameraFrame>("cam0"), metadata: StreamMetadata(camera: c.camera, stereo: partners["cam0"]))]
+        if let right = c.stereoCamera {
+            out.append(StreamDescription(StreamKey<CameraFrame>("cam1"), metadata: StreamMetadata(camera: right, stereo: partners["cam1"])))
+        }
+        if c.depthRateHz > 0 {
+            out.append(StreamDescription(StreamKey<DepthMap>("depth0"), metadata: StreamMetadata(depth: DepthSensor(kind: .depth, camera: c.camera))))
+        }
+        return out
+    }
+
     /// The sequence as packets in timestamp order (streams `cam0`, `cam1` when stereo, `depth0`, `imu0`), and the
     /// ground truth `T_WB` at every IMU sample. Times start at the spline's first valid time.
     public func packets() throws -> (packets: [AnyPacket], groundTruth: Trajectory) {
@@ -63,11 +82,11 @@ public struct SequenceSimulator: Sendable {
             let worldFromCamera = worldFromBody * c.camera.bodyFromSensor
             let (rendered, depth) = scene.render(camera: c.camera.model, bearings: bearings, worldFromCamera: worldFromCamera)
             let image = PixelNoise.add(to: rendered, sigma: c.pixelNoise, using: &rng)
-            packets.append(AnyPacket(stream: "cam0", timestamp: stamp, payload: CameraFrame(cameraID: "cam0", image: image, calibration: c.camera)))
+            packets.append(AnyPacket(stream: "cam0", timestamp: stamp, payload: CameraFrame(cameraID: "cam0", image: image)))
             if let right = c.stereoCamera, let rb = stereoBearings {
                 let rendered1 = scene.render(camera: right.model, bearings: rb, worldFromCamera: worldFromBody * right.bodyFromSensor).image
                 let image1 = PixelNoise.add(to: rendered1, sigma: c.pixelNoise, using: &rng)
-                packets.append(AnyPacket(stream: "cam1", timestamp: stamp, payload: CameraFrame(cameraID: "cam1", image: image1, calibration: right)))
+                packets.append(AnyPacket(stream: "cam1", timestamp: stamp, payload: CameraFrame(cameraID: "cam1", image: image1)))
             }
             if depthEvery > 0 && k % depthEvery == 0 {
                 packets.append(AnyPacket(stream: "depth0", timestamp: stamp, payload: DepthMap(sensorID: "depth0", kind: .depth, values: depth)))

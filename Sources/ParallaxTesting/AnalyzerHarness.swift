@@ -33,6 +33,13 @@ public struct AnalyzerHarness {
         if streams[key.name] == nil { streams[key.name] = StreamDescription(key); streamOrder.append(key.name) }
     }
 
+    /// Gives a stream its metadata (camera or IMU calibration, …), as a dataset reader would;
+    /// the analyzer reads it in `open`. Declares the stream if needed.
+    public mutating func describe<P: Sendable>(_ key: StreamKey<P>, as metadata: StreamMetadata) {
+        declare(key)
+        streams[key.name]?.metadata = metadata
+    }
+
     /// What one run produced.
     public struct Result {
         /// Every output packet in emission order.

@@ -29,11 +29,13 @@ import ParallaxTesting
         let body = SE3(translation: Vector3(0, 0, 1.5))
         func render(_ cal: CameraCalibration) throws -> CameraFrame {
             let r = scene.render(camera: cal.model, bearings: try TexturedScene.bearings(for: cal.model), worldFromCamera: body * cal.bodyFromSensor)
-            return CameraFrame(cameraID: "", image: r.image, calibration: cal)
+            return CameraFrame(cameraID: "", image: r.image)
         }
         var options = KLTAnalyzer.Options()
         options.stereoCamera = "cam1"
         var harness = AnalyzerHarness { try KLTAnalyzer(options: options) }
+        harness.describe(StreamKey<CameraFrame>("cam0"), as: StreamMetadata(camera: left))
+        harness.describe(StreamKey<CameraFrame>("cam1"), as: StreamMetadata(camera: right))
         harness.push(try render(left), on: StreamKey<CameraFrame>("cam0"), at: Timestamp(nanoseconds: 0))
         harness.push(try render(right), on: StreamKey<CameraFrame>("cam1"), at: Timestamp(nanoseconds: 0))
         let tracks: [Packet<FeatureTracks>] = try harness.run().packets(on: "cam0/tracks")

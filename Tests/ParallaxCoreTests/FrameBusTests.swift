@@ -156,9 +156,4 @@ import ParallaxTesting
         }
     }
 
-    private func collectStamps(_ source: any PacketSource) throws -> [Int64] {
-        var stamps: [Int64] = []
-        while let p = try source.next() { stamps.append(p.timestamp.nanoseconds) }
-        return stamps
-    }
 }

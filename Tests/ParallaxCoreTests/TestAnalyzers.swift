@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxCore
+import ParallaxGeometry
 
 /// What `Recorder` saw at one trigger.
 struct Record: Codable, Equatable, Sendable {
@@ -95,8 +96,74 @@ struct SplitMix {
     }
 }
 
+/// The timestamps (ns) of every packet of `source`.
+func collectStamps(_ source: any PacketSource) throws -> [Int64] {
+    var stamps: [Int64] = []
+    while let p = try source.next() { stamps.append(p.timestamp.nanoseconds) }
+    return stamps
+}
+
 func runCollecting(_ bus: FrameBus) throws -> (outputs: [AnyPacket], report: RunReport) {
     nonisolated(unsafe) var outputs: [AnyPacket] = []
     let report = try bus.run { _, p in outputs.append(p) }
     return (outputs, report)
+}
+
+/// Records, per camera frame, the IMU stamps through the first one after the frame
+/// (`.between(through: .firstAfter)`) and the nearest depth stamp (`.nearest`).
+struct LookAheadRecorder: Analyzer {
+    static let name = "look-ahead-recorder"
+    static let summary = "test: records look-ahead inputs"
+    struct Options: AnalyzerOptions {
+        var toleranceMs = 100.0
+        init() {}
+    }
+    let frames: InputPort<Int>, imu: InputPort<Double>, depth: InputPort<Float>
+    let out: OutputPort<Record>
+    init(options: Options) {
+        frames = .each("cam0")
+        imu = .between("imu0", through: .firstAfter)
+        depth = .nearest("depth0", tolerance: Int64(options.toleranceMs * 1e6))
+        out = OutputPort("cam0/record")
+    }
+    var inputs: [PortDescription] { [frames.erased, imu.erased, depth.erased] }
+    var outputs: [PortDescription] { [out.erased] }
+    mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        context.emit(Record(t: input.timestamp.nanoseconds, imu: input.between(imu).map(\.timestamp.nanoseconds),
+                            depth: input.nearest(depth)?.timestamp.nanoseconds), on: out, at: input.timestamp)
+    }
+}
+
+/// Reads its input's metadata in `open`, passes it on with the focal length doubled (a 2×
+/// upscaling stage would), and emits the focal length it read with every packet.
+struct MetadataForwarder: Analyzer {
+    static let name = "metadata-forwarder"
+    static let summary = "test: reads and declares stream metadata"
+    struct Options: AnalyzerOptions {
+        var input = "cam0"
+        var output = "cam0/scaled"
+        /// Declare the output's metadata in `process` instead of `open` (an error).
+        var describeLate = false
+        init() {}
+    }
+    let input: InputPort<Int>, output: OutputPort<Int>
+    let options: Options
+    var focal = Double.nan
+    init(options: Options) {
+        input = .each(options.input)
+        output = OutputPort(options.output)
+        self.options = options
+    }
+    var inputs: [PortDescription] { [input.erased] }
+    var outputs: [PortDescription] { [output.erased] }
+    mutating func open(context: inout AnalyzerContext) throws {
+        var camera = try context.cameraCalibration(of: input)
+        focal = camera.model.intrinsics.fx
+        camera.model.intrinsics.fx *= 2
+        if !options.describeLate { context.describe(output, as: StreamMetadata(camera: camera)) }
+    }
+    mutating func process(_ i: AnalyzerInput, context: inout AnalyzerContext) throws {
+        if options.describeLate { context.describe(output, as: .none) }
+        context.emit(Int(focal), on: output, at: i.timestamp)
+    }
 }

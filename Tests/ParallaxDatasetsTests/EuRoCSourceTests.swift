@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ParallaxCore
 import ParallaxGeometry
+import ParallaxMath
 @testable import ParallaxDatasets
 
 @Suite struct EuRoCSourceTests {
@@ -22,7 +23,15 @@ import ParallaxGeometry
         #expect(packets["cam0"]?.count == 6 && packets["cam1"]?.count == 6 && packets["imu0"]?.count == 61)
         let frame = try #require(packets["cam0"]?.first?.payload as? CameraFrame)
         #expect(frame.width == 752 && frame.height == 480 && frame.format == .gray8)
-        #expect(frame.calibration?.model.intrinsics.fx == 458.654)
+        // Calibration is stream metadata, read once: cameras from sensor.yaml (a stereo pair),
+        // the IMU's rate and noise densities from imu0/sensor.yaml.
+        let metadata = Dictionary(uniqueKeysWithValues: source.streams.map { ($0.name, $0.metadata) })
+        #expect(metadata["cam0"]?.camera?.model.intrinsics.fx == 458.654)
+        #expect(metadata["cam0"]?.stereo?.stream == "cam1" && metadata["cam1"]?.stereo?.stream == "cam0")
+        let baseline = try #require(metadata["cam0"]?.stereo?.partnerFromThis.translation.norm)
+        #expect(abs(baseline - 0.110) < 0.001, "EuRoC's stereo baseline is 11 cm, got \(baseline)")
+        #expect(metadata["imu0"]?.imu?.rateHz == 200)
+        #expect(metadata["imu0"]?.imu?.noise.gyroscopeNoiseDensity == 1.6968e-04)
         #expect(packets["cam0"]?.first?.timestamp.nanoseconds == 1403715273262142976)
     }
 

@@ -19,12 +19,7 @@ import ParallaxMath
         guard a.stream == b.stream, a.timestamp == b.timestamp else { return false }
         switch (a.payload, b.payload) {
         case let (x as CameraFrame, y as CameraFrame):
-            guard x.image == y.image, x.cameraID == y.cameraID else { return false }
-            guard let a = x.calibration, let b = y.calibration else { return x.calibration == nil && y.calibration == nil }
-            // The model round-trips exactly; T_BS to rounding (it is re-orthonormalized on load).
-            return a.model == b.model && a.rateHz == b.rateHz
-                && (a.bodyFromSensor.translation - b.bodyFromSensor.translation).norm < 1e-15
-                && (a.bodyFromSensor.rotation.inverse * b.bodyFromSensor.rotation).angle < 1e-12
+            return x.image == y.image && x.cameraID == y.cameraID
         case let (x as IMUSample, y as IMUSample):
             return x == y
         case let (x as DepthMap, y as DepthMap):
@@ -34,11 +29,30 @@ import ParallaxMath
         }
     }
 
+    /// Calibrations equal: the model exactly, `T_BS` to rounding (it is re-orthonormalized on load).
+    func same(_ a: CameraCalibration?, _ b: CameraCalibration?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.model == b.model && a.rateHz == b.rateHz
+            && (a.bodyFromSensor.translation - b.bodyFromSensor.translation).norm < 1e-15
+            && (a.bodyFromSensor.rotation.inverse * b.bodyFromSensor.rotation).angle < 1e-12
+    }
+
+    /// Stream metadata equal (calibrations as above, IMU and depth descriptions exactly).
+    func same(_ a: StreamDescription, _ b: StreamDescription) -> Bool {
+        a.name == b.name && a.type == b.type && same(a.metadata.camera, b.metadata.camera) && a.metadata.imu == b.metadata.imu
+            && a.metadata.stereo?.stream == b.metadata.stereo?.stream && a.metadata.depth?.kind == b.metadata.depth?.kind
+    }
+
     func roundTrip(_ dataset: String) throws -> (original: [AnyPacket], back: [AnyPacket], folder: URL) {
-        let original = try all(try DatasetFolder.open(dataset))
+        let source = try DatasetFolder.open(dataset)
+        let original = try all(source)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-folder-\(UUID())")
-        try ParallaxFolderWriter.write(original, to: folder.path)
-        let back = try all(try DatasetFolder.open(folder.path))
+        try ParallaxFolderWriter.write(original, streams: source.streams, to: folder.path)
+        let copy = try DatasetFolder.open(folder.path)
+        let back = try all(copy)
+        let streams = source.streams.filter { $0.name != DatasetStreams.groundTruth }
+        #expect(streams.count == copy.streams.count)
+        for (a, b) in zip(streams, copy.streams) { #expect(same(a, b), "metadata of \(a.name) differs") }
         return (original, back, folder)
     }
 
@@ -48,7 +62,8 @@ import ParallaxMath
         #expect(original.count == 73 && back.count == 73)
         for (a, b) in zip(original, back) { #expect(same(a, b), "packet on \(a.stream) at \(a.timestamp) differs") }
         let source = try ParallaxFolderSource(path: folder.path)
-        #expect(source.calibrations["cam0"]?.model.intrinsics.fx == 458.654)
+        #expect(source.streams.first { $0.name == "cam0" }?.metadata.camera?.model.intrinsics.fx == 458.654)
+        #expect(source.streams.first { $0.name == "imu0" }?.metadata.imu?.rateHz == 200)
     }
 
     @Test func tumDepthRoundTripsExactly() throws {
@@ -59,14 +74,18 @@ import ParallaxMath
     }
 
     @Test func euRoCWriterRoundTripsTheEuRoCCut() throws {
-        let original = try all(try DatasetFolder.open(Self.root.appendingPathComponent("datasets/euroc_v1_01_cut").path))
+        let input = try DatasetFolder.open(Self.root.appendingPathComponent("datasets/euroc_v1_01_cut").path)
+        let original = try all(input)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-euroc-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let writer = try EuRoCFolderWriter(path: folder.path)
+        for s in input.streams { writer.declare(s) }
+        let imu = IMUCalibration(rateHz: 200, noise: IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5, accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-3))
+        writer.declare(StreamDescription(StreamKey<IMUSample>("imu0"), metadata: StreamMetadata(imu: imu)))
         for p in original { try writer.write(p) }
         let gt = Trajectory(poses: [StampedPose(time: 1, timestamp: Timestamp(nanoseconds: 1_403_715_273_262_142_976), pose: .identity),
                                     StampedPose(time: 2, timestamp: Timestamp(nanoseconds: 1_403_715_273_512_143_104), pose: SE3(translation: Vector3(1, 2, 3)))])
-        try writer.finish(groundTruth: gt, imu: IMUCalibration(rateHz: 200, noise: IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5, accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-3)))
+        try writer.finish(groundTruth: gt)
         let source = try EuRoCSource(path: folder.path)
         let back = try all(source).filter { $0.stream != "groundtruth" }
         #expect(back.count == original.count)

@@ -27,8 +27,9 @@ import ParallaxMath
         var config = SequenceSimulator.Configuration(camera: Self.camera, imu: IMUSimulator(noise: SimulationFixtures.euroc, rateHz: 200))
         config.duration = 1
         config.seed = seed
-        let (packets, gt) = try SequenceSimulator(spline: SimulationFixtures.parametricSpline(), scene: Self.scene(), configuration: config).packets()
-        try ParallaxFolderWriter.write(packets, groundTruth: gt, to: folder.path)
+        let simulator = SequenceSimulator(spline: try SimulationFixtures.parametricSpline(), scene: try Self.scene(), configuration: config)
+        let (packets, gt) = try simulator.packets()
+        try ParallaxFolderWriter.write(packets, streams: simulator.streams, groundTruth: gt, to: folder.path)
     }
 
     func contents(_ folder: URL) throws -> [String: Data] {
@@ -47,12 +48,17 @@ import ParallaxMath
         try simulate(seed: 5, into: a)
         try simulate(seed: 5, into: b)
         let ca = try contents(a), cb = try contents(b)
-        // 21 frames (20 Hz over 1 s) + 6 depth maps (5 Hz) + 3 data.csv + cam0/sensor.yaml + groundtruth.csv + parallax.yaml
-        #expect(ca.count == 21 + 6 + 3 + 1 + 1 + 1)
+        // 21 frames (20 Hz over 1 s) + 6 depth maps (5 Hz) + 3 data.csv + 3 sensor.yaml (cam0, imu0, depth0)
+        // + groundtruth.csv + parallax.yaml
+        #expect(ca.count == 21 + 6 + 3 + 3 + 1 + 1)
         #expect(ca == cb)
         // And the folder reads back with every stream.
         let source = try ParallaxFolderSource(path: a.path)
         #expect(source.streams.map(\.name) == ["imu0", "cam0", "depth0", "groundtruth"])
+        // The sensors' descriptions come back as stream metadata.
+        #expect(source.streams[0].metadata.imu == IMUCalibration(rateHz: 200, noise: SimulationFixtures.euroc))
+        #expect(source.streams[1].metadata.camera?.model == Self.camera.model)
+        #expect(source.streams[2].metadata.depth?.camera?.model == Self.camera.model)
         #expect(source.groundTruth?.count == 201)
     }
 
@@ -122,12 +128,17 @@ import ParallaxMath
         config.stereoCamera = right
         config.duration = 0.2
         config.depthRateHz = 0
-        let (packets, _) = try SequenceSimulator(spline: SimulationFixtures.parametricSpline(), scene: SequenceSimulatorTests.scene(), configuration: config).packets()
+        let simulator = SequenceSimulator(spline: try SimulationFixtures.parametricSpline(), scene: try SequenceSimulatorTests.scene(), configuration: config)
+        let (packets, _) = try simulator.packets()
         let left = packets.filter { $0.stream == "cam0" }.map(\.timestamp), rightStamps = packets.filter { $0.stream == "cam1" }.map(\.timestamp)
         #expect(left.count == 5 && left == rightStamps)
         let a = packets.first { $0.stream == "cam0" }!.payload as! CameraFrame
         let b = packets.first { $0.stream == "cam1" }!.payload as! CameraFrame
         #expect(a.image != b.image)  // a different viewpoint
-        #expect(b.calibration?.bodyFromSensor == right.bodyFromSensor)
+        let metadata = Dictionary(uniqueKeysWithValues: simulator.streams.map { ($0.name, $0.metadata) })
+        #expect(metadata["cam1"]?.camera?.bodyFromSensor == right.bodyFromSensor)
+        #expect(metadata["cam0"]?.stereo?.stream == "cam1")
+        let expected = right.bodyFromSensor.inverse * SequenceSimulatorTests.camera.bodyFromSensor
+        #expect(metadata["cam0"]?.stereo?.partnerFromThis == expected)
     }
 }

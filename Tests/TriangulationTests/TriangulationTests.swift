@@ -57,6 +57,7 @@ import ParallaxTesting
         let camera = CameraCalibration(model: CameraModel(width: 640, height: 480, intrinsics: PinholeIntrinsics(fx: 400, fy: 400, cx: 320, cy: 240)))
         let points = [Vector3(0.3, -0.2, 2), Vector3(-0.5, 0.4, 4), Vector3(0.1, 0.1, 1.5)]
         var harness = AnalyzerHarness { try TriangulationAnalyzer(options: .init()) }
+        harness.describe(StreamKey<FeatureTracks>("cam0/tracks"), as: StreamMetadata(camera: camera))
         for k in 0..<6 {
             let t = Timestamp(nanoseconds: Int64(k) * 50_000_000)
             let pose = SE3(translation: Vector3(0.1 * Double(k), 0.02 * Double(k), 0))
@@ -66,7 +67,7 @@ import ParallaxTesting
                 let n = Vector2(c.x / c.z, c.y / c.z)
                 return TrackedFeature(id: UInt64(i), pixel: Vector2(400 * n.x + 320, 400 * n.y + 240), normalized: n, age: k + 1)
             }
-            harness.push(FeatureTracks(camera: "cam0", imageWidth: 640, imageHeight: 480, features: features, ended: [], calibration: camera),
+            harness.push(FeatureTracks(camera: "cam0", imageWidth: 640, imageHeight: 480, features: features, ended: []),
                          on: StreamKey<FeatureTracks>("cam0/tracks"), at: t)
         }
         let result = try harness.run()

@@ -99,7 +99,7 @@ struct BenchRunner {
             var firstView: [UInt64: (time: Double, normalized: Vector2, bodyFromCamera: SE3)] = [:]
             var ages: [Double] = []
             for p in outputs {
-                guard let tracks = p.payload as? FeatureTracks, let cal = tracks.calibration else { continue }
+                guard let tracks = p.payload as? FeatureTracks, let cal = bus.streamMetadata[p.stream]?.camera else { continue }
                 for f in tracks.features where firstView[f.id] == nil {
                     if let n = f.normalized { firstView[f.id] = (p.timestamp.seconds, n, cal.bodyFromSensor) }
                 }
@@ -129,7 +129,7 @@ struct BenchRunner {
                 result.note = "evaluation matches needs a simulated dataset (the scene is the ground truth)"
                 return result
             }
-            evaluateMatches(outputs, scene: scene, groundTruth: gt, into: &result)
+            evaluateMatches(outputs, metadata: bus.streamMetadata, scene: scene, groundTruth: gt, into: &result)
         }
         if run.evaluate == "homography" {
             guard let folder = source as? ImageFolderSource else {
@@ -183,10 +183,11 @@ struct BenchRunner {
     /// Descriptor matches against the simulator's truth: the reference pixel's ray is cast into
     /// the scene from the true reference pose and the hit projected into the true current pose;
     /// the error is the matched pixel's distance from that projection (px).
-    private func evaluateMatches(_ outputs: [AnyPacket], scene: TexturedScene, groundTruth gt: Trajectory, into result: inout Result) {
+    private func evaluateMatches(_ outputs: [AnyPacket], metadata: [String: StreamMetadata], scene: TexturedScene, groundTruth gt: Trajectory,
+                                 into result: inout Result) {
         var inlierErrors: [Double] = [], times: [Double] = [], all = 0, correct = 0, inliers = 0, inliersCorrect = 0
         for p in outputs {
-            guard let m = p.payload as? FeatureMatches, let cal = m.calibration,
+            guard let m = p.payload as? FeatureMatches, let cal = metadata[p.stream]?.camera,
                   let a = gt.pose(at: m.referenceTimestamp), let b = gt.pose(at: p.timestamp) else { continue }
             let referenceCamera = a * cal.bodyFromSensor, currentCamera = b * cal.bodyFromSensor
             for match in m.matches {
@@ -237,8 +238,9 @@ struct BenchRunner {
         config.duration = seconds
         config.seed = seed
         config.depthRateHz = 0
-        let (packets, gt) = try SequenceSimulator(spline: spline, scene: scene, configuration: config).packets()
-        try ParallaxFolderWriter.write(packets, groundTruth: gt, to: folder.path)
+        let simulator = SequenceSimulator(spline: spline, scene: scene, configuration: config)
+        let (packets, gt) = try simulator.packets()
+        try ParallaxFolderWriter.write(packets, streams: simulator.streams, groundTruth: gt, to: folder.path)
         return scene
     }
 }
