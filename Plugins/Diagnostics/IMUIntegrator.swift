@@ -1,18 +1,6 @@
 import ParallaxCore
 import ParallaxMath
 
-/// Gyroscope rotation between two consecutive frames.
-public struct FrameRotation: Sendable, Codable, Equatable {
-    /// Rotation vector of `R_{S(k−1) S(k)}` in the IMU frame (rad): axis × angle.
-    public var rotationVector: Vector3
-    /// Its angle (rad).
-    public var angle: Double
-    /// IMU samples inside the interval.
-    public var samples: Int
-    /// Interval length (s).
-    public var interval: Double
-}
-
 /// Integrates the gyroscope between consecutive camera frames (the rotation the camera
 /// should see), using every IMU sample between them, linearly interpolated at the frame
 /// times, midpoint rule on SO(3). The IMU input looks ahead (`.between(through: .firstAfter)`):

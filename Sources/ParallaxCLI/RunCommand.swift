@@ -15,7 +15,8 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a chain (YAML file or pipeline string) over a dataset folder.",
         discussion: """
-        Writes DIR/events.jsonl (one line per output packet: stream, timestamp in ns, producer, payload) \
+        Writes DIR/events.jsonl (one line per output packet: stream, timestamp in ns, producer, payload), \
+        every pose stream as a TUM trajectory (DIR/<stream>.tum, e.g. DIR/vio/pose.tum) \
         and DIR/run.json (options, per-analyzer timing p50/p95/max, stream counts, skipped items, warnings). \
         Ctrl-C stops cleanly: analyzers are closed and what was computed is written. \
         Exit status: 0 success, 1 the run failed, 2 bad usage or input.
@@ -78,12 +79,30 @@ struct RunCommand: ParsableCommand {
         let stamps = source.listing.stamps.values.flatMap { [$0.min(), $0.max()] }.compactMap { $0 }
         let display = quiet ? nil : stamps.min().map { ProgressDisplay(first: $0, last: stamps.max()!) }
         if let display { bus.setProgress { display.update($0) } }
+        // Analyzer outputs with a file format of their own (pose streams → TUM) get a writer.
+        var fileWriters: [String: any StreamFileWriter] = [:]
+        do {
+            for instance in instances {
+                for output in instance.outputs {
+                    if let w = try OutputWriterRegistry.standard.writer(for: StreamDescription(name: output.stream, type: output.type), in: outURL) {
+                        fileWriters[output.stream] = w
+                    }
+                }
+            }
+        } catch {
+            throw fail("cannot write into '\(out)': \(error.localizedDescription)", code: ExitCodes.badInput)
+        }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         nonisolated(unsafe) var buffered = Data()
+        nonisolated(unsafe) var unencodable: [String: Int] = [:]
+        nonisolated(unsafe) let writers = fileWriters
         let sink: FrameBus.Sink = { producer, packet in
-            buffered.append(EventLine.encode(packet, producer: producer, encoder: encoder))
+            let (line, encoded) = EventLine.encode(packet, producer: producer, encoder: encoder)
+            if !encoded { unencodable[producer, default: 0] += 1 }
+            buffered.append(line)
             if buffered.count > 1 << 16 { events.write(buffered); buffered.removeAll(keepingCapacity: true) }
+            try writers[packet.stream]?.write(packet)
         }
         var report: RunReport
         var failure: FrameBusFailure?
@@ -95,6 +114,19 @@ struct RunCommand: ParsableCommand {
         }
         display?.finish()
         events.write(buffered)
+        for (stream, writer) in fileWriters.sorted(by: { $0.key < $1.key }) {
+            do {
+                try writer.finish()
+                if let tum = writer as? TUMTrajectoryWriter, tum.skipped > 0 {
+                    report.warnings.append("\(stream): \(tum.skipped) pose(s) with non-finite values not written to \(tum.path)")
+                }
+            } catch {
+                report.warnings.append("\(stream): could not finish its file: \(error.localizedDescription)")
+            }
+        }
+        for (producer, count) in unencodable.sorted(by: { $0.key < $1.key }) {
+            report.warnings.append("\(producer): \(count) output(s) had values JSON cannot hold (NaN or infinity); written as null in events.jsonl")
+        }
         for (camera, count) in source.missingImages.sorted(by: { $0.key < $1.key }) {
             let warning = "\(camera): \(count) image(s) listed in data.csv do not exist; skipped (use --strict to fail)"
             report.warnings.insert(warning, at: 0)
@@ -112,19 +144,26 @@ struct RunCommand: ParsableCommand {
 
 /// One line of `events.jsonl`.
 enum EventLine {
-    static func encode(_ packet: AnyPacket, producer: String, encoder: JSONEncoder) -> Data {
+    /// The line, and whether the payload was written: a payload that is not `Encodable`, or that
+    /// holds values JSON cannot (NaN, infinity), is written as `null`, never as a placeholder.
+    static func encode(_ packet: AnyPacket, producer: String, encoder: JSONEncoder) -> (line: Data, encoded: Bool) {
         var line = Data("{\"stream\":\(quote(packet.stream)),\"t\":\(packet.timestamp.nanoseconds),\"producer\":\(quote(producer)),\"payload\":".utf8)
+        var encoded = false
         if let e = packet.payload as? any Encodable, let body = try? encoder.encode(e) {
             line.append(body)
+            encoded = true
         } else {
-            line.append(Data(quote(String(describing: type(of: packet.payload))).utf8))
+            line.append(Data("null".utf8))
         }
         line.append(Data("}\n".utf8))
-        return line
+        return (line, encoded)
     }
 
+    /// `s` as a JSON string (slashes not escaped: `"cam0/tracks"`).
     static func quote(_ s: String) -> String {
-        String(decoding: (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: (try? encoder.encode(s)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 }
 

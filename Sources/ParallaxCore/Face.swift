@@ -21,7 +21,7 @@ public struct FaceLandmarks: Sendable, Codable, Equatable {
 ///
 /// Head frame `H` (ARKit's face coordinate space): origin between the eyes behind the nose,
 /// +x toward the face's left, +y up, +z out of the face; metres.
-public struct FaceAnchor: Sendable, Equatable {
+public struct FaceAnchor: Sendable, Equatable, Codable {
     /// `T_CH`: head to camera.
     public var cameraFromHead: SE3
     /// `T_HE` of each eye: eyeball centre, +z along the line of sight.

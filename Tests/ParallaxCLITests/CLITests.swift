@@ -66,7 +66,7 @@ enum Paths {
         #expect(parallax(["run", Paths.chains + "/diagnostics.yaml", Paths.cut, "--out", out.path]) == 0)
         let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8)
         let lines = events.split(separator: "\n")
-        #expect(lines.filter { $0.hasPrefix("{\"stream\":\"cam0\\/gyro-rotation\"") }.count == 5)
+        #expect(lines.filter { $0.hasPrefix("{\"stream\":\"cam0/gyro-rotation\"") }.count == 5)
         #expect(lines.filter { $0.hasPrefix("{\"stream\":\"stats\"") }.count == 2)
         let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as! [String: Any]
         let report = run["report"] as! [String: Any]
