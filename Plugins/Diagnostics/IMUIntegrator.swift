@@ -14,11 +14,9 @@ public struct IMUIntegrator: Analyzer {
     public static let summary = "Gyroscope rotation between consecutive camera frames (midpoint rule, interpolated at frame times)"
 
     public struct Options: AnalyzerOptions {
-        public var camera = "cam0"
-        public var imu = "imu0"
+        @Parameter("camera stream whose frames delimit the intervals") public var camera = "cam0"
+        @Parameter("IMU stream (gyro in rad/s)") public var imu = "imu0"
         public init() {}
-        public static let documentation = ["camera": "camera stream whose frames delimit the intervals",
-                                           "imu": "IMU stream (gyro in rad/s)"]
     }
 
     private let frames: InputPort<CameraFrame>
@@ -34,9 +32,6 @@ public struct IMUIntegrator: Analyzer {
         imu = .between(options.imu, through: .firstAfter)
         rotation = OutputPort("\(options.camera)/gyro-rotation")
     }
-
-    public var inputs: [PortDescription] { [frames.erased, imu.erased] }
-    public var outputs: [PortDescription] { [rotation.erased] }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         let t1 = input.timestamp

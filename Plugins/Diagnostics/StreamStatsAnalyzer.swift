@@ -8,30 +8,22 @@ public struct StreamStatsAnalyzer: Analyzer {
     public static let summary = "Rate, gaps, jitter and estimated drops of each listed stream, reported at the end"
 
     public struct Options: AnalyzerOptions {
-        /// Streams to measure.
+        @Parameter("streams to measure", rule: "at least one", validate: { $0.isEmpty ? "list at least one stream" : nil })
         public var streams = ["cam0", "imu0"]
-        /// Output stream name.
-        public var output = "stats"
+        @Parameter("output stream of StreamStatistics, one per stream at the end") public var output = "stats"
         public init() {}
-        public static let documentation = ["streams": "streams to measure (comma-separated)", "output": "output stream of StreamStatistics, one per stream at the end"]
     }
 
-    private let watched: [String]
+    private let watched: [InputPort<AnyPayload>]
     private let statistics: OutputPort<StreamStatistics>
     private var stamps: [String: [Int64]] = [:]
 
     public init(options: Options) throws {
-        guard !options.streams.isEmpty else {
-            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "streams", reason: "list at least one stream")
-        }
-        watched = options.streams
+        try options.checkRanges(analyzer: Self.name)
+        // Payload-agnostic: it only looks at timestamps, so it accepts any stream.
+        watched = options.streams.map { .each($0) }
         statistics = OutputPort(options.output)
     }
-
-    public var inputs: [PortDescription] {
-        watched.map { PortDescription(stream: $0, type: PortDescription.anyPayload, policy: .each) }
-    }
-    public var outputs: [PortDescription] { [statistics.erased] }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         stamps[input.triggerStream, default: []].append(input.timestamp.nanoseconds)
@@ -39,7 +31,7 @@ public struct StreamStatsAnalyzer: Analyzer {
 
     public mutating func close(context: inout AnalyzerContext) throws {
         let end = stamps.values.compactMap(\.last).max() ?? 0
-        for stream in watched {
+        for stream in watched.map(\.key.name) {
             context.emit(StreamStatistics(stream: stream, nanoseconds: stamps[stream] ?? []), on: statistics, at: Timestamp(nanoseconds: end))
         }
     }

@@ -14,44 +14,31 @@ public struct KLTAnalyzer: Analyzer {
     public static let name = "klt"
     public static let summary = "Feature tracks: Shi–Tomasi corners + pyramidal Lucas–Kanade, forward-backward and RANSAC checks, stable ids"
 
+    /// Corner detectors.
+    public enum Detector: String, CaseIterable, OptionValue {
+        case shiTomasi = "shi-tomasi", fast
+    }
+
     public struct Options: AnalyzerOptions {
-        public var camera = "cam0"
-        public var maxFeatures = 200
-        public var quality = 0.01
-        public var minDistance = 10.0
+        @Parameter("camera stream to track (output: <camera>/tracks)") public var camera = "cam0"
+        @Parameter("features kept per frame", range: 1...100_000) public var maxFeatures = 200
+        @Parameter("corner quality relative to the best corner", range: 1e-6...1) public var quality = 0.01
+        @Parameter("minimum distance between features (px)", range: 0...10_000) public var minDistance = 10.0
+        @Parameter("Lucas–Kanade window (px, odd)", rule: "odd, 3…201", validate: { $0 % 2 == 1 && (3...201).contains($0) ? nil : "must be odd and in 3…201" })
         public var window = 21
-        public var levels = 3
-        public var maxIterations = 30
-        public var epsilon = 0.01
-        public var forwardBackwardThreshold = 1.0
-        public var ransacThreshold = 1.0
-        public var gridColumns = 8
-        public var gridRows = 6
-        public var detector = "shi-tomasi"
-        public var fastThreshold = 20.0
-        public var stereoCamera = ""
-        public var stereoDepthGuess = 3.0
-        public var stereoEpipolarThreshold = 1.5
+        @Parameter("highest pyramid level (3 = four levels)", range: 0...8) public var levels = 3
+        @Parameter("Lucas–Kanade iterations per level", range: 1...1000) public var maxIterations = 30
+        @Parameter("Lucas–Kanade convergence threshold (px)", range: 1e-9...10) public var epsilon = 0.01
+        @Parameter("largest forward-backward error (px); 0 disables the check", range: 0...1000) public var forwardBackwardThreshold = 1.0
+        @Parameter("largest Sampson error to the fundamental matrix (px); 0 disables RANSAC", range: 0...1000) public var ransacThreshold = 1.0
+        @Parameter("detection grid columns (new features fill empty cells first)", range: 1...1000) public var gridColumns = 8
+        @Parameter("detection grid rows", range: 1...1000) public var gridRows = 6
+        @Parameter("corner detector") public var detector = Detector.shiTomasi
+        @Parameter("FAST intensity threshold (gray levels)", range: 1...255) public var fastThreshold = 20.0
+        @Parameter("second camera of a stereo pair (e.g. cam1); empty disables stereo matching") public var stereoCamera = ""
+        @Parameter("depth (m) used to predict where a feature appears in the stereo camera", range: 0.01...1e6) public var stereoDepthGuess = 3.0
+        @Parameter("largest distance (px) of a stereo match from its epipolar line", range: 0...1000) public var stereoEpipolarThreshold = 1.5
         public init() {}
-        public static let documentation = [
-            "camera": "camera stream to track (output: <camera>/tracks)",
-            "maxFeatures": "features kept per frame",
-            "quality": "corner quality relative to the best corner (0…1)",
-            "minDistance": "minimum distance between features (px)",
-            "window": "Lucas–Kanade window (px, odd)",
-            "levels": "highest pyramid level (3 = four levels)",
-            "maxIterations": "Lucas–Kanade iterations per level",
-            "epsilon": "Lucas–Kanade convergence threshold (px)",
-            "forwardBackwardThreshold": "largest forward-backward error (px); 0 disables the check",
-            "ransacThreshold": "largest Sampson error to the fundamental matrix (px); 0 disables RANSAC",
-            "gridColumns": "detection grid columns (new features fill empty cells first)",
-            "gridRows": "detection grid rows",
-            "detector": "corner detector: shi-tomasi or fast",
-            "fastThreshold": "FAST intensity threshold (gray levels)",
-            "stereoCamera": "second camera of a stereo pair (e.g. cam1); empty disables stereo matching",
-            "stereoDepthGuess": "depth (m) used to predict where a feature appears in the stereo camera",
-            "stereoEpipolarThreshold": "largest distance (px) of a stereo match from its epipolar line",
-        ]
     }
 
     private let frames: InputPort<CameraFrame>
@@ -69,13 +56,7 @@ public struct KLTAnalyzer: Analyzer {
     private var stereoCalibration: CameraCalibration?
 
     public init(options: Options) throws {
-        func invalid(_ option: String, _ reason: String) -> AnalyzerError { .invalidOption(analyzer: Self.name, option: option, reason: reason) }
-        guard options.maxFeatures > 0 else { throw invalid("max_features", "must be positive") }
-        guard options.window >= 3, options.window % 2 == 1 else { throw invalid("window", "must be odd and ≥ 3") }
-        guard (0...8).contains(options.levels) else { throw invalid("levels", "must be 0…8") }
-        guard options.quality > 0, options.quality <= 1 else { throw invalid("quality", "must be in (0, 1]") }
-        guard options.gridColumns > 0, options.gridRows > 0 else { throw invalid("grid_columns", "grid must be at least 1×1") }
-        guard ["shi-tomasi", "fast"].contains(options.detector) else { throw invalid("detector", "must be shi-tomasi or fast, got '\(options.detector)'") }
+        try options.checkRanges(analyzer: Self.name)
         self.options = options
         frames = .each(options.camera)
         // The stereo partner's frame with the same timestamp (1 ms tolerance).
@@ -91,9 +72,6 @@ public struct KLTAnalyzer: Analyzer {
         // New features need their whole tracking window inside the image.
         detector.border = options.window / 2 + 2
     }
-
-    public var inputs: [PortDescription] { [frames.erased] + (stereoFrames.map { [$0.erased] } ?? []) }
-    public var outputs: [PortDescription] { [output.erased] }
 
     public mutating func open(context: inout AnalyzerContext) throws {
         // Tracks are measured in this camera's pixels: forward its description.
@@ -219,7 +197,7 @@ public struct KLTAnalyzer: Analyzer {
     private mutating func addFeatures(_ image: GrayImage, prepared: PyramidalLucasKanade.Prepared) {
         guard tracks.count < options.maxFeatures else { return }
         let candidates: [ShiTomasiDetector.Corner]
-        if options.detector == "fast" {
+        if options.detector == .fast {
             var fast = FASTDetector()
             fast.threshold = Float(options.fastThreshold)
             fast.minDistance = Float(options.minDistance)

@@ -16,35 +16,30 @@ public struct ORBMatchAnalyzer: Analyzer {
     public static let name = "orb-match"
     public static let summary = "ORB features matched to the previous or first frame, with a RANSAC homography or fundamental matrix"
 
+    /// The frame each frame is matched against.
+    public enum Reference: String, CaseIterable, OptionValue { case previous, first }
+    /// The two-view geometry RANSAC checks.
+    public enum Model: String, CaseIterable, OptionValue { case homography, fundamental, none }
+
     public struct Options: AnalyzerOptions {
-        public var camera = "cam0"
-        public var maxFeatures = 1000
-        public var levels = 8
+        @Parameter("camera stream to match (output: <camera>/matches)") public var camera = "cam0"
+        @Parameter("ORB features per frame", range: 1...100_000) public var maxFeatures = 1000
+        @Parameter("scale pyramid levels", range: 1...16) public var levels = 8
+        @Parameter("size ratio between pyramid levels", rule: "in (1, 2]", validate: { $0 > 1 && $0 <= 2 ? nil : "must be in (1, 2]" })
         public var scaleFactor = 1.2
-        public var fastThreshold = 20.0
-        public var reference = "previous"
-        public var maxDistance = 64
+        @Parameter("FAST intensity threshold (gray levels)", range: 1...255) public var fastThreshold = 20.0
+        @Parameter("frame to match against") public var reference = Reference.previous
+        @Parameter("largest descriptor distance accepted (bits of 256)", range: 0...255) public var maxDistance = 64
+        @Parameter("Lowe's ratio test: best distance below ratio × second best (1 disables)", rule: "in (0, 1]", validate: { $0 > 0 && $0 <= 1 ? nil : "must be in (0, 1]" })
         public var ratio = 0.8
-        public var crossCheck = true
-        public var model = "homography"
+        @Parameter("keep only mutual nearest neighbours") public var crossCheck = true
+        @Parameter("geometry checked by RANSAC") public var model = Model.homography
+        @Parameter("RANSAC inlier threshold (px; transfer error for a homography, Sampson error for F)", range: 1e-6...1000)
         public var ransacThreshold = 3.0
         public init() {}
-        public static let documentation = [
-            "camera": "camera stream to match (output: <camera>/matches)",
-            "maxFeatures": "ORB features per frame",
-            "levels": "scale pyramid levels",
-            "scaleFactor": "size ratio between pyramid levels (> 1)",
-            "fastThreshold": "FAST intensity threshold (gray levels)",
-            "reference": "frame to match against: previous or first",
-            "maxDistance": "largest descriptor distance accepted (bits of 256)",
-            "ratio": "Lowe's ratio test: best distance below ratio × second best (1 disables)",
-            "crossCheck": "keep only mutual nearest neighbours",
-            "model": "geometry checked by RANSAC: homography, fundamental or none",
-            "ransacThreshold": "RANSAC inlier threshold (px; transfer error for a homography, Sampson error for F)",
-        ]
     }
 
-    private struct Reference {
+    private struct ReferenceFrame {
         var timestamp: Timestamp
         var features: [ORBFeature]
         /// `features`' descriptors, gathered once (a `first` reference is matched every frame).
@@ -56,22 +51,12 @@ public struct ORBMatchAnalyzer: Analyzer {
     private let options: Options
     private var extractor = ORBExtractor()
     private var matcher = DescriptorMatcher()
-    private var reference: Reference?
+    private var reference: ReferenceFrame?
     /// The camera, from the frames stream's metadata (read in `open`).
     private var calibration: CameraCalibration?
 
     public init(options: Options) throws {
-        func invalid(_ option: String, _ reason: String) -> AnalyzerError { .invalidOption(analyzer: Self.name, option: option, reason: reason) }
-        guard options.maxFeatures > 0 else { throw invalid("max_features", "must be positive") }
-        guard (1...16).contains(options.levels) else { throw invalid("levels", "must be 1…16") }
-        guard options.scaleFactor > 1, options.scaleFactor <= 2 else { throw invalid("scale_factor", "must be in (1, 2]") }
-        guard (0...255).contains(options.maxDistance) else { throw invalid("max_distance", "must be 0…255") }
-        guard options.ratio > 0, options.ratio <= 1 else { throw invalid("ratio", "must be in (0, 1]") }
-        guard ["previous", "first"].contains(options.reference) else { throw invalid("reference", "must be previous or first, got '\(options.reference)'") }
-        guard ["homography", "fundamental", "none"].contains(options.model) else {
-            throw invalid("model", "must be homography, fundamental or none, got '\(options.model)'")
-        }
-        guard options.ransacThreshold > 0 else { throw invalid("ransac_threshold", "must be positive") }
+        try options.checkRanges(analyzer: Self.name)
         self.options = options
         frames = .each(options.camera)
         output = OutputPort("\(options.camera)/matches")
@@ -83,9 +68,6 @@ public struct ORBMatchAnalyzer: Analyzer {
         matcher.ratio = options.ratio
         matcher.crossCheck = options.crossCheck
     }
-
-    public var inputs: [PortDescription] { [frames.erased] }
-    public var outputs: [PortDescription] { [output.erased] }
 
     public mutating func open(context: inout AnalyzerContext) throws {
         // Matches are measured in this camera's pixels: forward its description.
@@ -99,7 +81,7 @@ public struct ORBMatchAnalyzer: Analyzer {
         let features = extractor.extract(GrayImage(frame.image))
         let descriptors = features.map(\.descriptor)
         let earlier = reference
-        if earlier == nil || options.reference == "previous" { reference = Reference(timestamp: input.timestamp, features: features, descriptors: descriptors) }
+        if earlier == nil || options.reference == .previous { reference = ReferenceFrame(timestamp: input.timestamp, features: features, descriptors: descriptors) }
         guard let reference = earlier else { return }
         let found = matcher.match(reference.descriptors, descriptors)
         // The models hold for undistorted pixels: undistort when the camera is calibrated (the
@@ -110,12 +92,12 @@ public struct ORBMatchAnalyzer: Analyzer {
         var inliers = Set(found.indices)
         var model: TwoViewModel?
         switch options.model {
-        case "homography":
+        case .homography:
             if let estimate = Homography.estimate(a, b, threshold: options.ransacThreshold) {
                 model = TwoViewModel(kind: .homography, matrix: estimate.homography)
                 inliers = Set(estimate.inliers)
             }
-        case "fundamental" where found.count >= 8:
+        case .fundamental where found.count >= 8:
             let ransac = RANSAC<Matrix3>(minimalSampleSize: 8, threshold: options.ransacThreshold, confidence: 0.999, maxIterations: 1000, seed: 0)
             if let result = try? ransac.run(dataCount: a.count,
                                             fit: { idx in FundamentalMatrix.eightPoint(idx.map { a[$0] }, idx.map { b[$0] }) },
@@ -127,7 +109,7 @@ public struct ORBMatchAnalyzer: Analyzer {
         default:
             break
         }
-        if options.model != "none", model == nil { inliers = [] }
+        if options.model != .none, model == nil { inliers = [] }
         let matches = found.indices.map { i in
             FeatureMatch(referencePixel: reference.features[found[i].queryIndex].pixel, pixel: features[found[i].trainIndex].pixel,
                          distance: found[i].distance, inlier: inliers.contains(i))

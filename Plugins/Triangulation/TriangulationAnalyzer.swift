@@ -16,23 +16,14 @@ public struct TriangulationAnalyzer: Analyzer {
     public static let summary = "3D landmarks from feature tracks and camera poses (DLT + inverse-depth Gauss–Newton, with quality checks)"
 
     public struct Options: AnalyzerOptions {
-        public var tracks = "cam0/tracks"
-        public var poses = "groundtruth"
-        public var poseToleranceMs = 20.0
-        public var minObservations = 3
-        public var minParallaxDegrees = 1.0
-        public var maxReprojectionErrorPx = 2.0
-        public var output = "landmarks"
+        @Parameter("FeatureTracks stream (from klt)") public var tracks = "cam0/tracks"
+        @Parameter("Pose stream giving T_WB at the frame times (the dataset's groundtruth, or vio/pose)") public var poses = "groundtruth"
+        @Parameter("largest gap between the two poses a frame's pose is interpolated from (ms)", range: 0...1e6) public var poseToleranceMs = 20.0
+        @Parameter("fewest frames a track needs", range: 2...100_000) public var minObservations = 3
+        @Parameter("smallest angle between viewing rays (deg)", range: 0...180) public var minParallaxDegrees = 1.0
+        @Parameter("largest RMS reprojection error (px)", range: 0...1e6) public var maxReprojectionErrorPx = 2.0
+        @Parameter("Landmark stream") public var output = "landmarks"
         public init() {}
-        public static let documentation = [
-            "tracks": "FeatureTracks stream (from klt)",
-            "poses": "Pose stream giving T_WB at the frame times (e.g. the dataset's groundtruth)",
-            "poseToleranceMs": "largest gap between the two poses a frame's pose is interpolated from (ms)",
-            "minObservations": "fewest frames a track needs",
-            "minParallaxDegrees": "smallest angle between viewing rays (deg)",
-            "maxReprojectionErrorPx": "largest RMS reprojection error (px)",
-            "output": "Landmark stream",
-        ]
     }
 
     private let tracksPort: InputPort<FeatureTracks>
@@ -56,17 +47,12 @@ public struct TriangulationAnalyzer: Analyzer {
     private var missingPoses = 0
 
     public init(options: Options) throws {
-        guard options.minObservations >= 2 else {
-            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "min_observations", reason: "must be at least 2")
-        }
+        try options.checkRanges(analyzer: Self.name)
         self.options = options
         tracksPort = .each(options.tracks)
         posesPort = .between(options.poses)
         output = OutputPort(options.output)
     }
-
-    public var inputs: [PortDescription] { [tracksPort.erased, posesPort.erased] }
-    public var outputs: [PortDescription] { [output.erased] }
 
     public mutating func open(context: inout AnalyzerContext) throws {
         camera = try context.cameraCalibration(of: tracksPort)

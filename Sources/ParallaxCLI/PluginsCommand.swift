@@ -23,11 +23,24 @@ struct PluginsCommand: ParsableCommand {
             throw fail("unknown analyzer '\(name)'\(hint)", code: ExitCodes.badInput)
         }
         print("\(entry.name): \(entry.summary)\n")
-        print("Inputs (with default options):")
-        for p in entry.defaultInputs { print("  \(p.stream)  \(p.type == PortDescription.anyPayload ? "any" : p.type.name)  \(p.policy)") }
+        if let problem = entry.defaultsProblem {
+            print("Ports depend on options that must be given (with the defaults: \(problem))\n")
+        }
+        print("Inputs (port = stream with default options; remap with port=@stream):")
+        for p in entry.defaultInputs {
+            print("  \(p.name ?? "?") = \(p.stream)  \(p.type == PortDescription.anyPayload ? "any" : p.type.name)  \(p.policy)")
+        }
         print("Outputs:")
-        for p in entry.defaultOutputs { print("  \(p.stream)  \(p.type.name)") }
+        for p in entry.defaultOutputs { print("  \(p.name ?? "?") = \(p.stream)  \(p.type.name)") }
         print("Options:")
-        for o in entry.options { print("  \(o.name) = \(o.defaultValue)\(o.documentation.isEmpty ? "" : "  — \(o.documentation)")") }
+        for o in entry.options {
+            var line = "  \(o.name) = \(o.defaultValue)"
+            if !o.documentation.isEmpty { line += "  — \(o.documentation)" }
+            var facts: [String] = []
+            if let choices = o.choices { facts.append("one of: " + choices.joined(separator: ", ")) } else if let type = o.type { facts.append(type) }
+            if let range = o.range { facts.append("valid: \(range)") }
+            if !facts.isEmpty { line += " [" + facts.joined(separator: "; ") + "]" }
+            print(line)
+        }
     }
 }

@@ -9,21 +9,17 @@
 /// Threading contract: the bus never calls one analyzer instance concurrently, so an
 /// analyzer may keep state in stored properties without locks.
 ///
-/// A minimal analyzer:
+/// A minimal analyzer (ports are found in its stored properties, see ``PortDiscovery``):
 /// ```swift
 /// /// Counts IMU samples between consecutive camera frames.
 /// struct IMUPerFrame: Analyzer {
 ///     static let name = "imu-per-frame"
 ///     static let summary = "Number of IMU samples between consecutive camera frames"
-///     struct Options: AnalyzerOptions { var camera = "cam0"; var imu = "imu0" }
-///     let frames: InputPort<CameraFrame>, imu: InputPort<IMUSample>
-///     let count: OutputPort<Int>
-///     init(options: Options) {
-///         frames = .each(options.camera); imu = .between(options.imu)
-///         count = OutputPort("\(options.camera)/imu-count")
-///     }
-///     var inputs: [PortDescription] { [frames.erased, imu.erased] }
-///     var outputs: [PortDescription] { [count.erased] }
+///     typealias Options = NoOptions
+///     let frames = InputPort<CameraFrame>.each("cam0")
+///     let imu = InputPort<IMUSample>.between("imu0")
+///     let count = OutputPort<Int>("cam0/imu-count")
+///     init(options: Options) {}
 ///     mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
 ///         context.emit(input.between(imu).count, on: count, at: input.timestamp)
 ///     }
@@ -41,9 +37,10 @@ public protocol Analyzer {
     /// ``AnalyzerError/invalidOption(analyzer:option:reason:)``).
     init(options: Options) throws
 
-    /// The inputs, with their streams and synchronization.
+    /// The inputs, with their streams and synchronization. Found in the stored properties by
+    /// default; implement it only for ports that are not stored properties.
     var inputs: [PortDescription] { get }
-    /// The outputs.
+    /// The outputs (found like ``inputs``).
     var outputs: [PortDescription] { get }
 
     /// Called once before the first packet.

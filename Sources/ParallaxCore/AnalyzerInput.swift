@@ -23,6 +23,16 @@ public struct AnalyzerInput: Sendable {
         return trigger.typed(as: P.self)
     }
 
+    /// The triggering packet, read as `port`'s: for an analyzer with one `each` input this is
+    /// every call's trigger, so no optional to unwrap. Throws (naming both streams) when the
+    /// trigger came from another input.
+    @inlinable public func trigger<P>(_ port: InputPort<P>) throws -> Packet<P> {
+        guard trigger.stream == port.key.name, let packet = trigger.typed(as: P.self) else {
+            throw AnalyzerInputError.notTriggeredBy(stream: port.key.name, trigger: trigger.stream)
+        }
+        return packet
+    }
+
     /// The payload of the triggering packet if it came from `port`.
     @inlinable public func payload<P>(_ port: InputPort<P>) -> P? {
         guard trigger.stream == port.key.name else { return nil }

@@ -1,17 +1,30 @@
-/// An analyzer's options: a `Codable` struct whose every field has a default.
+/// An analyzer's options: a `Codable` struct whose every field has a default, each declared
+/// with ``Parameter`` (documentation with unit, valid range, choices) on the field itself:
 ///
-/// `parallax plugins` lists each field with its default (read by encoding `init()`) and the
-/// text in ``documentation`` (say the unit there). Chains set fields by name from strings
-/// (`max_features=200`) or YAML; unknown names are rejected with a did-you-mean.
+/// ```swift
+/// struct Options: AnalyzerOptions {
+///     @Parameter("features kept per frame", range: 1...10_000) var maxFeatures = 200
+///     init() {}
+/// }
+/// ```
+///
+/// `parallax plugins` lists each field with its default (read by encoding `init()`). Chains
+/// set fields by name from strings (`max_features=200`) or YAML; unknown names are rejected
+/// with a did-you-mean, out-of-range values before the analyzer is made.
 public protocol AnalyzerOptions: Codable, Sendable {
     /// Every field at its default value.
     init()
-    /// One line per field: what it means, with its unit. Keys are the field names.
-    static var documentation: [String: String] { get }
 }
 
 extension AnalyzerOptions {
-    public static var documentation: [String: String] { [:] }
+    /// Throws ``AnalyzerError/invalidOption(analyzer:option:reason:)`` for the first field outside
+    /// its declared range. Chains are checked before the analyzer is made; call this in your
+    /// analyzer's `init` so that options set from Swift are checked too.
+    public func checkRanges(analyzer: String) throws {
+        if let (option, reason) = OptionCoding.firstProblem(self) {
+            throw AnalyzerError.invalidOption(analyzer: analyzer, option: option, reason: reason)
+        }
+    }
 }
 
 /// Options for analyzers that have none.

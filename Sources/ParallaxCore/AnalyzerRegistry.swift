@@ -10,10 +10,16 @@ public struct AnalyzerRegistry {
     public struct OptionInfo: Sendable, Equatable {
         /// `snake_case` name.
         public let name: String
-        /// Default value as JSON text.
+        /// Default value as JSON text (`none` when unset).
         public let defaultValue: String
-        /// Documentation with unit (from ``AnalyzerOptions/documentation``).
+        /// Documentation with unit (from the field's ``Parameter``).
         public let documentation: String
+        /// The value's type (`integer`, `number or none`, `list of text (a,b,c)`), when declared.
+        public let type: String?
+        /// The valid range or rule (`1…10000`), when declared.
+        public let range: String?
+        /// The allowed values, for enumerations.
+        public let choices: [String]?
     }
 
     /// One registered analyzer type.
@@ -24,7 +30,10 @@ public struct AnalyzerRegistry {
         /// Inputs and outputs with default options.
         public let defaultInputs: [PortDescription]
         public let defaultOutputs: [PortDescription]
-        let make: (_ options: [String: String], _ instanceName: String?) throws -> AnalyzerInstance
+        /// Why the analyzer cannot be made with its default options (its ports then depend on
+        /// options the user must give); `nil` when it can.
+        public let defaultsProblem: String?
+        let make: (_ options: [String: String], _ instanceName: String?, _ remap: [String: String]) throws -> AnalyzerInstance
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -41,24 +50,35 @@ public struct AnalyzerRegistry {
     /// Registers `type` under `type.name` (a later registration of the same name replaces it).
     public mutating func register<A: Analyzer>(_ type: A.Type) {
         let defaults = OptionCoding.defaults(of: A.Options.self)
-        let docs = Dictionary(A.Options.documentation.map { (OptionCoding.snakeCase($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+        let fields = OptionCoding.fields(of: A.Options())
         let options = defaults.keys.sorted().map { key in
-            OptionInfo(name: key, defaultValue: OptionCoding.jsonText(defaults[key]!), documentation: docs[key] ?? "")
+            OptionInfo(name: key, defaultValue: OptionCoding.jsonText(defaults[key]!), documentation: fields[key]?.documentation ?? "",
+                       type: fields[key]?.typeDescription, range: fields[key]?.rangeText, choices: fields[key]?.choices)
         }
-        let probe = try? A(options: A.Options())
+        // The defaults are validated like any user value: an analyzer whose defaults are invalid
+        // is listed with the reason instead of with ports it would never have.
+        var problem: String?
+        var probe: A?
+        do {
+            probe = try A(options: try OptionCoding.decode(A.Options.self, analyzer: A.name, values: [:]))
+        } catch let error as OptionCoding.ValueError {
+            problem = "option '\(error.option)': \(error.reason)"
+        } catch {
+            problem = "\(error)"
+        }
         entries[A.name] = Entry(
             name: A.name, summary: A.summary, options: options,
-            defaultInputs: probe?.inputs ?? [], defaultOutputs: probe?.outputs ?? [],
-            make: { values, instanceName in
+            defaultInputs: probe?.inputs ?? [], defaultOutputs: probe?.outputs ?? [], defaultsProblem: problem,
+            make: { values, instanceName, remap in
                 let opts = try OptionCoding.decode(A.Options.self, analyzer: A.name, values: values)
                 let analyzer = try A(options: opts)
-                return AnalyzerInstance(analyzer, name: instanceName, optionSummary: values)
+                return try AnalyzerInstance(analyzer, name: instanceName, optionSummary: values, remapping: remap)
             })
     }
 
     /// Builds an analyzer by name. Throws ``ChainError`` with a did-you-mean for unknown
     /// analyzer or option names and a clear reason for bad values.
-    public func make(_ name: String, options: [String: String], instanceName: String? = nil,
+    public func make(_ name: String, options: [String: String], instanceName: String? = nil, remap: [String: String] = [:],
                      location: ChainLocation? = nil) throws -> AnalyzerInstance {
         guard let entry = entries[name] else {
             throw ChainError.unknownAnalyzer(name: name, suggestion: Spelling.closest(to: name, in: names), location: location)
@@ -70,7 +90,12 @@ public struct AnalyzerRegistry {
                                            location: location)
         }
         do {
-            return try entry.make(options, instanceName)
+            return try entry.make(options, instanceName, remap)
+        } catch let error as AnalyzerInstance.RemapError {
+            if case let .unknownPort(_, port, ports) = error {
+                throw ChainError.unknownPort(analyzer: name, port: port, suggestion: Spelling.closest(to: port, in: ports), location: location)
+            }
+            throw ChainError.syntax(message: error.description, location: location)
         } catch let error as OptionCoding.ValueError {
             throw ChainError.invalidOptionValue(analyzer: name, option: error.option, value: error.value, reason: error.reason, location: location)
         } catch let error as AnalyzerError {

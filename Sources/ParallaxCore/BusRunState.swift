@@ -225,8 +225,17 @@ struct BusRunState {
             }
             if let best { joined[name] = best }
         }
-        let input = AnalyzerInput(trigger: trigger, joined: joined, between: between)
         let instance = nodes[i].instance
+        let input: AnalyzerInput
+        if instance.isRemapped {
+            // The analyzer sees the stream names it declared.
+            func local(_ s: String) -> String { instance.portStreamForBus[s] ?? s }
+            input = AnalyzerInput(trigger: AnyPacket(stream: local(trigger.stream), timestamp: t, payload: trigger.payload),
+                                  joined: Dictionary(joined.map { (local($0.key), $0.value) }, uniquingKeysWith: { a, _ in a }),
+                                  between: Dictionary(between.map { (local($0.key), $0.value) }, uniquingKeysWith: { a, _ in a }))
+        } else {
+            input = AnalyzerInput(trigger: trigger, joined: joined, between: between)
+        }
         let start = clock.now
         do {
             try instance.process(input, &nodes[i].context)
@@ -244,7 +253,8 @@ struct BusRunState {
     private mutating func publish(from i: Int, opening: Bool = false) throws {
         if !nodes[i].context.declaredMetadata.isEmpty {
             let name = nodes[i].instance.name
-            for (stream, metadata) in nodes[i].context.declaredMetadata {
+            for (declared, metadata) in nodes[i].context.declaredMetadata {
+                let stream = nodes[i].instance.busStreamForPort[declared] ?? declared
                 guard let id = nodes[i].outputIDs[stream] else {
                     nodes[i].context.reset()
                     throw BusError.undeclaredOutput(analyzer: name, stream: stream)
@@ -261,8 +271,12 @@ struct BusRunState {
             warnings += nodes[i].context.warnings.map { "\(name): \($0)" }
         }
         if nodes[i].context.emitted.isEmpty { nodes[i].context.reset(); return }
-        let emitted = nodes[i].context.emitted
+        var emitted = nodes[i].context.emitted
         nodes[i].context.reset()
+        if nodes[i].instance.isRemapped {
+            let toBus = nodes[i].instance.busStreamForPort
+            emitted = emitted.map { p in toBus[p.stream].map { AnyPacket(stream: $0, timestamp: p.timestamp, payload: p.payload) } ?? p }
+        }
         for packet in emitted {
             guard let id = nodes[i].outputIDs[packet.stream], streams[id].type.matches(packet.payload) else {
                 throw BusError.undeclaredOutput(analyzer: nodes[i].instance.name, stream: packet.stream)
@@ -279,7 +293,8 @@ struct BusRunState {
     mutating func openAll() throws {
         for i in nodes.indices {
             for input in nodes[i].instance.inputs {
-                if let id = streamIDs[input.stream] { nodes[i].context.inputMetadata[input.stream] = streams[id].metadata }
+                let local = nodes[i].instance.portStreamForBus[input.stream] ?? input.stream
+                if let id = streamIDs[input.stream] { nodes[i].context.inputMetadata[local] = streams[id].metadata }
             }
             let start = clock.now
             do { try nodes[i].instance.open(&nodes[i].context) } catch {

@@ -5,7 +5,8 @@ import Yams
 ///
 /// Two spellings:
 /// - a one-line pipeline, like `gst-launch`: `"imu-integrator camera=cam0 ! stream-stats streams=cam0,imu0"`
-///   (`name:instance` gives an instance name, `key=value` sets options);
+///   (`name:instance` gives an instance name, `key=value` sets options, `port=@stream` wires
+///   the port named `port` to `stream`: `klt frames=@cam0/scaled`);
 /// - a YAML file:
 /// ```yaml
 /// name: diagnostics
@@ -15,7 +16,11 @@ import Yams
 ///   - analyzer: imu-integrator
 ///     as: gyro0                  # optional instance name
 ///     options: { camera: cam0, imu: imu0 }
+///   - analyzer: klt
+///     inputs: { frames: cam1 }      # port name → stream (remapping)
+///     outputs: { output: cam1/tracks }
 /// ```
+/// Option values in YAML may be scalars, lists or mappings (a box `{x: 1, y: 2, width: 3, height: 4}`).
 /// Streams are wired by name through options; the bus checks that every input exists and has
 /// the right type when the chain is instantiated, and errors point at the file and line.
 public struct Chain: Sendable, Equatable {
@@ -24,11 +29,15 @@ public struct Chain: Sendable, Equatable {
         public var analyzer: String
         public var instanceName: String?
         public var options: [String: String]
+        /// Port name → stream, for ports wired to other streams than they declare.
+        public var remap: [String: String]
         public var location: ChainLocation?
-        public init(analyzer: String, instanceName: String? = nil, options: [String: String] = [:], location: ChainLocation? = nil) {
+        public init(analyzer: String, instanceName: String? = nil, options: [String: String] = [:], remap: [String: String] = [:],
+                    location: ChainLocation? = nil) {
             self.analyzer = analyzer
             self.instanceName = instanceName
             self.options = options
+            self.remap = remap
             self.location = location
         }
     }
@@ -56,16 +65,20 @@ public struct Chain: Sendable, Equatable {
         for segment in pipeline.split(separator: "!", omittingEmptySubsequences: false) {
             let segmentStart = offset
             offset += segment.count + 1
+            // Tokens split at blanks, except inside {…}, […] or quotes (a box `{x: 1, y: 2}`).
             var tokens: [(String, Int)] = []
-            var current = "", start = 0
+            var current = "", start = 0, depth = 0
+            var quote: Character?
             for (i, ch) in segment.enumerated() {
-                if ch == " " || ch == "\t" {
+                if quote == nil, depth == 0, ch == " " || ch == "\t" {
                     if !current.isEmpty { tokens.append((current, start)) }
                     current = ""
-                } else {
-                    if current.isEmpty { start = i }
-                    current.append(ch)
+                    continue
                 }
+                if current.isEmpty { start = i }
+                current.append(ch)
+                if let q = quote { if ch == q { quote = nil } } else if ch == "\"" || ch == "'" { quote = ch }
+                else if ch == "{" || ch == "[" { depth += 1 } else if ch == "}" || ch == "]" { depth = max(0, depth - 1) }
             }
             if !current.isEmpty { tokens.append((current, start)) }
             let loc = ChainLocation(file: "<pipeline>", line: 1, column: segmentStart + (tokens.first?.1 ?? 0) + 1)
@@ -73,15 +86,22 @@ public struct Chain: Sendable, Equatable {
                 throw ChainError.syntax(message: "empty element in pipeline (two '!' in a row?)", location: loc)
             }
             let nameParts = head.0.split(separator: ":", maxSplits: 1).map(String.init)
-            var options: [String: String] = [:]
+            var options: [String: String] = [:], remap: [String: String] = [:]
             for (token, column) in tokens.dropFirst() {
+                let at = ChainLocation(file: "<pipeline>", line: 1, column: segmentStart + column + 1)
                 guard let eq = token.firstIndex(of: "="), eq != token.startIndex else {
-                    throw ChainError.syntax(message: "expected key=value, got '\(token)'",
-                                            location: ChainLocation(file: "<pipeline>", line: 1, column: segmentStart + column + 1))
+                    throw ChainError.syntax(message: "expected key=value or port=@stream, got '\(token)'", location: at)
                 }
-                options[String(token[..<eq])] = String(token[token.index(after: eq)...])
+                let key = String(token[..<eq]), value = String(token[token.index(after: eq)...])
+                if value.hasPrefix("@") {
+                    guard value.count > 1 else { throw ChainError.syntax(message: "'\(key)=@' names no stream", location: at) }
+                    remap[key] = String(value.dropFirst())
+                } else {
+                    options[key] = value
+                }
             }
-            nodes.append(Node(analyzer: nameParts[0], instanceName: nameParts.count > 1 ? nameParts[1] : nil, options: options, location: loc))
+            nodes.append(Node(analyzer: nameParts[0], instanceName: nameParts.count > 1 ? nameParts[1] : nil, options: options,
+                              remap: remap, location: loc))
         }
         return Chain(name: "pipeline", nodes: nodes)
     }
@@ -106,21 +126,32 @@ public struct Chain: Sendable, Equatable {
             guard let m = item.mapping, let name = m["analyzer"]?.string else {
                 throw ChainError.syntax(message: "each entry needs 'analyzer: NAME'", location: loc(item))
             }
+            let known: Set<String> = ["analyzer", "as", "options", "inputs", "outputs"]
+            for (k, _) in m {
+                guard let key = k.string, !known.contains(key) else { continue }
+                let hint = Spelling.closest(to: key, in: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                throw ChainError.syntax(message: "unknown key '\(key)' in an analyzer entry\(hint)", location: loc(k))
+            }
             var options: [String: String] = [:]
             if let o = m["options"] {
                 guard let om = o.mapping else { throw ChainError.syntax(message: "'options' must be a mapping", location: loc(o)) }
                 for (k, v) in om {
                     guard let key = k.string else { continue }
-                    if let seq = v.sequence {
-                        options[key] = seq.compactMap(\.string).joined(separator: ",")
-                    } else if let s = v.string {
-                        options[key] = s
-                    } else {
-                        throw ChainError.syntax(message: "option '\(key)' must be a value or a list", location: loc(v))
-                    }
+                    options[key] = try optionText(v, key: key, location: loc(v))
                 }
             }
-            nodes.append(Node(analyzer: name, instanceName: m["as"]?.string, options: options, location: loc(m["analyzer"])))
+            var remap: [String: String] = [:]
+            for section in ["inputs", "outputs"] {
+                guard let s = m[section] else { continue }
+                guard let sm = s.mapping else { throw ChainError.syntax(message: "'\(section)' must map port names to streams", location: loc(s)) }
+                for (k, v) in sm {
+                    guard let port = k.string, let stream = v.string, v.scalar != nil else {
+                        throw ChainError.syntax(message: "'\(section)' must map port names to stream names", location: loc(v))
+                    }
+                    remap[port] = stream
+                }
+            }
+            nodes.append(Node(analyzer: name, instanceName: m["as"]?.string, options: options, remap: remap, location: loc(m["analyzer"])))
         }
         return Chain(name: map["name"]?.string ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent, nodes: nodes)
     }
@@ -129,7 +160,7 @@ public struct Chain: Sendable, Equatable {
     /// the location of the analyzer it concerns.
     public func instantiate(registry: AnalyzerRegistry, sourceStreams: [StreamDescription]) throws -> [AnalyzerInstance] {
         let instances = try nodes.map { node in
-            try registry.make(node.analyzer, options: node.options, instanceName: node.instanceName, location: node.location)
+            try registry.make(node.analyzer, options: node.options, instanceName: node.instanceName, remap: node.remap, location: node.location)
         }
         do {
             _ = try BusWiring.plan(sourceStreams: sourceStreams, analyzers: instances)
@@ -149,6 +180,27 @@ public struct Chain: Sendable, Equatable {
         }
         guard let name, let index = instances.firstIndex(where: { $0.name == name }) else { return nil }
         return nodes[index].location
+    }
+}
+
+extension Chain {
+    /// The text an option's YAML value stands for: a scalar as written; a list or mapping in
+    /// YAML flow form (`[a, b]`, `{x: 1, y: 2}`), which the option's type reads.
+    static func optionText(_ node: Node_, key: String, location: ChainLocation?) throws -> String {
+        if let s = node.scalar { return s.string }
+        guard node.sequence != nil || node.mapping != nil else {
+            throw ChainError.syntax(message: "option '\(key)' must be a value, a list or a mapping", location: location)
+        }
+        return flowText(node)
+    }
+
+    /// `node` as one line of flow-style YAML; scalars are quoted when they hold flow syntax.
+    private static func flowText(_ node: Node_) -> String {
+        if let seq = node.sequence { return "[" + seq.map(flowText).joined(separator: ", ") + "]" }
+        if let map = node.mapping { return "{" + map.map { "\(flowText($0.key)): \(flowText($0.value))" }.joined(separator: ", ") + "}" }
+        let text = node.scalar?.string ?? ""
+        guard text.isEmpty || text.contains(where: { ",:[]{}#&*!|>'\"%@`".contains($0) }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }
 

@@ -12,6 +12,8 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownAnalyzer(name: String, suggestion: String?, location: ChainLocation?)
     case unknownOption(analyzer: String, option: String, suggestion: String?, location: ChainLocation?)
     case invalidOptionValue(analyzer: String, option: String, value: String, reason: String, location: ChainLocation?)
+    /// A remapping (`port=@stream`) names a port the analyzer does not have.
+    case unknownPort(analyzer: String, port: String, suggestion: String?, location: ChainLocation?)
     case syntax(message: String, location: ChainLocation?)
     /// Wiring failed (unknown stream, type mismatch, …) at the analyzer at `location`.
     case wiring(BusError, location: ChainLocation?)
@@ -26,6 +28,8 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(at(l))analyzer '\(a)' has no option '\(o)'\(maybe(suggestion)) (see `parallax plugins \(a)`)"
         case let .invalidOptionValue(a, o, v, reason, l):
             return "\(at(l))analyzer '\(a)', option '\(o)' = '\(v)': \(reason)"
+        case let .unknownPort(a, p, suggestion, l):
+            return "\(at(l))analyzer '\(a)' has no port '\(p)'\(maybe(suggestion)) (its ports are listed by `parallax plugins \(a)`)"
         case let .syntax(message, l):
             return "\(at(l))\(message)"
         case let .wiring(error, l):

@@ -1,17 +1,21 @@
 import Foundation
+import Yams
 
 /// Converts between an ``AnalyzerOptions`` struct and `name=value` text.
 ///
-/// Defaults are read by encoding `Options()` to JSON; a textual value is converted to the
-/// JSON type of its default (number, bool, string, or comma-separated list), merged over
-/// the defaults, and decoded. So every option has a type, a default, and a checked value.
+/// Defaults are read by encoding `Options()` to JSON. A textual value is read as the option's
+/// type: for a ``Parameter`` its declared ``OptionValue`` type (so `Optional`, nested and
+/// empty-list values work); for a plain stored property the JSON type of its default (number,
+/// bool, string, or comma-separated list). The values are merged over the defaults, decoded,
+/// and checked against each ``Parameter``'s range. So every option has a type, a default, and
+/// a checked value before the analyzer sees it.
 enum OptionCoding {
     struct ValueError: Error { let option: String; let value: String; let reason: String }
 
     static func encoder() -> JSONEncoder {
         let e = JSONEncoder()
         e.keyEncodingStrategy = .convertToSnakeCase
-        e.outputFormatting = [.sortedKeys]
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
     }
 
@@ -22,8 +26,19 @@ enum OptionCoding {
         return object
     }
 
+    /// The ``Parameter`` declarations of `value`, by `snake_case` name.
+    static func fields(of value: Any) -> [String: any ParameterField] {
+        var out: [String: any ParameterField] = [:]
+        for child in Mirror(reflecting: value).children {
+            guard let label = child.label, let field = child.value as? any ParameterField else { continue }
+            out[snakeCase(label.hasPrefix("_") ? String(label.dropFirst()) : label)] = field
+        }
+        return out
+    }
+
     static func jsonText(_ value: Any) -> String {
-        if let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]),
+        if value is NSNull { return "none" }
+        if let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]),
            let text = String(data: data, encoding: .utf8) { return text }
         return "\(value)"
     }
@@ -38,41 +53,67 @@ enum OptionCoding {
     }
 
     static func decode<O: AnalyzerOptions>(_ type: O.Type, analyzer: String, values: [String: String]) throws -> O {
+        let declared = O()
+        let parameters = fields(of: declared)
         var object = defaults(of: type)
         for (rawKey, text) in values {
             let key = snakeCase(rawKey)
-            object[key] = try convert(text, like: object[key] as Any, option: key)
+            do {
+                if let field = parameters[key] {
+                    object[key] = try field.jsonValue(fromText: text)
+                } else {
+                    object[key] = try convert(text, like: object[key] as Any, option: key)
+                }
+            } catch let error as OptionTextError {
+                throw ValueError(option: key, value: text, reason: error.description)
+            }
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let options: O
         do {
             let data = try JSONSerialization.data(withJSONObject: object)
-            return try decoder.decode(O.self, from: data)
-        } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context) {
+            options = try decoder.decode(O.self, from: data)
+        } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             let key = context.codingPath.first.map { snakeCase($0.stringValue) } ?? "?"
             throw ValueError(option: key, value: values.first { snakeCase($0.key) == key }?.value ?? "",
                              reason: context.debugDescription)
         }
+        if let (key, problem) = firstProblem(options, declared: parameters) {
+            throw ValueError(option: key, value: values.first { snakeCase($0.key) == key }?.value ?? "(default)", reason: problem)
+        }
+        return options
     }
 
+    /// The first option of `options` outside its declared range, as (`snake_case` name, reason).
+    static func firstProblem<O: AnalyzerOptions>(_ options: O, declared: [String: any ParameterField]? = nil) -> (String, String)? {
+        let parameters = declared ?? fields(of: O())
+        for child in Mirror(reflecting: options).children {
+            guard let label = child.label else { continue }
+            let key = snakeCase(label.hasPrefix("_") ? String(label.dropFirst()) : label)
+            if let problem = parameters[key]?.problem(with: child.value) { return (key, problem) }
+        }
+        return nil
+    }
+
+    /// Reads `text` like the JSON type of `example` (a plain, undeclared option's default).
     private static func convert(_ text: String, like example: Any, option: String) throws -> Any {
         if let number = example as? NSNumber {
-            if isBoolean(number) {
-                switch text.lowercased() {
-                case "true", "yes", "1", "on": return true
-                case "false", "no", "0", "off": return false
-                default: throw ValueError(option: option, value: text, reason: "expected true or false")
-                }
-            }
+            if isBoolean(number) { return try Bool.jsonValue(fromText: text) }
             if Double(number.int64Value) == number.doubleValue, !text.contains("."), !text.lowercased().contains("e") {
-                guard let v = Int64(text) else { throw ValueError(option: option, value: text, reason: "expected an integer") }
-                return v
+                return try Int64.jsonValue(fromText: text)
             }
-            guard let v = Double(text), v.isFinite else { throw ValueError(option: option, value: text, reason: "expected a number") }
-            return v
+            return try Double.jsonValue(fromText: text)
         }
         if let array = example as? [Any] {
-            let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let t = text.trimmingCharacters(in: .whitespaces)
+            let parts: [String]
+            if t.hasPrefix("[") {
+                guard let list = (try? Yams.load(yaml: t)) as? [Any] else { throw OptionTextError(expected: "a list such as [a, b]") }
+                parts = list.map(OptionValueText.scalarText)
+            } else {
+                parts = t.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
             guard let first = array.first else { return parts }
             return try parts.map { try convert($0, like: first, option: option) }
         }

@@ -81,6 +81,10 @@ public struct InputPort<Payload: Sendable>: Sendable {
     public var erased: PortDescription { PortDescription(stream: key.name, type: key.payloadType, policy: policy) }
 }
 
+extension InputPort: DeclaredPort {
+    var isInput: Bool { true }
+}
+
 /// A typed output of an analyzer.
 public struct OutputPort<Payload: Sendable>: Sendable {
     /// The stream written.
@@ -91,18 +95,32 @@ public struct OutputPort<Payload: Sendable>: Sendable {
     public var erased: PortDescription { PortDescription(stream: key.name, type: key.payloadType, policy: .each) }
 }
 
+extension OutputPort: DeclaredPort {
+    var isInput: Bool { false }
+}
+
+/// What port discovery looks for among an analyzer's stored properties.
+protocol DeclaredPort {
+    var erased: PortDescription { get }
+    var isInput: Bool { get }
+}
+
 /// A port with its payload type erased: what the bus, the chain loader and
 /// `parallax plugins` see.
 public struct PortDescription: Sendable, Equatable, CustomStringConvertible {
-    public let stream: String
+    public var stream: String
     public let type: PayloadType
     public let policy: SyncPolicy
+    /// The port's name: the analyzer property that declares it (`frames`; `streams.0` for an
+    /// element of an array of ports). A chain remaps a port by this name (`frames=@cam1`).
+    public var name: String?
 
     /// A port description; use ``anyPayload`` as `type` for payload-agnostic inputs.
-    public init(stream: String, type: PayloadType, policy: SyncPolicy) {
+    public init(stream: String, type: PayloadType, policy: SyncPolicy, name: String? = nil) {
         self.stream = stream
         self.type = type
         self.policy = policy
+        self.name = name
     }
 
     /// Payload type that matches every stream (for diagnostics that only look at timestamps).

@@ -171,12 +171,16 @@ func render(width: Int = 320, height: Int = 240, _ map: (Double, Double) -> (Dou
 
     @Test func kltRunsWithFAST() throws {
         var options = KLTAnalyzer.Options()
-        options.detector = "fast"
+        options.detector = .fast
         var harness = AnalyzerHarness { try KLTAnalyzer(options: options) }
         for (k, f) in KLTAnalyzerTests.panning(3).enumerated() { harness.push(f, on: KLTAnalyzerTests.cam, at: Timestamp(nanoseconds: Int64(k))) }
         let out: [Packet<FeatureTracks>] = try harness.run().packets(on: "cam0/tracks")
         #expect(out.count == 3 && out[0].payload.features.count > 20)
-        options.detector = "harris"
-        #expect(throws: AnalyzerError.self) { _ = try KLTAnalyzer(options: options) }
+        // A detector that does not exist is refused when the chain is read, naming the choices.
+        var registry = AnalyzerRegistry()
+        registry.register(KLTAnalyzer.self)
+        #expect { _ = try registry.make("klt", options: ["detector": "harris"]) } throws: { error in
+            "\(error)".contains("'detector' = 'harris': expected one of shi-tomasi, fast")
+        }
     }
 }

@@ -26,8 +26,6 @@ struct Recorder: Analyzer {
         depth = .latest("depth0", tolerance: Int64(options.toleranceMs * 1e6))
         out = OutputPort("\(options.camera)/record")
     }
-    var inputs: [PortDescription] { [frames.erased, imu.erased, depth.erased] }
-    var outputs: [PortDescription] { [out.erased] }
     mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         context.emit(Record(t: input.timestamp.nanoseconds, imu: input.between(imu).map(\.timestamp.nanoseconds),
                             depth: input.latest(depth)?.timestamp.nanoseconds), on: out, at: input.timestamp)
@@ -39,12 +37,11 @@ struct Doubler: Analyzer {
     static let name = "doubler"
     static let summary = "test: doubles integers"
     struct Options: AnalyzerOptions {
-        var input = "cam0"
-        var output = "doubled"
-        var failAt: Int64 = -1
-        var sleepMs = 0.0
+        @Parameter("stream of Int") var input = "cam0"
+        var output = "doubled"   // a plain field: still an option, without documentation
+        @Parameter("timestamp (ns) at which to throw; -1 never", range: -1...Int64.max) var failAt: Int64 = -1
+        @Parameter("sleep per packet (ms)", range: 0...10_000) var sleepMs = 0.0
         init() {}
-        static let documentation = ["input": "stream of Int", "fail_at": "timestamp (ns) at which to throw; -1 never"]
     }
     struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
     let input: InputPort<Int>, output: OutputPort<Int>
@@ -55,8 +52,6 @@ struct Doubler: Analyzer {
         output = OutputPort(options.output)
         self.options = options
     }
-    var inputs: [PortDescription] { [input.erased] }
-    var outputs: [PortDescription] { [output.erased] }
     mutating func process(_ i: AnalyzerInput, context: inout AnalyzerContext) throws {
         if i.timestamp.nanoseconds == options.failAt { throw Boom() }
         if options.sleepMs > 0 { Thread.sleep(forTimeInterval: options.sleepMs / 1000) }
@@ -126,8 +121,6 @@ struct LookAheadRecorder: Analyzer {
         depth = .nearest("depth0", tolerance: Int64(options.toleranceMs * 1e6))
         out = OutputPort("cam0/record")
     }
-    var inputs: [PortDescription] { [frames.erased, imu.erased, depth.erased] }
-    var outputs: [PortDescription] { [out.erased] }
     mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         context.emit(Record(t: input.timestamp.nanoseconds, imu: input.between(imu).map(\.timestamp.nanoseconds),
                             depth: input.nearest(depth)?.timestamp.nanoseconds), on: out, at: input.timestamp)
@@ -154,8 +147,6 @@ struct MetadataForwarder: Analyzer {
         output = OutputPort(options.output)
         self.options = options
     }
-    var inputs: [PortDescription] { [input.erased] }
-    var outputs: [PortDescription] { [output.erased] }
     mutating func open(context: inout AnalyzerContext) throws {
         var camera = try context.cameraCalibration(of: input)
         focal = camera.model.intrinsics.fx

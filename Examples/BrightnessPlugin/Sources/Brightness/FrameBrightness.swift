@@ -16,9 +16,8 @@ public struct FrameBrightness: Analyzer {
     public static let summary = "Mean intensity and clipped-pixel fraction of each frame (example plugin)"
 
     public struct Options: AnalyzerOptions {
-        public var camera = "cam0"
+        @Parameter("camera stream to measure (output: <camera>/brightness)") public var camera = "cam0"
         public init() {}
-        public static let documentation = ["camera": "camera stream to measure"]
     }
 
     let frames: InputPort<CameraFrame>
@@ -29,11 +28,8 @@ public struct FrameBrightness: Analyzer {
         brightness = OutputPort("\(options.camera)/brightness")
     }
 
-    public var inputs: [PortDescription] { [frames.erased] }
-    public var outputs: [PortDescription] { [brightness.erased] }
-
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
-        guard let frame = input.payload(frames) else { return }
+        let frame = try input.trigger(frames).payload
         let (sum, clipped) = frame.image.withUnsafeSamples { p in
             p.reduce(into: (0, 0)) { acc, v in acc.0 += Int(v); if v == 0 || v == 255 { acc.1 += 1 } }
         }
