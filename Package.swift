@@ -2,7 +2,8 @@
 //
 // Parallax: offline perception on recorded sensor data.
 // Layers (each imports only downward):
-//   CLAPACK ← ParallaxMath ← ParallaxGeometry ← ParallaxCore ← plugins / datasets / testing ← Parallax ← parallax (CLI)
+//   CLAPACK ← ParallaxMath ← ParallaxGeometry, ParallaxImage ← ParallaxVision (algorithms plugins share) and
+//   ParallaxCore (bus, packets) ← plugins / datasets / eval / sim / testing ← Parallax ← parallax (CLI)
 import PackageDescription
 
 /// Swift settings shared by every Parallax target: Swift 6 language mode is the default of
@@ -22,6 +23,7 @@ let package = Package(
         .library(name: "Diagnostics", targets: ["Diagnostics"]),
         .library(name: "ParallaxEval", targets: ["ParallaxEval"]),
         .library(name: "ParallaxImage", targets: ["ParallaxImage"]),
+        .library(name: "ParallaxVision", targets: ["ParallaxVision"]),
         .library(name: "FeatureTracking", targets: ["FeatureTracking"]),
         .library(name: "Triangulation", targets: ["Triangulation"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
@@ -55,21 +57,26 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Images (storage, pyramids, gradients): below Core, which carries them in packets.
+        .target(name: "ParallaxImage", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
+        // Vision algorithms several plugins share (detectors, LK, ORB, matching, two-view
+        // geometry, triangulation): know no packets.
+        .target(name: "ParallaxVision", dependencies: ["ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+
         .target(
             name: "ParallaxCore",
-            dependencies: ["ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
 
         .target(name: "ParallaxTesting", dependencies: ["ParallaxCore"], swiftSettings: strictSettings),
-        .target(name: "ParallaxImage", dependencies: ["ParallaxCore"], swiftSettings: strictSettings),
 
         // Analyzer plugins: ordinary targets under Plugins/ (explicit path: SwiftPM reserves
         // Plugins/ for package plugins by default).
         .target(name: "Diagnostics", dependencies: ["ParallaxCore", "ParallaxMath"], path: "Plugins/Diagnostics", swiftSettings: strictSettings),
-        .target(name: "FeatureTracking", dependencies: ["ParallaxCore", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
+        .target(name: "FeatureTracking", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/FeatureTracking", swiftSettings: strictSettings),
-        .target(name: "Triangulation", dependencies: ["ParallaxCore", "ParallaxMath", "ParallaxGeometry"],
+        .target(name: "Triangulation", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/Triangulation", swiftSettings: strictSettings),
 
         .target(
@@ -81,7 +88,7 @@ let package = Package(
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "ParallaxImage", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "ParallaxImage", "ParallaxVision", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -95,9 +102,9 @@ let package = Package(
         .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxDatasets", "ParallaxCore", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "Parallax"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxDatasets", "ParallaxEval"], swiftSettings: strictSettings),
-        .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxCore", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxImageTests", dependencies: ["ParallaxImage", "ParallaxCore", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxDatasets", "ParallaxEval"], swiftSettings: strictSettings),
+        .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxVision", "ParallaxCore", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxImageTests", dependencies: ["ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ParallaxCore", "ParallaxTesting", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),

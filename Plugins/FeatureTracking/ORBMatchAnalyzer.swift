@@ -1,4 +1,5 @@
 import ParallaxCore
+import ParallaxVision
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxMath

@@ -7,6 +7,7 @@
 @_exported import ParallaxEval
 @_exported import ParallaxGeometry
 @_exported import ParallaxImage
+@_exported import ParallaxVision
 @_exported import ParallaxMath
 @_exported import ParallaxSim
 

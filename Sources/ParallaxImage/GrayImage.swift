@@ -1,4 +1,4 @@
-import ParallaxCore
+
 
 /// A single-channel `Float` image, row-major, the working type of image algorithms
 /// (intensities in 0…255 when converted from 8-bit).

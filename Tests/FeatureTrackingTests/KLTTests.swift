@@ -6,6 +6,7 @@ import ParallaxImage
 import ParallaxMath
 import ParallaxTesting
 @testable import FeatureTracking
+@testable import ParallaxVision
 
 /// A smooth analytic texture with 2D structure everywhere, sampled exactly at any position.
 func texture(_ x: Double, _ y: Double) -> Double {

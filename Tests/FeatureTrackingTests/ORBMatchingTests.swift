@@ -7,6 +7,7 @@ import ParallaxImage
 import ParallaxMath
 import ParallaxTesting
 @testable import FeatureTracking
+@testable import ParallaxVision
 
 /// The bundled TUM RGB-D office frame (640×480), as gray: real texture at many scales.
 let officeImage: GrayImage = {

@@ -2,6 +2,7 @@ import Testing
 import ParallaxImage
 import ParallaxMath
 @testable import FeatureTracking
+@testable import ParallaxVision
 
 @Suite struct ShiTomasiDetectorTests {
     /// The minimum eigenvalue by definition: Sobel products summed over the block, borders

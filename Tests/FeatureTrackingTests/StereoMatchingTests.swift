@@ -7,6 +7,7 @@ import ParallaxMath
 import ParallaxSim
 import ParallaxTesting
 @testable import FeatureTracking
+@testable import ParallaxVision
 
 @Suite struct StereoMatchingTests {
     @Test func stereoMatchesLandOnTheTrueProjections() throws {

@@ -1,5 +1,4 @@
 import Testing
-import ParallaxCore
 import ParallaxMath
 @testable import ParallaxImage
 

@@ -5,6 +5,7 @@ import ParallaxGeometry
 import ParallaxMath
 import ParallaxTesting
 @testable import Triangulation
+@testable import ParallaxVision
 
 @Suite struct MultiViewTriangulationTests {
     /// Cameras on a 1 m baseline looking at points 1–5 m away.

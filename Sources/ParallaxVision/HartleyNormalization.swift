@@ -3,9 +3,9 @@ import ParallaxMath
 /// Hartley's point normalization for the linear (DLT, 8-point) estimators: translate the
 /// centroid to the origin and scale so the mean distance is √2, which keeps the linear
 /// system well conditioned whatever the pixel coordinates.
-enum HartleyNormalization {
+public enum HartleyNormalization {
     /// The similarity `T` and the normalized points `T·p`; nil when all points coincide.
-    static func normalize(_ points: [Vector2]) -> (Matrix3, [Vector2])? {
+    public static func normalize(_ points: [Vector2]) -> (Matrix3, [Vector2])? {
         let n = Double(points.count)
         let c = points.reduce(Vector2.zero, +) / n
         let meanDistance = points.reduce(0) { $0 + ($1 - c).norm } / n
