@@ -84,7 +84,8 @@ let package = Package(
             dependencies: ["CImageCodecs", "ParallaxCore", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
-        .target(name: "ParallaxEval", dependencies: ["ParallaxCore", "ParallaxMath"], swiftSettings: strictSettings),
+        // Evaluations compare a run's outputs with the truth a dataset (or the simulated scene) holds.
+        .target(name: "ParallaxEval", dependencies: ["ParallaxCore", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",

@@ -38,16 +38,13 @@ struct RunCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        let chainSpec: Chain
-        let source: any DatasetSource
-        let instances: [AnalyzerInstance]
+        let runner: ChainRunner
         do {
-            chainSpec = try Chain.load(chain)
-            source = try DatasetFolder.open(dataset, strict: strict)
-            instances = try chainSpec.instantiate(registry: ParallaxCLI.registry, sourceStreams: source.streams)
+            runner = try ChainRunner(chain: chain, dataset: dataset, registry: ParallaxCLI.registry, strict: strict)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
+        let chainSpec = runner.chain, source = runner.source, instances = runner.instances
         let outURL = URL(fileURLWithPath: out)
         do {
             try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
@@ -68,17 +65,8 @@ struct RunCommand: ParsableCommand {
         sigemptyset(&interrupt)
         sigaddset(&interrupt, SIGINT)
         pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
-        let bus: FrameBus
-        do {
-            bus = try FrameBus(sources: [source], analyzers: instances,
-                               options: .init(mode: realtime ? .realtime : .offline, prefetch: !singleThread))
-        } catch {
-            throw fail("\(error)", code: ExitCodes.badInput)
-        }
-        bus.setCancellation { interruptRequested }
         let stamps = source.listing.stamps.values.flatMap { [$0.min(), $0.max()] }.compactMap { $0 }
         let display = quiet ? nil : stamps.min().map { ProgressDisplay(first: $0, last: stamps.max()!) }
-        if let display { bus.setProgress { display.update($0) } }
         // Analyzer outputs with a file format of their own (pose streams → TUM) get a writer.
         var fileWriters: [String: any StreamFileWriter] = [:]
         do {
@@ -104,14 +92,17 @@ struct RunCommand: ParsableCommand {
             if buffered.count > 1 << 16 { events.write(buffered); buffered.removeAll(keepingCapacity: true) }
             try writers[packet.stream]?.write(packet)
         }
-        var report: RunReport
-        var failure: FrameBusFailure?
+        var options = ChainRunner.Options()
+        options.prefetch = !singleThread
+        options.realtime = realtime
+        let outcome: ChainRunner.Outcome
         do {
-            report = try bus.run(sink: sink)
-        } catch let f as FrameBusFailure {
-            report = f.report
-            failure = f
+            outcome = try runner.run(options: options, cancelled: { interruptRequested }, progress: display.map { d in { d.update($0) } }, sink: sink)
+        } catch {
+            throw fail("\(error)", code: ExitCodes.badInput)
         }
+        var report = outcome.report
+        let failure = outcome.failure
         display?.finish()
         events.write(buffered)
         for (stream, writer) in fileWriters.sorted(by: { $0.key < $1.key }) {

@@ -49,7 +49,7 @@ import Parallax
         #expect(ma[2].contains("\"status\":\"skipped\""))
         let report = try String(contentsOf: a.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(report.contains("| gyro | simulated (2 s, seed 3) | ok |"))
-        #expect(FileManager.default.fileExists(atPath: a.appendingPathComponent("gyro-error.svg").path))
+        #expect(FileManager.default.fileExists(atPath: a.appendingPathComponent("gyro-gyro-rotation-error.svg").path))
     }
 
     @Test func descriptorMatchesAreCheckedAgainstTheSimulatedScene() throws {
@@ -67,7 +67,8 @@ import Parallax
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as! [String: Any]
         let run = try #require((json["runs"] as? [[String: Any]])?.first)
         #expect(run["status"] as? String == "ok")
-        let stats = try #require(run["statistics"] as? [String: Any])
+        let evaluated = try #require((run["evaluations"] as? [[String: Any]])?.first?["result"] as? [String: Any])
+        let stats = try #require(evaluated["statistics"] as? [String: Any])
         let median = try #require(stats["median"] as? Double), count = try #require(stats["count"] as? Int)
         // Frame-to-frame matches at 20 Hz land on the ray-cast truth (half-resolution camera).
         #expect(count > 200, "\(count) inliers evaluated")
@@ -110,7 +111,8 @@ import Parallax
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as! [String: Any]
         let run = try #require((json["runs"] as? [[String: Any]])?.first)
         #expect(run["status"] as? String == "ok")
-        let stats = try #require(run["statistics"] as? [String: Any])
+        let evaluated = try #require((run["evaluations"] as? [[String: Any]])?.first?["result"] as? [String: Any])
+        let stats = try #require(evaluated["statistics"] as? [String: Any])
         #expect(try #require(stats["count"] as? Int) > 100)
         #expect(try #require(stats["median"] as? Double) < 1.0)
         #expect((run["note"] as? String)?.hasPrefix("1→2: ") == true)
@@ -139,5 +141,27 @@ import Parallax
         #expect(parallax(["bench", noTexture.path, "--out", Paths.temporary("bench-bad").path]) == 2)
         let wrongEval = try suite("runs:\n  - name: x\n    dataset: .\n    chain: stream-stats\n    evaluate: magic\n")
         #expect { _ = try BenchSuite.load(wrongEval.path) } throws: { "\($0)".contains("unknown evaluation 'magic'") }
+        // A misspelt key would silently turn a setting off: it is an error with a did-you-mean.
+        let typo = try suite("runs:\n  - name: x\n    dataset: .\n    chain: stream-stats\n    evalute: gyro-rotation\n")
+        #expect { _ = try BenchSuite.load(typo.path) } throws: { "\($0)".contains("suite.yaml:5:5: run 'x': unknown key 'evalute'; did you mean 'evaluate'?") }
+    }
+
+    @Test func oneCaseFromTheCommandLine() throws {
+        let data = Paths.temporary("one-case-data"), out = Paths.temporary("one-case-out")
+        defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }
+        try BenchRunner.simulate(seconds: 2, seed: 4, width: 94, textures: [], into: data)
+        #expect(parallax(["bench", "--chain", "imu-integrator", "--dataset", data.path, "--evaluate", "gyro-rotation", "--json",
+                          "--out", out.path, "--quiet"]) == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
+        let run = try #require((report?["runs"] as? [[String: Any]])?.first)
+        #expect(run["status"] as? String == "ok")
+        let evaluated = try #require((run["evaluations"] as? [[String: Any]])?.first)
+        #expect(evaluated["evaluation"] as? String == "gyro-rotation")
+        let stats = try #require((evaluated["result"] as? [String: Any])?["statistics"] as? [String: Any])
+        #expect((stats["count"] as? Int ?? 0) == 39 && (stats["median"] as? Double ?? 1) < 0.05)
+        // Bad input is named: an unknown evaluation, a missing dataset, a suite and a case at once.
+        #expect(parallax(["bench", "--chain", "imu-integrator", "--dataset", data.path, "--evaluate", "magic", "--out", out.path]) == 2)
+        #expect(parallax(["bench", "--chain", "imu-integrator", "--dataset", "/nonexistent", "--out", out.path]) == 2)
+        #expect(parallax(["bench", "bench/default.yaml", "--chain", "klt", "--out", out.path]) == 2)
     }
 }

@@ -11,7 +11,8 @@ import Yams
 ///     simulate: {seconds: 10, seed: 1, width: 376, textures: [a.png]}   # or  dataset: path/to/folder
 ///                                             # (paths relative to the suite file; no textures: seeded noise)
 ///     chain: "imu-integrator camera=cam0 imu=imu0"
-///     evaluate: gyro-rotation                 # gyro-rotation | landmarks, matches (simulated only) | homography (image folders with H_a_b) | none
+///     evaluate: gyro-rotation                 # one name or a list: gyro-rotation, trajectory, landmarks and matches
+///                                             # (simulated only), homography (image folders with H_a_b); none or [] for no evaluation
 /// ```
 /// A run whose dataset folder does not exist is skipped with a note (e.g. `../shared` data on a
 /// user's machine).
@@ -23,7 +24,8 @@ struct BenchSuite {
         /// it), texture images for the room (absolute paths; empty: a seeded noise texture).
         var simulate: (seconds: Double, seed: UInt64, width: Int, textures: [String])?
         var chain: String
-        var evaluate: String
+        /// Evaluation names (``EvaluationRegistry``), in order.
+        var evaluate: [String]
         var line: Int
     }
 
@@ -31,7 +33,21 @@ struct BenchSuite {
     var runs: [Run]
     var file: String
 
-    static func load(_ path: String) throws -> BenchSuite {
+    /// A suite of one run from the command line (`--chain`, `--dataset`, `--evaluate a,b`).
+    static func oneCase(chain: String, dataset: String, evaluate: String, evaluations: EvaluationRegistry = .standard) throws -> BenchSuite {
+        let names = evaluate.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "none" }
+        for n in names {
+            do { _ = try evaluations.make(n) } catch { throw ChainError.syntax(message: "--evaluate: \(error)", location: nil) }
+        }
+        guard FileManager.default.fileExists(atPath: dataset) else {
+            throw ChainError.syntax(message: "--dataset: '\(dataset)' does not exist", location: nil)
+        }
+        let name = URL(fileURLWithPath: dataset).standardized.lastPathComponent
+        return BenchSuite(name: "command line", runs: [Run(name: name, dataset: dataset, simulate: nil, chain: chain, evaluate: names, line: 0)],
+                          file: "(command line)")
+    }
+
+    static func load(_ path: String, evaluations: EvaluationRegistry = .standard) throws -> BenchSuite {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ChainError.syntax(message: "cannot read suite file '\(path)'", location: nil)
         }
@@ -47,7 +63,19 @@ struct BenchSuite {
             guard let m = item.mapping, let name = m["name"]?.string, let chain = m["chain"]?.string else {
                 throw ChainError.syntax(message: "each run needs 'name' and 'chain'", location: loc(item))
             }
-            var run = Run(name: name, dataset: nil, simulate: nil, chain: chain, evaluate: m["evaluate"]?.string ?? "none", line: item.mark?.line ?? 1)
+            let known: Set<String> = ["name", "dataset", "simulate", "chain", "evaluate"]
+            for (k, _) in m {
+                guard let key = k.string, !known.contains(key) else { continue }
+                let hint = Spelling.closest(to: key, in: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                throw ChainError.syntax(message: "run '\(name)': unknown key '\(key)'\(hint)", location: loc(k))
+            }
+            let evaluate = (m["evaluate"]?.sequence?.compactMap(\.string) ?? m["evaluate"]?.string.map { [$0] } ?? []).filter { $0 != "none" }
+            for e in evaluate {
+                do { _ = try evaluations.make(e) } catch {
+                    throw ChainError.syntax(message: "run '\(name)': \(error)", location: loc(m["evaluate"]))
+                }
+            }
+            var run = Run(name: name, dataset: nil, simulate: nil, chain: chain, evaluate: evaluate, line: item.mark?.line ?? 1)
             if let d = m["dataset"]?.string {
                 run.dataset = d.hasPrefix("/") ? d : base.appendingPathComponent(d).standardized.path
             } else if let s = m["simulate"]?.mapping {
@@ -55,10 +83,6 @@ struct BenchSuite {
                 run.simulate = (s["seconds"]?.float ?? 10, UInt64(s["seed"]?.int ?? 1), s["width"]?.int ?? 376, textures)
             } else {
                 throw ChainError.syntax(message: "run '\(name)' needs 'dataset' or 'simulate'", location: loc(item))
-            }
-            guard ["gyro-rotation", "landmarks", "matches", "homography", "none"].contains(run.evaluate) else {
-                throw ChainError.syntax(message: "run '\(name)': unknown evaluation '\(run.evaluate)' (gyro-rotation, landmarks, matches, homography, none)",
-                                        location: loc(m["evaluate"]))
             }
             if !chain.hasSuffix(".yaml"), !chain.hasSuffix(".yml") {
                 run.chain = chain

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Runs one chain over one dataset folder: the library behind `parallax run`, `parallax bench`
+/// and parameter sweeps, so they load, wire and run alike.
+///
+/// ```swift
+/// let runner = try ChainRunner(chain: "klt ! triangulate", dataset: "datasets/euroc_v1_01_cut")
+/// let outcome = runner.run { producer, packet in … }      // or runCollecting()
+/// ```
+/// Making the runner reads the chain and the dataset and wires them: every error there is bad
+/// input and names the file, line, option or stream. A runner runs once (analyzers keep state).
+public final class ChainRunner {
+    /// How to run.
+    public struct Options: Sendable {
+        /// Decode images on worker threads (bit-identical results).
+        public var prefetch = true
+        /// Replay at sensor rate, dropping triggers an analyzer cannot keep up with.
+        public var realtime = false
+        public init() {}
+    }
+
+    /// What a run did.
+    public struct Outcome {
+        /// Timing, counts, warnings (also for a failed run: what was done up to the failure).
+        public var report: RunReport
+        /// Every stream's metadata after the run.
+        public var metadata: [String: StreamMetadata]
+        /// Why the run stopped early, if it did.
+        public var failure: FrameBusFailure?
+    }
+
+    public let chain: Chain
+    public let source: any DatasetSource
+    public let datasetPath: String
+    public let instances: [AnalyzerInstance]
+
+    /// Loads `chain` (a YAML file or a pipeline string) and the dataset folder `dataset`, and
+    /// wires the analyzers from `registry` to the dataset's streams.
+    public init(chain: String, dataset: String, registry: AnalyzerRegistry = BuiltinAnalyzers.registry, strict: Bool = false) throws {
+        self.chain = try Chain.load(chain)
+        self.source = try DatasetFolder.open(dataset, strict: strict)
+        self.datasetPath = dataset
+        self.instances = try self.chain.instantiate(registry: registry, sourceStreams: source.streams)
+    }
+
+    /// Runs to the end (or to `cancelled()`), handing every output to `sink` in deterministic
+    /// order; `progress` sees each timestamp group.
+    public func run(options: Options = Options(), cancelled: (@Sendable () -> Bool)? = nil, progress: ((Timestamp) -> Void)? = nil,
+                    sink: @escaping FrameBus.Sink = { _, _ in }) throws -> Outcome {
+        let bus = try FrameBus(sources: [source], analyzers: instances,
+                               options: .init(mode: options.realtime ? .realtime : .offline, prefetch: options.prefetch))
+        if let cancelled { bus.setCancellation(cancelled) }
+        if let progress { bus.setProgress(progress) }
+        do {
+            let report = try bus.run(sink: sink)
+            return Outcome(report: report, metadata: bus.streamMetadata, failure: nil)
+        } catch let failure as FrameBusFailure {
+            return Outcome(report: failure.report, metadata: bus.streamMetadata, failure: failure)
+        }
+    }
+
+    /// Runs to the end and returns every output with the outcome.
+    public func runCollecting(options: Options = Options()) throws -> (outcome: Outcome, outputs: [AnyPacket]) {
+        nonisolated(unsafe) var outputs: [AnyPacket] = []
+        let outcome = try run(options: options, sink: { _, packet in outputs.append(packet) })
+        return (outcome, outputs)
+    }
+
+    /// The evaluation input for this run's `outputs` (for ``Evaluation``s).
+    public func evaluationInput(outputs: [AnyPacket], outcome: Outcome, scene: TexturedScene? = nil) -> EvaluationInput {
+        EvaluationInput(outputs: outputs, metadata: outcome.metadata, dataset: source, datasetPath: datasetPath, scene: scene)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Parallax
+
+/// The report files of a bench run: `report.json`, `report.md` and SVG plots.
+enum BenchReport {
+    static func json(suite: BenchSuite, results: [BenchRunner.Result]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        struct JSONReport: Encodable { var suite: String; var parallaxVersion = "0.1.0"; var runs: [BenchRunner.Result] }
+        return try encoder.encode(JSONReport(suite: suite.name, runs: results))
+    }
+
+    static func write(suite: BenchSuite, results: [BenchRunner.Result], to folder: URL) throws {
+        try json(suite: suite, results: results).write(to: folder.appendingPathComponent("report.json"))
+
+        var md = "# Benchmark report: \(suite.name)\n\nSuite `\(suite.file)`. Metrics are deterministic; times are from this machine and run.\n\n"
+        md += "| run | dataset | status | metric | rmse | mean | median | max | n |\n|---|---|---|---|---:|---:|---:|---:|---:|\n"
+        func f(_ v: Double?) -> String { v.map { String(format: "%.4f", $0) } ?? "—" }
+        for r in results {
+            if r.evaluations.isEmpty {
+                md += "| \(r.name) | \(r.dataset) | \(r.status) | — | — | — | — | — | — |\n"
+            }
+            for e in r.evaluations {
+                let s = e.result.statistics
+                md += "| \(r.name) | \(r.dataset) | \(r.status) | \(e.result.metric) | \(f(s.rmse)) | \(f(s.mean)) | \(f(s.median)) | \(f(s.max)) | \(s.count) |\n"
+            }
+        }
+        let extra = results.flatMap { r in r.evaluations.flatMap { e in e.result.metrics.sorted { $0.key < $1.key }.map { (r.name, e.evaluation, $0.key, $0.value) } } }
+        if !extra.isEmpty {
+            md += "\n## Further metrics\n\n| run | evaluation | metric | value |\n|---|---|---|---:|\n"
+            for (run, evaluation, key, value) in extra { md += "| \(run) | \(evaluation) | \(key) | \(String(format: "%.6g", value)) |\n" }
+        }
+        md += "\n## Speed\n\n| run | analyzer | calls | p50 (ms) | p95 (ms) | max (ms) | × real time |\n|---|---|---:|---:|---:|---:|---:|\n"
+        for r in results {
+            for a in r.timing {
+                md += String(format: "| %@ | %@ | %d | %.3f | %.3f | %.3f | %.0f |\n", r.name, a.instance, a.calls, a.p50Milliseconds, a.p95Milliseconds, a.maxMilliseconds, r.realtimeFactor)
+            }
+        }
+        let notes = results.compactMap { r in r.note.map { "- \(r.name): \($0)" } }
+        if !notes.isEmpty { md += "\n## Notes\n\n" + notes.joined(separator: "\n") + "\n" }
+        md += "\n## Plots\n\n"
+        for r in results {
+            for e in r.evaluations {
+                guard let series = e.result.series else { continue }
+                let file = "\(r.name)-\(e.evaluation)-error.svg"
+                try SVGPlot.plot([.init(label: e.result.metric, color: "#1f77b4", points: Array(zip(e.result.seriesTimes ?? [], series)))],
+                                 title: "\(r.name): \(e.evaluation) error over time", xLabel: "t (s)", yLabel: "error")
+                    .write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+                md += "![\(r.name) \(e.evaluation)](\(file))\n\n"
+            }
+        }
+        let timing = results.flatMap { r in r.timing.map { ("\(r.name)/\($0.instance)", $0.p50Milliseconds) } }
+        if !timing.isEmpty {
+            try SVGPlot.plot([.init(label: "p50 time per call (ms)", color: "#2ca02c", points: timing.enumerated().map { (Double($0.offset), $0.element.1) })],
+                             title: "Per-analyzer time (" + timing.map(\.0).joined(separator: ", ") + ")", xLabel: "analyzer #", yLabel: "ms")
+                .write(to: folder.appendingPathComponent("timing.svg"), atomically: true, encoding: .utf8)
+            md += "![timing](timing.svg)\n"
+        }
+        try md.write(to: folder.appendingPathComponent("report.md"), atomically: true, encoding: .utf8)
+    }
+}

@@ -1,0 +1,29 @@
+import ParallaxCore
+import ParallaxMath
+
+/// `gyro-rotation`: each ``FrameRotation`` (from `imu-integrator`) against the ground-truth
+/// rotation between the same two frames; error angle in degrees.
+public struct GyroRotationEvaluation: Evaluation {
+    public static let name = "gyro-rotation"
+    public static let summary = "gyro rotation between frames vs the ground-truth rotation (deg)"
+    public init() {}
+
+    public func evaluate(_ input: EvaluationInput) throws -> EvaluationResult {
+        let gt = try input.requireGroundTruth(for: Self.name)
+        var errors: [Double] = [], times: [Double] = []
+        for p in input.outputs {
+            guard let r = p.payload as? FrameRotation else { continue }
+            let t1 = p.timestamp.seconds
+            guard let a = gt.pose(at: t1 - r.interval), let b = gt.pose(at: t1) else { continue }
+            let truth = a.rotation.inverse * b.rotation
+            errors.append((SO3.exp(r.rotationVector).inverse * truth).angle * 180 / .pi)
+            times.append(t1)
+        }
+        var result = EvaluationResult(metric: "gyro rotation between frames vs ground truth (deg)", statistics: ErrorStatistics(errors))
+        let t0 = times.first ?? 0
+        result.series = errors
+        result.seriesTimes = times.map { $0 - t0 }
+        if errors.isEmpty { result.note = "no frame interval was covered by ground truth" }
+        return result
+    }
+}

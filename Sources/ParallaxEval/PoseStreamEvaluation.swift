@@ -1,0 +1,73 @@
+import Foundation
+import ParallaxCore
+import ParallaxDatasets
+import ParallaxMath
+
+/// `trajectory`: an estimator's ``Pose`` stream (the first pose stream among the outputs, e.g.
+/// `vio/pose`) against the dataset's ground truth, as evo computes it: APE after position+yaw
+/// alignment (the VIO standard; the main statistic) and after SE(3) alignment, RPE over 10
+/// frames, time to the first `normal` pose, and the position NEES where the estimator reports a
+/// covariance (consistency: ≈ 3 for a consistent filter).
+public struct PoseStreamEvaluation: Evaluation {
+    public static let name = "trajectory"
+    public static let summary = "pose stream vs ground truth: APE (pos+yaw and SE3 aligned), RPE, NEES, time to first pose (m, deg, s)"
+    public init() {}
+
+    public func evaluate(_ input: EvaluationInput) throws -> EvaluationResult {
+        let gt = try input.requireGroundTruth(for: Self.name)
+        guard let stream = input.outputs.first(where: { $0.payload is Pose })?.stream else {
+            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "the chain emitted no pose stream")
+        }
+        var estimate = Trajectory(poses: [], name: stream)
+        var covariances: [Timestamp: Matrix] = [:]
+        var firstNormal: Timestamp?
+        for p in input.outputs where p.stream == stream {
+            guard let pose = p.payload as? Pose, pose.trackingState == .normal else { continue }
+            firstNormal = firstNormal ?? p.timestamp
+            estimate.poses.append(StampedPose(time: p.timestamp.seconds, timestamp: p.timestamp, pose: pose.worldFromBody))
+            if let c = pose.covariance, c.rows >= 3, c.columns >= 3 { covariances[p.timestamp] = c }
+        }
+        guard estimate.count >= 3 else {
+            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "'\(stream)' has \(estimate.count) pose(s) in state normal; 3 are needed")
+        }
+        var options = TrajectoryEvaluation.Options()
+        options.alignment = .posyaw
+        options.rpeDelta = 10
+        let (posyaw, series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: estimate, options: options)
+        options.alignment = .se3
+        let (se3, _) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: estimate, options: options)
+
+        // NEES of the position after the pos+yaw alignment, with the estimator's 3×3 position block.
+        let (r, e) = try Association.associate(reference: gt, estimate: estimate, maxDifference: options.maxTimeDifference, offset: 0)
+        let (aligned, _) = try TrajectoryAlignment.align(e, to: r, mode: .posyaw)
+        var nees: [Double] = []
+        for (k, p) in aligned.poses.enumerated() {
+            guard let c = covariances[e.poses[k].timestamp], let inverse = Matrix3(rows: Vector3(c[0, 0], c[0, 1], c[0, 2]),
+                                                                                        Vector3(c[1, 0], c[1, 1], c[1, 2]),
+                                                                                        Vector3(c[2, 0], c[2, 1], c[2, 2])).inverse else { continue }
+            let d = p.pose.translation - r.poses[k].pose.translation
+            nees.append(d.dot(inverse * d))
+        }
+        let datasetStart = input.dataset.listing.stamps.values.compactMap { $0.min() }.min()
+        var result = EvaluationResult(metric: "APE translation after position+yaw alignment (m)", statistics: posyaw.apeTranslation)
+        result.metrics = [
+            "ape_posyaw_rmse_m": posyaw.apeTranslation.rmse,
+            "ape_se3_rmse_m": se3.apeTranslation.rmse,
+            "ape_rotation_se3_rmse_deg": se3.apeRotationDegrees.rmse,
+            "rpe10_translation_rmse_m": posyaw.rpeTranslation.rmse,
+            "rpe10_rotation_rmse_deg": posyaw.rpeRotationDegrees.rmse,
+            "poses": Double(estimate.count),
+            "pairs": Double(posyaw.pairs),
+        ]
+        if let first = firstNormal, let start = datasetStart { result.metrics["first_pose_s"] = first.seconds(since: start) }
+        if !nees.isEmpty { result.metrics["nees_position_mean"] = nees.reduce(0, +) / Double(nees.count) }
+        result.series = series.apeTranslation
+        result.seriesTimes = series.times
+        result.note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %.2f°, RPE(10) %.4f m / %.3f°", stream, estimate.count,
+                             posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, se3.apeRotationDegrees.rmse,
+                             posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)
+            + (result.metrics["first_pose_s"].map { String(format: ", first pose at %.2f s", $0) } ?? "")
+            + (nees.isEmpty ? "" : String(format: ", position NEES %.2f (3 = consistent)", result.metrics["nees_position_mean"]!))
+        return result
+    }
+}
