@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ParallaxGeometry", targets: ["ParallaxGeometry"]),
         .library(name: "ParallaxCore", targets: ["ParallaxCore"]),
         .library(name: "ParallaxTesting", targets: ["ParallaxTesting"]),
+        .library(name: "ParallaxDatasets", targets: ["ParallaxDatasets"]),
         .library(name: "Diagnostics", targets: ["Diagnostics"]),
         .library(name: "ParallaxEval", targets: ["ParallaxEval"]),
         .library(name: "ParallaxImage", targets: ["ParallaxImage"]),

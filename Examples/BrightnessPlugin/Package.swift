@@ -1,9 +1,11 @@
 // swift-tools-version: 6.1
 //
-// An example of a user's own analyzer package, outside Parallax's sources.
-// Build your own `parallax` with it built in:
+// An example of a user's own package, outside Parallax's sources: an analyzer
+// (frame-brightness) and a dataset format (a phone's sensor log). Build your own `parallax`
+// with both built in:
 //   swift run --package-path Examples/BrightnessPlugin my-parallax plugins frame-brightness
 //   swift run --package-path Examples/BrightnessPlugin my-parallax run 'frame-brightness' datasets/euroc_v1_01_cut --out out/brightness
+//   swift run --package-path Examples/BrightnessPlugin my-parallax inspect Examples/BrightnessPlugin/data/phone_log
 import PackageDescription
 
 let package = Package(
@@ -14,8 +16,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "Brightness", dependencies: [.product(name: "ParallaxCore", package: "Parallax")]),
+        .target(name: "PhoneLog", dependencies: [
+            .product(name: "ParallaxCore", package: "Parallax"), .product(name: "ParallaxDatasets", package: "Parallax"),
+            .product(name: "ParallaxMath", package: "Parallax"),
+        ]),
         .executableTarget(name: "my-parallax", dependencies: [
-            "Brightness", .product(name: "ParallaxCLI", package: "Parallax"),
+            "Brightness", "PhoneLog", .product(name: "ParallaxCLI", package: "Parallax"),
         ]),
     ]
 )

@@ -10,14 +10,18 @@ import Parallax
 /// // Sources/my-parallax/main.swift in your package
 /// import ParallaxCLI
 /// ParallaxCLI.main { registry in registry.register(MyAnalyzer.self) }
+/// // and with a dataset format of your own:
+/// ParallaxCLI.main(registering: { $0.register(MyAnalyzer.self) }, datasetFormats: { $0.register(MyFormat.self) })
 /// ```
 public enum ParallaxCLI {
     /// The registry the commands use: built-ins plus what the host executable registered.
     nonisolated(unsafe) static var registry = BuiltinAnalyzers.registry
 
     /// Parses the process arguments and runs the command; exits the process with its status.
-    public static func main(registering register: (inout AnalyzerRegistry) -> Void = { _ in }) -> Never {
+    public static func main(registering register: (inout AnalyzerRegistry) -> Void = { _ in },
+                            datasetFormats: (inout DatasetFormatRegistry) -> Void = { _ in }) -> Never {
         register(&registry)
+        datasetFormats(&DatasetFormatRegistry.shared)
         ProcessMemory.keepFreedBuffers()
         exit(run())
     }

@@ -7,12 +7,12 @@ import Foundation
 /// and fields on ASCII separators, and parses numbers with `strtod`, so a 20,000-line TUM file
 /// loads in a few milliseconds. Lines that are empty or start with `#` are skipped; `\r\n`
 /// line ends are accepted.
-struct DelimitedText {
+public struct DelimitedText: Sendable {
     let path: String
     let bytes: [UInt8]
 
     /// Reads `path`; `nil` when the file cannot be read.
-    init?(path: String) {
+    public init?(path: String) {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         self.path = path
         // A trailing NUL lets strtod run directly on the buffer: it stops at any separator.
@@ -20,19 +20,19 @@ struct DelimitedText {
     }
 
     /// One table row: fields as byte ranges into the file.
-    struct Row {
-        let line: Int
+    public struct Row {
+        public let line: Int
         fileprivate let base: UnsafeBufferPointer<UInt8>
         fileprivate let ranges: [Range<Int>]
 
         /// Number of fields.
-        var count: Int { ranges.count }
+        public var count: Int { ranges.count }
 
         /// Field `i` as text.
-        func string(_ i: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: base[ranges[i]]), as: UTF8.self) }
+        public func string(_ i: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: base[ranges[i]]), as: UTF8.self) }
 
         /// Field `i` as a finite `Double` (correctly rounded, as `strtod`), or `nil`.
-        func double(_ i: Int) -> Double? {
+        public func double(_ i: Int) -> Double? {
             let r = ranges[i]
             guard !r.isEmpty, let start = base.baseAddress.map({ UnsafeRawPointer($0 + r.lowerBound).assumingMemoryBound(to: CChar.self) }) else {
                 return nil
@@ -45,7 +45,7 @@ struct DelimitedText {
 
         /// Field `i`, a decimal number of seconds, as exact integer nanoseconds (digits past
         /// the ninth decimal are dropped); `nil` if it is not a plain decimal.
-        func decimalNanoseconds(_ i: Int) -> Int64? {
+        public func decimalNanoseconds(_ i: Int) -> Int64? {
             var whole: Int64 = 0, fraction: Int64 = 0, fractionDigits = 0
             var seenDot = false, negative = false, any = false
             for (n, k) in ranges[i].enumerated() {
@@ -69,7 +69,7 @@ struct DelimitedText {
         }
 
         /// Field `i` as an integer (optional leading sign, digits only), or `nil`.
-        func int64(_ i: Int) -> Int64? {
+        public func int64(_ i: Int) -> Int64? {
             var r = ranges[i]
             guard !r.isEmpty else { return nil }
             var negative = false
@@ -92,7 +92,7 @@ struct DelimitedText {
     }
 
     /// How fields are separated.
-    enum Separator {
+    public enum Separator: Sendable {
         /// Commas; spaces around a field are trimmed; empty fields are kept (CSV).
         case comma
         /// Runs of spaces or tabs (TUM, KITTI).
@@ -100,7 +100,7 @@ struct DelimitedText {
     }
 
     /// Calls `body` for every data row.
-    func forEachRow(separatedBy separator: Separator, _ body: (Row) throws -> Void) rethrows {
+    public func forEachRow(separatedBy separator: Separator, _ body: (Row) throws -> Void) rethrows {
         try bytes.withUnsafeBufferPointer { p in
             var lineStart = 0
             var lineNumber = 0

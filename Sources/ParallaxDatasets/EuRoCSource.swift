@@ -56,11 +56,8 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
     /// folder is opened; those rows are skipped).
     public let missingImages: [String: Int]
 
-    private enum Item { case frame(camera: Int, path: String, csv: String, line: Int), imu(IMUSample), pose(Pose) }
-    private var items: [(Timestamp, Int, Item)] = []   // (time, stream rank, item), merged
-    private var index = 0
-    private let cameraNames: [String]
-    private let strict: Bool
+    private enum Item { case frame(camera: Int, path: String, csv: String, line: Int), imu(IMUSample) }
+    private var rows = IndexedRows()
 
     /// Opens `path` (the folder holding `mav0`, or `mav0` itself). With `validateOrder`
     /// (default), a stream whose timestamps go backwards or repeat is an error naming the file
@@ -73,7 +70,6 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
         guard fm.fileExists(atPath: mav0.path, isDirectory: &isDir), isDir.boolValue else {
             throw DatasetError.notADataset(path: path, expected: "an EuRoC/ASL folder with mav0/cam0/data.csv and mav0/imu0/data.csv")
         }
-        self.strict = strict
         var listing = StreamListing()
         let entries = (try? fm.contentsOfDirectory(atPath: mav0.path))?.sorted() ?? []
         var cams: [(String, CameraCalibration)] = []
@@ -129,19 +125,25 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
         missingImages = missing
         let gtFile = mav0.appendingPathComponent("state_groundtruth_estimate0/data.csv").path
         groundTruth = fm.fileExists(atPath: gtFile) ? try TrajectoryFile.read(path: gtFile, format: .euroc) : nil
+        var indexed = IndexedRows()
+        for (t, rank, item) in rows {
+            switch item {
+            case let .imu(sample):
+                indexed.add(AnyPacket(stream: "imu0", timestamp: t, payload: sample), rank: rank)
+            case let .frame(camera, path, _, _):
+                let name = cams[camera].0
+                indexed.add(at: t, rank: rank) {
+                    AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: try ImageDecoder.decodeGray8(path: path)))
+                }
+            }
+        }
         if let gt = groundTruth {
             // Ground truth is also a stream (`groundtruth`, Pose T_WB), for analyzers that need poses.
             streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
-            try DatasetError.requireIncreasing(gt, file: gtFile)
-            for p in gt.poses {
-                rows.append((p.timestamp, cams.count + 1, .pose(Pose(worldFromBody: p.pose))))
-                listing.record(stream: DatasetStreams.groundTruth, timestamp: p.timestamp, file: gtFile, line: 0)
-            }
+            try indexed.addGroundTruth(gt, file: gtFile, rank: cams.count + 1, listing: &listing)
         }
         self.listing = listing
-        // Stable merge by time, then stream rank; per-stream order is kept (the bus checks it).
-        items = mergedByTime(rows)
-        self.cameraNames = cams.map(\.0)
+        self.rows = indexed
         self.streams = streams
     }
 
@@ -159,21 +161,5 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
     }
 
     /// The next packet; camera frames are deferred (decoded by whoever runs the work).
-    public func nextDeferred() throws -> DeferredPacket? {
-        guard index < items.count else { return nil }
-        let (t, _, item) = items[index]
-        index += 1
-        switch item {
-        case let .imu(sample):
-            return .ready(AnyPacket(stream: "imu0", timestamp: t, payload: sample))
-        case let .pose(pose):
-            return .ready(AnyPacket(stream: DatasetStreams.groundTruth, timestamp: t, payload: pose))
-        case let .frame(camera, path, _, _):
-            let name = cameraNames[camera]
-            return .work {
-                let image = try ImageDecoder.decodeGray8(path: path)
-                return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image))
-            }
-        }
-    }
+    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
 }

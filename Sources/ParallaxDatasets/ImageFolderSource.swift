@@ -21,7 +21,7 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource {
 
     /// The image files, in stream order (full paths).
     public let files: [String]
-    private var index = 0
+    private var rows = IndexedRows()
 
     /// Opens the folder at `path`; it must hold at least one image file.
     public init(path: String) throws {
@@ -33,8 +33,12 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource {
         }
         files = images.map { URL(fileURLWithPath: path).appendingPathComponent($0).path }
         var listing = StreamListing()
-        for k in files.indices {
-            listing.record(stream: Self.stream, timestamp: Self.timestamp(ofFrame: k), file: files[k], line: 1)
+        for (k, path) in files.enumerated() {
+            let t = Self.timestamp(ofFrame: k)
+            listing.record(stream: Self.stream, timestamp: t, file: path, line: 1)
+            rows.add(at: t, rank: 0) {
+                AnyPacket(stream: Self.stream, timestamp: t, payload: CameraFrame(cameraID: Self.stream, image: try ImageDecoder.decode8Bit(path: path)))
+            }
         }
         self.listing = listing
     }
@@ -49,12 +53,5 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource {
     /// The time of frame `k` (k seconds).
     public static func timestamp(ofFrame k: Int) -> Timestamp { Timestamp(seconds: Double(k) * frameInterval) }
 
-    public func nextDeferred() throws -> DeferredPacket? {
-        guard index < files.count else { return nil }
-        let path = files[index], t = Self.timestamp(ofFrame: index)
-        index += 1
-        return .work {
-            AnyPacket(stream: Self.stream, timestamp: t, payload: CameraFrame(cameraID: Self.stream, image: try ImageDecoder.decode8Bit(path: path)))
-        }
-    }
+    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
 }

@@ -53,8 +53,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
     public let missingImages: [String: Int]
 
     private enum Item { case ready(AnyPacket), image(stream: String, kind: ParallaxFolder.StreamKind, path: String, depthScale: Float, depthKind: DepthMap.Kind) }
-    private var items: [(Timestamp, Int, Item)] = []
-    private var index = 0
+    private var indexed = IndexedRows()
 
     /// Opens the folder at `path` (must hold `parallax.yaml`).
     public init(path: String, strict: Bool = false, validateOrder: Bool = true) throws {
@@ -184,42 +183,32 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
         for i in streams.indices where partners[streams[i].name] != nil { streams[i].metadata.stereo = partners[streams[i].name] }
         let gt = map["ground_truth"]?.string.map { root.appendingPathComponent($0).path }
         groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc) }
-        if let trajectory = groundTruth {
-            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
-            try DatasetError.requireIncreasing(trajectory, file: gt ?? "")
-            for p in trajectory.poses {
-                rows.append((p.timestamp, list.count, .ready(AnyPacket(stream: DatasetStreams.groundTruth, timestamp: p.timestamp,
-                                                                        payload: Pose(worldFromBody: p.pose)))))
-                listing.record(stream: DatasetStreams.groundTruth, timestamp: p.timestamp, file: gt ?? "", line: 0)
-            }
-        }
-        self.streams = streams
-        self.listing = listing
-        items = mergedByTime(rows)
-    }
-
-    public func nextDeferred() throws -> DeferredPacket? {
-        guard index < items.count else { return nil }
-        let (t, _, item) = items[index]
-        index += 1
-        switch item {
-        case let .ready(packet):
-            return .ready(packet)
-        case let .image(stream, kind, path, scale, depthKind):
-            return .work {
-                let decoded = try ImageDecoder.decode(path: path)
-                switch (kind, decoded) {
-                case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
-                    return AnyPacket(stream: stream, timestamp: t, payload: CameraFrame(cameraID: stream, image: image))
-                case let (.depth, .gray16(raw)):
-                    return AnyPacket(stream: stream, timestamp: t,
-                                     payload: RawDepth.decode(raw, unitsPerMetre: scale, sensorID: stream, kind: depthKind))
-                default:
-                    throw ImageDecodingError.unsupported(path: path, reason: kind == .camera ? "camera images must be 8-bit" : "depth must be a 16-bit gray PNG")
+        for (t, rank, item) in rows {
+            switch item {
+            case let .ready(packet): indexed.add(packet, rank: rank)
+            case let .image(stream, kind, path, scale, depthKind):
+                indexed.add(at: t, rank: rank) {
+                    let decoded = try ImageDecoder.decode(path: path)
+                    switch (kind, decoded) {
+                    case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
+                        return AnyPacket(stream: stream, timestamp: t, payload: CameraFrame(cameraID: stream, image: image))
+                    case let (.depth, .gray16(raw)):
+                        return AnyPacket(stream: stream, timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: scale, sensorID: stream, kind: depthKind))
+                    default:
+                        throw ImageDecodingError.unsupported(path: path, reason: kind == .camera ? "camera images must be 8-bit" : "depth must be a 16-bit gray PNG")
+                    }
                 }
             }
         }
+        if let trajectory = groundTruth {
+            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
+            try indexed.addGroundTruth(trajectory, file: gt ?? "", rank: list.count, listing: &listing)
+        }
+        self.streams = streams
+        self.listing = listing
     }
+
+    public func nextDeferred() throws -> DeferredPacket? { indexed.next() }
 }
 
 /// Writes packets into a Parallax folder: images as lossless PNG, samples as CSV with

@@ -14,7 +14,7 @@ public struct StreamListing: Sendable {
     public init() {}
 
     /// Records a row; remembers the first row whose timestamp is not after the previous one.
-    mutating func record(stream: String, timestamp: Timestamp, file: String, line: Int) {
+    public mutating func record(stream: String, timestamp: Timestamp, file: String, line: Int) {
         if stamps[stream] == nil { order.append(stream); stamps[stream] = [] }
         if let previous = stamps[stream]!.last, timestamp <= previous, firstDisorder[stream] == nil {
             firstDisorder[stream] = .outOfOrder(file: file, line: line, previous: previous, current: timestamp)
@@ -23,7 +23,7 @@ public struct StreamListing: Sendable {
     }
 
     /// Throws the first disorder found, in stream order.
-    func validate() throws {
+    public func validate() throws {
         for s in order { if let e = firstDisorder[s] { throw e } }
     }
 }
@@ -44,12 +44,4 @@ public protocol DatasetSource: PacketSource {
 public enum DatasetStreams {
     /// Ground-truth body poses (``Pose``, `T_WB`), when the dataset has them.
     public static let groundTruth = "groundtruth"
-}
-
-/// Index rows `(time, stream rank, item)` sorted by time, then stream rank; rows with equal
-/// keys keep their file order (a stable merge of the dataset's streams).
-func mergedByTime<Item>(_ rows: [(Timestamp, Int, Item)]) -> [(Timestamp, Int, Item)] {
-    rows.enumerated().sorted { a, b in
-        (a.element.0, a.element.1, a.offset) < (b.element.0, b.element.1, b.offset)
-    }.map(\.element)
 }

@@ -20,9 +20,7 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
     public let missingImages: [String: Int]
 
     private enum Item { case rgb(String, String, Int), depth(String, String, Int), accel(AccelerometerSample) }
-    private var items: [(Timestamp, Int, Item)] = []
-    private var index = 0
-    private let strict: Bool
+    private var rows = IndexedRows()
 
     /// Opens the folder at `path` (`validateOrder` as in ``EuRoCSource``).
     public init(path: String, strict: Bool = false, validateOrder: Bool = true) throws {
@@ -32,7 +30,6 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
         guard fm.fileExists(atPath: rgbList) || fm.fileExists(atPath: depthList) else {
             throw DatasetError.notADataset(path: path, expected: "a TUM RGB-D folder with rgb.txt and/or depth.txt")
         }
-        self.strict = strict
         var streams: [StreamDescription] = []
         var rows: [(Timestamp, Int, Item)] = []
         var listing = StreamListing()
@@ -82,7 +79,25 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
         missingImages = missing
         let gt = root.appendingPathComponent("groundtruth.txt").path
         groundTruth = fm.fileExists(atPath: gt) ? try TrajectoryFile.read(path: gt, format: .tum) : nil
-        items = mergedByTime(rows)
+        var indexed = IndexedRows()
+        for (t, rank, item) in rows {
+            switch item {
+            case let .accel(sample):
+                indexed.add(AnyPacket(stream: "accelerometer", timestamp: t, payload: sample), rank: rank)
+            case let .rgb(path, _, _):
+                indexed.add(at: t, rank: rank) {
+                    AnyPacket(stream: "rgb", timestamp: t, payload: CameraFrame(cameraID: "rgb", image: try ImageDecoder.decode8Bit(path: path)))
+                }
+            case let .depth(path, _, _):
+                indexed.add(at: t, rank: rank) {
+                    guard case let .gray16(raw) = try ImageDecoder.decode(path: path) else {
+                        throw ImageDecodingError.unsupported(path: path, reason: "depth must be a 16-bit gray PNG")
+                    }
+                    return AnyPacket(stream: "depth", timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: TUMRGBDSource.depthUnitsPerMetre, sensorID: "depth"))
+                }
+            }
+        }
+        self.rows = indexed
         self.streams = streams
     }
 
@@ -92,24 +107,5 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
     }
 
     /// The next packet; images are deferred (decoded by whoever runs the work).
-    public func nextDeferred() throws -> DeferredPacket? {
-        guard index < items.count else { return nil }
-        let (t, _, item) = items[index]
-        index += 1
-        switch item {
-        case let .accel(sample):
-            return .ready(AnyPacket(stream: "accelerometer", timestamp: t, payload: sample))
-        case let .rgb(path, _, _):
-            return .work {
-                AnyPacket(stream: "rgb", timestamp: t, payload: CameraFrame(cameraID: "rgb", image: try ImageDecoder.decode8Bit(path: path)))
-            }
-        case let .depth(path, _, _):
-            return .work {
-                guard case let .gray16(raw) = try ImageDecoder.decode(path: path) else {
-                    throw ImageDecodingError.unsupported(path: path, reason: "depth must be a 16-bit gray PNG")
-                }
-                return AnyPacket(stream: "depth", timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: TUMRGBDSource.depthUnitsPerMetre, sensorID: "depth"))
-            }
-        }
-    }
+    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
 }

@@ -210,7 +210,7 @@ enum Paths {
     @Test func notADatasetSaysWhatWasExpected() {
         #expect(parallax(["inspect", Paths.chains]) == 2)
         #expect(parallax(["inspect", "/nonexistent/folder"]) == 2)
-        #expect { _ = try DatasetFolder.open(Paths.chains) } throws: { "\($0)".contains("expected EuRoC/ASL (a mav0/ folder), TUM RGB-D") }
+        #expect { _ = try DatasetFolder.open(Paths.chains) } throws: { "\($0)".contains("expected a Parallax folder (parallax.yaml), or EuRoC/ASL (a mav0/ folder), or TUM RGB-D") }
     }
 
     @Test func unknownAnalyzerOrOptionGetsDidYouMean() {
