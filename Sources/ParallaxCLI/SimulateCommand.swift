@@ -70,21 +70,39 @@ struct SimulateCommand: ParsableCommand {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         do {
-            let (packets, groundTruth) = try simulator.packets()
+            // Rendered lazily, on worker threads, and written as it comes: memory stays flat
+            // however long the sequence.
+            let sequence = try simulator.source()
+            let groundTruth = sequence.groundTruth
             let points = simulator.scene.cornerPoints.map { "\($0.x) \($0.y) \($0.z)" }.joined(separator: "\n")
             defer {
                 try? ("# x y z [m], world frame: ground-truth 3D corners of the simulated room (wall/floor/ceiling corners and texture tile seams)\n"
                       + points + "\n").write(toFile: URL(fileURLWithPath: out).appendingPathComponent("scene_points.txt").path, atomically: true, encoding: .utf8)
             }
+            let reader = PrefetchingSource(sequence)
+            defer { reader.stop() }
+            let progress = groundTruth.poses.first.flatMap { a in groundTruth.poses.last.map { ProgressDisplay(first: a.timestamp, last: $0.timestamp) } }
+            var count = 0
+            func drain(_ write: (AnyPacket) throws -> Void) throws {
+                while let p = try reader.next() {
+                    try write(p)
+                    count += 1
+                    progress?.update(p.timestamp)
+                }
+                progress?.finish()
+            }
             if format == "euroc" {
                 let writer = try EuRoCFolderWriter(path: out)
                 for s in simulator.streams { writer.declare(s) }
-                for p in packets { try writer.write(p) }
+                try drain(writer.write)
                 try writer.finish(groundTruth: groundTruth)
             } else {
-                try ParallaxFolderWriter.write(packets, streams: simulator.streams, groundTruth: groundTruth, to: out)
+                let writer = try ParallaxFolderWriter(path: out)
+                for s in simulator.streams { writer.declare(s) }
+                try drain(writer.write)
+                try writer.finish(groundTruth: groundTruth)
             }
-            print("simulated \(String(format: "%.1f", seconds)) s: \(packets.count) packets, \(groundTruth.count) ground-truth poses → \(out)")
+            print("simulated \(String(format: "%.1f", seconds)) s: \(count) packets, \(groundTruth.count) ground-truth poses → \(out)")
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)
         }

@@ -59,40 +59,18 @@ public struct SequenceSimulator: Sendable {
         return out
     }
 
-    /// The sequence as packets in timestamp order (streams `cam0`, `cam1` when stereo, `depth0`, `imu0`), and the
-    /// ground truth `T_WB` at every IMU sample. Times start at the spline's first valid time.
+    /// The sequence as a lazy source: frames are rendered only when asked for (on worker
+    /// threads under a ``PrefetchingSource``), so long sequences need little memory.
+    public func source() throws -> SimulatedSequenceSource { try SimulatedSequenceSource(self) }
+
+    /// The whole sequence in memory, in timestamp order (streams `cam0`, `cam1` when stereo,
+    /// `depth0`, `imu0`), and the ground truth `T_WB` at every IMU sample. Times start at the
+    /// spline's first valid time. For short sequences; long ones: ``source()``.
     public func packets() throws -> (packets: [AnyPacket], groundTruth: Trajectory) {
-        let c = configuration
-        let t0 = spline.validRange.lowerBound
-        let duration = min(c.duration, spline.validRange.upperBound - t0)
+        let source = try source()
         var packets: [AnyPacket] = []
-        let imu = c.imu.simulate(spline, from: t0, duration: duration, seed: c.seed)
-        for s in imu { packets.append(AnyPacket(stream: "imu0", timestamp: s.timestamp, payload: s.measurement)) }
-        let gt = Trajectory(poses: imu.map { StampedPose(time: $0.timestamp.seconds, timestamp: $0.timestamp, pose: spline.pose(at: $0.timestamp.seconds)) },
-                            name: "groundtruth")
-        let bearings = try TexturedScene.bearings(for: c.camera.model)
-        let stereoBearings = try c.stereoCamera.map { try TexturedScene.bearings(for: $0.model) }
-        var rng = SeededGenerator(seed: c.seed &+ 0x5EED)
-        let frames = Int((duration * c.cameraRateHz).rounded(.down)) + 1
-        let depthEvery = c.depthRateHz > 0 ? max(1, Int((c.cameraRateHz / c.depthRateHz).rounded())) : 0
-        for k in 0..<frames {
-            let t = t0 + Double(k) / c.cameraRateHz
-            let stamp = Timestamp(seconds: t)
-            let worldFromBody = spline.pose(at: t)
-            let worldFromCamera = worldFromBody * c.camera.bodyFromSensor
-            let (rendered, depth) = scene.render(camera: c.camera.model, bearings: bearings, worldFromCamera: worldFromCamera)
-            let image = PixelNoise.add(to: rendered, sigma: c.pixelNoise, using: &rng)
-            packets.append(AnyPacket(stream: "cam0", timestamp: stamp, payload: CameraFrame(cameraID: "cam0", image: image)))
-            if let right = c.stereoCamera, let rb = stereoBearings {
-                let rendered1 = scene.render(camera: right.model, bearings: rb, worldFromCamera: worldFromBody * right.bodyFromSensor).image
-                let image1 = PixelNoise.add(to: rendered1, sigma: c.pixelNoise, using: &rng)
-                packets.append(AnyPacket(stream: "cam1", timestamp: stamp, payload: CameraFrame(cameraID: "cam1", image: image1)))
-            }
-            if depthEvery > 0 && k % depthEvery == 0 {
-                packets.append(AnyPacket(stream: "depth0", timestamp: stamp, payload: DepthMap(sensorID: "depth0", kind: .depth, values: depth)))
-            }
-        }
-        // Stable: equal stamps keep IMU before camera before depth.
-        return (packets.sortedByTime(), gt)
+        packets.reserveCapacity(source.packetCount)
+        while let p = try source.next() { packets.append(p) }
+        return (packets, source.groundTruth)
     }
 }

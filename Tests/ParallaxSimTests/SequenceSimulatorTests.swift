@@ -62,6 +62,34 @@ import ParallaxMath
         #expect(source.groundTruth?.count == 201)
     }
 
+    @Test func theLazySourceRendersTheSameFramesOnWorkerThreads() throws {
+        var config = SequenceSimulator.Configuration(camera: Self.camera, imu: IMUSimulator(noise: SimulationFixtures.euroc, rateHz: 200))
+        config.duration = 0.5
+        config.seed = 11
+        var right = Self.camera
+        right.bodyFromSensor = right.bodyFromSensor * SE3(translation: Vector3(0.11, 0, 0))
+        config.stereoCamera = right
+        let simulator = SequenceSimulator(spline: try SimulationFixtures.parametricSpline(), scene: try Self.scene(), configuration: config)
+        let (inMemory, gt) = try simulator.packets()
+        let source = try simulator.source()
+        #expect(source.packetCount == inMemory.count && source.groundTruth == gt)
+        let prefetched = PrefetchingSource(source, workers: 2, capacity: 8)
+        var lazy: [AnyPacket] = []
+        while let p = try prefetched.next() { lazy.append(p) }
+        #expect(lazy.count == inMemory.count)
+        for (a, b) in zip(lazy, inMemory) {
+            #expect(a.stream == b.stream && a.timestamp == b.timestamp)
+            if let x = a.payload as? CameraFrame, let y = b.payload as? CameraFrame { #expect(x.image == y.image) }
+            if let x = a.payload as? IMUSample, let y = b.payload as? IMUSample { #expect(x == y) }
+        }
+        // Stable order at equal times: IMU, cam0, cam1, depth0; every stream's times increase.
+        #expect(Array(lazy.prefix(4).map(\.stream)) == ["imu0", "cam0", "cam1", "depth0"])
+        for stream in ["imu0", "cam0", "cam1", "depth0"] {
+            let t = lazy.filter { $0.stream == stream }.map(\.timestamp)
+            #expect(zip(t, t.dropFirst()).allSatisfy { $0 < $1 }, "\(stream)")
+        }
+    }
+
     @Test func renderedDepthLiesExactlyOnTheSceneSurfaces() throws {
         let scene = try Self.scene()
         let camera = Self.camera.model

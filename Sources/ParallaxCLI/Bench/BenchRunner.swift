@@ -111,8 +111,14 @@ struct BenchRunner {
         config.seed = seed
         config.depthRateHz = 0
         let simulator = SequenceSimulator(spline: spline, scene: scene, configuration: config)
-        let (packets, gt) = try simulator.packets()
-        try ParallaxFolderWriter.write(packets, streams: simulator.streams, groundTruth: gt, to: folder.path)
+        // Rendered lazily on worker threads and written as it comes.
+        let sequence = try simulator.source()
+        let reader = PrefetchingSource(sequence)
+        defer { reader.stop() }
+        let writer = try ParallaxFolderWriter(path: folder.path)
+        for s in simulator.streams { writer.declare(s) }
+        while let p = try reader.next() { try writer.write(p) }
+        try writer.finish(groundTruth: sequence.groundTruth)
         return scene
     }
 }
