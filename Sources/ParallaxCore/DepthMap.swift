@@ -9,6 +9,22 @@ public struct DepthMap: Sendable {
         case depth
         /// Inverse depth / normalized disparity (1/m).
         case disparity
+        /// Stereo disparity in pixels, with ``DepthMap/stereo`` saying how it maps to depth
+        /// (Middlebury's convention: `Z = f·B / (d + doffs)`).
+        case pixelDisparity
+    }
+
+    /// What turns a pixel disparity into depth: focal length (px), baseline (m) and the
+    /// principal-point offset between the two cameras `doffs` (px).
+    public struct StereoGeometry: Sendable, Codable, Equatable {
+        public var focalLength: Double
+        public var baseline: Double
+        public var doffs: Double
+        public init(focalLength: Double, baseline: Double, doffs: Double = 0) {
+            self.focalLength = focalLength
+            self.baseline = baseline
+            self.doffs = doffs
+        }
     }
 
     /// Measurement kind.
@@ -19,15 +35,32 @@ public struct DepthMap: Sendable {
     public var confidence: ImageBuffer<Float>?
     /// Stream name of the sensor (`depth0`).
     public var sensorID: String
+    /// For ``Kind/pixelDisparity``: the stereo geometry that maps disparity to depth.
+    public var stereo: StereoGeometry?
 
     /// A depth map; `confidence` must have the same size as `values` when given.
-    public init(sensorID: String, kind: Kind, values: ImageBuffer<Float>, confidence: ImageBuffer<Float>? = nil) {
+    public init(sensorID: String, kind: Kind, values: ImageBuffer<Float>, confidence: ImageBuffer<Float>? = nil, stereo: StereoGeometry? = nil) {
         precondition(confidence.map { $0.width == values.width && $0.height == values.height } ?? true,
                      "DepthMap: confidence size differs from the depth size")
         self.sensorID = sensorID
         self.kind = kind
         self.values = values
         self.confidence = confidence
+        self.stereo = stereo
+    }
+
+    /// Metric depth (m) at pixel `(x, y)` whatever the kind, or `nil` where invalid (or a pixel
+    /// disparity without its stereo geometry).
+    public func depth(x: Int, y: Int) -> Double? {
+        let v = Double(values[x, y])
+        guard v.isFinite else { return nil }
+        switch kind {
+        case .depth: return v
+        case .disparity: return v > 0 ? 1 / v : nil
+        case .pixelDisparity:
+            guard let s = stereo, v + s.doffs > 0 else { return nil }
+            return s.focalLength * s.baseline / (v + s.doffs)
+        }
     }
 
     /// Whether pixel `(x, y)` holds a measurement.

@@ -9,11 +9,37 @@ public struct FaceLandmarks: Sendable, Codable, Equatable {
     public var points: [Vector2]
     /// The same landmarks in the camera frame (m), when known.
     public var points3D: [Vector3]?
+    /// Which landmark set the indices refer to.
+    public var scheme: LandmarkScheme
 
-    /// Landmarks of one face; the camera's calibration travels as the stream's metadata.
-    public init(points: [Vector2], points3D: [Vector3]? = nil) {
+    /// Landmarks of one face; the camera's calibration travels as the stream's metadata. The
+    /// scheme defaults to the one with this many points.
+    public init(points: [Vector2], points3D: [Vector3]? = nil, scheme: LandmarkScheme? = nil) {
         self.points = points
         self.points3D = points3D
+        self.scheme = scheme ?? LandmarkScheme(count: points.count)
+    }
+}
+
+/// A face landmark set: which point each index is.
+public enum LandmarkScheme: String, Sendable, Codable, CaseIterable {
+    /// iBUG 300-W's 68 points (dlib's shape predictor, AFLW2000-3D's labels).
+    case ibug68
+    /// MediaPipe Face Mesh's 468 points.
+    case mediapipe468
+    /// MediaPipe Face Mesh with irises (468 + 2 × 5).
+    case mediapipe478
+    /// Any other set.
+    case other
+
+    /// The scheme with `count` points (`other` when none has that many).
+    public init(count: Int) {
+        switch count {
+        case 68: self = .ibug68
+        case 468: self = .mediapipe468
+        case 478: self = .mediapipe478
+        default: self = .other
+        }
     }
 }
 
@@ -36,4 +62,33 @@ public struct FaceAnchor: Sendable, Equatable, Codable {
         self.rightEye = rightEye
         self.lookAtPoint = lookAtPoint
     }
+}
+
+/// One face's estimated pose and gaze in one frame: a face analyzer's output, with what a
+/// consumer needs to trust or track it.
+public struct FacePose: Sendable, Codable, Equatable {
+    /// Stable across frames for one face.
+    public var faceID: UInt64
+    /// Head pose `T_CH`, eye poses and look-at point (ARKit's `ARFaceAnchor`).
+    public var anchor: FaceAnchor
+    /// Confidence in [0, 1] (landmark fit quality).
+    public var confidence: Double
+    /// `normal`, `limited(.initializing)` for the first frames of a face, `notAvailable` when lost.
+    public var trackingState: TrackingState
+    /// The landmark set the pose was fitted to.
+    public var scheme: LandmarkScheme
+
+    public init(faceID: UInt64, anchor: FaceAnchor, confidence: Double, trackingState: TrackingState = .normal, scheme: LandmarkScheme) {
+        self.faceID = faceID
+        self.anchor = anchor
+        self.confidence = confidence
+        self.trackingState = trackingState
+        self.scheme = scheme
+    }
+}
+
+/// Every face of one frame (several faces per frame).
+public struct FacePoses: Sendable, Codable, Equatable {
+    public var faces: [FacePose]
+    public init(faces: [FacePose]) { self.faces = faces }
 }

@@ -108,7 +108,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                 let scale = Float(s["depth_scale"]?.float ?? 1000)
                 let kindName = s["kind"]?.string ?? "depth"
                 guard let depthKind = DepthMap.Kind(rawValue: kindName) else {
-                    throw invalid(s["kind"], "unknown depth kind '\(kindName)' (depth, disparity)")
+                    throw invalid(s["kind"], "unknown depth kind '\(kindName)' (depth, disparity, pixelDisparity)")
                 }
                 if kind == .camera {
                     cameras[name] = try camera()

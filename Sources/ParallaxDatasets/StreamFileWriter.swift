@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxCore
+import ParallaxImage
 import ParallaxMath
 
 /// Writes one output stream to a file of a standard format as its packets arrive (a TUM
@@ -17,8 +18,10 @@ public protocol StreamFileWriter: AnyObject {
 /// Which payload types get a file of their own, and how (one writer per stream).
 ///
 /// ``standard`` writes every ``Pose`` stream as a TUM trajectory `<stream>.tum` (so
-/// `parallax eval GT OUT/vio/pose.tum` works directly). Register more types for your own
-/// payloads; the CLI asks the registry, it knows no format.
+/// `parallax eval GT OUT/vio/pose.tum` works directly), every ``TrackedObjects`` stream as OTB
+/// result files (`<stream>/<id>.txt`), and image-like outputs as PNG sequences
+/// (`<stream>/<t_ns>.png`: ``CameraFrame`` as is, ``DepthMap`` through the turbo colormap).
+/// Register more types for your own payloads; the CLI asks the registry, it knows no format.
 public struct OutputWriterRegistry: Sendable {
     /// Makes the writer of stream `stream` inside `folder`.
     public typealias Factory = @Sendable (_ stream: String, _ folder: URL) throws -> any StreamFileWriter
@@ -42,8 +45,20 @@ public struct OutputWriterRegistry: Sendable {
     public static let standard: OutputWriterRegistry = {
         var r = OutputWriterRegistry()
         r.register(Pose.self) { stream, folder in try TUMTrajectoryWriter(path: try outputPath(for: stream, extension: "tum", in: folder)) }
+        r.register(TrackedObjects.self) { stream, folder in try OTBResultWriter(folder: try outputFolder(for: stream, in: folder)) }
+        r.register(CameraFrame.self) { stream, folder in try PNGSequenceWriter(folder: try outputFolder(for: stream, in: folder)) }
+        r.register(DepthMap.self) { stream, folder in try PNGSequenceWriter(folder: try outputFolder(for: stream, in: folder)) }
         return r
     }()
+
+    /// `folder/<stream>/`, created (the stream's `/`-separated parts as subfolders, made safe as
+    /// in ``outputPath(for:extension:in:)``).
+    public static func outputFolder(for stream: String, in folder: URL) throws -> URL {
+        let path = try outputPath(for: stream, extension: "d", in: folder)
+        let url = URL(fileURLWithPath: String(path.dropLast(2)), isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
 
     /// `folder/<stream>.<extension>`, the stream's `/`-separated parts as subfolders (created).
     /// A part that is empty, `.` or `..` becomes `_`, so no stream name writes outside `folder`.
@@ -99,4 +114,69 @@ public final class TUMTrajectoryWriter: StreamFileWriter {
         try handle.write(contentsOf: Data(buffer.utf8))
         buffer = ""
     }
+}
+
+/// Writes a ``TrackedObjects`` stream as OTB result files, one per object id
+/// (`<id>.txt`, one `x,y,w,h` line per frame of the stream, OTB's 1-based pixel convention:
+/// `x_otb = x + 1.5` for Parallax's edge coordinates where pixel centres are integers), with
+/// `0,0,0,0` where the object was absent or lost, and `frames.txt` listing each frame's time
+/// (ns) so lines can be matched to frames.
+public final class OTBResultWriter: StreamFileWriter {
+    private let folder: URL
+    private var times: [Int64] = []
+    private var lines: [UInt64: [String]] = [:]
+
+    public init(folder: URL) throws { self.folder = folder }
+
+    public func write(_ packet: AnyPacket) throws {
+        guard let frame = packet.payload as? TrackedObjects else { return }
+        times.append(packet.timestamp.nanoseconds)
+        let k = times.count - 1
+        for o in frame.objects {
+            var list = lines[o.id] ?? Array(repeating: "0,0,0,0", count: k)
+            if list.count < k { list += Array(repeating: "0,0,0,0", count: k - list.count) }
+            let b = o.box
+            let visible = o.state != .notAvailable && [b.x, b.y, b.width, b.height].allSatisfy(\.isFinite)
+            list.append(visible ? "\(b.x + 1.5),\(b.y + 1.5),\(b.width),\(b.height)" : "0,0,0,0")
+            lines[o.id] = list
+        }
+    }
+
+    public func finish() throws -> String {
+        for (id, var list) in lines {
+            if list.count < times.count { list += Array(repeating: "0,0,0,0", count: times.count - list.count) }
+            try (list.joined(separator: "\n") + "\n").write(to: folder.appendingPathComponent("\(id).txt"), atomically: true, encoding: .utf8)
+        }
+        try (times.map(String.init).joined(separator: "\n") + "\n").write(to: folder.appendingPathComponent("frames.txt"), atomically: true, encoding: .utf8)
+        return folder.path
+    }
+}
+
+/// Writes image-like outputs (overlays, depth and disparity maps) as PNG files
+/// `<t_ns>.png`: 8-bit frames as they are, depth maps through the turbo colormap (near blue,
+/// far red; invalid black) over the stream's own value range.
+public final class PNGSequenceWriter: StreamFileWriter {
+    private let folder: URL
+    private var range: ClosedRange<Double>?
+
+    public init(folder: URL) throws { self.folder = folder }
+
+    public func write(_ packet: AnyPacket) throws {
+        let path = folder.appendingPathComponent("\(packet.timestamp.nanoseconds).png").path
+        switch packet.payload {
+        case let frame as CameraFrame:
+            try ImageEncoder.writePNG(frame.image, to: path)
+        case let depth as DepthMap:
+            // One range for the whole stream (from its first map), so colours compare across frames.
+            if range == nil {
+                let finite = depth.values.samples.filter(\.isFinite)
+                if let lo = finite.min(), let hi = finite.max(), hi > lo { range = Double(lo)...Double(hi) }
+            }
+            try ImageEncoder.writePNG(Colormap.turbo(depth.values, range: range), to: path)
+        default:
+            return
+        }
+    }
+
+    public func finish() throws -> String { folder.path }
 }

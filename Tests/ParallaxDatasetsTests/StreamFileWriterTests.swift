@@ -59,4 +59,33 @@ import ParallaxMath
         }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(SO3.self, from: Data(#"{"w":0,"x":0,"y":0,"z":0}"#.utf8)) }
     }
+
+    @Test func trackedObjectsBecomeOTBFilesAndImageOutputsPNGs() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-otb-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = try #require(try OutputWriterRegistry.standard.writer(for: StreamDescription(StreamKey<TrackedObjects>("objects")), in: folder))
+        let a = TrackedObject(id: 1, box: BoundingBox(x: 9.5, y: 19.5, width: 30, height: 40), confidence: 0.9)
+        let b = TrackedObject(id: 2, box: BoundingBox(x: 0, y: 0, width: 5, height: 5), confidence: 0.2, state: .notAvailable)
+        for (k, objects) in [[a], [a, b], [b]].enumerated() {
+            try writer.write(AnyPacket(stream: "objects", timestamp: Timestamp(nanoseconds: Int64(k) * 100), payload: TrackedObjects(imageWidth: 64, imageHeight: 48, objects: objects)))
+        }
+        try writer.finish()
+        let one = try String(contentsOf: folder.appendingPathComponent("objects/1.txt"), encoding: .utf8)
+        #expect(one == "11.0,21.0,30.0,40.0\n11.0,21.0,30.0,40.0\n0,0,0,0\n")   // absent in the last frame
+        let two = try String(contentsOf: folder.appendingPathComponent("objects/2.txt"), encoding: .utf8)
+        #expect(two == "0,0,0,0\n0,0,0,0\n0,0,0,0\n")                       // lost throughout
+        #expect(try String(contentsOf: folder.appendingPathComponent("objects/frames.txt"), encoding: .utf8) == "0\n100\n200\n")
+
+        let png = try #require(try OutputWriterRegistry.standard.writer(for: StreamDescription(StreamKey<DepthMap>("stereo/disparity")), in: folder))
+        var values = ImageBuffer<Float>(width: 4, height: 2, repeating: 10)
+        values[0, 0] = .nan
+        values[3, 1] = 20
+        try png.write(AnyPacket(stream: "stereo/disparity", timestamp: Timestamp(nanoseconds: 7), payload: DepthMap(sensorID: "d", kind: .pixelDisparity, values: values)))
+        try png.finish()
+        let decoded = try ImageDecoder.decode(path: folder.appendingPathComponent("stereo/disparity/7.png").path)
+        guard case let .rgb8(image) = decoded else { Issue.record("expected an RGB PNG"); return }
+        #expect(image.width == 4 && image.height == 2)
+        #expect(Array(image.samples[0..<3]) == [0, 0, 0])   // invalid: black
+        #expect(image.samples[3] != image.samples[21])      // near and far differ in colour
+    }
 }

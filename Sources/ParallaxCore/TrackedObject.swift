@@ -1,0 +1,36 @@
+/// One tracked object in one frame (Vision's `VNDetectedObjectObservation` as
+/// `VNTrackObjectRequest` reports it): a stable id, its box, how sure the tracker is, and
+/// whether it still tracks it.
+public struct TrackedObject: Sendable, Codable, Equatable {
+    /// Stable across frames for one object.
+    public var id: UInt64
+    /// Where it is (px, top-left corner and size).
+    public var box: BoundingBox
+    /// The tracker's confidence in [0, 1] (its peak-to-sidelobe or response, normalized).
+    public var confidence: Double
+    /// `normal` while tracked, `limited(.relocalizing)` while searching after a loss,
+    /// `notAvailable` when lost (the box is then the last known one).
+    public var state: TrackingState
+
+    public init(id: UInt64, box: BoundingBox, confidence: Double, state: TrackingState = .normal) {
+        self.id = id
+        self.box = box
+        self.confidence = confidence
+        self.state = state
+    }
+}
+
+/// The tracked objects of one frame: a tracker's output packet.
+public struct TrackedObjects: Sendable, Codable, Equatable {
+    /// The frame's size (px), so a box can be judged against it.
+    public var imageWidth: Int
+    public var imageHeight: Int
+    /// Every object the tracker follows, in id order.
+    public var objects: [TrackedObject]
+
+    public init(imageWidth: Int, imageHeight: Int, objects: [TrackedObject]) {
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.objects = objects
+    }
+}
