@@ -111,7 +111,7 @@ import ParallaxMath
         try "format: parallax-dataset\nversion: 1\nstreams:\n  - name: depth0\n    type: depth\n    kind: distance\n".write(
             to: folder.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
         #expect { _ = try ParallaxFolderSource(path: folder.path) } throws: { error in
-            "\(error)".hasSuffix("parallax.yaml:6: unknown depth kind 'distance' (depth, disparity)")
+            "\(error)".hasSuffix("parallax.yaml:6: unknown depth kind 'distance' (depth, disparity, pixelDisparity)")
         }
     }
 }
