@@ -79,29 +79,22 @@ struct SimulateCommand: ParsableCommand {
                 try? ("# x y z [m], world frame: ground-truth 3D corners of the simulated room (wall/floor/ceiling corners and texture tile seams)\n"
                       + points + "\n").write(toFile: URL(fileURLWithPath: out).appendingPathComponent("scene_points.txt").path, atomically: true, encoding: .utf8)
             }
-            let reader = PrefetchingSource(sequence)
-            defer { reader.stop() }
             let progress = groundTruth.poses.first.flatMap { a in groundTruth.poses.last.map { ProgressDisplay(first: a.timestamp, last: $0.timestamp) } }
-            var count = 0
-            func drain(_ write: (AnyPacket) throws -> Void) throws {
-                while let p = try reader.next() {
-                    try write(p)
-                    count += 1
-                    progress?.update(p.timestamp)
-                }
-                progress?.finish()
-            }
+            let count = sequence.packetCount
             if format == "euroc" {
                 let writer = try EuRoCFolderWriter(path: out)
-                for s in simulator.streams { writer.declare(s) }
-                try drain(writer.write)
+                for s in sequence.streams { writer.declare(s) }
+                let reader = PrefetchingSource(sequence)
+                defer { reader.stop() }
+                while let p = try reader.next() {
+                    try writer.write(p)
+                    progress?.update(p.timestamp)
+                }
                 try writer.finish(groundTruth: groundTruth)
             } else {
-                let writer = try ParallaxFolderWriter(path: out)
-                for s in simulator.streams { writer.declare(s) }
-                try drain(writer.write)
-                try writer.finish(groundTruth: groundTruth)
+                try ParallaxFolderWriter.write(streaming: sequence, groundTruth: groundTruth, to: out) { progress?.update($0) }
             }
+            progress?.finish()
             print("simulated \(String(format: "%.1f", seconds)) s: \(count) packets, \(groundTruth.count) ground-truth poses → \(out)")
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)

@@ -238,6 +238,23 @@ public final class ParallaxFolderWriter {
         try writer.finish(groundTruth: groundTruth)
     }
 
+    /// Writes everything `source` produces (declaring its streams' metadata) as a Parallax
+    /// folder, packet by packet as it comes: a lazy source (a simulation) is read ahead and
+    /// decoded or rendered on worker threads, and never held in memory whole. `progress` sees
+    /// each packet's time.
+    public static func write(streaming source: any PacketSource, groundTruth: Trajectory? = nil, to path: String,
+                             progress: (Timestamp) -> Void = { _ in }) throws {
+        let writer = try ParallaxFolderWriter(path: path)
+        for s in source.streams { writer.declare(s) }
+        let reader = PrefetchingSource(source)
+        defer { reader.stop() }
+        while let p = try reader.next() {
+            try writer.write(p)
+            progress(p.timestamp)
+        }
+        try writer.finish(groundTruth: groundTruth)
+    }
+
     /// Why a packet cannot be stored.
     public enum WriterError: Error, CustomStringConvertible {
         case unsupportedPayload(stream: String, type: String)

@@ -90,35 +90,10 @@ struct BenchRunner {
     /// seeded noise texture when none are given. Independent of the working directory.
     @discardableResult
     static func simulate(seconds: Double, seed: UInt64, width: Int, textures texturePaths: [String], into folder: URL) throws -> TexturedScene {
-        // EuRoC cam0 intrinsics scaled from its 752 px width.
-        let s = Double(width) / 752
-        let camera = CameraCalibration(
-            model: CameraModel(width: width, height: Int((480 * s).rounded()),
-                               intrinsics: PinholeIntrinsics(fx: 458.654 * s, fy: 457.296 * s, cx: (367.215 + 0.5) * s - 0.5, cy: (248.375 + 0.5) * s - 0.5),
-                               distortion: .radialTangential(k1: -0.28340811, k2: 0.07395907, p1: 0.00019359, p2: 1.76187114e-05)),
-            bodyFromSensor: SE3(rotation: SO3(Matrix3(rows: Vector3(0, 0, 1), Vector3(-1, 0, 0), Vector3(0, -1, 0))), translation: .zero),
-            rateHz: 20, comment: "simulated, EuRoC cam0 intrinsics scaled to \(width) px, looking along body x")
-        let noise = IMUNoiseModel(gyroscopeNoiseDensity: 1.6968e-04, gyroscopeRandomWalk: 1.9393e-05, accelerometerNoiseDensity: 2.0e-3, accelerometerRandomWalk: 3.0e-3)
-        var textures = try texturePaths.map { try ImageDecoder.decodeGray8(path: $0) }
-        if textures.isEmpty {
-            var rng = SeededGenerator(seed: seed)
-            textures = [ImageBuffer<UInt8>(width: 256, height: 256, samples: (0..<65536).map { _ in UInt8(truncatingIfNeeded: rng.next()) })]
-        }
-        let spline = SyntheticMotion.orbit(seconds: seconds)
-        let scene = TexturedScene.room(min: Vector3(-4, -3, 0), max: Vector3(4, 3, 3.5), textures: textures)
-        var config = SequenceSimulator.Configuration(camera: camera, imu: IMUSimulator(noise: noise, rateHz: 200))
-        config.duration = seconds
-        config.seed = seed
-        config.depthRateHz = 0
-        let simulator = SequenceSimulator(spline: spline, scene: scene, configuration: config)
-        // Rendered lazily on worker threads and written as it comes.
+        let textures = try texturePaths.map { try ImageDecoder.decodeGray8(path: $0) }
+        let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, textures: textures)
         let sequence = try simulator.source()
-        let reader = PrefetchingSource(sequence)
-        defer { reader.stop() }
-        let writer = try ParallaxFolderWriter(path: folder.path)
-        for s in simulator.streams { writer.declare(s) }
-        while let p = try reader.next() { try writer.write(p) }
-        try writer.finish(groundTruth: sequence.groundTruth)
-        return scene
+        try ParallaxFolderWriter.write(streaming: sequence, groundTruth: sequence.groundTruth, to: folder.path)
+        return simulator.scene
     }
 }

@@ -1,0 +1,36 @@
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxMath
+
+/// Ready-made simulations, so the bench, the tests and users simulate the same sequences.
+public enum SimulationPresets {
+    /// EuRoC's cam0 (intrinsics and radial-tangential distortion scaled from its 752 px width to
+    /// `width`, 20 Hz, looking along body x) and ADIS16448 IMU noise (EuRoC's `sensor.yaml`,
+    /// 200 Hz), on the built-in orbit through an 8 × 6 × 3.5 m room textured with `textures`
+    /// (a seeded noise texture when empty). No depth stream.
+    public static func eurocOrbit(seconds: Double, seed: UInt64, width: Int = 376, textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
+        let s = Double(width) / 752
+        let camera = CameraCalibration(
+            model: CameraModel(width: width, height: Int((480 * s).rounded()),
+                               intrinsics: PinholeIntrinsics(fx: 458.654 * s, fy: 457.296 * s, cx: (367.215 + 0.5) * s - 0.5, cy: (248.375 + 0.5) * s - 0.5),
+                               distortion: .radialTangential(k1: -0.28340811, k2: 0.07395907, p1: 0.00019359, p2: 1.76187114e-05)),
+            bodyFromSensor: SE3(rotation: SO3(Matrix3(rows: Vector3(0, 0, 1), Vector3(-1, 0, 0), Vector3(0, -1, 0))), translation: .zero),
+            rateHz: 20, comment: "simulated, EuRoC cam0 intrinsics scaled to \(width) px, looking along body x")
+        var surfaces = textures
+        if surfaces.isEmpty {
+            var rng = SeededGenerator(seed: seed)
+            surfaces = [ImageBuffer<UInt8>(width: 256, height: 256, samples: (0..<65536).map { _ in UInt8(truncatingIfNeeded: rng.next()) })]
+        }
+        let spline = SyntheticMotion.orbit(seconds: seconds)
+        let scene = TexturedScene.room(min: Vector3(-4, -3, 0), max: Vector3(4, 3, 3.5), textures: surfaces)
+        var config = SequenceSimulator.Configuration(camera: camera, imu: IMUSimulator(noise: euRoCIMUNoise, rateHz: 200))
+        config.duration = seconds
+        config.seed = seed
+        config.depthRateHz = 0
+        return SequenceSimulator(spline: spline, scene: scene, configuration: config)
+    }
+
+    /// EuRoC's ADIS16448 noise densities, as in its `imu0/sensor.yaml`.
+    public static let euRoCIMUNoise = IMUNoiseModel(gyroscopeNoiseDensity: 1.6968e-04, gyroscopeRandomWalk: 1.9393e-05,
+                                                    accelerometerNoiseDensity: 2.0e-3, accelerometerRandomWalk: 3.0e-3)
+}
