@@ -8,6 +8,7 @@
 @_exported import ParallaxGeometry
 @_exported import ParallaxImage
 @_exported import ParallaxVision
+@_exported import ParallaxInertial
 @_exported import ParallaxMath
 @_exported import ParallaxSim
 
