@@ -14,16 +14,18 @@ import Parallax
 /// ParallaxCLI.main(registering: { $0.register(MyAnalyzer.self) }, datasetFormats: { $0.register(MyFormat.self) })
 /// ```
 public enum ParallaxCLI {
-    /// The registry the commands use: built-ins plus what the host executable registered.
-    nonisolated(unsafe) static var registry = BuiltinAnalyzers.registry
+    /// The registry the commands use: built-ins plus what the host executable registered. A
+    /// task-local value, so tests (and hosts) can run commands with other analyzers, concurrently.
+    @TaskLocal static var registry = BuiltinAnalyzers.registry
 
     /// Parses the process arguments and runs the command; exits the process with its status.
     public static func main(registering register: (inout AnalyzerRegistry) -> Void = { _ in },
                             datasetFormats: (inout DatasetFormatRegistry) -> Void = { _ in }) -> Never {
-        register(&registry)
+        var analyzers = BuiltinAnalyzers.registry
+        register(&analyzers)
         datasetFormats(&DatasetFormatRegistry.shared)
         ProcessMemory.keepFreedBuffers()
-        exit(run())
+        exit($registry.withValue(analyzers) { run() })
     }
 
     /// Parses `arguments` (default: the process's), runs the command and returns the exit

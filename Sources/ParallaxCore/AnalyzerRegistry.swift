@@ -5,7 +5,7 @@ import Foundation
 /// Registration is explicit (`registry.register(IMUIntegrator.self)`); the umbrella module
 /// lists the built-ins. Options are set by name from strings, as a chain file or pipeline
 /// string gives them; names may be written `snake_case` (documented form) or `camelCase`.
-public struct AnalyzerRegistry {
+public struct AnalyzerRegistry: Sendable {
     /// What `parallax plugins` shows about one option.
     public struct OptionInfo: Sendable, Equatable {
         /// `snake_case` name.
@@ -23,7 +23,7 @@ public struct AnalyzerRegistry {
     }
 
     /// One registered analyzer type.
-    public struct Entry {
+    public struct Entry: Sendable {
         public let name: String
         public let summary: String
         public let options: [OptionInfo]
@@ -33,7 +33,7 @@ public struct AnalyzerRegistry {
         /// Why the analyzer cannot be made with its default options (its ports then depend on
         /// options the user must give); `nil` when it can.
         public let defaultsProblem: String?
-        let make: (_ options: [String: String], _ instanceName: String?, _ remap: [String: String]) throws -> AnalyzerInstance
+        let make: @Sendable (_ options: [String: String], _ instanceName: String?, _ remap: [String: String]) throws -> AnalyzerInstance
     }
 
     private(set) var entries: [String: Entry] = [:]
