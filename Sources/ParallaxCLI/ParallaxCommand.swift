@@ -14,18 +14,27 @@ import Parallax
 /// ParallaxCLI.main(registering: { $0.register(MyAnalyzer.self) }, datasetFormats: { $0.register(MyFormat.self) })
 /// ```
 public enum ParallaxCLI {
-    /// The registry the commands use: built-ins plus what the host executable registered. A
-    /// task-local value, so tests (and hosts) can run commands with other analyzers, concurrently.
-    @TaskLocal static var registry = BuiltinAnalyzers.registry
+    /// The registry the commands use: built-ins plus what the host executable registered, built
+    /// on first use (commands such as `eval` never pay for it); a task-local override lets tests
+    /// run commands with other analyzers, concurrently.
+    static var registry: AnalyzerRegistry { registryOverride ?? hostRegistry }
+    @TaskLocal static var registryOverride: AnalyzerRegistry?
+    /// What the host executable registers, set once by ``main(registering:datasetFormats:)``
+    /// before any command runs.
+    nonisolated(unsafe) private static var hostRegistration: (inout AnalyzerRegistry) -> Void = { _ in }
+    nonisolated(unsafe) private static let hostRegistry: AnalyzerRegistry = {
+        var analyzers = BuiltinAnalyzers.registry
+        hostRegistration(&analyzers)
+        return analyzers
+    }()
 
     /// Parses the process arguments and runs the command; exits the process with its status.
-    public static func main(registering register: (inout AnalyzerRegistry) -> Void = { _ in },
+    public static func main(registering register: @escaping (inout AnalyzerRegistry) -> Void = { _ in },
                             datasetFormats: (inout DatasetFormatRegistry) -> Void = { _ in }) -> Never {
-        var analyzers = BuiltinAnalyzers.registry
-        register(&analyzers)
+        hostRegistration = register
         datasetFormats(&DatasetFormatRegistry.shared)
         ProcessMemory.keepFreedBuffers()
-        exit($registry.withValue(analyzers) { run() })
+        exit(run())
     }
 
     /// Parses `arguments` (default: the process's), runs the command and returns the exit

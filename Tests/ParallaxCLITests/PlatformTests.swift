@@ -40,7 +40,7 @@ struct CalibrationProbe: Analyzer {
         var registry = BuiltinAnalyzers.registry
         registry.register(PoseRelay.self)
         registry.register(CalibrationProbe.self)
-        try ParallaxCLI.$registry.withValue(registry, operation: body)
+        try ParallaxCLI.$registryOverride.withValue(registry, operation: body)
     }
 
     @Test func aPoseStreamRoundTripsThroughTheTUMFileRunWrites() throws {
