@@ -20,34 +20,19 @@ struct ConvertCommand: ParsableCommand {
             throw fail("--to must be parallax or euroc (TUM RGB-D is read-only here), got '\(to)'", code: ExitCodes.badInput)
         }
         let source: any DatasetSource
-        let write: (AnyPacket) throws -> Void
-        let finish: (Trajectory?) throws -> Void
+        let writer: any DatasetWriter
         do {
             source = try DatasetFolder.open(dataset, strict: strict)
-            if to == "euroc" {
-                let writer = try EuRoCFolderWriter(path: out)
-                for s in source.streams { writer.declare(s) }
-                write = writer.write
-                finish = { try writer.finish(groundTruth: $0) }
-            } else {
-                let writer = try ParallaxFolderWriter(path: out)
-                for s in source.streams { writer.declare(s) }
-                write = writer.write
-                finish = { try writer.finish(groundTruth: $0) }
-            }
+            writer = to == "euroc" ? try EuRoCFolderWriter(path: out) : try ParallaxFolderWriter(path: out)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
-        let reader = PrefetchingSource(source)
-        var count = 0
+        let stamps = source.listing.stamps.values.flatMap { [$0.min(), $0.max()] }.compactMap { $0 }
+        let progress = stamps.min().map { ProgressDisplay(first: $0, last: stamps.max()!) }
+        let count: Int
         do {
-            while let packet = try reader.next() {
-                // Ground truth is written from the trajectory at the end, not as packets.
-                if packet.stream == DatasetStreams.groundTruth { continue }
-                try write(packet)
-                count += 1
-            }
-            try finish(source.groundTruth)
+            count = try writer.write(streaming: source, groundTruth: source.groundTruth) { progress?.update($0) }
+            progress?.finish()
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)
         }

@@ -81,19 +81,8 @@ struct SimulateCommand: ParsableCommand {
             }
             let progress = groundTruth.poses.first.flatMap { a in groundTruth.poses.last.map { ProgressDisplay(first: a.timestamp, last: $0.timestamp) } }
             let count = sequence.packetCount
-            if format == "euroc" {
-                let writer = try EuRoCFolderWriter(path: out)
-                for s in sequence.streams { writer.declare(s) }
-                let reader = PrefetchingSource(sequence)
-                defer { reader.stop() }
-                while let p = try reader.next() {
-                    try writer.write(p)
-                    progress?.update(p.timestamp)
-                }
-                try writer.finish(groundTruth: groundTruth)
-            } else {
-                try ParallaxFolderWriter.write(streaming: sequence, groundTruth: groundTruth, to: out) { progress?.update($0) }
-            }
+            let writer: any DatasetWriter = format == "euroc" ? try EuRoCFolderWriter(path: out) : try ParallaxFolderWriter(path: out)
+            try writer.write(streaming: sequence, groundTruth: groundTruth) { progress?.update($0) }
             progress?.finish()
             print("simulated \(String(format: "%.1f", seconds)) s: \(count) packets, \(groundTruth.count) ground-truth poses → \(out)")
         } catch {

@@ -5,7 +5,7 @@ import ParallaxGeometry
 /// Writes packets as an EuRoC/ASL folder (`mav0/cam*/`, `mav0/imu0/`,
 /// `mav0/state_groundtruth_estimate0/`), readable by EuRoC tools and by ``EuRoCSource``.
 /// EuRoC holds cameras, one IMU and ground truth only: other payloads are refused by name.
-public final class EuRoCFolderWriter {
+public final class EuRoCFolderWriter: DatasetWriter {
     private let mav0: URL
     private var csv: [String: String] = [:]
     private var order: [String] = []

@@ -213,7 +213,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
 
 /// Writes packets into a Parallax folder: images as lossless PNG, samples as CSV with
 /// round-trip precision, so reading the folder back gives identical packets.
-public final class ParallaxFolderWriter {
+public final class ParallaxFolderWriter: DatasetWriter {
     /// Raw depth units per metre in written 16-bit depth PNGs (TUM's convention).
     public var depthScale: Float = 5000
     private let root: URL
@@ -235,23 +235,6 @@ public final class ParallaxFolderWriter {
         let writer = try ParallaxFolderWriter(path: path)
         for s in streams { writer.declare(s) }
         for p in packets { try writer.write(p) }
-        try writer.finish(groundTruth: groundTruth)
-    }
-
-    /// Writes everything `source` produces (declaring its streams' metadata) as a Parallax
-    /// folder, packet by packet as it comes: a lazy source (a simulation) is read ahead and
-    /// decoded or rendered on worker threads, and never held in memory whole. `progress` sees
-    /// each packet's time.
-    public static func write(streaming source: any PacketSource, groundTruth: Trajectory? = nil, to path: String,
-                             progress: (Timestamp) -> Void = { _ in }) throws {
-        let writer = try ParallaxFolderWriter(path: path)
-        for s in source.streams { writer.declare(s) }
-        let reader = PrefetchingSource(source)
-        defer { reader.stop() }
-        while let p = try reader.next() {
-            try writer.write(p)
-            progress(p.timestamp)
-        }
         try writer.finish(groundTruth: groundTruth)
     }
 

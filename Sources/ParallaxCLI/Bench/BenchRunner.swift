@@ -93,7 +93,7 @@ struct BenchRunner {
         let textures = try texturePaths.map { try ImageDecoder.decodeGray8(path: $0) }
         let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, textures: textures)
         let sequence = try simulator.source()
-        try ParallaxFolderWriter.write(streaming: sequence, groundTruth: sequence.groundTruth, to: folder.path)
+        try ParallaxFolderWriter(path: folder.path).write(streaming: sequence, groundTruth: sequence.groundTruth)
         return simulator.scene
     }
 }
