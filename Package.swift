@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "ParallaxInertial", targets: ["ParallaxInertial"]),
         .library(name: "FeatureTracking", targets: ["FeatureTracking"]),
         .library(name: "Triangulation", targets: ["Triangulation"]),
+        .library(name: "VisualInertialOdometry", targets: ["VisualInertialOdometry"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
         .library(name: "Parallax", targets: ["Parallax"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
@@ -83,6 +84,8 @@ let package = Package(
                 path: "Plugins/FeatureTracking", swiftSettings: strictSettings),
         .target(name: "Triangulation", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/Triangulation", swiftSettings: strictSettings),
+        .target(name: "VisualInertialOdometry", dependencies: ["ParallaxCore", "ParallaxInertial", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"],
+                path: "Plugins/VisualInertialOdometry", swiftSettings: strictSettings),
 
         .target(
             name: "ParallaxDatasets",
@@ -94,7 +97,7 @@ let package = Package(
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -114,6 +117,7 @@ let package = Package(
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ParallaxCore", "ParallaxTesting", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxInertialTests", dependencies: ["ParallaxInertial", "ParallaxSim", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "VisualInertialOdometryTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
     ]

@@ -2,6 +2,7 @@
 @_exported import Diagnostics
 @_exported import FeatureTracking
 @_exported import Triangulation
+@_exported import VisualInertialOdometry
 @_exported import ParallaxCore
 @_exported import ParallaxDatasets
 @_exported import ParallaxEval
@@ -22,6 +23,7 @@ public enum BuiltinAnalyzers {
         r.register(KLTAnalyzer.self)
         r.register(ORBMatchAnalyzer.self)
         r.register(TriangulationAnalyzer.self)
+        r.register(VIOAnalyzer.self)
         return r
     }
 }

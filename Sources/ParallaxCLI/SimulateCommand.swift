@@ -16,6 +16,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Ground-truth trajectory to follow (its first --seconds).") var trajectory: String?
     @Option(name: .long, help: "Length (s).") var seconds: Double = 10
     @Option(name: .long, help: "Seed of all noise.") var seed: UInt64 = 1
+    @Option(name: .long, help: "Built-in motion only: rest this long (s) before moving, as a recording that starts still.") var still: Double = 0
     @Option(name: .customLong("camera-calibration"), help: "EuRoC camera sensor.yaml (default: the bundled EuRoC cam0).")
     var cameraCalibration: String = "datasets/euroc_v1_01_cut/mav0/cam0/sensor.yaml"
     @Option(name: .customLong("imu-calibration"), help: "EuRoC IMU sensor.yaml with noise densities (default: the bundled EuRoC imu0).")
@@ -52,7 +53,7 @@ struct SimulateCommand: ParsableCommand {
             if let trajectory {
                 spline = SE3Spline.fit(try TrajectoryFile.read(path: trajectory), interval: 0.05, duration: seconds)
             } else {
-                spline = SyntheticMotion.orbit(seconds: seconds)
+                spline = SyntheticMotion.orbit(seconds: seconds, still: still)
             }
             let textureImages = try textures.map { try ImageDecoder.decodeGray8(path: $0) }
             let positions = stride(from: spline.validRange.lowerBound, through: spline.validRange.upperBound, by: 0.05).map { spline.pose(at: $0).translation }

@@ -8,7 +8,7 @@ public enum SimulationPresets {
     /// `width`, 20 Hz, looking along body x) and ADIS16448 IMU noise (EuRoC's `sensor.yaml`,
     /// 200 Hz), on the built-in orbit through an 8 × 6 × 3.5 m room textured with `textures`
     /// (a seeded noise texture when empty). No depth stream.
-    public static func eurocOrbit(seconds: Double, seed: UInt64, width: Int = 376, textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
+    public static func eurocOrbit(seconds: Double, seed: UInt64, width: Int = 376, still: Double = 0, textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
         let s = Double(width) / 752
         let camera = CameraCalibration(
             model: CameraModel(width: width, height: Int((480 * s).rounded()),
@@ -21,7 +21,7 @@ public enum SimulationPresets {
             var rng = SeededGenerator(seed: seed)
             surfaces = [ImageBuffer<UInt8>(width: 256, height: 256, samples: (0..<65536).map { _ in UInt8(truncatingIfNeeded: rng.next()) })]
         }
-        let spline = SyntheticMotion.orbit(seconds: seconds)
+        let spline = SyntheticMotion.orbit(seconds: seconds, still: still)
         let scene = TexturedScene.room(min: Vector3(-4, -3, 0), max: Vector3(4, 3, 3.5), textures: surfaces)
         var config = SequenceSimulator.Configuration(camera: camera, imu: IMUSimulator(noise: euRoCIMUNoise, rateHz: 200))
         config.duration = seconds

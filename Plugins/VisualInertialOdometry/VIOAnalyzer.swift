@@ -1,0 +1,270 @@
+import Foundation
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxInertial
+import ParallaxMath
+import ParallaxVision
+
+/// Visual-inertial odometry: a sliding-window MSCKF over camera feature tracks and the IMU,
+/// giving metric poses `T_WB` (world gravity-aligned, z up), velocity, a 6×6 covariance and
+/// ARKit's tracking state every frame, plus the estimated IMU biases.
+///
+/// Per frame: the IMU state is propagated to the frame time (the IMU input looks ahead to the
+/// first sample after the frame, so the end is interpolated), the pose is cloned into the
+/// window, features whose tracks ended — and, when the window is full, those seen in the oldest
+/// clone — update the filter, and the oldest clone is marginalized.
+/// Initialization: from a still IMU window (gravity levels the attitude, the mean gyro is its
+/// bias); until then the state is `limited(initializing)`.
+///
+/// Example chain: `klt camera=cam0 ! vio` (`chains/vio-mono.yaml`).
+public struct VIOAnalyzer: Analyzer {
+    public static let name = "vio"
+    public static let summary = "Visual-inertial odometry (MSCKF): metric poses T_WB with covariance and tracking state from feature tracks + IMU"
+
+    public struct Options: AnalyzerOptions {
+        @Parameter("FeatureTracks stream of the camera (from klt)") public var tracks = "cam0/tracks"
+        @Parameter("IMU stream") public var imu = "imu0"
+        @Parameter("pose stream written (T_WB); biases go to <output>-biases") public var output = "vio/pose"
+        @Parameter("camera poses kept in the sliding window", range: 3...60) public var window = 11
+        @Parameter("fewest frames a feature needs to update the filter", range: 2...60) public var minObservations = 3
+        @Parameter("most features used in one update", range: 1...1000) public var maxFeaturesPerUpdate = 60
+        @Parameter("image noise σ (px)", range: 0.01...100) public var pixelNoise = 1.0
+        @Parameter("χ² gate probability for a feature's residual", range: 0.5...0.99999) public var gateProbability = 0.95
+        @Parameter("smallest viewing-ray angle for a feature (deg)", range: 0...90) public var minParallaxDegrees = 0.3
+        @Parameter("IMU data still for this long initializes the filter (s)", range: 0.1...10) public var staticWindow = 1.0
+        @Parameter("largest IMU gap bridged (ms); a longer one resets the filter", range: 1...10_000) public var maxImuGapMs = 50.0
+        public init() {}
+    }
+
+    private let tracksPort: InputPort<FeatureTracks>
+    private let imuPort: InputPort<IMUSample>
+    private let posePort: OutputPort<Pose>
+    private let biasPort: OutputPort<IMUBiases>
+    private let options: Options
+
+    private var camera: CameraCalibration?
+    private var imuCalibration: IMUCalibration?
+    /// `T_IB`: body to IMU.
+    private var imuFromBody = SE3.identity
+    private var filter: MSCKF?
+    private var update: FeatureUpdate
+    /// IMU measurements (time in s since `epoch`), oldest first, trimmed to what is still needed.
+    private var measurements: [IMUMeasurement] = []
+    private var epoch: Timestamp?
+    /// Feature observations: id → (clone time, normalized point).
+    private var features: [UInt64: [(time: Timestamp, normalized: Vector2)]] = [:]
+    private var warnedNaN = false
+    private var resets = 0
+    private var used: [FeatureUpdate.Rejection?: Int] = [:]
+
+    public init(options: Options) throws {
+        try options.checkRanges(analyzer: Self.name)
+        self.options = options
+        tracksPort = .each(options.tracks)
+        imuPort = .between(options.imu, through: .firstAfter)
+        posePort = OutputPort(options.output)
+        biasPort = OutputPort(options.output + "-biases")
+        update = FeatureUpdate(minParallaxDegrees: options.minParallaxDegrees, maxReprojectionNormalized: 0, gateProbability: options.gateProbability)
+    }
+
+    public mutating func open(context: inout AnalyzerContext) throws {
+        let camera = try context.cameraCalibration(of: tracksPort)
+        let imu = try context.imuCalibration(of: imuPort)
+        self.camera = camera
+        imuCalibration = imu
+        imuFromBody = imu.bodyFromSensor.inverse
+        // Triangulated points may miss their observations by a few σ before the update.
+        update.maxReprojectionNormalized = 5 * options.pixelNoise / camera.model.intrinsics.fx
+    }
+
+    public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        let packet = try input.trigger(tracksPort)
+        let stamp = packet.timestamp
+        append(input.between(imuPort), context: &context)
+        let t = seconds(stamp)
+
+        if filter == nil { initialize(at: t, context: &context) }
+        guard var f = filter else {
+            context.emit(Pose(worldFromBody: .identity, trackingState: .limited(.initializing)), on: posePort, at: stamp)
+            return
+        }
+        // A gap in the IMU that the filter cannot bridge: start again.
+        if let gap = largestGap(from: f.time, to: t), gap > options.maxImuGapMs / 1000 {
+            context.warn(String(format: "IMU gap of %.0f ms before %lld ns: filter reset", gap * 1000, stamp.nanoseconds))
+            reset(&context, at: stamp)
+            return
+        }
+        do {
+            try f.propagate(measurements, to: t)
+            f.clone(at: stamp)
+            record(packet.payload, at: stamp)
+            var usedFeatures = try updateWithEndedTracks(packet.payload.ended.map(\.id), &f)
+            if f.clones.count > options.window {
+                usedFeatures += try updateWithOldestClone(&f)
+                let oldest = f.clones[0].time
+                for id in Array(features.keys) {
+                    features[id]?.removeAll { $0.time == oldest }
+                    if features[id]?.isEmpty == true { features[id] = nil }
+                }
+                f.marginalize(clone: 0)
+            }
+            guard f.state.isFinite, f.covariance.isFinite else { throw VIOError.diverged }
+            filter = f
+            trimMeasurements(before: f.time)
+            let tracked = packet.payload.features.count
+            let state: TrackingState = tracked < 15 ? .limited(.insufficientFeatures) : .normal
+            _ = usedFeatures
+            emit(f, state: state, at: stamp, context: &context)
+        } catch {
+            context.warn("filter failed at \(stamp.nanoseconds) ns (\(error)): reset")
+            reset(&context, at: stamp)
+        }
+    }
+
+    public mutating func close(context: inout AnalyzerContext) throws {
+        if resets > 0 { context.warn("\(resets) reset(s) of the filter") }
+        let rejected = used.filter { $0.key != nil }.map { "\($0.value) \(String(describing: $0.key!))" }.sorted()
+        if !rejected.isEmpty { context.warn("features not used: " + rejected.joined(separator: ", ")) }
+    }
+
+    // MARK: Steps
+
+    private mutating func append(_ packets: [Packet<IMUSample>], context: inout AnalyzerContext) {
+        for p in packets {
+            let s = p.payload
+            guard [s.gyroscope, s.accelerometer].allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else {
+                if !warnedNaN { context.warn("IMU sample at \(p.timestamp.nanoseconds) ns is not finite: skipped (and all such samples)"); warnedNaN = true }
+                continue
+            }
+            if epoch == nil { epoch = p.timestamp }
+            let m = IMUMeasurement(time: seconds(p.timestamp), gyroscope: s.gyroscope, accelerometer: s.accelerometer)
+            // The first sample after the previous frame arrives twice (look-ahead): keep one.
+            if let last = measurements.last, m.time <= last.time { continue }
+            measurements.append(m)
+        }
+    }
+
+    private func seconds(_ t: Timestamp) -> Double {
+        guard let epoch else { return 0 }
+        return Double(t.nanoseconds - epoch.nanoseconds) / 1e9
+    }
+
+    private func largestGap(from: Double, to: Double) -> Double? {
+        let inside = measurements.filter { $0.time >= from - 0.1 && $0.time <= to + 0.1 }
+        guard inside.count >= 2 else { return inside.isEmpty ? to - from : nil }
+        return zip(inside, inside.dropFirst()).map { $1.time - $0.time }.max()
+    }
+
+    private mutating func initialize(at t: Double, context: inout AnalyzerContext) {
+        guard let imu = imuCalibration, let camera, !measurements.isEmpty else { return }
+        var initializer = StaticInitializer()
+        initializer.window = options.staticWindow
+        let upTo = measurements.filter { $0.time <= t }
+        guard case let .success(state) = initializer.initialize(upTo) else { return }
+        var p = Matrix(rows: 15, columns: 15)
+        let variances: [Double] = [1e-4, 1e-4, 1e-4, 1e-8, 1e-8, 1e-8, 1e-4, 1e-4, 1e-4, 1e-5, 1e-5, 1e-5, 1e-2, 1e-2, 1e-2]
+        for (i, v) in variances.enumerated() { p[i, i] = v }
+        let imuFromCamera = imu.bodyFromSensor.inverse * camera.bodyFromSensor
+        filter = MSCKF(state: state, time: t, covariance: p, propagation: IMUPropagation(noise: imu.noise),
+                       imuFromCamera: imuFromCamera, normalizedNoise: options.pixelNoise / camera.model.intrinsics.fx)
+        features = [:]
+    }
+
+    private mutating func reset(_ context: inout AnalyzerContext, at stamp: Timestamp) {
+        resets += 1
+        filter = nil
+        features = [:]
+        context.emit(Pose(worldFromBody: .identity, trackingState: .notAvailable), on: posePort, at: stamp)
+    }
+
+    private mutating func record(_ tracks: FeatureTracks, at stamp: Timestamp) {
+        for f in tracks.features {
+            guard let n = f.normalized else { continue }
+            features[f.id, default: []].append((stamp, n))
+        }
+    }
+
+    /// Updates with the features whose tracks ended; returns how many were used.
+    private mutating func updateWithEndedTracks(_ ids: [UInt64], _ f: inout MSCKF) throws -> Int {
+        var chosen: [UInt64] = []
+        for id in ids.sorted() {
+            guard let obs = features[id] else { continue }
+            if obs.count >= options.minObservations { chosen.append(id) } else { features[id] = nil }
+        }
+        return try apply(Array(chosen.prefix(options.maxFeaturesPerUpdate)), &f)
+    }
+
+    /// Updates with the features seen in the oldest clone, before it is marginalized.
+    private mutating func updateWithOldestClone(_ f: inout MSCKF) throws -> Int {
+        let oldest = f.clones[0].time
+        let chosen = features.keys.sorted().filter { id in
+            guard let obs = features[id] else { return false }
+            return obs.count >= options.minObservations && obs.contains { $0.time == oldest }
+        }
+        return try apply(Array(chosen.prefix(options.maxFeaturesPerUpdate)), &f)
+    }
+
+    /// Builds the stacked update from `ids` (removing them from the database) and applies it.
+    private mutating func apply(_ ids: [UInt64], _ f: inout MSCKF) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        var index: [Timestamp: Int] = [:]
+        for (k, c) in f.clones.enumerated() { index[c.time] = k }
+        var blocks: [FeatureUpdate.Rows] = []
+        for id in ids {
+            let obs = (features[id] ?? []).compactMap { o in index[o.time].map { FeatureUpdate.Observation(clone: $0, normalized: o.normalized) } }
+            features[id] = nil
+            guard obs.count >= options.minObservations else { continue }
+            switch update.rows(obs, filter: f) {
+            case let .success(rows): blocks.append(rows); used[nil, default: 0] += 1
+            case let .failure(reason): used[reason, default: 0] += 1
+            }
+        }
+        guard !blocks.isEmpty else { return 0 }
+        let total = blocks.reduce(0) { $0 + $1.r.count }
+        var h = Matrix(rows: total, columns: f.dimension)
+        var r: [Double] = []
+        r.reserveCapacity(total)
+        var row = 0
+        for b in blocks {
+            h.setBlock(row: row, column: 0, b.h)
+            r += b.r
+            row += b.r.count
+        }
+        try f.update(h: h, r: r, variance: f.normalizedNoise * f.normalizedNoise)
+        return blocks.count
+    }
+
+    private mutating func trimMeasurements(before t: Double) {
+        // Keep the last sample at or before the filter's time: the next interval starts there.
+        if let keep = measurements.lastIndex(where: { $0.time <= t }), keep > 0 { measurements.removeFirst(keep) }
+    }
+
+    private func emit(_ f: MSCKF, state: TrackingState, at stamp: Timestamp, context: inout AnalyzerContext) {
+        let worldFromBody = f.state.pose * imuFromBody
+        // Covariance of (δp, δθ) in the world frame (the IMU-to-body lever arm is neglected).
+        let r = f.state.rotation.matrix
+        var c = Matrix(rows: 6, columns: 6)
+        let p = f.covariance
+        for i in 0..<3 {
+            for j in 0..<3 {
+                c[i, j] = p[3 + i, 3 + j]
+                var tt = 0.0, pt = 0.0
+                for a in 0..<3 {
+                    for b in 0..<3 { tt += r[i, a] * p[a, b] * r[j, b] }
+                    pt += p[3 + i, a] * r[j, a]
+                }
+                c[3 + i, 3 + j] = tt
+                c[i, 3 + j] = pt
+                c[3 + j, i] = pt
+            }
+        }
+        context.emit(Pose(worldFromBody: worldFromBody, velocity: f.state.velocity, covariance: c, trackingState: state), on: posePort, at: stamp)
+        context.emit(IMUBiases(gyroscope: f.state.gyroscopeBias, accelerometer: f.state.accelerometerBias), on: biasPort, at: stamp)
+    }
+}
+
+/// Why the filter stopped.
+enum VIOError: Error, CustomStringConvertible {
+    case diverged
+    var description: String { "the state or covariance is no longer finite" }
+}

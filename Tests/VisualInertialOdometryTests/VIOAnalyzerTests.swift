@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import Parallax
+import ParallaxTesting
+
+/// `vio` on exact synthetic feature tracks (landmarks on the walls of a room projected through
+/// the simulator's camera, with pixel noise) and a simulated IMU with EuRoC's noise: the filter
+/// alone, fast enough for debug builds. The rendered-image chain is measured by the bench.
+@Suite struct VIOAnalyzerTests {
+    static let simulator = SimulationPresets.eurocOrbit(seconds: 9, seed: 5, width: 376, still: 1.5, textures: [])
+    static let camera = simulator.configuration.camera
+    static let imuNoise = simulator.configuration.imu.noise
+
+    /// Landmarks spread over the room's walls, floor and ceiling.
+    static func landmarks(seed: UInt64) -> [Vector3] {
+        var rng = SeededGenerator(seed: seed)
+        func u(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(rng.next() % 1_000_000) / 1_000_000 }
+        return (0..<900).map { k in
+            switch k % 6 {
+            case 0: return Vector3(-4, u(-3, 3), u(0, 3.5))
+            case 1: return Vector3(4, u(-3, 3), u(0, 3.5))
+            case 2: return Vector3(u(-4, 4), -3, u(0, 3.5))
+            case 3: return Vector3(u(-4, 4), 3, u(0, 3.5))
+            case 4: return Vector3(u(-4, 4), u(-3, 3), 0)
+            default: return Vector3(u(-4, 4), u(-3, 3), 3.5)
+            }
+        }
+    }
+
+    /// A harness fed with IMU samples and per-frame tracks (ids renewed every 15 frames, as
+    /// real tracks end), `pixelNoise` px on each observation.
+    static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, nanAt: Double? = nil) throws -> (AnalyzerHarness, Trajectory) {
+        let spline = simulator.spline
+        let t0 = spline.validRange.lowerBound
+        var harness = AnalyzerHarness { try VIOAnalyzer(options: .init()) }
+        let tracksKey = StreamKey<FeatureTracks>("cam0/tracks"), imuKey = StreamKey<IMUSample>("imu0")
+        harness.describe(tracksKey, as: StreamMetadata(camera: camera))
+        harness.describe(imuKey, as: StreamMetadata(imu: IMUCalibration(rateHz: 200, noise: imuNoise)))
+        let imu = simulator.configuration.imu.simulate(spline, from: t0, duration: seconds, seed: 9)
+        for s in imu {
+            let t = s.timestamp.seconds - t0
+            if let gap = imuGap, gap.contains(t) { continue }
+            var m = s.measurement
+            if let bad = nanAt, abs(t - bad) < 0.003 { m.accelerometer.x = .nan }
+            harness.push(m, on: imuKey, at: s.timestamp)
+        }
+        let points = landmarks(seed: 2)
+        var rng = SeededGenerator(seed: 13)
+        var live: [Int: (id: UInt64, age: Int)] = [:]
+        var nextID: UInt64 = 0
+        let frames = Int(seconds * 20)
+        for k in 0..<frames {
+            let t = t0 + Double(k) / 20
+            let worldFromCamera = spline.pose(at: t) * camera.bodyFromSensor
+            var features: [TrackedFeature] = [], ended: [EndedTrack] = []
+            var seen = Set<Int>()
+            for (i, p) in points.enumerated() {
+                let c = worldFromCamera.inverse * p
+                guard c.z > 0.3, let px = camera.model.project(c), camera.model.contains(px, margin: 2) else { continue }
+                var track = live[i] ?? (nextID, 0)
+                if live[i] == nil { nextID += 1 }
+                if track.age >= 15 {
+                    ended.append(EndedTrack(id: track.id, reason: .outOfImage, age: track.age))
+                    track = (nextID, 0)
+                    nextID += 1
+                }
+                track.age += 1
+                live[i] = track
+                seen.insert(i)
+                let noisy = px + Vector2(rng.nextGaussian(), rng.nextGaussian()) * pixelNoise
+                features.append(TrackedFeature(id: track.id, pixel: noisy, normalized: try? camera.model.normalized(noisy), age: track.age))
+            }
+            for (i, track) in live where !seen.contains(i) {
+                ended.append(EndedTrack(id: track.id, reason: .outOfImage, age: track.age))
+                live[i] = nil
+            }
+            features = Array(features.sorted { $0.id < $1.id }.prefix(150))
+            harness.push(FeatureTracks(camera: "cam0", imageWidth: camera.model.width, imageHeight: camera.model.height,
+                                       features: features, ended: ended.sorted { $0.id < $1.id }),
+                         on: tracksKey, at: Timestamp(seconds: t))
+        }
+        let truth = Trajectory(poses: imu.map { StampedPose(time: $0.timestamp.seconds, timestamp: $0.timestamp, pose: spline.pose(at: $0.timestamp.seconds)) })
+        return (harness, truth)
+    }
+
+    /// APE after position+yaw alignment of the poses in state normal.
+    static func ape(_ poses: [Packet<Pose>], truth: Trajectory) throws -> Double {
+        let estimate = Trajectory(poses: poses.filter { $0.payload.trackingState == .normal }.map {
+            StampedPose(time: $0.timestamp.seconds, timestamp: $0.timestamp, pose: $0.payload.worldFromBody)
+        })
+        var options = TrajectoryEvaluation.Options()
+        options.alignment = .posyaw
+        return try TrajectoryEvaluation.evaluate(reference: truth, estimate: estimate, options: options).0.apeTranslation.rmse
+    }
+
+    @Test func initializesWhenStillThenTracksTheMotion() throws {
+        let (harness, truth) = try Self.harness(seconds: 9, pixelNoise: 0.5)
+        let result = try harness.run()
+        #expect(result.failure == nil)
+        let poses: [Packet<Pose>] = result.packets(on: "vio/pose")
+        #expect(poses.count == 180)
+        let states = poses.map(\.payload.trackingState)
+        #expect(states.first == .limited(.initializing))
+        let firstNormal = try #require(states.firstIndex(of: .normal))
+        #expect(firstNormal <= 25, "initialized at frame \(firstNormal)")
+        #expect(states[firstNormal...].allSatisfy { $0 == .normal })
+        let ape = try Self.ape(poses, truth: truth)
+        #expect(ape < 0.03, "APE \(ape) m over \(poses.count) frames")
+        // Biases are estimated alongside.
+        #expect(result.packets(on: "vio/pose-biases", as: IMUBiases.self).count == 180 - firstNormal)
+    }
+
+    @Test func theSameInputGivesTheSameTrajectoryThreadedOrNot() throws {
+        let (harness, _) = try Self.harness(seconds: 4, pixelNoise: 0.5)
+        let a: [Packet<Pose>] = try harness.run().packets(on: "vio/pose")
+        let b: [Packet<Pose>] = try harness.run(prefetch: true, sourcePerStream: true).packets(on: "vio/pose")
+        #expect(a.map(\.payload) == b.map(\.payload) && a.map(\.timestamp) == b.map(\.timestamp))
+    }
+
+    @Test func anIMUGapResetsAndNaNSamplesAreSkippedNeverANaNPose() throws {
+        let (harness, _) = try Self.harness(seconds: 6, pixelNoise: 0.5, imuGap: 3.0...3.3, nanAt: 2.5)
+        let result = try harness.run()
+        let poses: [Packet<Pose>] = result.packets(on: "vio/pose")
+        #expect(poses.contains { $0.payload.trackingState == .notAvailable })
+        #expect(poses.allSatisfy { p in let t = p.payload.worldFromBody.translation; return t.x.isFinite && t.y.isFinite && t.z.isFinite })
+        #expect(result.report.warnings.contains { $0.contains("IMU gap") })
+        #expect(result.report.warnings.contains { $0.contains("not finite") })
+    }
+
+    @Test func aStreamWithoutCalibrationIsAClearError() throws {
+        var harness = AnalyzerHarness { try VIOAnalyzer(options: .init()) }
+        harness.describe(StreamKey<IMUSample>("imu0"), as: StreamMetadata(imu: IMUCalibration(rateHz: 200, noise: Self.imuNoise)))
+        harness.push(FeatureTracks(camera: "cam0", imageWidth: 10, imageHeight: 10, features: [], ended: []),
+                     on: StreamKey<FeatureTracks>("cam0/tracks"), at: Timestamp(nanoseconds: 1))
+        let failure = try harness.run().failure
+        #expect("\(String(describing: failure))".contains("stream 'cam0/tracks' has no camera calibration"))
+    }
+}
