@@ -15,8 +15,11 @@ import ParallaxMath
             let t = Timestamp(nanoseconds: 1_403_715_273_262_142_976 + Int64(k) * 50_000_001)
             let pose = SE3(rotation: .exp(Vector3(Double.random(in: -2...2, using: &rng), Double.random(in: -2...2, using: &rng), 0.3)),
                            translation: Vector3(Double.random(in: -100...100, using: &rng), 1e-7 * Double(k), -3))
-            try writer.write(AnyPacket(stream: "vio/pose", timestamp: t, payload: Pose(worldFromBody: pose, trackingState: .limited(.initializing))))
+            try writer.write(AnyPacket(stream: "vio/pose", timestamp: t, payload: Pose(worldFromBody: pose, trackingState: .limited(.insufficientFeatures))))
             expected.append((t, pose))
+            // A pose without an estimate behind it (initializing, lost) is not written.
+            try writer.write(AnyPacket(stream: "vio/pose", timestamp: Timestamp(nanoseconds: t.nanoseconds + 1),
+                                       payload: Pose(worldFromBody: .identity, trackingState: k % 2 == 0 ? .limited(.initializing) : .notAvailable)))
         }
         // A pose with a NaN is skipped and counted, never written.
         try writer.write(AnyPacket(stream: "vio/pose", timestamp: Timestamp(nanoseconds: 1_403_715_283_000_000_000),
