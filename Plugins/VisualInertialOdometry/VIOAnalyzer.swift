@@ -14,7 +14,10 @@ import ParallaxVision
 /// window, features whose tracks ended — and, when the window is full, those seen in the oldest
 /// clone — update the filter, and the oldest clone is marginalized.
 /// Initialization: from a still IMU window (gravity levels the attitude, the mean gyro is its
-/// bias); until then the state is `limited(initializing)`.
+/// bias); until then the state is `limited(initializing)`. While the platform stands still (the
+/// IMU still over ``Options/zuptWindow`` and the features moving less than
+/// ``Options/zuptMaxDisparityPx``), a zero-velocity update holds it in place: a still camera
+/// gives no parallax, so vision alone cannot stop the drift.
 ///
 /// Example chain: `klt camera=cam0 ! vio` (`chains/vio-mono.yaml`).
 public struct VIOAnalyzer: Analyzer {
@@ -33,6 +36,12 @@ public struct VIOAnalyzer: Analyzer {
         @Parameter("smallest viewing-ray angle for a feature (deg)", range: 0...90) public var minParallaxDegrees = 0.3
         @Parameter("IMU data still for this long initializes the filter (s)", range: 0.1...10) public var staticWindow = 1.0
         @Parameter("largest IMU gap bridged (ms); a longer one resets the filter", range: 1...10_000) public var maxImuGapMs = 50.0
+        @Parameter("zero-velocity updates when still; false disables them") public var zupt = true
+        @Parameter("IMU data still for this long counts as standing still (s)", range: 0.05...5) public var zuptWindow = 0.3
+        @Parameter("largest median feature motion between frames while standing still (px)", range: 0...50) public var zuptMaxDisparityPx = 0.7
+        @Parameter("largest σ of the specific force's norm while standing still (m/s²; rotors vibrate)", range: 0...10) public var zuptMaxAccelerationStd = 2.0
+        @Parameter("largest gyro deviation from its mean while standing still (rad/s)", range: 0...10) public var zuptMaxRotationRate = 0.5
+        @Parameter("σ of the zero-velocity measurement (m/s)", range: 1e-5...1) public var zuptVelocityNoise = 0.01
         public init() {}
     }
 
@@ -56,6 +65,9 @@ public struct VIOAnalyzer: Analyzer {
     private var warnedNaN = false
     private var resets = 0
     private var used: [FeatureUpdate.Rejection?: Int] = [:]
+    private var zeroVelocityUpdates = 0
+    /// Each live feature's last pixel position and frame time, for the still check.
+    private var lastPixels: [UInt64: Vector2] = [:]
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
@@ -96,6 +108,15 @@ public struct VIOAnalyzer: Analyzer {
         }
         do {
             try f.propagate(measurements, to: t)
+            let still = options.zupt && isStandingStill(packet.payload, at: t, filter: f)
+            if still {
+                // Zero-velocity pseudo-measurement: v = 0.
+                var h = Matrix(rows: 3, columns: f.dimension)
+                for i in 0..<3 { h[i, InertialState.Block.velocity + i] = 1 }
+                let v = f.state.velocity
+                try f.update(h: h, r: [-v.x, -v.y, -v.z], variance: options.zuptVelocityNoise * options.zuptVelocityNoise)
+                zeroVelocityUpdates += 1
+            }
             f.clone(at: stamp)
             record(packet.payload, at: stamp)
             var usedFeatures = try updateWithEndedTracks(packet.payload.ended.map(\.id), &f)
@@ -123,6 +144,7 @@ public struct VIOAnalyzer: Analyzer {
 
     public mutating func close(context: inout AnalyzerContext) throws {
         if resets > 0 { context.warn("\(resets) reset(s) of the filter") }
+        if zeroVelocityUpdates > 0 { context.warn("\(zeroVelocityUpdates) zero-velocity update(s) while standing still") }
         let rejected = used.filter { $0.key != nil }.map { "\($0.value) \(String(describing: $0.key!))" }.sorted()
         if !rejected.isEmpty { context.warn("features not used: " + rejected.joined(separator: ", ")) }
     }
@@ -234,9 +256,36 @@ public struct VIOAnalyzer: Analyzer {
         return blocks.count
     }
 
+    /// Whether the platform stands still at `t`: the IMU still over the last ``Options/zuptWindow``
+    /// seconds and the median feature motion since the previous frame below
+    /// ``Options/zuptMaxDisparityPx``. Updates the remembered feature positions.
+    private mutating func isStandingStill(_ tracks: FeatureTracks, at t: Double, filter: MSCKF) -> Bool {
+        var motions: [Double] = []
+        var current: [UInt64: Vector2] = [:]
+        for f in tracks.features {
+            current[f.id] = f.pixel
+            if let p = lastPixels[f.id] { motions.append((f.pixel - p).norm) }
+        }
+        lastPixels = current
+        guard motions.count >= 10 else { return false }
+        motions.sort()
+        guard motions[motions.count / 2] <= options.zuptMaxDisparityPx else { return false }
+        var detector = StaticInitializer()
+        detector.window = options.zuptWindow
+        let recent = measurements.filter { $0.time <= t && $0.time >= t - options.zuptWindow - 0.01 }
+        // Biases are known here: judge the variation, not the level.
+        detector.maxGyroscopeBias = .infinity
+        detector.maxAccelerationStd = options.zuptMaxAccelerationStd
+        detector.maxRotationRate = options.zuptMaxRotationRate
+        if case .success = detector.initialize(recent) { return true }
+        return false
+    }
+
     private mutating func trimMeasurements(before t: Double) {
-        // Keep the last sample at or before the filter's time: the next interval starts there.
-        if let keep = measurements.lastIndex(where: { $0.time <= t }), keep > 0 { measurements.removeFirst(keep) }
+        // Keep the last sample at or before the filter's time (the next interval starts there)
+        // and the still-detection window before it.
+        let from = t - options.zuptWindow - 0.05
+        if let keep = measurements.lastIndex(where: { $0.time <= min(t, from) }), keep > 0 { measurements.removeFirst(keep) }
     }
 
     private func emit(_ f: MSCKF, state: TrackingState, at stamp: Timestamp, context: inout AnalyzerContext) {

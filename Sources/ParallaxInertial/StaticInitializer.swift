@@ -15,7 +15,7 @@ public struct StaticInitializer: Sendable {
     /// Largest deviation of any gyro sample from the window's mean (rad/s).
     public var maxRotationRate = 0.1
     /// Largest plausible gyroscope bias (rad/s): a larger mean rate is motion.
-    public var maxGyroscopeBias = 0.05
+    public var maxGyroscopeBias = 0.2
     /// Largest difference between the mean specific force's norm and `gravity` (m/s²).
     public var gravityTolerance = 0.5
     /// Gravity magnitude (m/s²).

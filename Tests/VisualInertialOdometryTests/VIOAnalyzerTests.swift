@@ -135,4 +135,24 @@ import ParallaxTesting
         let failure = try harness.run().failure
         #expect("\(String(describing: failure))".contains("stream 'cam0/tracks' has no camera calibration"))
     }
+
+    @Test func staysInPlaceOnTheStaticEuRoCClip() throws {
+        let clip = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("../shared/data/euroc/V1_01_easy_micro").standardized.path
+        guard FileManager.default.fileExists(atPath: clip) else {
+            print("skipped: ../shared/data/euroc/V1_01_easy_micro is not present on this machine")
+            return
+        }
+        let runner = try ChainRunner(chain: "klt camera=cam0 max_features=100 ! vio", dataset: clip)
+        let (outcome, outputs) = try runner.runCollecting()
+        #expect(outcome.failure == nil)
+        let poses = outputs.compactMap { $0.payload as? Pose }
+        #expect(poses.first?.trackingState == .limited(.initializing))
+        let normal = poses.filter { $0.trackingState == .normal }
+        #expect(normal.count >= 40, "\(normal.count) poses in state normal of \(poses.count)")
+        // The MAV stands on the ground (its true path in the clip is 1.7 cm): the estimate stays within 2 cm.
+        let start = try #require(normal.first).worldFromBody.translation
+        let farthest = normal.map { ($0.worldFromBody.translation - start).norm }.max() ?? .infinity
+        #expect(farthest < 0.02, "moved \(farthest) m")
+    }
 }

@@ -46,10 +46,10 @@ struct BenchRunner {
             }
             datasetPath = dataset
         } else {
-            let (seconds, seed, width, textures) = run.simulate!
+            let (seconds, seed, width, still, textures) = run.simulate!
             let folder = scratch.appendingPathComponent("sim-\(run.name)")
             try? FileManager.default.removeItem(at: folder)
-            scene = try Self.simulate(seconds: seconds, seed: seed, width: width, textures: textures, into: folder)
+            scene = try Self.simulate(seconds: seconds, seed: seed, width: width, still: still, textures: textures, into: folder)
             datasetPath = folder.path
             result.dataset = String(format: "simulated (%.0f s, seed %d)", seconds, seed)
         }
@@ -89,9 +89,9 @@ struct BenchRunner {
     /// textured with `textures` (paths; an unreadable one is an error naming it), or with a
     /// seeded noise texture when none are given. Independent of the working directory.
     @discardableResult
-    static func simulate(seconds: Double, seed: UInt64, width: Int, textures texturePaths: [String], into folder: URL) throws -> TexturedScene {
+    static func simulate(seconds: Double, seed: UInt64, width: Int, still: Double = 0, textures texturePaths: [String], into folder: URL) throws -> TexturedScene {
         let textures = try texturePaths.map { try ImageDecoder.decodeGray8(path: $0) }
-        let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, textures: textures)
+        let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, still: still, textures: textures)
         let sequence = try simulator.source()
         try ParallaxFolderWriter(path: folder.path).write(streaming: sequence, groundTruth: sequence.groundTruth)
         return simulator.scene
