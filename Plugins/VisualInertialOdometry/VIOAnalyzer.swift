@@ -14,7 +14,9 @@ import ParallaxVision
 /// window, features whose tracks ended — and, when the window is full, those seen in the oldest
 /// clone — update the filter, and the oldest clone is marginalized.
 /// Initialization: from a still IMU window (gravity levels the attitude, the mean gyro is its
-/// bias); until then the state is `limited(initializing)`. While the platform stands still (the
+/// bias) or, for a platform already moving, by the closed-form visual-inertial alignment of the
+/// last ``Options/dynamicWindow`` seconds (``DynamicInitializer``); until then the state is
+/// `limited(initializing)`. While the platform stands still (the
 /// IMU still over ``Options/zuptWindow`` and the features moving less than
 /// ``Options/zuptMaxDisparityPx``), a zero-velocity update holds it in place: a still camera
 /// gives no parallax, so vision alone cannot stop the drift.
@@ -36,6 +38,8 @@ public struct VIOAnalyzer: Analyzer {
         @Parameter("smallest viewing-ray angle for a feature (deg)", range: 0...90) public var minParallaxDegrees = 0.3
         @Parameter("IMU data still for this long initializes the filter (s)", range: 0.1...10) public var staticWindow = 1.0
         @Parameter("largest IMU gap bridged (ms); a longer one resets the filter", range: 1...10_000) public var maxImuGapMs = 50.0
+        @Parameter("initialize a moving platform from a window of frames and the IMU (closed form)") public var dynamicInit = true
+        @Parameter("frames of this span initialize a moving platform (s)", range: 0.2...10) public var dynamicWindow = 1.0
         @Parameter("zero-velocity updates when still; false disables them") public var zupt = true
         @Parameter("IMU data still for this long counts as standing still (s)", range: 0.05...5) public var zuptWindow = 0.3
         @Parameter("largest median feature motion between frames while standing still (px)", range: 0...50) public var zuptMaxDisparityPx = 0.7
@@ -68,6 +72,9 @@ public struct VIOAnalyzer: Analyzer {
     private var zeroVelocityUpdates = 0
     /// Each live feature's last pixel position and frame time, for the still check.
     private var lastPixels: [UInt64: Vector2] = [:]
+    /// Frames before initialization, for the dynamic initializer.
+    private var pending: [DynamicInitializer.Frame] = []
+    private var initializedBy = ""
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
@@ -95,7 +102,15 @@ public struct VIOAnalyzer: Analyzer {
         append(input.between(imuPort), context: &context)
         let t = seconds(stamp)
 
-        if filter == nil { initialize(at: t, context: &context) }
+        if filter == nil {
+            var seen: [UInt64: Vector2] = [:]
+            for f in packet.payload.features { if let n = f.normalized { seen[f.id] = n } }
+            pending.append(DynamicInitializer.Frame(time: t, features: seen))
+            pending.removeAll { $0.time < t - options.dynamicWindow - 1e-6 }
+            let keepFrom = t - max(options.staticWindow, options.dynamicWindow) - 0.5
+            if let cut = measurements.firstIndex(where: { $0.time >= keepFrom }), cut > 1 { measurements.removeFirst(cut - 1) }
+            initialize(at: t, context: &context)
+        }
         guard var f = filter else {
             context.emit(Pose(worldFromBody: .identity, trackingState: .limited(.initializing)), on: posePort, at: stamp)
             return
@@ -182,11 +197,26 @@ public struct VIOAnalyzer: Analyzer {
         var initializer = StaticInitializer()
         initializer.window = options.staticWindow
         let upTo = measurements.filter { $0.time <= t }
-        guard case let .success(state) = initializer.initialize(upTo) else { return }
-        var p = Matrix(rows: 15, columns: 15)
-        let variances: [Double] = [1e-4, 1e-4, 1e-4, 1e-8, 1e-8, 1e-8, 1e-4, 1e-4, 1e-4, 1e-5, 1e-5, 1e-5, 1e-2, 1e-2, 1e-2]
-        for (i, v) in variances.enumerated() { p[i, i] = v }
         let imuFromCamera = imu.bodyFromSensor.inverse * camera.bodyFromSensor
+        let state: InertialState
+        let variances: [Double]
+        if case let .success(still) = initializer.initialize(upTo) {
+            state = still
+            variances = [1e-4, 1e-4, 1e-4, 1e-8, 1e-8, 1e-8, 1e-4, 1e-4, 1e-4, 1e-5, 1e-5, 1e-5, 1e-2, 1e-2, 1e-2]
+            initializedBy = "still IMU"
+        } else if options.dynamicInit, let first = pending.first, t - first.time >= options.dynamicWindow * 0.95,
+                  case let .success(moving) = DynamicInitializer().initialize(pending, imu: measurements, noise: imu.noise, imuFromCamera: imuFromCamera) {
+            state = moving
+            // Attitude from a second of data, velocity from the alignment, biases unknown.
+            variances = [1e-3, 1e-3, 1e-3, 1e-6, 1e-6, 1e-6, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2]
+            initializedBy = "moving (visual-inertial alignment)"
+        } else {
+            return
+        }
+        context.warn(String(format: "initialized at %.2f s after the first IMU sample: %@", t, initializedBy))
+        pending = []
+        var p = Matrix(rows: 15, columns: 15)
+        for (i, v) in variances.enumerated() { p[i, i] = v }
         filter = MSCKF(state: state, time: t, covariance: p, propagation: IMUPropagation(noise: imu.noise),
                        imuFromCamera: imuFromCamera, normalizedNoise: options.pixelNoise / camera.model.intrinsics.fx)
         features = [:]
