@@ -34,12 +34,16 @@ public struct VIOAnalyzer: Analyzer {
         @Parameter("fewest frames a feature needs to update the filter", range: 2...60) public var minObservations = 3
         @Parameter("most features used in one update", range: 1...1000) public var maxFeaturesPerUpdate = 60
         @Parameter("image noise σ (px)", range: 0.01...100) public var pixelNoise = 1.0
+        @Parameter("largest RMS reprojection error of a triangulated feature (px)", range: 0.1...100) public var triangulationMaxErrorPx = 5.0
         @Parameter("χ² gate probability for a feature's residual", range: 0.5...0.99999) public var gateProbability = 0.95
         @Parameter("smallest viewing-ray angle for a feature (deg)", range: 0...90) public var minParallaxDegrees = 0.3
         @Parameter("IMU data still for this long initializes the filter (s)", range: 0.1...10) public var staticWindow = 1.0
         @Parameter("largest IMU gap bridged (ms); a longer one resets the filter", range: 1...10_000) public var maxImuGapMs = 50.0
         @Parameter("initialize a moving platform from a window of frames and the IMU (closed form)") public var dynamicInit = true
         @Parameter("frames of this span initialize a moving platform (s)", range: 0.2...10) public var dynamicWindow = 1.0
+        @Parameter("a faster estimate is taken as divergence and resets the filter (m/s)", range: 0.1...1000) public var maxSpeed = 15.0
+        @Parameter("fewest features that must update the filter over the last 10 frames (unless standing still) for the state to be normal", range: 0...10_000)
+        public var minFeaturesPer10Frames = 10
         @Parameter("zero-velocity updates when still; false disables them") public var zupt = true
         @Parameter("IMU data still for this long counts as standing still (s)", range: 0.05...5) public var zuptWindow = 0.3
         @Parameter("largest median feature motion between frames while standing still (px)", range: 0...50) public var zuptMaxDisparityPx = 0.7
@@ -75,6 +79,8 @@ public struct VIOAnalyzer: Analyzer {
     /// Frames before initialization, for the dynamic initializer.
     private var pending: [DynamicInitializer.Frame] = []
     private var initializedBy = ""
+    /// Features used by the updates of the last 10 frames (standing still counts as enough).
+    private var recentUpdates: [Int] = []
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
@@ -93,7 +99,7 @@ public struct VIOAnalyzer: Analyzer {
         imuCalibration = imu
         imuFromBody = imu.bodyFromSensor.inverse
         // Triangulated points may miss their observations by a few σ before the update.
-        update.maxReprojectionNormalized = 5 * options.pixelNoise / camera.model.intrinsics.fx
+        update.maxReprojectionNormalized = options.triangulationMaxErrorPx / camera.model.intrinsics.fx
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
@@ -145,11 +151,13 @@ public struct VIOAnalyzer: Analyzer {
                 f.marginalize(clone: 0)
             }
             guard f.state.isFinite, f.covariance.isFinite else { throw VIOError.diverged }
+            guard f.state.velocity.norm <= options.maxSpeed else { throw VIOError.tooFast(f.state.velocity.norm) }
             filter = f
             trimMeasurements(before: f.time)
-            let tracked = packet.payload.features.count
-            let state: TrackingState = tracked < 15 ? .limited(.insufficientFeatures) : .normal
-            _ = usedFeatures
+            recentUpdates.append(still ? options.minFeaturesPer10Frames : usedFeatures)
+            if recentUpdates.count > 10 { recentUpdates.removeFirst() }
+            let constrained = recentUpdates.count < 10 || recentUpdates.reduce(0, +) >= options.minFeaturesPer10Frames
+            let state: TrackingState = constrained ? .normal : .limited(.insufficientFeatures)
             emit(f, state: state, at: stamp, context: &context)
         } catch {
             context.warn("filter failed at \(stamp.nanoseconds) ns (\(error)): reset")
@@ -225,6 +233,7 @@ public struct VIOAnalyzer: Analyzer {
     private mutating func reset(_ context: inout AnalyzerContext, at stamp: Timestamp) {
         resets += 1
         filter = nil
+        recentUpdates = []
         features = [:]
         context.emit(Pose(worldFromBody: .identity, trackingState: .notAvailable), on: posePort, at: stamp)
     }
@@ -345,5 +354,11 @@ public struct VIOAnalyzer: Analyzer {
 /// Why the filter stopped.
 enum VIOError: Error, CustomStringConvertible {
     case diverged
-    var description: String { "the state or covariance is no longer finite" }
+    case tooFast(Double)
+    var description: String {
+        switch self {
+        case .diverged: return "the state or covariance is no longer finite"
+        case let .tooFast(speed): return String(format: "the estimated speed %.1f m/s exceeds max_speed: diverged", speed)
+        }
+    }
 }
