@@ -74,3 +74,20 @@ struct CalibrationProbe: Analyzer {
         #expect(run.contains("lookAheadMaxMilliseconds"))
     }
 }
+
+@Suite struct BuiltinAnalyzerTests {
+    /// Every built-in analyzer can be made with its defaults, and its options round-trip through
+    /// their snake_case names (an acronym in a field name, `maxIMUGapMs`, would not).
+    @Test func defaultsAreValidAndEveryOptionCanBeSetByName() throws {
+        let registry = BuiltinAnalyzers.registry
+        for name in registry.names {
+            let entry = try #require(registry.entry(name))
+            #expect(entry.defaultsProblem == nil, "\(name): \(entry.defaultsProblem ?? "")")
+            for option in entry.options where option.defaultValue != "none" {
+                let text = option.defaultValue.hasPrefix("\"") ? String(option.defaultValue.dropFirst().dropLast()) : option.defaultValue
+                let value = text.hasPrefix("[") ? String(text.dropFirst().dropLast()).replacingOccurrences(of: "\"", with: "") : text
+                #expect(throws: Never.self, "\(name) \(option.name)=\(value)") { _ = try registry.make(name, options: [option.name: value]) }
+            }
+        }
+    }
+}
