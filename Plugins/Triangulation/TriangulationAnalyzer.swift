@@ -62,7 +62,10 @@ public struct TriangulationAnalyzer: Analyzer {
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let tracks = input.payload(tracksPort) else { return }
         lastTime = input.timestamp
-        poseHistory.poses += input.between(posesPort).map {
+        // Only estimates: an estimator's poses while initializing or lost carry no position.
+        poseHistory.poses += input.between(posesPort).filter {
+            $0.payload.trackingState != .limited(.initializing) && $0.payload.trackingState != .notAvailable
+        }.map {
             StampedPose(time: $0.timestamp.seconds, timestamp: $0.timestamp, pose: $0.payload.worldFromBody)
         }
         let bodyFromCamera = camera?.bodyFromSensor ?? .identity
