@@ -85,7 +85,10 @@ struct SimulateCommand: ParsableCommand {
             let writer: any DatasetWriter = format == "euroc" ? try EuRoCFolderWriter(path: out) : try ParallaxFolderWriter(path: out)
             try writer.write(streaming: sequence, groundTruth: groundTruth) { progress?.update($0) }
             progress?.finish()
-            print("simulated \(String(format: "%.1f", seconds)) s: \(count) packets, \(groundTruth.count) ground-truth poses → \(out)")
+            // The trajectory may be shorter than asked for: say what was simulated.
+            let span = groundTruth.poses.last.flatMap { l in groundTruth.poses.first.map { l.timestamp.seconds(since: $0.timestamp) } } ?? 0
+            if span + 0.1 < seconds { FileHandle.standardError.write(Data("parallax: warning: the trajectory covers only \(String(format: "%.1f", span)) s of the \(String(format: "%.1f", seconds)) s asked for\n".utf8)) }
+            print("simulated \(String(format: "%.1f", span)) s: \(count) packets, \(groundTruth.count) ground-truth poses → \(out)")
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)
         }
