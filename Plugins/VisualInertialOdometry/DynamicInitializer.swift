@@ -27,8 +27,13 @@ struct DynamicInitializer {
     /// Tolerated relative difference of the solved gravity's length from `gravity`.
     var gravityTolerance = 0.15
     var gravity = 9.81
+    /// Largest RMS reprojection error (normalized units) after the refinement; `nil`: no check.
+    var maxRefinedErrorNormalized: Double? = nil
+    /// Refine the linear solution by Levenberg–Marquardt over velocity, gravity, gyro bias and
+    /// the features (the linear system takes the gyro bias as zero).
+    var refine = true
 
-    enum Refusal: Error, Equatable { case tooFewFeatures, gravity(Double), depth, numerical }
+    enum Refusal: Error, Equatable { case tooFewFeatures, gravity(Double), depth, numerical, residual(Double) }
 
     /// The state at the last frame's time, or why not.
     func initialize(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, imuFromCamera: SE3) -> Result<InertialState, Refusal> {
@@ -104,11 +109,105 @@ struct DynamicInitializer {
             }
         }
         guard Double(front) >= 0.9 * Double(total) else { return .failure(.depth) }
+        var velocity0 = v0, gravityI0 = g, gyroBias = Vector3.zero
+        var finalPoses = poses
+        if refine {
+            var observations: [[(k: Int, n: Vector2)]] = []
+            for id in ids {
+                observations.append(frames.enumerated().compactMap { k, f in f.features[id].map { (k, $0) } })
+            }
+            let features = (0..<ids.count).map { j in Vector3(fixed[3 + 3 * j], fixed[4 + 3 * j], fixed[5 + 3 * j]) }
+            guard let refined = refineSolution(frames: frames, imu: imu, noise: noise, imuFromCamera: imuFromCamera, observations: observations,
+                                               v0: v0, g: g, features: features) else { return .failure(.numerical) }
+            if let limit = maxRefinedErrorNormalized, refined.rms > limit { return .failure(.residual(refined.rms)) }
+            velocity0 = refined.v0
+            gravityI0 = refined.g.normalized * gravity
+            gyroBias = refined.bg
+            finalPoses = refined.poses
+        }
         // World: gravity along −z; the state at the last frame.
-        let worldFromI0 = StaticInitializer.levelRotation(up: -g)
-        let last = poses[poses.count - 1]
-        let position = v0 * last.dt + g * (0.5 * last.dt * last.dt) + last.alpha
-        let velocity = v0 + g * last.dt + last.beta
-        return .success(InertialState(rotation: worldFromI0 * last.r, position: worldFromI0 * position, velocity: worldFromI0 * velocity))
+        let worldFromI0 = StaticInitializer.levelRotation(up: -gravityI0)
+        let last = finalPoses[finalPoses.count - 1]
+        let position = velocity0 * last.dt + gravityI0 * (0.5 * last.dt * last.dt) + last.alpha
+        let velocity = velocity0 + gravityI0 * last.dt + last.beta
+        return .success(InertialState(rotation: worldFromI0 * last.r, position: worldFromI0 * position, velocity: worldFromI0 * velocity,
+                                      gyroscopeBias: gyroBias))
+    }
+
+    typealias Preintegrated = (r: SO3, alpha: Vector3, beta: Vector3, dt: Double)
+
+    /// Gravity-free preintegration from the first frame with gyro bias `bg`.
+    func preintegrate(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, gyroBias bg: Vector3) -> [Preintegrated]? {
+        let integrator = IMUPropagation(noise: noise, gravity: 0)
+        var x = InertialState(gyroscopeBias: bg)
+        var out: [Preintegrated] = [(.identity, .zero, .zero, 0)]
+        guard let first = frames.first else { return nil }
+        var t = first.time
+        for f in frames.dropFirst() {
+            guard let (next, _) = try? integrator.propagate(x, imu, from: t, to: f.time) else { return nil }
+            x = next
+            t = f.time
+            out.append((x.rotation, x.position, x.velocity, f.time - first.time))
+        }
+        return out
+    }
+
+    /// Levenberg–Marquardt on the reprojection errors (normalized units) of every observation,
+    /// over `v0`, `g` (its length held by a stiff residual), the gyro bias and the features.
+    func refineSolution(frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, imuFromCamera: SE3, observations: [[(k: Int, n: Vector2)]],
+                        v0: Vector3, g: Vector3, features: [Vector3]) -> (v0: Vector3, g: Vector3, bg: Vector3, poses: [Preintegrated], rms: Double)? {
+        let rCI = imuFromCamera.rotation.matrix.transposed, tIC = imuFromCamera.translation
+        var cacheKey: Vector3?
+        var cache: [Preintegrated] = []
+        func poses(_ bg: Vector3) -> [Preintegrated]? {
+            if cacheKey == bg { return cache }
+            guard let p = preintegrate(frames, imu: imu, noise: noise, gyroBias: bg) else { return nil }
+            cacheKey = bg
+            cache = p
+            return p
+        }
+        let count = observations.reduce(0) { $0 + $1.count }
+        func residuals(_ x: [Double]) throws -> [Double] {
+            let v = Vector3(x[0], x[1], x[2]), gv = Vector3(x[3], x[4], x[5]), bg = Vector3(x[6], x[7], x[8])
+            guard let ps = poses(bg) else { throw Refusal.numerical }
+            var r: [Double] = []
+            r.reserveCapacity(2 * count + 1)
+            for (j, obs) in observations.enumerated() {
+                let pf = Vector3(x[9 + 3 * j], x[10 + 3 * j], x[11 + 3 * j])
+                for o in obs {
+                    let p = ps[o.k]
+                    let pk = v * p.dt + gv * (0.5 * p.dt * p.dt) + p.alpha
+                    let pC = rCI * (p.r.inverse * (pf - pk) - tIC)
+                    let z = abs(pC.z) < 1e-6 ? 1e-6 : pC.z
+                    r.append(o.n.x - pC.x / z)
+                    r.append(o.n.y - pC.y / z)
+                }
+            }
+            // Gravity's length, held stiffly (normalized units per m/s²).
+            r.append(0.01 * (gv.norm - gravity))
+            return r
+        }
+        func jacobian(_ x: [Double]) throws -> Matrix {
+            let base = try residuals(x)
+            var jac = Matrix(rows: base.count, columns: x.count)
+            for c in 0..<x.count {
+                var y = x
+                let h = 1e-6 * max(1, abs(x[c]))
+                y[c] += h
+                let shifted = try residuals(y)
+                for i in 0..<base.count { jac[i, c] = (shifted[i] - base[i]) / h }
+            }
+            return jac
+        }
+        var initial = [v0.x, v0.y, v0.z, g.x, g.y, g.z, 0, 0, 0]
+        for f in features { initial += [f.x, f.y, f.z] }
+        var solver = LevenbergMarquardt()
+        solver.maxIterations = 15
+        guard let result = try? solver.minimize(initial: initial, residuals: residuals, jacobian: jacobian) else { return nil }
+        let x = result.parameters
+        let bg = Vector3(x[6], x[7], x[8])
+        guard let ps = poses(bg) else { return nil }
+        let rms = (2 * result.finalCost / Double(max(1, 2 * count))).squareRoot()
+        return (Vector3(x[0], x[1], x[2]), Vector3(x[3], x[4], x[5]), bg, ps, rms)
     }
 }

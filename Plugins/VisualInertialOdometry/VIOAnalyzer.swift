@@ -42,6 +42,7 @@ public struct VIOAnalyzer: Analyzer {
         @Parameter("initialize a moving platform from a window of frames and the IMU (closed form)") public var dynamicInit = true
         @Parameter("frames of this span initialize a moving platform (s)", range: 0.2...10) public var dynamicWindow = 1.0
         @Parameter("largest relative error of gravity's length the moving initialization accepts", range: 0.001...1) public var dynamicGravityTolerance = 0.15
+        @Parameter("largest RMS reprojection error of the refined moving initialization (px)", range: 0.01...100) public var dynamicMaxErrorPx = 2.0
         @Parameter("a faster estimate is taken as divergence and resets the filter (m/s)", range: 0.1...1000) public var maxSpeed = 15.0
         @Parameter("fewest features that must update the filter over the last 10 frames (unless standing still) for the state to be normal", range: 0...10_000)
         public var minFeaturesPer10Frames = 10
@@ -214,7 +215,8 @@ public struct VIOAnalyzer: Analyzer {
             variances = [1e-4, 1e-4, 1e-4, 1e-8, 1e-8, 1e-8, 1e-4, 1e-4, 1e-4, 1e-5, 1e-5, 1e-5, 1e-2, 1e-2, 1e-2]
             initializedBy = "still IMU"
         } else if options.dynamicInit, let first = pending.first, t - first.time >= options.dynamicWindow * 0.95,
-                  case let .success(moving) = DynamicInitializer(gravityTolerance: options.dynamicGravityTolerance)
+                  case let .success(moving) = DynamicInitializer(gravityTolerance: options.dynamicGravityTolerance,
+                                                                  maxRefinedErrorNormalized: options.dynamicMaxErrorPx / camera.model.intrinsics.fx)
                     .initialize(pending, imu: measurements, noise: imu.noise, imuFromCamera: imuFromCamera) {
             state = moving
             // Attitude from a second of data, velocity from the alignment, biases unknown.
