@@ -35,6 +35,20 @@ struct SimulateCommand: ParsableCommand {
     var format: String = "parallax"
     @Option(name: .long, help: "Output folder.") var out: String
 
+    /// Every number is checked before anything is simulated: a bad one is a usage error naming
+    /// the option (exit 2), never a trap.
+    func validate() throws {
+        func check(_ value: Double, _ name: String, _ range: ClosedRange<Double>, _ unit: String) throws {
+            guard value.isFinite, range.contains(value) else {
+                throw ValidationError("--\(name) must be a number in \(range.lowerBound)…\(range.upperBound) \(unit), got \(value)")
+            }
+        }
+        try check(seconds, "seconds", 0.05...86_400, "s")
+        try check(still, "still", 0...86_400, "s")
+        try check(depthRate, "depth-rate", 0...1000, "Hz")
+        try check(pixelNoise, "pixel-noise", 0...255, "gray levels")
+    }
+
     func run() throws {
         guard ["room", "face", "object"].contains(scene) else { throw fail("--scene must be room, face or object, got '\(scene)'", code: ExitCodes.badInput) }
         if scene == "face" { return try simulateFace() }

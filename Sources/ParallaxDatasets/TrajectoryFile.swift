@@ -76,8 +76,20 @@ public enum TrajectoryFile {
                 let v = try numbers(0..<8)
                 let q = Quaternion(w: v[7], x: v[4], y: v[5], z: v[6])
                 guard q.norm > 1e-9 else { throw fail("quaternion has zero norm") }
-                poses.append(StampedPose(time: v[0], timestamp: row.decimalNanoseconds(0).map { Timestamp(nanoseconds: $0) },
-                                         pose: SE3(rotation: SO3(q), translation: Vector3(v[1], v[2], v[3]))))
+                // Times are kept as written (evo associates on them). The exact stamp: decimal seconds;
+                // a stamp too large for seconds (an integer ≥ 10¹⁵, e.g. EuRoC nanoseconds written
+                // into a TUM file) is read as nanoseconds — `parallax eval` warns about such units.
+                let stamp: Timestamp
+                if let ns = row.decimalNanoseconds(0) {
+                    stamp = Timestamp(nanoseconds: ns)
+                } else if let ns = row.int64(0), abs(v[0]) >= 1e15 {
+                    stamp = Timestamp(nanoseconds: ns)
+                } else if abs(v[0]) < 9e9 {
+                    stamp = Timestamp(seconds: v[0])
+                } else {
+                    throw fail("timestamp '\(row.string(0))' is out of range (seconds, or integer nanoseconds)")
+                }
+                poses.append(StampedPose(time: v[0], timestamp: stamp, pose: SE3(rotation: SO3(q), translation: Vector3(v[1], v[2], v[3]))))
             case .euroc:
                 guard row.count >= 8 else { throw fail("expected at least 8 columns (t[ns], p xyz, q wxyz), found \(row.count)") }
                 guard let ns = row.int64(0) else { throw fail("timestamp '\(row.string(0))' is not an integer (ns)") }
