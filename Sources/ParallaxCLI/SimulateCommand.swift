@@ -65,7 +65,12 @@ struct SimulateCommand: ParsableCommand {
             imuCalibrationLoaded = imuCalibration
             let spline: SE3Spline
             if let trajectory {
-                spline = SE3Spline.fit(try TrajectoryFile.read(path: trajectory), interval: 0.05, duration: seconds)
+                let samples = try TrajectoryFile.read(path: trajectory)
+                // The spline needs four knots (0.05 s apart) plus one on either side.
+                guard samples.count >= 2, let a = samples.poses.first?.timestamp, let b = samples.poses.last?.timestamp, b.seconds(since: a) >= 0.3 else {
+                    throw fail("\(trajectory): a trajectory to follow must span at least 0.3 s (it has \(samples.count) pose(s))", code: ExitCodes.badInput)
+                }
+                spline = SE3Spline.fit(samples, interval: 0.05, duration: seconds)
             } else {
                 spline = SyntheticMotion.orbit(seconds: seconds, still: still)
             }

@@ -35,16 +35,17 @@ public struct SE3Spline: Sendable {
     /// interpolation between its poses) at knot spacing `interval`. The B-spline smooths
     /// them slightly (it approximates, it does not interpolate), which removes mocap jitter.
     public static func fit(_ trajectory: Trajectory, interval: Double, duration: Double? = nil) -> SE3Spline {
-        let times = trajectory.times
-        let t0 = times[0]
-        let end = duration.map { min(t0 + $0 + 3 * interval, times.last!) } ?? times.last!
-        var poses: [SE3] = []
-        var t = t0
-        while t <= end {
-            poses.append(trajectory.pose(at: t) ?? trajectory.poses[trajectory.count - 1].pose)
-            t += interval
+        // Knots on the exact nanosecond stamps, relative to the first (a file's times may be too
+        // large for Double steps of `interval` to advance, e.g. nanoseconds written as seconds).
+        let first = trajectory.poses[0].timestamp
+        let span = trajectory.poses[trajectory.count - 1].timestamp.seconds(since: first)
+        let end = duration.map { min($0 + 3 * interval, span) } ?? span
+        let knots = Int((max(0, end) / interval).rounded(.down)) + 1
+        let poses = (0..<knots).map { k -> SE3 in
+            let t = Timestamp(nanoseconds: first.nanoseconds + Int64((Double(k) * interval * 1e9).rounded()))
+            return trajectory.pose(at: t) ?? trajectory.poses[trajectory.count - 1].pose
         }
-        return SE3Spline(start: t0, interval: interval, controlPoses: poses)
+        return SE3Spline(start: first.seconds, interval: interval, controlPoses: poses)
     }
 
     /// First and last time (s) at which the spline is defined.

@@ -102,6 +102,26 @@ struct CalibrationProbe: Analyzer {
         }
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// A trajectory too short for the spline is a clear error (it trapped); one stamped in
+    /// nanoseconds is followed on its real clock (it looped forever allocating knots).
+    @Test func trajectoriesTooShortOrInNanosecondsAreHandled() throws {
+        let folder = Paths.temporary("sim-traj")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let short = folder.appendingPathComponent("short.tum"), ns = folder.appendingPathComponent("ns.tum")
+        try "1 0 0 0 0 0 0 1\n1.1 0.1 0 0 0 0 0 1\n".write(to: short, atomically: true, encoding: .utf8)
+        try (0..<40).map { "\(1_403_636_580_838_555_648 + $0 * 50_000_000) \(0.1 * Double($0)) \(0.01 * Double($0 * $0)) 0 0 0 0 1" }
+            .joined(separator: "\n").write(to: ns, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out")
+        #expect(parallax(["simulate", "--trajectory", short.path, "--seconds", "1", "--out", out.path]) == 2)
+        #expect(parallax(["simulate", "--trajectory", ns.path, "--seconds", "0.5", "--depth-rate", "0", "--pixel-noise", "0",
+                          "--out", out.path, "--camera-calibration", Paths.cut + "/mav0/cam0/sensor.yaml",
+                          "--imu-calibration", Paths.cut + "/mav0/imu0/sensor.yaml",
+                          "--textures", Paths.tum + "/rgb/1341847980.722988.png"]) == 0)
+        let gt = try #require(try DatasetFolder.open(out.path).groundTruth)
+        #expect(gt.poses[0].timestamp.nanoseconds / 1_000_000_000 == 1_403_636_580)
+    }
 }
 
 @Suite struct LargeTimestampTests {
