@@ -42,27 +42,30 @@ public final class AnalyzerInstance {
 
     /// Wraps `analyzer` under `name`, its ports on the streams it declared.
     public convenience init(_ analyzer: some Analyzer, name: String? = nil, optionSummary: [String: String] = [:]) {
-        self.init(unchecked: analyzer, name: name, optionSummary: optionSummary, remap: [:])
+        self.init(unchecked: analyzer, declared: (analyzer.inputs, analyzer.outputs), name: name, optionSummary: optionSummary, remap: [:])
     }
 
     /// Wraps `analyzer` under `name`, with the ports named in `remap` (port name → stream)
     /// wired to other streams. Throws ``RemapError`` for an unknown port name.
     public convenience init(_ analyzer: some Analyzer, name: String? = nil, optionSummary: [String: String] = [:],
                             remapping remap: [String: String]) throws {
-        let declared = analyzer.inputs + analyzer.outputs
+        // Port discovery reflects over the analyzer: do it once.
+        let declared = (inputs: analyzer.inputs, outputs: analyzer.outputs)
+        let all = declared.inputs + declared.outputs
         let instanceName = name ?? type(of: analyzer).name
-        for port in remap.keys.sorted() where !declared.contains(where: { $0.name == port }) {
-            throw RemapError.unknownPort(analyzer: instanceName, port: port, ports: declared.compactMap(\.name))
+        for port in remap.keys.sorted() where !all.contains(where: { $0.name == port }) {
+            throw RemapError.unknownPort(analyzer: instanceName, port: port, ports: all.compactMap(\.name))
         }
-        self.init(unchecked: analyzer, name: name, optionSummary: optionSummary, remap: remap)
+        self.init(unchecked: analyzer, declared: declared, name: name, optionSummary: optionSummary, remap: remap)
         var seen: [String: String] = [:]
-        for (bus, port) in zip(inputs.map(\.stream), analyzer.inputs.map(\.stream)) {
+        for (bus, port) in zip(inputs.map(\.stream), declared.inputs.map(\.stream)) {
             if let other = seen[bus], other != port { throw RemapError.sharedStream(analyzer: instanceName, stream: bus) }
             seen[bus] = port
         }
     }
 
-    private init(unchecked analyzer: some Analyzer, name: String?, optionSummary: [String: String], remap: [String: String]) {
+    private init(unchecked analyzer: some Analyzer, declared: (inputs: [PortDescription], outputs: [PortDescription]), name: String?,
+                 optionSummary: [String: String], remap: [String: String]) {
         self.analyzer = analyzer
         self.typeName = type(of: analyzer).name
         self.name = name ?? type(of: analyzer).name
@@ -73,7 +76,7 @@ public final class AnalyzerInstance {
                 return q
             }
         }
-        let declaredInputs = analyzer.inputs, declaredOutputs = analyzer.outputs
+        let declaredInputs = declared.inputs, declaredOutputs = declared.outputs
         inputs = wire(declaredInputs)
         outputs = wire(declaredOutputs)
         var toPort: [String: String] = [:], toBus: [String: String] = [:]

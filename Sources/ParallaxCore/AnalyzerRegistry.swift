@@ -51,8 +51,8 @@ public struct AnalyzerRegistry: Sendable {
     public mutating func register<A: Analyzer>(_ type: A.Type) {
         let defaults = OptionCoding.defaults(of: A.Options.self)
         let fields = OptionCoding.fields(of: A.Options())
-        let options = defaults.keys.sorted().map { key in
-            OptionInfo(name: key, defaultValue: OptionCoding.jsonText(defaults[key]!), documentation: fields[key]?.documentation ?? "",
+        let options = defaults.sorted { $0.key < $1.key }.map { key, value in
+            OptionInfo(name: key, defaultValue: OptionCoding.jsonText(value), documentation: fields[key]?.documentation ?? "",
                        type: fields[key]?.typeDescription, range: fields[key]?.rangeText, choices: fields[key]?.choices)
         }
         // The defaults are validated like any user value: an analyzer whose defaults are invalid

@@ -4,7 +4,7 @@ import Foundation
 /// `latest`/`nearest` histories, stream metadata, timing and counters. Single-threaded by
 /// construction.
 ///
-/// Look-ahead inputs (``SyncPolicy/looksAhead``) hold a node's trigger queue: its head
+/// Look-ahead inputs (`nearest`, `between(through: .firstAfter)`) hold a node's trigger queue: its head
 /// trigger runs only once every such input can answer for its time, judged from packet order
 /// alone (a stream's newest timestamp, the source watermark, the end of a source or of the
 /// run), so held triggers never change results.
@@ -77,46 +77,54 @@ struct BusRunState {
     /// Set while closing: every stream has ended, held triggers run with what there is.
     var flushing = false
 
-    init(analyzers: [AnalyzerInstance], plan: BusWiring.Plan, sink: @escaping FrameBus.Sink) {
+    /// The state for `analyzers` (in run order) wired by `plan`. Every stream an analyzer names
+    /// is in a plan made by ``BusWiring/plan(sourceStreams:analyzers:)``; one that is not is
+    /// reported as ``BusError/unknownStream(analyzer:stream:available:)``.
+    init(analyzers: [AnalyzerInstance], plan: BusWiring.Plan, sink: @escaping FrameBus.Sink) throws {
         self.sink = sink
         var ids: [String: Int] = [:]
-        streams = plan.streamOrder.enumerated().map { i, name in
-            ids[name] = i
+        var streams: [Stream] = []
+        for name in plan.streamOrder {
+            guard let type = plan.streamTypes[name] else { throw BusError.unknownStream(analyzer: "(source)", stream: name, available: plan.streamOrder) }
+            ids[name] = streams.count
             let source = plan.sourceMetadata[name]
-            return Stream(name: name, type: plan.streamTypes[name]!, metadata: source ?? .none, isSource: source != nil)
+            streams.append(Stream(name: name, type: type, metadata: source ?? .none, isSource: source != nil))
         }
-        streamIDs = ids
-        nodes = analyzers.map { a in
+        func id(_ stream: String, of a: AnalyzerInstance) throws -> Int {
+            guard let id = ids[stream] else { throw BusError.unknownStream(analyzer: a.name, stream: stream, available: plan.streamOrder) }
+            return id
+        }
+        var nodes: [Node] = []
+        for (i, a) in analyzers.enumerated() {
             var joins: [(Int, String, Nanoseconds, Bool)] = []
             var firstAfter = Set<String>()
             var waits: [Wait] = []
             for input in a.inputs {
-                let id = ids[input.stream]!
+                let sid = try id(input.stream, of: a)
                 switch input.policy {
-                case let .latest(tol): joins.append((id, input.stream, tol, false))
-                case let .nearest(tol):
-                    joins.append((id, input.stream, tol, true))
-                    waits.append(Wait(stream: id, strictlyAfter: false, tolerance: tol))
+                case .each: streams[sid].eachConsumers.append(i)
+                case .between(through: .trigger): streams[sid].betweenConsumers.append(i)
                 case .between(through: .firstAfter):
+                    streams[sid].betweenConsumers.append(i)
                     firstAfter.insert(input.stream)
-                    waits.append(Wait(stream: id, strictlyAfter: true, tolerance: 0))
-                case .each, .between(through: .trigger): break
+                    waits.append(Wait(stream: sid, strictlyAfter: true, tolerance: 0))
+                case let .latest(tol):
+                    streams[sid].keepsLatest = true
+                    joins.append((sid, input.stream, tol, false))
+                case let .nearest(tol):
+                    streams[sid].keepsLatest = true
+                    joins.append((sid, input.stream, tol, true))
+                    waits.append(Wait(stream: sid, strictlyAfter: false, tolerance: tol))
                 }
             }
-            return Node(instance: a, joinInputs: joins, firstAfterStreams: firstAfter, waits: waits,
-                        outputIDs: Dictionary(a.outputs.map { ($0.stream, ids[$0.stream]!) }, uniquingKeysWith: { a, _ in a }),
-                        context: AnalyzerContext(instanceName: a.name))
+            var outputIDs: [String: Int] = [:]
+            for o in a.outputs where outputIDs[o.stream] == nil { outputIDs[o.stream] = try id(o.stream, of: a) }
+            nodes.append(Node(instance: a, joinInputs: joins, firstAfterStreams: firstAfter, waits: waits, outputIDs: outputIDs,
+                              context: AnalyzerContext(instanceName: a.name)))
         }
-        for (i, a) in analyzers.enumerated() {
-            for input in a.inputs {
-                let id = ids[input.stream]!
-                switch input.policy {
-                case .each: streams[id].eachConsumers.append(i)
-                case .between: streams[id].betweenConsumers.append(i)
-                case .latest, .nearest: streams[id].keepsLatest = true
-                }
-            }
-        }
+        self.streams = streams
+        self.streamIDs = ids
+        self.nodes = nodes
     }
 
     /// Marks `names` as ended: their source has no further packet.

@@ -76,7 +76,12 @@ public final class FrameBus {
     /// carries the report) when a source or analyzer failed.
     @discardableResult
     public func run(sink: @escaping Sink = { _, _ in }) throws -> RunReport {
-        var state = BusRunState(analyzers: analyzers, plan: plan, sink: sink)
+        var state: BusRunState
+        do { state = try BusRunState(analyzers: analyzers, plan: plan, sink: sink) } catch let error as BusError {
+            var report = RunReport()
+            report.failure = error.description
+            throw FrameBusFailure(error: error, report: report)
+        }
         let clock = ContinuousClock()
         let wallStart = clock.now
         var failure: BusError?

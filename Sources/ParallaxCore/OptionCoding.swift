@@ -9,29 +9,38 @@ import Yams
 /// bool, string, or comma-separated list). The values are merged over the defaults, decoded,
 /// and checked against each ``Parameter``'s range. So every option has a type, a default, and
 /// a checked value before the analyzer sees it.
+///
+/// Names: one conversion, ``snakeCase(_:)``, maps a field's name to its option name, for the
+/// JSON keys as for the ``Parameter`` declarations found by reflection (Foundation's key
+/// strategies are not used: their round trip loses acronyms, `maxIMUGapMs`).
 enum OptionCoding {
     struct ValueError: Error { let option: String; let value: String; let reason: String }
 
-    static func encoder() -> JSONEncoder {
-        let e = JSONEncoder()
-        e.keyEncodingStrategy = .convertToSnakeCase
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }
-
-    /// Default values by `snake_case` name.
-    static func defaults<O: AnalyzerOptions>(of type: O.Type) -> [String: Any] {
-        guard let data = try? encoder().encode(O()),
+    /// Default values by field name (`camelCase`, as declared).
+    private static func encodedDefaults<O: AnalyzerOptions>(of type: O.Type) -> [String: Any] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(O()),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
         return object
     }
 
-    /// The ``Parameter`` declarations of `value`, by `snake_case` name.
+    /// Default values by option name (`snake_case`).
+    static func defaults<O: AnalyzerOptions>(of type: O.Type) -> [String: Any] {
+        Dictionary(encodedDefaults(of: type).map { (snakeCase($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The option name of a stored property's label (a property wrapper's storage is `_name`).
+    private static func optionName(ofLabel label: String) -> String {
+        snakeCase(label.hasPrefix("_") ? String(label.dropFirst()) : label)
+    }
+
+    /// The ``Parameter`` declarations of `value`, by option name.
     static func fields(of value: Any) -> [String: any ParameterField] {
         var out: [String: any ParameterField] = [:]
         for child in Mirror(reflecting: value).children {
             guard let label = child.label, let field = child.value as? any ParameterField else { continue }
-            out[snakeCase(label.hasPrefix("_") ? String(label.dropFirst()) : label)] = field
+            out[optionName(ofLabel: label)] = field
         }
         return out
     }
@@ -43,18 +52,26 @@ enum OptionCoding {
         return "\(value)"
     }
 
-    /// `maxFeatures` → `max_features` (already snake_case stays unchanged).
+    /// `maxFeatures` → `max_features`, `maxIMUGapMs` → `max_imu_gap_ms` (a run of capitals is one
+    /// word); already snake_case stays unchanged.
     static func snakeCase(_ key: String) -> String {
+        let chars = Array(key)
         var out = ""
-        for ch in key {
-            if ch.isUppercase { out += "_" + ch.lowercased() } else { out.append(ch) }
+        for (i, ch) in chars.enumerated() {
+            if ch.isUppercase, i > 0 {
+                let previous = chars[i - 1], next = i + 1 < chars.count ? chars[i + 1] : nil
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) { out += "_" }
+            }
+            out += ch.lowercased()
         }
         return out
     }
 
     static func decode<O: AnalyzerOptions>(_ type: O.Type, analyzer: String, values: [String: String]) throws -> O {
-        let declared = O()
-        let parameters = fields(of: declared)
+        let parameters = fields(of: O())
+        let encoded = encodedDefaults(of: type)
+        // Option name → field name, from the fields themselves.
+        let fieldName = Dictionary(encoded.keys.map { (snakeCase($0), $0) }, uniquingKeysWith: { a, _ in a })
         var object = defaults(of: type)
         for (rawKey, text) in values {
             let key = snakeCase(rawKey)
@@ -68,12 +85,11 @@ enum OptionCoding {
                 throw ValueError(option: key, value: text, reason: error.description)
             }
         }
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
         let options: O
         do {
-            let data = try JSONSerialization.data(withJSONObject: object)
-            options = try decoder.decode(O.self, from: data)
+            let byField = Dictionary(object.map { (fieldName[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            let data = try JSONSerialization.data(withJSONObject: byField)
+            options = try JSONDecoder().decode(O.self, from: data)
         } catch let DecodingError.dataCorrupted(context), let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             let key = context.codingPath.first.map { snakeCase($0.stringValue) } ?? "?"
             throw ValueError(option: key, value: values.first { snakeCase($0.key) == key }?.value ?? "",
@@ -90,7 +106,7 @@ enum OptionCoding {
         let parameters = declared ?? fields(of: O())
         for child in Mirror(reflecting: options).children {
             guard let label = child.label else { continue }
-            let key = snakeCase(label.hasPrefix("_") ? String(label.dropFirst()) : label)
+            let key = optionName(ofLabel: label)
             if let problem = parameters[key]?.problem(with: child.value) { return (key, problem) }
         }
         return nil

@@ -35,14 +35,6 @@ public enum SyncPolicy: Sendable, Equatable, CustomStringConvertible {
     /// All packets between triggers, ending at the trigger.
     public static let between = SyncPolicy.between(through: .trigger)
 
-    /// Whether the trigger must wait for later packets of this input.
-    public var looksAhead: Bool {
-        switch self {
-        case .nearest, .between(through: .firstAfter): return true
-        case .each, .latest, .between(through: .trigger): return false
-        }
-    }
-
     public var description: String {
         switch self {
         case .each: return "each"

@@ -13,7 +13,7 @@ public struct RunReport: Sendable, Codable, Equatable {
         public var maxMilliseconds: Double
         /// Total time in `open` + `process` + `close` (ms).
         public var totalMilliseconds: Double
-        /// For analyzers with look-ahead inputs (``SyncPolicy/looksAhead``): how far the data had
+        /// For analyzers with look-ahead inputs (`nearest`, `between(through: .firstAfter)`): how far the data had
         /// to run past a trigger before it could run, median and maximum (ms of dataset time).
         /// In `--realtime` this is the latency the look-ahead adds. `nil` otherwise.
         public var lookAheadP50Milliseconds: Double?

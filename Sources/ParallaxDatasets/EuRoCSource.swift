@@ -56,7 +56,6 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
     /// folder is opened; those rows are skipped).
     public let missingImages: [String: Int]
 
-    private enum Item { case frame(camera: Int, path: String, csv: String, line: Int), imu(IMUSample) }
     private var rows = IndexedRows()
 
     /// Opens `path` (the folder holding `mav0`, or `mav0` itself). With `validateOrder`
@@ -74,7 +73,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
         let entries = (try? fm.contentsOfDirectory(atPath: mav0.path))?.sorted() ?? []
         var cams: [(String, CameraCalibration)] = []
         var streams: [StreamDescription] = []
-        var rows: [(Timestamp, Int, Item)] = []
+        var rows = IndexedRows()
         for name in entries where name.hasPrefix("cam") && fm.fileExists(atPath: mav0.appendingPathComponent(name + "/data.csv").path) {
             let folder = mav0.appendingPathComponent(name)
             let calibration = try EuRoCSensorFile.loadCamera(path: folder.appendingPathComponent("sensor.yaml").path)
@@ -87,7 +86,10 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
                     throw DatasetError.malformedRow(file: csv, line: row.line, reason: "timestamp '\(row.string(0))' is not an integer (ns)")
                 }
                 listing.record(stream: name, timestamp: Timestamp(nanoseconds: ns), file: csv, line: row.line)
-                rows.append((Timestamp(nanoseconds: ns), rank, .frame(camera: rank, path: dataFolder + row.string(1), csv: csv, line: row.line)))
+                let t = Timestamp(nanoseconds: ns)
+                rows.addImage(at: t, rank: rank, stream: name, path: dataFolder + row.string(1), listedAs: row.string(1), in: csv, line: row.line) { path in
+                    AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: try ImageDecoder.decodeGray8(path: path)))
+                }
             }
         }
         let partners = StereoPartner.pairs(Dictionary(cams, uniquingKeysWith: { a, _ in a }))
@@ -107,7 +109,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
                 }
                 let sample = IMUSample(gyroscope: Vector3(gx, gy, gz), accelerometer: Vector3(ax, ay, az))
                 listing.record(stream: "imu0", timestamp: Timestamp(nanoseconds: ns), file: imuCSV, line: row.line)
-                rows.append((Timestamp(nanoseconds: ns), imuRank, .imu(sample)))
+                rows.add(AnyPacket(stream: "imu0", timestamp: Timestamp(nanoseconds: ns), payload: sample), rank: imuRank)
             }
         }
         guard !streams.isEmpty else {
@@ -115,35 +117,16 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
         }
         if validateOrder { try listing.validate() }
         // Check every listed image once, up front: the count is known before the run starts.
-        var missing: [String: Int] = [:]
-        rows = try rows.filter { row in
-            guard case let .frame(camera, imagePath, csv, line) = row.2, !fm.fileExists(atPath: imagePath) else { return true }
-            if strict { throw DatasetError.missingImage(file: csv, line: line, image: URL(fileURLWithPath: imagePath).lastPathComponent) }
-            missing[cams[camera].0, default: 0] += 1
-            return false
-        }
-        missingImages = missing
+        missingImages = try rows.dropMissingImages(strict: strict)
         let gtFile = mav0.appendingPathComponent("state_groundtruth_estimate0/data.csv").path
         groundTruth = fm.fileExists(atPath: gtFile) ? try TrajectoryFile.read(path: gtFile, format: .euroc) : nil
-        var indexed = IndexedRows()
-        for (t, rank, item) in rows {
-            switch item {
-            case let .imu(sample):
-                indexed.add(AnyPacket(stream: "imu0", timestamp: t, payload: sample), rank: rank)
-            case let .frame(camera, path, _, _):
-                let name = cams[camera].0
-                indexed.add(at: t, rank: rank) {
-                    AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: try ImageDecoder.decodeGray8(path: path)))
-                }
-            }
-        }
         if let gt = groundTruth {
             // Ground truth is also a stream (`groundtruth`, Pose T_WB), for analyzers that need poses.
             streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
-            try indexed.addGroundTruth(gt, file: gtFile, rank: cams.count + 1, listing: &listing)
+            try rows.addGroundTruth(gt, file: gtFile, rank: cams.count + 1, listing: &listing)
         }
         self.listing = listing
-        self.rows = indexed
+        self.rows = rows
         self.streams = streams
     }
 

@@ -1,13 +1,22 @@
+import Foundation
 import ParallaxCore
 
 /// The skeleton every dataset reader shares: rows are indexed up front (times and file names:
-/// small), merged by time, and produced lazily (an image is decoded only when the bus asks for
-/// it, possibly on a worker thread — ``PrefetchingSource``).
+/// small), listed images are checked to exist once (``dropMissingImages(strict:)``), rows are
+/// merged by time, and packets are produced lazily (an image is decoded only when the bus asks
+/// for it, possibly on a worker thread — ``PrefetchingSource``).
 ///
 /// Merge order: time, then stream rank (the reader's stream order), then insertion order, so
 /// equal timestamps come out the same way every run.
 public struct IndexedRows: Sendable {
-    private var rows: [(time: Timestamp, rank: Int, packet: DeferredPacket)] = []
+    private enum Row: Sendable {
+        case ready(AnyPacket)
+        case work(@Sendable () throws -> AnyPacket)
+        /// A listed image: decoded by `decode(path)`; `name`, `file` and `line` are how and where it is listed.
+        case image(stream: String, path: String, name: String, file: String, line: Int, decode: @Sendable (String) throws -> AnyPacket)
+    }
+
+    private var rows: [(time: Timestamp, rank: Int, row: Row)] = []
     private var index = 0
     private var merged = false
 
@@ -22,10 +31,30 @@ public struct IndexedRows: Sendable {
         rows.append((packet.timestamp, rank, .ready(packet)))
     }
 
-    /// A packet on `stream` at `time` produced later by `produce` (an image decode), which may
-    /// run on any thread.
+    /// A packet at `time` produced later by `produce`, which may run on any thread.
     public mutating func add(at time: Timestamp, rank: Int, produce: @escaping @Sendable () throws -> AnyPacket) {
         rows.append((time, rank, .work(produce)))
+    }
+
+    /// An image of `stream`, listed as `name` at `file`:`line`, decoded from `path` by `decode`
+    /// when asked for.
+    public mutating func addImage(at time: Timestamp, rank: Int, stream: String, path: String, listedAs name: String, in file: String, line: Int,
+                                  decode: @escaping @Sendable (_ path: String) throws -> AnyPacket) {
+        rows.append((time, rank, .image(stream: stream, path: path, name: name, file: file, line: line, decode: decode)))
+    }
+
+    /// Removes the image rows whose file does not exist and returns how many per stream (the
+    /// count is known before the run starts); with `strict` the first one is an error naming the
+    /// listing's file and line.
+    public mutating func dropMissingImages(strict: Bool) throws -> [String: Int] {
+        var missing: [String: Int] = [:]
+        rows = try rows.filter { entry in
+            guard case let .image(stream, path, name, file, line, _) = entry.row, !FileManager.default.fileExists(atPath: path) else { return true }
+            if strict { throw DatasetError.missingImage(file: file, line: line, image: name) }
+            missing[stream, default: 0] += 1
+            return false
+        }
+        return missing
     }
 
     /// Adds `trajectory` as the ``DatasetStreams/groundTruth`` pose stream (``Pose``, `T_WB`),
@@ -49,6 +78,10 @@ public struct IndexedRows: Sendable {
         }
         guard index < rows.count else { return nil }
         defer { index += 1 }
-        return rows[index].packet
+        switch rows[index].row {
+        case let .ready(packet): return .ready(packet)
+        case let .work(produce): return .work(produce)
+        case let .image(_, path, _, _, _, decode): return .work { try decode(path) }
+        }
     }
 }

@@ -52,7 +52,6 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
     public let groundTruth: Trajectory?
     public let missingImages: [String: Int]
 
-    private enum Item { case ready(AnyPacket), image(stream: String, kind: ParallaxFolder.StreamKind, path: String, depthScale: Float, depthKind: DepthMap.Kind) }
     private var indexed = IndexedRows()
 
     /// Opens the folder at `path` (must hold `parallax.yaml`).
@@ -76,9 +75,8 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
         guard let list = map["streams"]?.sequence else { throw invalid(doc, "expected a 'streams' list") }
         var streams: [StreamDescription] = []
         var cameras: [String: CameraCalibration] = [:]
-        var rows: [(Timestamp, Int, Item)] = []
+        var rows = IndexedRows()
         var listing = StreamListing()
-        var missing: [String: Int] = [:]
         for (rank, node) in list.enumerated() {
             guard let s = node.mapping, let name = s["name"]?.string, let kindText = s["type"]?.string else {
                 throw invalid(node, "each stream needs 'name' and 'type'")
@@ -120,21 +118,24 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                 try table.forEachRow(separatedBy: .comma) { row in
                     guard row.count == 2 else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected 2 columns (t_ns,filename), found \(row.count)") }
                     let t = try stamp(row)
-                    let file = dataFolder + row.string(1)
-                    guard FileManager.default.fileExists(atPath: file) else {
-                        if strict { throw DatasetError.missingImage(file: csv, line: row.line, image: row.string(1)) }
-                        missing[name, default: 0] += 1
-                        return
+                    rows.addImage(at: t, rank: rank, stream: name, path: dataFolder + row.string(1), listedAs: row.string(1), in: csv, line: row.line) { path in
+                        switch (kind, try ImageDecoder.decode(path: path)) {
+                        case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
+                            return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image))
+                        case let (.depth, .gray16(raw)):
+                            return AnyPacket(stream: name, timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: scale, sensorID: name, kind: depthKind))
+                        default:
+                            throw ImageDecodingError.unsupported(path: path, reason: kind == .camera ? "camera images must be 8-bit" : "depth must be a 16-bit gray PNG")
+                        }
                     }
-                    rows.append((t, rank, .image(stream: name, kind: kind, path: file, depthScale: scale, depthKind: depthKind)))
                 }
             case .imu:
                 let imu = try calibrationFile.map { try EuRoCSensorFile.loadIMU(path: $0) }
                 streams.append(StreamDescription(StreamKey<IMUSample>(name), metadata: StreamMetadata(imu: imu)))
                 try table.forEachRow(separatedBy: .comma) { row in
                     let t = try stamp(row), v = try values(row, 6)
-                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t,
-                        payload: IMUSample(gyroscope: Vector3(v[0], v[1], v[2]), accelerometer: Vector3(v[3], v[4], v[5]))))))
+                    rows.add(AnyPacket(stream: name, timestamp: t,
+                        payload: IMUSample(gyroscope: Vector3(v[0], v[1], v[2]), accelerometer: Vector3(v[3], v[4], v[5]))), rank: rank)
                 }
             case .faceLandmarks:
                 streams.append(StreamDescription(StreamKey<FaceLandmarks>(name), metadata: StreamMetadata(camera: try camera())))
@@ -148,8 +149,8 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                     let groups = stride(from: 0, to: v.count, by: dims)
                     let points = groups.map { Vector2(v[$0], v[$0 + 1]) }
                     let points3D = dims == 5 ? groups.map { Vector3(v[$0 + 2], v[$0 + 3], v[$0 + 4]) } : nil
-                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t,
-                                                           payload: FaceLandmarks(points: points, points3D: points3D)))))
+                    rows.add(AnyPacket(stream: name, timestamp: t,
+                                                           payload: FaceLandmarks(points: points, points3D: points3D)), rank: rank)
                 }
             case .faceAnchor:
                 streams.append(StreamDescription(StreamKey<FaceAnchor>(name)))
@@ -161,51 +162,35 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                         return SE3(rotation: SO3(q), translation: Vector3(v[o], v[o + 1], v[o + 2]))
                     }
                     let anchor = FaceAnchor(cameraFromHead: try pose(0), leftEye: try pose(7), rightEye: try pose(14), lookAtPoint: Vector3(v[21], v[22], v[23]))
-                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t, payload: anchor))))
+                    rows.add(AnyPacket(stream: name, timestamp: t, payload: anchor), rank: rank)
                 }
             case .box:
                 streams.append(StreamDescription(StreamKey<BoundingBox>(name)))
                 try table.forEachRow(separatedBy: .comma) { row in
                     let t = try stamp(row), v = try values(row, 4)
-                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t, payload: BoundingBox(x: v[0], y: v[1], width: v[2], height: v[3])))))
+                    rows.add(AnyPacket(stream: name, timestamp: t, payload: BoundingBox(x: v[0], y: v[1], width: v[2], height: v[3])), rank: rank)
                 }
             case .accelerometer:
                 streams.append(StreamDescription(StreamKey<AccelerometerSample>(name)))
                 try table.forEachRow(separatedBy: .comma) { row in
                     let t = try stamp(row), v = try values(row, 3)
-                    rows.append((t, rank, .ready(AnyPacket(stream: name, timestamp: t, payload: AccelerometerSample(acceleration: Vector3(v[0], v[1], v[2]))))))
+                    rows.add(AnyPacket(stream: name, timestamp: t, payload: AccelerometerSample(acceleration: Vector3(v[0], v[1], v[2]))), rank: rank)
                 }
             }
         }
         if validateOrder { try listing.validate() }
-        self.missingImages = missing
+        self.missingImages = try rows.dropMissingImages(strict: strict)
         let partners = StereoPartner.pairs(cameras)
         for i in streams.indices where partners[streams[i].name] != nil { streams[i].metadata.stereo = partners[streams[i].name] }
         let gt = map["ground_truth"]?.string.map { root.appendingPathComponent($0).path }
         groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc) }
-        for (t, rank, item) in rows {
-            switch item {
-            case let .ready(packet): indexed.add(packet, rank: rank)
-            case let .image(stream, kind, path, scale, depthKind):
-                indexed.add(at: t, rank: rank) {
-                    let decoded = try ImageDecoder.decode(path: path)
-                    switch (kind, decoded) {
-                    case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
-                        return AnyPacket(stream: stream, timestamp: t, payload: CameraFrame(cameraID: stream, image: image))
-                    case let (.depth, .gray16(raw)):
-                        return AnyPacket(stream: stream, timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: scale, sensorID: stream, kind: depthKind))
-                    default:
-                        throw ImageDecodingError.unsupported(path: path, reason: kind == .camera ? "camera images must be 8-bit" : "depth must be a 16-bit gray PNG")
-                    }
-                }
-            }
-        }
         if let trajectory = groundTruth {
             streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
-            try indexed.addGroundTruth(trajectory, file: gt ?? "", rank: list.count, listing: &listing)
+            try rows.addGroundTruth(trajectory, file: gt ?? "", rank: list.count, listing: &listing)
         }
         self.streams = streams
         self.listing = listing
+        self.indexed = rows
     }
 
     public func nextDeferred() throws -> DeferredPacket? { indexed.next() }

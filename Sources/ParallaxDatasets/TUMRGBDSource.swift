@@ -19,7 +19,6 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
     /// those rows are skipped).
     public let missingImages: [String: Int]
 
-    private enum Item { case rgb(String, String, Int), depth(String, String, Int), accel(AccelerometerSample) }
     private var rows = IndexedRows()
 
     /// Opens the folder at `path` (`validateOrder` as in ``EuRoCSource``).
@@ -31,25 +30,34 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
             throw DatasetError.notADataset(path: path, expected: "a TUM RGB-D folder with rgb.txt and/or depth.txt")
         }
         var streams: [StreamDescription] = []
-        var rows: [(Timestamp, Int, Item)] = []
+        var rows = IndexedRows()
         var listing = StreamListing()
-        func list(_ file: String, stream: String, rank: Int, make: (String, Int) -> Item) throws {
+        func list(_ file: String, stream: String, rank: Int, decode: @escaping @Sendable (String, Timestamp) throws -> AnyPacket) throws {
             guard fm.fileExists(atPath: file) else { return }
             try Self.table(file).forEachRow(separatedBy: .whitespace) { row in
                 guard row.count == 2, let ns = row.decimalNanoseconds(0) else {
                     throw DatasetError.malformedRow(file: file, line: row.line, reason: "expected 'timestamp filename'")
                 }
-                listing.record(stream: stream, timestamp: Timestamp(nanoseconds: ns), file: file, line: row.line)
-                rows.append((Timestamp(nanoseconds: ns), rank, make(root.appendingPathComponent(row.string(1)).path, row.line)))
+                let t = Timestamp(nanoseconds: ns)
+                listing.record(stream: stream, timestamp: t, file: file, line: row.line)
+                rows.addImage(at: t, rank: rank, stream: stream, path: root.appendingPathComponent(row.string(1)).path,
+                              listedAs: row.string(1), in: file, line: row.line) { try decode($0, t) }
             }
         }
         if fm.fileExists(atPath: rgbList) { streams.append(StreamDescription(StreamKey<CameraFrame>("rgb"))) }
-        try list(rgbList, stream: "rgb", rank: 0) { .rgb($0, rgbList, $1) }
+        try list(rgbList, stream: "rgb", rank: 0) { path, t in
+            AnyPacket(stream: "rgb", timestamp: t, payload: CameraFrame(cameraID: "rgb", image: try ImageDecoder.decode8Bit(path: path)))
+        }
         if fm.fileExists(atPath: depthList) {
             let sensor = DepthSensor(kind: .depth, unitsPerMetre: Double(Self.depthUnitsPerMetre))
             streams.append(StreamDescription(StreamKey<DepthMap>("depth"), metadata: StreamMetadata(depth: sensor)))
         }
-        try list(depthList, stream: "depth", rank: 1) { .depth($0, depthList, $1) }
+        try list(depthList, stream: "depth", rank: 1) { path, t in
+            guard case let .gray16(raw) = try ImageDecoder.decode(path: path) else {
+                throw ImageDecodingError.unsupported(path: path, reason: "depth must be a 16-bit gray PNG")
+            }
+            return AnyPacket(stream: "depth", timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: TUMRGBDSource.depthUnitsPerMetre, sensorID: "depth"))
+        }
         let accelFile = root.appendingPathComponent("accelerometer.txt").path
         if fm.fileExists(atPath: accelFile) {
             streams.append(StreamDescription(StreamKey<AccelerometerSample>("accelerometer")))
@@ -58,46 +66,15 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
                     throw DatasetError.malformedRow(file: accelFile, line: row.line, reason: "expected 'timestamp ax ay az'")
                 }
                 listing.record(stream: "accelerometer", timestamp: Timestamp(nanoseconds: ns), file: accelFile, line: row.line)
-                rows.append((Timestamp(nanoseconds: ns), 2, .accel(AccelerometerSample(acceleration: Vector3(x, y, z)))))
+                rows.add(AnyPacket(stream: "accelerometer", timestamp: Timestamp(nanoseconds: ns), payload: AccelerometerSample(acceleration: Vector3(x, y, z))), rank: 2)
             }
         }
         if validateOrder { try listing.validate() }
         self.listing = listing
-        var missing: [String: Int] = [:]
-        rows = try rows.filter { row in
-            let stream: String, imagePath: String, list: String, line: Int
-            switch row.2 {
-            case let .rgb(p, l, n): (stream, imagePath, list, line) = ("rgb", p, l, n)
-            case let .depth(p, l, n): (stream, imagePath, list, line) = ("depth", p, l, n)
-            case .accel: return true
-            }
-            guard !fm.fileExists(atPath: imagePath) else { return true }
-            if strict { throw DatasetError.missingImage(file: list, line: line, image: imagePath) }
-            missing[stream, default: 0] += 1
-            return false
-        }
-        missingImages = missing
+        missingImages = try rows.dropMissingImages(strict: strict)
         let gt = root.appendingPathComponent("groundtruth.txt").path
         groundTruth = fm.fileExists(atPath: gt) ? try TrajectoryFile.read(path: gt, format: .tum) : nil
-        var indexed = IndexedRows()
-        for (t, rank, item) in rows {
-            switch item {
-            case let .accel(sample):
-                indexed.add(AnyPacket(stream: "accelerometer", timestamp: t, payload: sample), rank: rank)
-            case let .rgb(path, _, _):
-                indexed.add(at: t, rank: rank) {
-                    AnyPacket(stream: "rgb", timestamp: t, payload: CameraFrame(cameraID: "rgb", image: try ImageDecoder.decode8Bit(path: path)))
-                }
-            case let .depth(path, _, _):
-                indexed.add(at: t, rank: rank) {
-                    guard case let .gray16(raw) = try ImageDecoder.decode(path: path) else {
-                        throw ImageDecodingError.unsupported(path: path, reason: "depth must be a 16-bit gray PNG")
-                    }
-                    return AnyPacket(stream: "depth", timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: TUMRGBDSource.depthUnitsPerMetre, sensorID: "depth"))
-                }
-            }
-        }
-        self.rows = indexed
+        self.rows = rows
         self.streams = streams
     }
 

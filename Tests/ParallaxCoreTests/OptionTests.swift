@@ -14,6 +14,7 @@ struct OptionProbe: Analyzer {
         @Parameter("streams to read") var streams = ["cam0"]
         @Parameter("speed or accuracy") var mode = Mode.fast
         @Parameter("window (px)", range: 3...101) var window = 21
+        @Parameter("an acronym in the field name (ms)", range: 1...1000) var maxIMUGapMs = 50.0
         init() {}
     }
     let frames: InputPort<Int>
@@ -49,6 +50,10 @@ struct OptionProbe: Analyzer {
         #expect(none.focal == nil && none.box == nil)
         #expect(try decode([:]).streams == ["cam0"])
         #expect(try decode(["streams": "a,b"]).streams == ["a", "b"])
+        // A run of capitals is one word: `maxIMUGapMs` is `max_imu_gap_ms` (Foundation's
+        // snake-case strategies lose it on the way back).
+        #expect(try decode(["max_imu_gap_ms": "20"]).maxIMUGapMs == 20)
+        #expect(try decode(["maxIMUGapMs": "30"]).maxIMUGapMs == 30)
     }
 
     @Test func optionalNestedListAndChoiceOptionsFromYAML() throws {
@@ -104,6 +109,7 @@ struct OptionProbe: Analyzer {
         #expect(options["mode"]?.choices == ["fast", "accurate"])
         #expect(options["focal"]?.defaultValue == "none" && options["focal"]?.type == "number or none")
         #expect(options["box"]?.documentation == "start box (px)")
+        #expect(options["max_imu_gap_ms"]?.documentation == "an acronym in the field name (ms)")
         #expect(entry.defaultsProblem == nil)
         // Ports come from the declarations alone, named after their properties.
         #expect(entry.defaultInputs.map(\.name) == ["frames"] && entry.defaultOutputs.map(\.name) == ["echo"])
