@@ -37,17 +37,19 @@ public struct PoseStreamEvaluation: Evaluation {
         options.alignment = .se3
         let (se3, _) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: estimate, options: options)
 
-        // NEES of the position after the pos+yaw alignment, with the estimator's 3×3 position block.
-        let (r, e) = try Association.associate(reference: gt, estimate: estimate, maxDifference: options.maxTimeDifference, offset: 0)
-        let (aligned, _) = try TrajectoryAlignment.align(e, to: r, mode: .posyaw)
+        // NEES of the position after the pos+yaw alignment, with the estimator's 3×3 position
+        // block: the error, in the reference's frame after alignment, is rotated back into the
+        // estimator's world frame, where its covariance is expressed.
+        let referenceFromEstimate = SO3.exp(posyaw.transform.rotation)
         var nees: [Double] = []
-        for (k, p) in aligned.poses.enumerated() {
-            guard let c = covariances[e.poses[k].timestamp], let inverse = Matrix3(rows: Vector3(c[0, 0], c[0, 1], c[0, 2]),
-                                                                                        Vector3(c[1, 0], c[1, 1], c[1, 2]),
-                                                                                        Vector3(c[2, 0], c[2, 1], c[2, 2])).inverse else { continue }
-            let d = p.pose.translation - r.poses[k].pose.translation
+        for k in series.estimateTimestamps.indices {
+            guard let c = covariances[series.estimateTimestamps[k]],
+                  let inverse = Matrix3(rows: Vector3(c[0, 0], c[0, 1], c[0, 2]), Vector3(c[1, 0], c[1, 1], c[1, 2]),
+                                        Vector3(c[2, 0], c[2, 1], c[2, 2])).inverse else { continue }
+            let d = referenceFromEstimate.inverse * (series.alignedPositions[k] - series.referencePositions[k])
             nees.append(d.dot(inverse * d))
         }
+        let meanNEES = nees.isEmpty ? nil : nees.reduce(0, +) / Double(nees.count)
         let datasetStart = input.dataset.listing.stamps.values.compactMap { $0.min() }.min()
         var result = EvaluationResult(metric: "APE translation after position+yaw alignment (m)", statistics: posyaw.apeTranslation)
         result.metrics = [
@@ -60,14 +62,14 @@ public struct PoseStreamEvaluation: Evaluation {
             "pairs": Double(posyaw.pairs),
         ]
         if let first = firstNormal, let start = datasetStart { result.metrics["first_pose_s"] = first.seconds(since: start) }
-        if !nees.isEmpty { result.metrics["nees_position_mean"] = nees.reduce(0, +) / Double(nees.count) }
+        if let meanNEES { result.metrics["nees_position_mean"] = meanNEES }
         result.series = series.apeTranslation
         result.seriesTimes = series.times
         result.note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %.2f°, RPE(10) %.4f m / %.3f°", stream, estimate.count,
                              posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, se3.apeRotationDegrees.rmse,
                              posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)
             + (result.metrics["first_pose_s"].map { String(format: ", first pose at %.2f s", $0) } ?? "")
-            + (nees.isEmpty ? "" : String(format: ", position NEES %.2f (3 = consistent)", result.metrics["nees_position_mean"]!))
+            + (meanNEES.map { String(format: ", position NEES %.2f (3 = consistent)", $0) } ?? "")
         return result
     }
 }

@@ -49,6 +49,8 @@ public struct TrajectoryEvaluation: Sendable, Codable {
         public var apeTranslation: [Double]
         public var referencePositions: [Vector3]
         public var alignedPositions: [Vector3]
+        /// The estimate's stamp of each pair (to look up what the estimator said about it).
+        public var estimateTimestamps: [Timestamp]
     }
 
     /// Evaluates `estimate` against `reference`; also returns the per-pair series.
@@ -66,6 +68,7 @@ public struct TrajectoryEvaluation: Sendable, Codable {
             rpeTranslation: ErrorStatistics(rpe.translation), rpeRotationDegrees: ErrorStatistics(rpe.rotationDegrees))
         let t0 = r.poses.first?.time ?? 0
         return (result, Series(times: r.times.map { $0 - t0 }, apeTranslation: ape.translation,
-                               referencePositions: r.positions, alignedPositions: aligned.positions))
+                               referencePositions: r.positions, alignedPositions: aligned.positions,
+                               estimateTimestamps: e.poses.map(\.timestamp)))
     }
 }
