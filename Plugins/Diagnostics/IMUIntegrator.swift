@@ -37,7 +37,7 @@ public struct IMUIntegrator: Analyzer {
         let t1 = input.timestamp
         // The first sample after the previous frame comes again in this call: append only what is new.
         let newest = window.last?.timestamp
-        window += input.between(imu).filter { newest == nil || $0.timestamp > newest! }
+        window += input.between(imu).filter { p in newest.map { p.timestamp > $0 } ?? true }
         defer {
             previousFrame = t1
             // Keep the last sample at or before t1 for the next interval's start.

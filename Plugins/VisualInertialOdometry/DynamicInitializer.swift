@@ -37,18 +37,9 @@ struct DynamicInitializer {
 
     /// The state at the last frame's time, or why not.
     func initialize(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, imuFromCamera: SE3) -> Result<InertialState, Refusal> {
-        guard let first = frames.first, frames.count >= minObservations else { return .failure(.tooFewFeatures) }
-        // Gravity-free preintegration from I0: rotation, displacement α and velocity change β.
-        let integrator = IMUPropagation(noise: noise, gravity: 0)
-        var x = InertialState()
-        var poses: [(r: SO3, alpha: Vector3, beta: Vector3, dt: Double)] = [(.identity, .zero, .zero, 0)]
-        var t = first.time
-        for f in frames.dropFirst() {
-            guard let (next, _) = try? integrator.propagate(x, imu, from: t, to: f.time) else { return .failure(.numerical) }
-            x = next
-            t = f.time
-            poses.append((x.rotation, x.position, x.velocity, f.time - first.time))
-        }
+        guard frames.count >= minObservations else { return .failure(.tooFewFeatures) }
+        // Gravity-free preintegration from I0 (gyro bias taken as zero here, refined below).
+        guard let poses = preintegrate(frames, imu: imu, noise: noise, gyroBias: .zero) else { return .failure(.numerical) }
         // Features: enough frames and enough parallax.
         var tracks: [UInt64: [(k: Int, d: Vector3)]] = [:]
         for (k, f) in frames.enumerated() {
@@ -56,22 +47,24 @@ struct DynamicInitializer {
                 tracks[id, default: []].append((k, poses[k].r * (imuFromCamera.rotation * Vector3(n.x, n.y, 1))))
             }
         }
-        let chosen = tracks.keys.sorted().filter { id in
-            guard let obs = tracks[id], obs.count >= minObservations, let a = obs.first?.d.normalized, let b = obs.last?.d.normalized else { return false }
+        // (id, its observations), ids sorted so the system is the same every run.
+        let chosen = tracks.sorted { $0.key < $1.key }.filter { _, obs in
+            guard obs.count >= minObservations, let a = obs.first?.d.normalized, let b = obs.last?.d.normalized else { return false }
             return acos(max(-1, min(1, a.dot(b)))) * 180 / .pi >= minParallaxDegrees
         }.prefix(maxFeatures)
         guard chosen.count >= 10 else { return .failure(.tooFewFeatures) }
-        let ids = Array(chosen)
+        let ids = chosen.map(\.key)
+        let observed = chosen.map(\.value)
 
         func solve(fixedGravity: Vector3?) -> [Double]? {
             let unknowns = (fixedGravity == nil ? 6 : 3) + 3 * ids.count
-            let rows = 3 * ids.reduce(0) { $0 + tracks[$1]!.count }
+            let rows = 3 * observed.reduce(0) { $0 + $1.count }
             var a = Matrix(rows: rows, columns: unknowns)
             var b = Matrix(rows: rows, columns: 1)
             var row = 0
-            for (j, id) in ids.enumerated() {
+            for (j, obs) in observed.enumerated() {
                 let fc = (fixedGravity == nil ? 6 : 3) + 3 * j
-                for (k, d) in tracks[id]! {
+                for (k, d) in obs {
                     let s = Matrix3.skew(d)
                     let dt = poses[k].dt
                     let camera = poses[k].alpha + poses[k].r * imuFromCamera.translation
@@ -98,9 +91,9 @@ struct DynamicInitializer {
         let v0 = Vector3(fixed[0], fixed[1], fixed[2])
         // Features in front of the cameras that saw them.
         var front = 0, total = 0
-        for (j, id) in ids.enumerated() {
+        for (j, track) in observed.enumerated() {
             let pf = Vector3(fixed[3 + 3 * j], fixed[4 + 3 * j], fixed[5 + 3 * j])
-            for obs in tracks[id]! {
+            for obs in track {
                 let pose = poses[obs.k]
                 let cameraPosition: Vector3 = v0 * pose.dt + g * (0.5 * pose.dt * pose.dt) + pose.alpha + pose.r * imuFromCamera.translation
                 let ray: Vector3 = pf - cameraPosition

@@ -12,11 +12,20 @@ struct FeatureUpdate {
     }
 
     /// Why a feature was not used.
-    enum Rejection: Error, Hashable {
+    enum Rejection: Error, Hashable, CustomStringConvertible {
         case triangulation(MultiViewTriangulation.Rejection)
         case behindCamera
         case gate
         case numerical
+
+        var description: String {
+            switch self {
+            case let .triangulation(reason): return "triangulation: \(reason.rawValue)"
+            case .behindCamera: return "behind a camera"
+            case .gate: return "χ² gate"
+            case .numerical: return "numerical failure"
+            }
+        }
     }
 
     /// Projected residual and Jacobian rows of one feature.

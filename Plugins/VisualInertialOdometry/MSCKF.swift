@@ -126,10 +126,11 @@ struct MSCKF {
         for i in 0..<s.rows { s[i, i] += variance }
         s.symmetrize()
         let chol = try Cholesky(s, symmetryTolerance: nil)
-        let kt = try chol.solve(pht.transposed)                                    // Kᵀ: m × n
+        let hp = pht.transposed                                                    // H P (P symmetric): m × n
+        let kt = try chol.solve(hp)                                                // Kᵀ: m × n
         let dx = try kt.multiplied(by: try Matrix(rows: r.count, columns: 1, columnMajor: r), transposeSelf: true)
-        // P ← P − K (P Hᵀ)ᵀ
-        let kphT = try kt.multiplied(by: pht.transposed, transposeSelf: true)
+        // P ← P − K (H P)
+        let kphT = try kt.multiplied(by: hp, transposeSelf: true)
         covariance = try covariance - kphT
         covariance.symmetrize()
         correct(dx.elements)

@@ -131,7 +131,7 @@ public struct VIOAnalyzer: Analyzer {
         }
         do {
             try f.propagate(measurements, to: t)
-            let still = options.zupt && isStandingStill(packet.payload, at: t, filter: f)
+            let still = options.zupt && isStandingStill(packet.payload, at: t)
             if still {
                 // Zero-velocity pseudo-measurement: v = 0.
                 var h = Matrix(rows: 3, columns: f.dimension)
@@ -170,7 +170,7 @@ public struct VIOAnalyzer: Analyzer {
     public mutating func close(context: inout AnalyzerContext) throws {
         if resets > 0 { context.warn("\(resets) reset(s) of the filter") }
         if zeroVelocityUpdates > 0 { context.warn("\(zeroVelocityUpdates) zero-velocity update(s) while standing still") }
-        let rejected = used.filter { $0.key != nil }.map { "\($0.value) \(String(describing: $0.key!))" }.sorted()
+        let rejected = used.compactMap { reason, count in reason.map { "\(count) \($0)" } }.sorted()
         if !rejected.isEmpty { context.warn("features not used: " + rejected.joined(separator: ", ")) }
     }
 
@@ -302,7 +302,7 @@ public struct VIOAnalyzer: Analyzer {
     /// Whether the platform stands still at `t`: the IMU still over the last ``Options/zuptWindow``
     /// seconds and the median feature motion since the previous frame below
     /// ``Options/zuptMaxDisparityPx``. Updates the remembered feature positions.
-    private mutating func isStandingStill(_ tracks: FeatureTracks, at t: Double, filter: MSCKF) -> Bool {
+    private mutating func isStandingStill(_ tracks: FeatureTracks, at t: Double) -> Bool {
         var motions: [Double] = []
         var current: [UInt64: Vector2] = [:]
         for f in tracks.features {

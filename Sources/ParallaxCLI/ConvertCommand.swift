@@ -27,8 +27,7 @@ struct ConvertCommand: ParsableCommand {
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
-        let stamps = source.listing.stamps.values.flatMap { [$0.min(), $0.max()] }.compactMap { $0 }
-        let progress = stamps.min().map { ProgressDisplay(first: $0, last: stamps.max()!) }
+        let progress = ProgressDisplay(spanning: source.listing.stamps.values.joined())
         let count: Int
         do {
             count = try writer.write(streaming: source, groundTruth: source.groundTruth) { progress?.update($0) }

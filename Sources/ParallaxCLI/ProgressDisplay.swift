@@ -24,6 +24,17 @@ final class ProgressDisplay {
         lastDraw = began
     }
 
+    /// Progress over the span of `stamps` (a dataset's listing, a trajectory); `nil` when empty.
+    convenience init?(spanning stamps: some Sequence<Timestamp>) {
+        var first: Timestamp?, last: Timestamp?
+        for t in stamps {
+            if first.map({ t < $0 }) ?? true { first = t }
+            if last.map({ t > $0 }) ?? true { last = t }
+        }
+        guard let first, let last else { return nil }
+        self.init(first: first, last: last)
+    }
+
     /// Called by the bus per timestamp group.
     func update(_ t: Timestamp) {
         let fraction = min(1, max(0, t.seconds(since: start) / span))

@@ -65,8 +65,7 @@ struct RunCommand: ParsableCommand {
         sigemptyset(&interrupt)
         sigaddset(&interrupt, SIGINT)
         pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
-        let stamps = source.listing.stamps.values.flatMap { [$0.min(), $0.max()] }.compactMap { $0 }
-        let display = quiet ? nil : stamps.min().map { ProgressDisplay(first: $0, last: stamps.max()!) }
+        let display = quiet ? nil : ProgressDisplay(spanning: source.listing.stamps.values.joined())
         // Analyzer outputs with a file format of their own (pose streams → TUM) get a writer.
         var fileWriters: [String: any StreamFileWriter] = [:]
         do {
@@ -108,9 +107,7 @@ struct RunCommand: ParsableCommand {
         for (stream, writer) in fileWriters.sorted(by: { $0.key < $1.key }) {
             do {
                 try writer.finish()
-                if let tum = writer as? TUMTrajectoryWriter, tum.skipped > 0 {
-                    report.warnings.append("\(stream): \(tum.skipped) pose(s) with non-finite values not written to \(tum.path)")
-                }
+                report.warnings += writer.warnings.map { "\(stream): \($0)" }
             } catch {
                 report.warnings.append("\(stream): could not finish its file: \(error.localizedDescription)")
             }

@@ -58,17 +58,15 @@ struct SimulateCommand: ParsableCommand {
             throw fail("--format euroc cannot hold depth maps: add --depth-rate 0", code: ExitCodes.badInput)
         }
         let simulator: SequenceSimulator
-        let imuCalibrationLoaded: IMUCalibration
         do {
             let camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             let imuCalibration = try EuRoCSensorFile.loadIMU(path: imuCalibration)
-            imuCalibrationLoaded = imuCalibration
             let spline: SE3Spline
             if let trajectory {
                 let samples = try TrajectoryFile.read(path: trajectory)
                 // The spline needs four knots (0.05 s apart) plus one on either side.
                 guard samples.count >= 2, let a = samples.poses.first?.timestamp, let b = samples.poses.last?.timestamp, b.seconds(since: a) >= 0.3 else {
-                    throw fail("\(trajectory): a trajectory to follow must span at least 0.3 s (it has \(samples.count) pose(s))", code: ExitCodes.badInput)
+                    throw InputError(description: "\(trajectory): a trajectory to follow must span at least 0.3 s (it has \(samples.count) pose(s))")
                 }
                 spline = SE3Spline.fit(samples, interval: 0.05, duration: seconds)
             } else {
@@ -99,7 +97,7 @@ struct SimulateCommand: ParsableCommand {
                 try? ("# x y z [m], world frame: ground-truth 3D corners of the simulated room (wall/floor/ceiling corners and texture tile seams)\n"
                       + points + "\n").write(toFile: URL(fileURLWithPath: out).appendingPathComponent("scene_points.txt").path, atomically: true, encoding: .utf8)
             }
-            let progress = groundTruth.poses.first.flatMap { a in groundTruth.poses.last.map { ProgressDisplay(first: a.timestamp, last: $0.timestamp) } }
+            let progress = ProgressDisplay(spanning: groundTruth.poses.map(\.timestamp))
             let count = sequence.packetCount
             let writer: any DatasetWriter = format == "euroc" ? try EuRoCFolderWriter(path: out) : try ParallaxFolderWriter(path: out)
             try writer.write(streaming: sequence, groundTruth: groundTruth) { progress?.update($0) }
@@ -155,4 +153,9 @@ struct SimulateCommand: ParsableCommand {
             throw fail("\(error)", code: ExitCodes.runFailed)
         }
     }
+}
+
+/// Bad simulation input found while preparing (reported once by the command, exit 2).
+private struct InputError: Error, CustomStringConvertible {
+    let description: String
 }

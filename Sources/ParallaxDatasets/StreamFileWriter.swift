@@ -13,6 +13,12 @@ public protocol StreamFileWriter: AnyObject {
     func write(_ packet: AnyPacket) throws
     /// Flushes and moves the file into place; returns its final path.
     @discardableResult func finish() throws -> String
+    /// What the writer left out and why, for the run report (after ``finish()``).
+    var warnings: [String] { get }
+}
+
+extension StreamFileWriter {
+    public var warnings: [String] { [] }
 }
 
 /// Which payload types get a file of their own, and how (one writer per stream).
@@ -102,6 +108,10 @@ public final class TUMTrajectoryWriter: StreamFileWriter {
         guard [t.x, t.y, t.z, q.w, q.x, q.y, q.z].allSatisfy(\.isFinite) else { skipped += 1; return }
         buffer += "\(packet.timestamp.decimalSeconds) \(t.x) \(t.y) \(t.z) \(q.x) \(q.y) \(q.z) \(q.w)\n"
         if buffer.utf8.count > 1 << 16 { try flush() }
+    }
+
+    public var warnings: [String] {
+        skipped == 0 ? [] : ["\(skipped) pose(s) with non-finite values not written to \(path)"]
     }
 
     public func finish() throws -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ParallaxTesting
 import ParallaxCore
@@ -19,6 +20,21 @@ struct IMUPerFrame: Analyzer {
 }
 
 @Suite struct ReadmeAnalyzerTests {
+    /// The analyzer above is the README's, character for character.
+    @Test func isTheREADMEs() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let readme = try String(contentsOf: here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md"), encoding: .utf8)
+        let test = try String(contentsOf: here, encoding: .utf8)
+        func block(_ text: String) -> String? {
+            guard let start = text.range(of: "/// Counts IMU samples between consecutive camera frames.\nstruct IMUPerFrame"),
+                  let end = text.range(of: "\n}\n", range: start.upperBound..<text.endIndex) else { return nil }
+            return String(text[start.lowerBound..<end.upperBound])
+        }
+        let inReadme = try #require(block(readme)), inTest = try #require(block(test))
+        #expect(inReadme == inTest)
+    }
+
     @Test func countsAndRemaps() throws {
         var registry = AnalyzerRegistry()
         registry.register(IMUPerFrame.self)
