@@ -6,7 +6,7 @@ import ParallaxTesting
 /// `.between(through: .firstAfter)` and `.nearest`: triggers wait for the stream to pass them.
 @Suite struct LookAheadSyncTests {
     func records(prefetch: Bool, sourcePerStream: Bool, seconds: Double = 2) throws -> [Record] {
-        var harness = AnalyzerHarness { LookAheadRecorder(options: .init()) }
+        var harness = AnalyzerHarness { Recorder.lookingAhead() }
         for source in MultiRate.sources(seconds: seconds) {
             while let p = try source.next() {
                 switch p.payload {
@@ -49,7 +49,7 @@ import ParallaxTesting
         // IMU stops at 20 ns; frames at 10, 30 and 40 ns. Frame 10 gets 5, 10 and 15 (the first
         // after); frames 30 and 40 wait for a sample that never comes and run when the IMU's
         // source ends (not at the end of the run), with what there is.
-        var harness = AnalyzerHarness { LookAheadRecorder(options: .init()) }
+        var harness = AnalyzerHarness { Recorder.lookingAhead() }
         for t: Int64 in [10, 30, 40] { harness.push(Int(t), on: MultiRate.cam, at: Timestamp(nanoseconds: t)) }
         for t: Int64 in [5, 10, 15, 20] { harness.push(Double(t), on: MultiRate.imu, at: Timestamp(nanoseconds: t)) }
         harness.declare(MultiRate.depth)
@@ -59,7 +59,7 @@ import ParallaxTesting
 
     @Test func nearestPicksTheCloserOfTwoDepthMaps() throws {
         // Frame at 100 ms, depth at 60 ms and 130 ms: 130 is closer (30 < 40) although it is later.
-        var harness = AnalyzerHarness { LookAheadRecorder(options: .init()) }
+        var harness = AnalyzerHarness { Recorder.lookingAhead() }
         harness.push(0, on: MultiRate.cam, at: Timestamp(nanoseconds: 100_000_000))
         harness.push(1, on: MultiRate.cam, at: Timestamp(nanoseconds: 300_000_000))
         harness.push(0, on: MultiRate.depth, at: Timestamp(nanoseconds: 60_000_000))

@@ -9,26 +9,38 @@ struct Record: Codable, Equatable, Sendable {
     var depth: Int64?
 }
 
-/// Records, per camera frame, the IMU stamps between frames and the latest depth stamp.
+/// Records, per camera frame, the IMU stamps between frames and the latest depth stamp — or,
+/// with `look_ahead`, the IMU stamps through the first one after the frame
+/// (`.between(through: .firstAfter)`) and the nearest depth stamp (`.nearest`).
 struct Recorder: Analyzer {
     static let name = "recorder"
     static let summary = "test: records synchronized inputs"
     struct Options: AnalyzerOptions {
         var camera = "cam0"
         var toleranceMs = 100.0
+        var lookAhead = false
         init() {}
     }
     let frames: InputPort<Int>, imu: InputPort<Double>, depth: InputPort<Float>
     let out: OutputPort<Record>
     init(options: Options) {
+        let tolerance = Int64(options.toleranceMs * 1e6)
         frames = .each(options.camera)
-        imu = .between("imu0")
-        depth = .latest("depth0", tolerance: Int64(options.toleranceMs * 1e6))
+        imu = .between("imu0", through: options.lookAhead ? .firstAfter : .trigger)
+        depth = options.lookAhead ? .nearest("depth0", tolerance: tolerance) : .latest("depth0", tolerance: tolerance)
         out = OutputPort("\(options.camera)/record")
     }
     mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        // `latest` and `nearest` inputs are read alike.
         context.emit(Record(t: input.timestamp.nanoseconds, imu: input.between(imu).map(\.timestamp.nanoseconds),
-                            depth: input.latest(depth)?.timestamp.nanoseconds), on: out, at: input.timestamp)
+                            depth: input.nearest(depth)?.timestamp.nanoseconds), on: out, at: input.timestamp)
+    }
+
+    /// A recorder with look-ahead inputs.
+    static func lookingAhead() -> Recorder {
+        var options = Options()
+        options.lookAhead = true
+        return Recorder(options: options)
     }
 }
 
@@ -102,29 +114,6 @@ func runCollecting(_ bus: FrameBus) throws -> (outputs: [AnyPacket], report: Run
     nonisolated(unsafe) var outputs: [AnyPacket] = []
     let report = try bus.run { _, p in outputs.append(p) }
     return (outputs, report)
-}
-
-/// Records, per camera frame, the IMU stamps through the first one after the frame
-/// (`.between(through: .firstAfter)`) and the nearest depth stamp (`.nearest`).
-struct LookAheadRecorder: Analyzer {
-    static let name = "look-ahead-recorder"
-    static let summary = "test: records look-ahead inputs"
-    struct Options: AnalyzerOptions {
-        var toleranceMs = 100.0
-        init() {}
-    }
-    let frames: InputPort<Int>, imu: InputPort<Double>, depth: InputPort<Float>
-    let out: OutputPort<Record>
-    init(options: Options) {
-        frames = .each("cam0")
-        imu = .between("imu0", through: .firstAfter)
-        depth = .nearest("depth0", tolerance: Int64(options.toleranceMs * 1e6))
-        out = OutputPort("cam0/record")
-    }
-    mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
-        context.emit(Record(t: input.timestamp.nanoseconds, imu: input.between(imu).map(\.timestamp.nanoseconds),
-                            depth: input.nearest(depth)?.timestamp.nanoseconds), on: out, at: input.timestamp)
-    }
 }
 
 /// Reads its input's metadata in `open`, passes it on with the focal length doubled (a 2×
