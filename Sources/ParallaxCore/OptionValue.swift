@@ -41,29 +41,20 @@ extension Bool: OptionValue {
     public static var typeDescription: String { "true/false" }
 }
 
-extension Int: OptionValue {
+/// Integers: the text as the type reads it (`UInt64` refuses a sign).
+extension OptionValue where Self: FixedWidthInteger {
     public static func jsonValue(fromText text: String) throws -> Any {
-        guard let v = Int(text.trimmingCharacters(in: .whitespaces)) else { throw OptionTextError(expected: "an integer") }
+        guard let v = Self(text.trimmingCharacters(in: .whitespaces)) else {
+            throw OptionTextError(expected: Self.isSigned ? "an integer" : "a non-negative integer")
+        }
         return v
     }
-    public static var typeDescription: String { "integer" }
+    public static var typeDescription: String { Self.isSigned ? "integer" : "non-negative integer" }
 }
 
-extension Int64: OptionValue {
-    public static func jsonValue(fromText text: String) throws -> Any {
-        guard let v = Int64(text.trimmingCharacters(in: .whitespaces)) else { throw OptionTextError(expected: "an integer") }
-        return v
-    }
-    public static var typeDescription: String { "integer" }
-}
-
-extension UInt64: OptionValue {
-    public static func jsonValue(fromText text: String) throws -> Any {
-        guard let v = UInt64(text.trimmingCharacters(in: .whitespaces)) else { throw OptionTextError(expected: "a non-negative integer") }
-        return v
-    }
-    public static var typeDescription: String { "non-negative integer" }
-}
+extension Int: OptionValue {}
+extension Int64: OptionValue {}
+extension UInt64: OptionValue {}
 
 extension Double: OptionValue {
     public static func jsonValue(fromText text: String) throws -> Any {
