@@ -47,38 +47,13 @@ struct FeatureUpdate {
         case let .success(t): point = t.position
         case let .failure(reason): return .failure(.triangulation(reason))
         }
-        let m = observations.count, n = filter.dimension
-        var hx = Matrix(rows: 2 * m, columns: n)
-        var hf = Matrix(rows: 2 * m, columns: 3)
-        var r = [Double](repeating: 0, count: 2 * m)
-        let rIC = filter.imuFromCamera.rotation.matrix, tIC = filter.imuFromCamera.translation
-        let rCI = rIC.transposed
-        for (j, o) in observations.enumerated() {
-            let clone = filter.clones[o.clone]
-            let rWI = clone.rotation.matrix
-            let pI = rWI.transposed * (point - clone.position)
-            let pC = rCI * (pI - tIC)
-            guard pC.z > 1e-3 else { return .failure(.behindCamera) }
-            let iz = 1 / pC.z
-            let projected = Vector2(pC.x * iz, pC.y * iz)
-            r[2 * j] = o.normalized.x - projected.x
-            r[2 * j + 1] = o.normalized.y - projected.y
-            // d(projection)/d(p_C)
-            let jp0 = Vector3(iz, 0, -pC.x * iz * iz), jp1 = Vector3(0, iz, -pC.y * iz * iz)
-            let dTheta = rCI * Matrix3.skew(pI)          // ∂p_C/∂δθ (right perturbation of R_WI)
-            let dPoint = rCI * rWI.transposed            // ∂p_C/∂p_W; ∂p_C/∂δp = −dPoint
-            let o6 = MSCKF.cloneOffset(o.clone)
-            for c in 0..<3 {
-                let colTheta = Vector3(dTheta[0, c], dTheta[1, c], dTheta[2, c])
-                let colPoint = Vector3(dPoint[0, c], dPoint[1, c], dPoint[2, c])
-                hx[2 * j, o6 + c] = jp0.dot(colTheta)
-                hx[2 * j + 1, o6 + c] = jp1.dot(colTheta)
-                hx[2 * j, o6 + 3 + c] = -jp0.dot(colPoint)
-                hx[2 * j + 1, o6 + 3 + c] = -jp1.dot(colPoint)
-                hf[2 * j, c] = jp0.dot(colPoint)
-                hf[2 * j + 1, c] = jp1.dot(colPoint)
-            }
+        let linear: Linearization
+        switch Self.linearize(observations, point: point, filter: filter) {
+        case let .success(l): linear = l
+        case let .failure(reason): return .failure(reason)
         }
+        let (hx, hf, r) = (linear.hx, linear.hf, linear.r)
+        let m = observations.count, n = filter.dimension
         // Left null space of H_f: Qᵀ from its QR, first 3 rows dropped.
         guard let qr = try? QR(hf),
               let projectedH = try? qr.applyQTransposed(to: hx),
@@ -96,5 +71,68 @@ struct FeatureUpdate {
         let gamma = zip(rr, solved.elements).reduce(0) { $0 + $1.0 * $1.1 }
         guard gamma <= ChiSquared.quantile(gateProbability, degrees: rows) else { return .failure(.gate) }
         return .success(Rows(h: h, r: rr))
+    }
+
+    /// A feature's residuals and Jacobians before the null-space projection.
+    struct Linearization {
+        /// 2M × dimension: with respect to the filter's error state.
+        var hx: Matrix
+        /// 2M × 3: with respect to the feature's world position.
+        var hf: Matrix
+        /// Observed minus predicted normalized coordinates (2M).
+        var r: [Double]
+    }
+
+    /// Residuals at the current estimate, Jacobians at the linearization point (the clones'
+    /// first estimates with FEJ) of `point` (world, m) seen in `observations`.
+    static func linearize(_ observations: [Observation], point: Vector3, filter: MSCKF) -> Result<Linearization, Rejection> {
+        let m = observations.count, n = filter.dimension
+        var hx = Matrix(rows: 2 * m, columns: n)
+        var hf = Matrix(rows: 2 * m, columns: 3)
+        var r = [Double](repeating: 0, count: 2 * m)
+        let rIC = filter.imuFromCamera.rotation.matrix, tIC = filter.imuFromCamera.translation
+        let rCI = rIC.transposed
+        for (j, o) in observations.enumerated() {
+            let clone = filter.clones[o.clone]
+            // Residual at the current estimate …
+            let pCNow = rCI * (clone.rotation.matrix.transposed * (point - clone.position) - tIC)
+            guard pCNow.z > 1e-3 else { return .failure(.behindCamera) }
+            r[2 * j] = o.normalized.x - pCNow.x / pCNow.z
+            r[2 * j + 1] = o.normalized.y - pCNow.y / pCNow.z
+            // … Jacobians at the linearization point (the first estimate with FEJ).
+            let at = filter.linearizationPoint(o.clone)
+            let rWI = at.rotation.matrix
+            let pI = rWI.transposed * (point - at.position)
+            let pC = rCI * (pI - tIC)
+            guard pC.z > 1e-3 else { return .failure(.behindCamera) }
+            let iz = 1 / pC.z
+            // d(projection)/d(p_C)
+            let jp0 = Vector3(iz, 0, -pC.x * iz * iz), jp1 = Vector3(0, iz, -pC.y * iz * iz)
+            let dTheta = rCI * Matrix3.skew(pI)          // ∂p_C/∂δθ (right perturbation of R_WI)
+            let dPoint = rCI * rWI.transposed            // ∂p_C/∂p_W; ∂p_C/∂δp = −dPoint
+            let o6 = MSCKF.cloneOffset(o.clone)
+            // Extrinsics: p_C = R_ICᵀ (p_I − p_IC) with R_IC = R̂_IC Exp(δφ): ∂p_C/∂δφ = [p_C]×, ∂p_C/∂δp_IC = −R_CI.
+            let dPhi = Matrix3.skew(pC)
+            let ce = MSCKF.calibrationOffset
+            for c in 0..<3 {
+                let colPhi = Vector3(dPhi[0, c], dPhi[1, c], dPhi[2, c])
+                let colP = Vector3(rCI[0, c], rCI[1, c], rCI[2, c])
+                hx[2 * j, ce + c] = jp0.dot(colPhi)
+                hx[2 * j + 1, ce + c] = jp1.dot(colPhi)
+                hx[2 * j, ce + 3 + c] = -jp0.dot(colP)
+                hx[2 * j + 1, ce + 3 + c] = -jp1.dot(colP)
+            }
+            for c in 0..<3 {
+                let colTheta = Vector3(dTheta[0, c], dTheta[1, c], dTheta[2, c])
+                let colPoint = Vector3(dPoint[0, c], dPoint[1, c], dPoint[2, c])
+                hx[2 * j, o6 + c] = jp0.dot(colTheta)
+                hx[2 * j + 1, o6 + c] = jp1.dot(colTheta)
+                hx[2 * j, o6 + 3 + c] = -jp0.dot(colPoint)
+                hx[2 * j + 1, o6 + 3 + c] = -jp1.dot(colPoint)
+                hf[2 * j, c] = jp0.dot(colPoint)
+                hf[2 * j + 1, c] = jp1.dot(colPoint)
+            }
+        }
+        return .success(Linearization(hx: hx, hf: hf, r: r))
     }
 }

@@ -11,13 +11,26 @@ import ParallaxVision
 /// residuals of all features update the state at once (QR-compressed, Cholesky-solved,
 /// χ²-gated).
 ///
-/// Error state: the 15 inertial errors (``InertialState``), then `(δθ, δp)` per clone.
+/// Error state: the 15 inertial errors (``InertialState``), the camera–IMU calibration
+/// (``Calibration``: `δφ` of `R_IC` (right perturbation), `δp_IC` (m), `δt_d` (s)), then
+/// `(δθ, δp)` per clone. Calibration that is not estimated keeps zero variance, so no update moves it.
 struct MSCKF {
+    /// The camera–IMU calibration the filter carries: `T_IC` and the time offset
+    /// `t_d = t_IMU − t_camera` (s) of the camera's stamps.
+    struct Calibration: Equatable {
+        var imuFromCamera: SE3
+        var timeOffset: Double
+    }
+
     /// One cloned IMU pose at a camera time.
     struct Clone {
         var time: Timestamp
         var rotation: SO3
         var position: Vector3
+        /// The pose as first estimated (propagated, before any update): the linearization point
+        /// of its measurement Jacobians when first estimates are used.
+        var firstRotation: SO3
+        var firstPosition: Vector3
     }
 
     var state: InertialState
@@ -26,25 +39,45 @@ struct MSCKF {
     /// The time of `state` (s since the filter's epoch).
     var time: Double
     let propagation: IMUPropagation
+    /// Camera–IMU extrinsics and time offset (estimated when their variance is not zero).
+    var calibration: Calibration
     /// `T_IC`: camera to IMU.
-    let imuFromCamera: SE3
+    var imuFromCamera: SE3 { calibration.imuFromCamera }
     /// Image noise σ in normalized coordinates (pixel σ / focal length).
     let normalizedNoise: Double
+    /// Whether Jacobians are evaluated at first estimates (FEJ), keeping the unobservable
+    /// directions unobservable (see ``IMUPropagation/Interval/firstEstimate(start:end:gravity:)``).
+    var usesFirstEstimates = true
+    /// The IMU state as propagated to `time`, before the updates there: the start of the next
+    /// interval's first-estimate transition.
+    var propagatedState: InertialState
 
-    init(state: InertialState, time: Double, covariance: Matrix, propagation: IMUPropagation, imuFromCamera: SE3, normalizedNoise: Double) {
+    /// A filter at `time` with the inertial covariance `covariance` (15 × 15) and the
+    /// calibration's variances (`δφ` rad², `δp_IC` m², `δt_d` s²; zero: not estimated).
+    init(state: InertialState, time: Double, covariance: Matrix, calibration: Calibration, calibrationVariances: [Double],
+         propagation: IMUPropagation, normalizedNoise: Double) {
         self.state = state
         self.time = time
-        self.covariance = covariance
+        var p = Matrix(rows: Self.cloneOffset(0), columns: Self.cloneOffset(0))
+        p.setBlock(row: 0, column: 0, covariance)
+        for (i, v) in calibrationVariances.prefix(Self.calibrationDimension).enumerated() { p[Self.calibrationOffset + i, Self.calibrationOffset + i] = v }
+        self.covariance = p
         self.propagation = propagation
-        self.imuFromCamera = imuFromCamera
+        self.calibration = calibration
         self.normalizedNoise = normalizedNoise
+        propagatedState = state
     }
 
     var dimension: Int { covariance.rows }
     static let imuDimension = InertialState.errorDimension
 
+    /// Column of the calibration's error block (`δφ`, `δp_IC`, `δt_d`) and its size.
+    static let calibrationOffset = imuDimension
+    static let calibrationDimension = 7
+    /// Column of the time offset's error.
+    static let timeOffsetIndex = calibrationOffset + 6
     /// Column of clone `k`'s error block.
-    static func cloneOffset(_ k: Int) -> Int { imuDimension + 6 * k }
+    static func cloneOffset(_ k: Int) -> Int { imuDimension + calibrationDimension + 6 * k }
 
     // MARK: Propagation
 
@@ -53,7 +86,9 @@ struct MSCKF {
         guard to > time else { return }
         let (next, interval) = try propagation.propagate(state, measurements, from: time, to: to)
         let n = Self.imuDimension, m = dimension - n
-        let phi = interval.transition
+        let phi = usesFirstEstimates
+            ? interval.firstEstimate(start: propagatedState, end: next, gravity: propagation.gravity).transition
+            : interval.transition
         let pII = covariance.block(row: 0, column: 0, rows: n, columns: n)
         var newII = try (try phi * pII).multiplied(by: phi, transposeOther: true) + interval.noise
         newII.symmetrize()
@@ -65,23 +100,39 @@ struct MSCKF {
             covariance.setBlock(row: n, column: 0, newIX.transposed)
         }
         state = next
+        propagatedState = next
         time = to
     }
 
     // MARK: Clones
 
-    /// Clones the current IMU pose for a camera frame at `stamp` (stochastic cloning).
-    mutating func clone(at stamp: Timestamp) {
+    /// Clones the current IMU pose for a camera frame at `stamp` (stochastic cloning). The
+    /// filter stands at the frame's time on the IMU clock, `stamp + t_d`; an error of `t_d` moves
+    /// the clone along the motion, so its error is `(δθ + ω δt_d, δp + v δt_d)` with `ω` the
+    /// bias-corrected angular rate (rad/s, IMU frame) at that time.
+    mutating func clone(at stamp: Timestamp, angularRate omega: Vector3) {
         let n = dimension
         var grown = Matrix(rows: n + 6, columns: n + 6)
         grown.setBlock(row: 0, column: 0, covariance)
-        // The clone's error is the IMU's (δθ, δp): rows/columns 0..<6.
-        let rows = covariance.block(row: 0, column: 0, rows: 6, columns: n)
+        // Rows of J·P, J = [I₆ on the IMU's (δθ, δp) | (ω, v) on δt_d].
+        var rows = covariance.block(row: 0, column: 0, rows: 6, columns: n)
+        let rate = [omega.x, omega.y, omega.z, state.velocity.x, state.velocity.y, state.velocity.z]
+        let td = Self.timeOffsetIndex
+        if covariance[td, td] > 0 {
+            for i in 0..<6 { for j in 0..<n { rows[i, j] += rate[i] * covariance[td, j] } }
+        }
         grown.setBlock(row: n, column: 0, rows)
         grown.setBlock(row: 0, column: n, rows.transposed)
-        grown.setBlock(row: n, column: n, covariance.block(row: 0, column: 0, rows: 6, columns: 6))
+        // J P Jᵀ: the rows' IMU columns, plus their time-offset column times (ω, v).
+        var corner = rows.block(row: 0, column: 0, rows: 6, columns: 6)
+        if covariance[td, td] > 0 {
+            for i in 0..<6 { for j in 0..<6 { corner[i, j] += rows[i, td] * rate[j] } }
+        }
+        corner.symmetrize()
+        grown.setBlock(row: n, column: n, corner)
         covariance = grown
-        clones.append(Clone(time: stamp, rotation: state.rotation, position: state.position))
+        clones.append(Clone(time: stamp, rotation: state.rotation, position: state.position,
+                            firstRotation: propagatedState.rotation, firstPosition: propagatedState.position))
     }
 
     /// Removes clone `k` from the state (its information is gone from the filter).
@@ -89,6 +140,12 @@ struct MSCKF {
         let o = Self.cloneOffset(k)
         covariance = covariance.removing(o..<(o + 6))
         clones.remove(at: k)
+    }
+
+    /// The linearization point of clone `k`'s Jacobians: its first estimate with FEJ, else its
+    /// current one.
+    func linearizationPoint(_ k: Int) -> (rotation: SO3, position: Vector3) {
+        usesFirstEstimates ? (clones[k].firstRotation, clones[k].firstPosition) : (clones[k].rotation, clones[k].position)
     }
 
     /// `T_WC` of clone `k`.
@@ -101,6 +158,10 @@ struct MSCKF {
     /// Applies the error-state correction `dx` to the IMU state and every clone.
     mutating func correct(_ dx: [Double]) {
         state = state.corrected(by: dx[0..<Self.imuDimension])
+        let c = Self.calibrationOffset
+        calibration.imuFromCamera = SE3(rotation: calibration.imuFromCamera.rotation * SO3.exp(Vector3(dx[c], dx[c + 1], dx[c + 2])),
+                                        translation: calibration.imuFromCamera.translation + Vector3(dx[c + 3], dx[c + 4], dx[c + 5]))
+        calibration.timeOffset += dx[Self.timeOffsetIndex]
         for k in clones.indices {
             let o = Self.cloneOffset(k)
             clones[k].rotation = clones[k].rotation * SO3.exp(Vector3(dx[o], dx[o + 1], dx[o + 2]))

@@ -46,6 +46,16 @@ public struct VIOAnalyzer: Analyzer {
         @Parameter("a faster estimate is taken as divergence and resets the filter (m/s)", range: 0.1...1000) public var maxSpeed = 15.0
         @Parameter("fewest features that must update the filter over the last 10 frames (unless standing still) for the state to be normal", range: 0...10_000)
         public var minFeaturesPer10Frames = 10
+        @Parameter("evaluate Jacobians at first estimates (FEJ): keeps yaw and position unobservable; off by default (measured: helps a still start, hurts a moving one)")
+        public var firstEstimates = false
+        @Parameter("camera time offset t_IMU − t_camera at the start (ms)", range: -500...500) public var timeOffsetMs = 0.0
+        @Parameter("estimate the time offset online") public var estimateTimeOffset = false
+        @Parameter("σ of the starting time offset (ms)", range: 0.001...100) public var timeOffsetSigmaMs = 5.0
+        @Parameter("estimate the camera–IMU extrinsics (T_IC) online") public var estimateExtrinsics = false
+        @Parameter("σ of the starting extrinsic rotation (deg)", range: 0.001...30) public var extrinsicRotationSigmaDeg = 0.5
+        @Parameter("σ of the starting extrinsic translation (m)", range: 1e-5...1) public var extrinsicTranslationSigmaM = 0.01
+        @Parameter("accelerometer full scale (m/s², per axis); readings within 0.5 % of it count as saturated; 0: never", range: 0...10_000)
+        public var accelerometerRange = 156.9
         @Parameter("zero-velocity updates when still; false disables them") public var zupt = true
         @Parameter("IMU data still for this long counts as standing still (s)", range: 0.05...5) public var zuptWindow = 0.3
         @Parameter("largest median feature motion between frames while standing still (px)", range: 0...50) public var zuptMaxDisparityPx = 0.7
@@ -73,6 +83,11 @@ public struct VIOAnalyzer: Analyzer {
     /// Feature observations: id → (clone time, normalized point).
     private var features: [UInt64: [(time: Timestamp, normalized: Vector2)]] = [:]
     private var warnedNaN = false
+    /// Times (s) of accelerometer readings at full scale, not yet propagated through.
+    private var saturated: [Double] = []
+    private var saturatedCount = 0
+    /// Frames left in `limited(excessiveMotion)` after saturated readings.
+    private var excessiveMotionFrames = 0
     private var resets = 0
     private var used: [FeatureUpdate.Rejection?: Int] = [:]
     private var zeroVelocityUpdates = 0
@@ -83,6 +98,8 @@ public struct VIOAnalyzer: Analyzer {
     private var initializedBy = ""
     /// Features used by the updates of the last 10 frames (standing still counts as enough).
     private var recentUpdates: [Int] = []
+    /// The calibration the filter started from, to report what it estimated.
+    private var initialCalibration: MSCKF.Calibration?
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
@@ -108,7 +125,8 @@ public struct VIOAnalyzer: Analyzer {
         let packet = try input.trigger(tracksPort)
         let stamp = packet.timestamp
         append(input.between(imuPort), context: &context)
-        let t = seconds(stamp)
+        // The frame's time on the IMU clock.
+        let t = seconds(stamp) + (filter?.calibration.timeOffset ?? options.timeOffsetMs / 1000)
 
         if filter == nil {
             var seen: [UInt64: Vector2] = [:]
@@ -130,7 +148,21 @@ public struct VIOAnalyzer: Analyzer {
             return
         }
         do {
+            let from = f.time
             try f.propagate(measurements, to: t)
+            // Saturated readings understate the specific force by an unknown amount (up to the
+            // full scale): widen velocity and position by that much, and say so.
+            let clipped = saturated.filter { $0 > from - 1e-9 && $0 <= t }.count
+            saturated.removeAll { $0 <= t }
+            if clipped > 0 {
+                let span = Double(clipped) * (imuCalibration.map { $0.rateHz > 0 ? 1 / $0.rateHz : 0.005 } ?? 0.005)
+                let dv = options.accelerometerRange * span, dp = dv * span
+                for i in 0..<3 {
+                    f.covariance[InertialState.Block.velocity + i, InertialState.Block.velocity + i] += dv * dv
+                    f.covariance[InertialState.Block.position + i, InertialState.Block.position + i] += dp * dp
+                }
+                excessiveMotionFrames = 10
+            }
             let still = options.zupt && isStandingStill(packet.payload, at: t)
             if still {
                 // Zero-velocity pseudo-measurement: v = 0.
@@ -140,7 +172,7 @@ public struct VIOAnalyzer: Analyzer {
                 try f.update(h: h, r: [-v.x, -v.y, -v.z], variance: options.zuptVelocityNoise * options.zuptVelocityNoise)
                 zeroVelocityUpdates += 1
             }
-            f.clone(at: stamp)
+            f.clone(at: stamp, angularRate: angularRate(at: t) - f.state.gyroscopeBias)
             record(packet.payload, at: stamp)
             var usedFeatures = try updateWithEndedTracks(packet.payload.ended.map(\.id), &f)
             if f.clones.count > options.window {
@@ -159,7 +191,13 @@ public struct VIOAnalyzer: Analyzer {
             recentUpdates.append(still ? options.minFeaturesPer10Frames : usedFeatures)
             if recentUpdates.count > 10 { recentUpdates.removeFirst() }
             let constrained = recentUpdates.count < 10 || recentUpdates.reduce(0, +) >= options.minFeaturesPer10Frames
-            let state: TrackingState = constrained ? .normal : .limited(.insufficientFeatures)
+            let state: TrackingState
+            if excessiveMotionFrames > 0 {
+                excessiveMotionFrames -= 1
+                state = .limited(.excessiveMotion)
+            } else {
+                state = constrained ? .normal : .limited(.insufficientFeatures)
+            }
             emit(f, state: state, at: stamp, context: &context)
         } catch {
             context.warn("filter failed at \(stamp.nanoseconds) ns (\(error)): reset")
@@ -169,6 +207,16 @@ public struct VIOAnalyzer: Analyzer {
 
     public mutating func close(context: inout AnalyzerContext) throws {
         if resets > 0 { context.warn("\(resets) reset(s) of the filter") }
+        if saturatedCount > 0 {
+            context.warn(String(format: "%d accelerometer reading(s) at full scale (accelerometer_range %.1f m/s²): uncertainty widened, state limited(excessiveMotion)",
+                                saturatedCount, options.accelerometerRange))
+        }
+        if let f = filter, let start = initialCalibration {
+            let turn = (start.imuFromCamera.rotation.inverse * f.calibration.imuFromCamera.rotation).log.norm * 180 / .pi
+            let shift = (f.calibration.imuFromCamera.translation - start.imuFromCamera.translation).norm * 1000
+            context.warn(String(format: "calibration estimated: time offset %.2f ms (started at %.2f), T_IC moved by %.3f° and %.1f mm",
+                                f.calibration.timeOffset * 1000, start.timeOffset * 1000, turn, shift))
+        }
         if zeroVelocityUpdates > 0 { context.warn("\(zeroVelocityUpdates) zero-velocity update(s) while standing still") }
         let rejected = used.compactMap { reason, count in reason.map { "\(count) \($0)" } }.sorted()
         if !rejected.isEmpty { context.warn("features not used: " + rejected.joined(separator: ", ")) }
@@ -188,6 +236,11 @@ public struct VIOAnalyzer: Analyzer {
             // The first sample after the previous frame arrives twice (look-ahead): keep one.
             if let last = measurements.last, m.time <= last.time { continue }
             measurements.append(m)
+            let a = s.accelerometer
+            if options.accelerometerRange > 0, max(abs(a.x), abs(a.y), abs(a.z)) >= 0.995 * options.accelerometerRange {
+                saturated.append(m.time)
+                saturatedCount += 1
+            }
         }
     }
 
@@ -196,10 +249,13 @@ public struct VIOAnalyzer: Analyzer {
         return Double(t.nanoseconds - epoch.nanoseconds) / 1e9
     }
 
+    /// The longest stretch (s) between `from` and `to` without IMU data, the ends included (a
+    /// frame time past the newest sample is a gap as long).
     private func largestGap(from: Double, to: Double) -> Double? {
         let inside = measurements.filter { $0.time >= from - 0.1 && $0.time <= to + 0.1 }
-        guard inside.count >= 2 else { return inside.isEmpty ? to - from : nil }
-        return zip(inside, inside.dropFirst()).map { $1.time - $0.time }.max()
+        guard let first = inside.first, let last = inside.last else { return to - from }
+        let between = zip(inside, inside.dropFirst()).map { $1.time - $0.time }.max() ?? 0
+        return max(between, first.time - from, to - last.time)
     }
 
     private mutating func initialize(at t: Double, context: inout AnalyzerContext) {
@@ -229,8 +285,15 @@ public struct VIOAnalyzer: Analyzer {
         pending = []
         var p = Matrix(rows: 15, columns: 15)
         for (i, v) in variances.enumerated() { p[i, i] = v }
-        filter = MSCKF(state: state, time: t, covariance: p, propagation: IMUPropagation(noise: imu.noise),
-                       imuFromCamera: imuFromCamera, normalizedNoise: options.pixelNoise / camera.model.intrinsics.fx)
+        let rotationVariance = options.estimateExtrinsics ? pow(options.extrinsicRotationSigmaDeg * .pi / 180, 2) : 0
+        let translationVariance = options.estimateExtrinsics ? pow(options.extrinsicTranslationSigmaM, 2) : 0
+        let timeVariance = options.estimateTimeOffset ? pow(options.timeOffsetSigmaMs / 1000, 2) : 0
+        filter = MSCKF(state: state, time: t, covariance: p,
+                       calibration: MSCKF.Calibration(imuFromCamera: imuFromCamera, timeOffset: options.timeOffsetMs / 1000),
+                       calibrationVariances: [Double](repeating: rotationVariance, count: 3) + [Double](repeating: translationVariance, count: 3) + [timeVariance],
+                       propagation: IMUPropagation(noise: imu.noise), normalizedNoise: options.pixelNoise / camera.model.intrinsics.fx)
+        filter?.usesFirstEstimates = options.firstEstimates
+        initialCalibration = filter?.calibration
         features = [:]
     }
 
@@ -331,8 +394,21 @@ public struct VIOAnalyzer: Analyzer {
         if let keep = measurements.lastIndex(where: { $0.time <= min(t, from) }), keep > 0 { measurements.removeFirst(keep) }
     }
 
+    /// The bias-free gyro reading interpolated at `t` (rad/s, IMU frame; zero without data).
+    private func angularRate(at t: Double) -> Vector3 {
+        guard let after = measurements.firstIndex(where: { $0.time >= t }) else { return measurements.last?.gyroscope ?? .zero }
+        guard after > 0 else { return measurements[after].gyroscope }
+        return IMUMeasurement.interpolated(measurements[after - 1], measurements[after], at: t).gyroscope
+    }
+
+    /// Emits the pose of the frame at `stamp`: the body at `stamp` on the IMU clock (the
+    /// dataset's and ground truth's), extrapolated to first order from the filter's state at the
+    /// exposure time `stamp + t_d`.
     private func emit(_ f: MSCKF, state: TrackingState, at stamp: Timestamp, context: inout AnalyzerContext) {
-        let worldFromBody = f.state.pose * imuFromBody
+        let td = f.calibration.timeOffset
+        let omega = angularRate(at: f.time) - f.state.gyroscopeBias
+        let atStamp = SE3(rotation: f.state.rotation * SO3.exp(omega * -td), translation: f.state.position - f.state.velocity * td)
+        let worldFromBody = atStamp * imuFromBody
         // Covariance of (δp, δθ) in the world frame (the IMU-to-body lever arm is neglected).
         let r = f.state.rotation.matrix
         var c = Matrix(rows: 6, columns: 6)

@@ -58,12 +58,25 @@ public struct IMUPropagation: Sendable {
     /// Propagates `state` through `measurements` (time order, spanning `from…to`; the first at
     /// or before `from`, the last at or after `to` — what `.between(through: .firstAfter)`
     /// delivers, with the last sample of the previous call first) from time `from` to `to`,
-    /// interpolating the measurements at both ends. Returns the state at `to` and the interval's
-    /// `Φ` and `Q`. Gaps are integrated as they are; callers judge gap lengths.
-    public func propagate(_ state: InertialState, _ measurements: [IMUMeasurement], from: Double, to: Double) throws -> (InertialState, Interval) {
+    /// interpolating the measurements at both ends. Where the measurements stop short of `to` (a
+    /// camera whose time offset puts the frame past the newest sample) or start after `from`,
+    /// the nearest measurement is held. Returns the state at `to` and the interval's `Φ` and `Q`.
+    /// Gaps are integrated as they are; callers judge gap lengths.
+    public func propagate(_ state: InertialState, _ input: [IMUMeasurement], from: Double, to: Double) throws -> (InertialState, Interval) {
         var x = state
         var interval = Interval.identity
-        guard to > from, measurements.count >= 2 else { return (x, interval) }
+        guard to > from, let firstSample = input.first, let lastSample = input.last else { return (x, interval) }
+        var measurements = input
+        if firstSample.time > from {
+            var held = firstSample
+            held.time = from
+            measurements.insert(held, at: 0)
+        }
+        if lastSample.time < to {
+            var held = lastSample
+            held.time = to
+            measurements.append(held)
+        }
         // The measurement segments overlapping [from, to], clipped and interpolated at the ends.
         var samples: [IMUMeasurement] = []
         for k in 0..<(measurements.count - 1) {
@@ -136,5 +149,38 @@ public struct IMUPropagation: Sendable {
             q[B.accelerometerBias + i, B.accelerometerBias + i] = noise.accelerometerRandomWalk * noise.accelerometerRandomWalk * dt
         }
         return (next, phi, q)
+    }
+}
+
+extension IMUPropagation.Interval {
+    /// The interval's transition with the blocks that depend on where it is linearized rebuilt
+    /// from first estimates (FEJ, Huang et al.; OpenVINS's `do_fej`): `start` is the state at the
+    /// interval's start as first propagated there (before any update moved it), `end` the state
+    /// propagated to the interval's end. Then `Φ` maps the unobservable directions of one
+    /// linearization point (yaw about gravity, global position) exactly onto the next, so the
+    /// filter cannot gain information about them that the data do not hold:
+    ///
+    ///     Φ_θθ = R̂_endᵀ R̂_start
+    ///     Φ_vθ = −[v̂_end − v̂_start − g Δt]× R̂_start
+    ///     Φ_pθ = −[p̂_end − p̂_start − v̂_start Δt − ½ g Δt²]× R̂_start
+    ///
+    /// (`g = (0, 0, −gravity)`); the bias and velocity-to-position blocks stay as propagated.
+    public func firstEstimate(start: InertialState, end: InertialState, gravity: Double) -> IMUPropagation.Interval {
+        var out = self
+        typealias B = InertialState.Block
+        let dt = duration
+        let g = Vector3(0, 0, -gravity)
+        let rStart = start.rotation.matrix
+        let rotation = end.rotation.inverse.matrix * rStart
+        let velocity = -1 * (Matrix3.skew(end.velocity - start.velocity - g * dt) * rStart)
+        let position = -1 * (Matrix3.skew(end.position - start.position - start.velocity * dt - g * (0.5 * dt * dt)) * rStart)
+        for i in 0..<3 {
+            for j in 0..<3 {
+                out.transition[B.rotation + i, B.rotation + j] = rotation[i, j]
+                out.transition[B.velocity + i, B.rotation + j] = velocity[i, j]
+                out.transition[B.position + i, B.rotation + j] = position[i, j]
+            }
+        }
+        return out
     }
 }

@@ -59,6 +59,39 @@ import ParallaxSim
         #expect((try? Cholesky(p)) != nil)
     }
 
+    /// With first estimates, the transition carries the unobservable directions of one
+    /// linearization point onto the next even when an update moved the state in between (the
+    /// start's estimate differs from the state propagated): a yaw about gravity
+    /// `N = (R̂ᵀ e_z, −[p̂]× e_z, −[v̂]× e_z, 0, 0)` and a global translation.
+    @Test func firstEstimateTransitionKeepsYawAndPositionUnobservable() throws {
+        let t0 = Self.spline.validRange.lowerBound + 1
+        let data = measurements(IMUSimulator(noise: Self.noise, rateHz: 200), from: t0, seconds: 0.06, seed: 3)
+        let propagation = IMUPropagation(noise: Self.noise)
+        let firstEstimate = truth(at: t0)
+        var updated = firstEstimate
+        updated.rotation = updated.rotation * SO3.exp(Vector3(0.01, -0.02, 0.015))
+        updated.velocity += Vector3(0.05, -0.03, 0.02)
+        updated.position += Vector3(0.01, 0.02, -0.01)
+        let (end, interval) = try propagation.propagate(updated, data, from: t0, to: t0 + 0.05)
+        func yaw(_ x: InertialState) -> [Double] {
+            let z = Vector3(0, 0, 1)
+            let parts = [x.rotation.inverse * z, -1 * (Matrix3.skew(x.position) * z), -1 * (Matrix3.skew(x.velocity) * z)]
+            return parts.flatMap { [$0.x, $0.y, $0.z] } + [Double](repeating: 0, count: 6)
+        }
+        func mapped(_ phi: Matrix, _ v: [Double]) throws -> [Double] { try (phi * Matrix(rows: 15, columns: 1, columnMajor: v)).elements }
+        let fej = interval.firstEstimate(start: firstEstimate, end: end, gravity: propagation.gravity).transition
+        let carried = try mapped(fej, yaw(firstEstimate)), expected = yaw(end)
+        for i in 0..<15 { #expect(abs(carried[i] - expected[i]) < 1e-9, "component \(i): \(carried[i]) vs \(expected[i])") }
+        // The transition built at the updated state does not: that is the inconsistency FEJ removes.
+        let plain = try mapped(interval.transition, yaw(firstEstimate))
+        #expect(zip(plain, expected).map { abs($0 - $1) }.max() ?? 0 > 1e-4)
+        for axis in 0..<3 {
+            var shift = [Double](repeating: 0, count: 15)
+            shift[InertialState.Block.position + axis] = 1
+            #expect(try mapped(fej, shift) == shift)
+        }
+    }
+
     @Test func theStaticInitializerLevelsOnGravityAndTakesTheGyroBias() {
         var imu = IMUSimulator(noise: Self.noise, rateHz: 200)
         imu.initialGyroBias = Vector3(0.01, -0.02, 0.005)

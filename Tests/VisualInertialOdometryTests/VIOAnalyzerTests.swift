@@ -29,10 +29,15 @@ import ParallaxTesting
 
     /// A harness fed with IMU samples and per-frame tracks (ids renewed every 15 frames, as
     /// real tracks end), `pixelNoise` px on each observation.
-    static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, nanAt: Double? = nil) throws -> (AnalyzerHarness, Trajectory) {
+    /// `cameraDelay` (s): the camera stamps its frames this much early (`t_IMU − t_camera`);
+    /// `saturated`: over that span the accelerometer sits at its rails, ±`saturation` m/s² on
+    /// every axis (a hard knock).
+    static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, nanAt: Double? = nil,
+                        cameraDelay: Double = 0, saturated: ClosedRange<Double>? = nil, saturation: Double = 10,
+                        options: VIOAnalyzer.Options = .init()) throws -> (AnalyzerHarness, Trajectory) {
         let spline = simulator.spline
         let t0 = spline.validRange.lowerBound
-        var harness = AnalyzerHarness { try VIOAnalyzer(options: .init()) }
+        var harness = AnalyzerHarness { try VIOAnalyzer(options: options) }
         let tracksKey = StreamKey<FeatureTracks>("cam0/tracks"), imuKey = StreamKey<IMUSample>("imu0")
         harness.describe(tracksKey, as: StreamMetadata(camera: camera))
         harness.describe(imuKey, as: StreamMetadata(imu: IMUCalibration(rateHz: 200, noise: imuNoise)))
@@ -42,6 +47,10 @@ import ParallaxTesting
             if let gap = imuGap, gap.contains(t) { continue }
             var m = s.measurement
             if let bad = nanAt, abs(t - bad) < 0.003 { m.accelerometer.x = .nan }
+            if let clip = saturated, clip.contains(t) {
+                func c(_ v: Double) -> Double { v < 0 ? -saturation : saturation }
+                m.accelerometer = Vector3(c(m.accelerometer.x), c(m.accelerometer.y), c(m.accelerometer.z))
+            }
             harness.push(m, on: imuKey, at: s.timestamp)
         }
         let points = landmarks(seed: 2)
@@ -77,7 +86,7 @@ import ParallaxTesting
             features = Array(features.sorted { $0.id < $1.id }.prefix(150))
             harness.push(FeatureTracks(camera: "cam0", imageWidth: camera.model.width, imageHeight: camera.model.height,
                                        features: features, ended: ended.sorted { $0.id < $1.id }),
-                         on: tracksKey, at: Timestamp(seconds: t))
+                         on: tracksKey, at: Timestamp(seconds: t - cameraDelay))
         }
         let truth = Trajectory(poses: imu.map { StampedPose(time: $0.timestamp.seconds, timestamp: $0.timestamp, pose: spline.pose(at: $0.timestamp.seconds)) })
         return (harness, truth)
@@ -130,6 +139,42 @@ import ParallaxTesting
         #expect(poses.allSatisfy { p in let t = p.payload.worldFromBody.translation; return t.x.isFinite && t.y.isFinite && t.z.isFinite })
         #expect(result.report.warnings.contains { $0.contains("IMU gap") })
         #expect(result.report.warnings.contains { $0.contains("not finite") })
+    }
+
+    /// A camera whose stamps run 8 ms early: the online time offset finds it, and the
+    /// trajectory is better than with the offset ignored.
+    @Test func estimatesTheCameraTimeOffsetOnline() throws {
+        var options = VIOAnalyzer.Options()
+        options.estimateTimeOffset = true
+        options.timeOffsetSigmaMs = 10
+        let (estimating, truth) = try Self.harness(seconds: 9, pixelNoise: 0.5, cameraDelay: 0.008, options: options)
+        let result = try estimating.run()
+        let line = try #require(result.report.warnings.first { $0.contains("time offset") })
+        let ms = try #require(line.split(separator: " ").firstIndex(of: "offset").map { Double(line.split(separator: " ")[$0 + 1]) } ?? nil)
+        #expect(abs(ms - 8) < 1.5, "\(line)")
+        let (ignoring, _) = try Self.harness(seconds: 9, pixelNoise: 0.5, cameraDelay: 0.008)
+        let withOffset = try Self.ape(result.packets(on: "vio/pose"), truth: truth)
+        let without = try Self.ape(ignoring.run().packets(on: "vio/pose"), truth: truth)
+        #expect(withOffset < without, "APE \(withOffset) m estimating the offset, \(without) m ignoring it")
+    }
+
+    /// An accelerometer stuck at its ±20 m/s² rails for 0.1 s of motion: the state says
+    /// `limited(excessiveMotion)`, the filter widens its uncertainty and keeps tracking, and
+    /// the poses after it are normal again and never NaN.
+    @Test func aSaturatedAccelerometerLimitsTheStateAndTheFilterRecovers() throws {
+        var options = VIOAnalyzer.Options()
+        options.accelerometerRange = 20
+        let (harness, truth) = try Self.harness(seconds: 9, pixelNoise: 0.5, saturated: 4.0...4.1, saturation: 20, options: options)
+        let result = try harness.run()
+        let poses: [Packet<Pose>] = result.packets(on: "vio/pose")
+        let t0 = Self.simulator.spline.validRange.lowerBound
+        func state(at t: Double) -> TrackingState? { poses.first { $0.timestamp.seconds >= t0 + t }?.payload.trackingState }
+        #expect(state(at: 4.15) == .limited(.excessiveMotion))
+        #expect(!poses.contains { $0.payload.trackingState == .notAvailable })
+        #expect(poses.suffix(60).allSatisfy { $0.payload.trackingState == .normal })
+        #expect(poses.allSatisfy { p in let t = p.payload.worldFromBody.translation; return t.x.isFinite && t.y.isFinite && t.z.isFinite })
+        #expect(result.report.warnings.contains { $0.contains("full scale") })
+        #expect(try Self.ape(poses, truth: truth) < 0.05)
     }
 
     @Test func aStreamWithoutCalibrationIsAClearError() throws {
