@@ -105,6 +105,7 @@ public struct KLTAnalyzer: Analyzer {
         for i in tracks.indices {
             tracks[i].normalized = calibration.flatMap { try? $0.model.normalized(tracks[i].pixel) }
             tracks[i].stereoPixel = nil
+            tracks[i].stereoNormalized = nil
         }
         if let port = stereoFrames, let left = calibration, let right = stereoCalibration {
             if let partner = input.latest(port)?.payload {
@@ -189,7 +190,10 @@ public struct KLTAnalyzer: Analyzer {
             // Distance of x1 from the epipolar line E x0, in normalized units → px.
             let line = essential * Vector3(n0.x, n0.y, 1)
             let distance = abs(line.dot(Vector3(n1.x, n1.y, 1))) / (line.x * line.x + line.y * line.y).squareRoot()
-            if distance * f1 <= options.stereoEpipolarThreshold { tracks[k].stereoPixel = q }
+            if distance * f1 <= options.stereoEpipolarThreshold {
+                tracks[k].stereoPixel = q
+                tracks[k].stereoNormalized = n1
+            }
         }
     }
 

@@ -5,9 +5,11 @@ import ParallaxVision
 /// triangulated, linearized, and projected onto the left null space of its position Jacobian,
 /// so the residual depends on the clones alone.
 struct FeatureUpdate {
-    /// One observation: the clone index and the undistorted normalized image point.
+    /// One observation: the clone index, the camera (0, or 1 for the stereo partner) and the
+    /// undistorted normalized image point in that camera.
     struct Observation {
         var clone: Int
+        var camera: Int = 0
         var normalized: Vector2
     }
 
@@ -41,7 +43,7 @@ struct FeatureUpdate {
 
     /// The feature's rows, or why not.
     func rows(_ observations: [Observation], filter: MSCKF) -> Result<Rows, Rejection> {
-        let views = observations.map { MultiViewTriangulation.Observation(worldFromCamera: filter.worldFromCamera($0.clone), normalized: $0.normalized) }
+        let views = observations.map { MultiViewTriangulation.Observation(worldFromCamera: filter.worldFromCamera($0.clone, camera: $0.camera), normalized: $0.normalized) }
         let point: Vector3
         switch MultiViewTriangulation.triangulate(views, minParallaxDegrees: minParallaxDegrees, maxRMSNormalized: maxReprojectionNormalized) {
         case let .success(t): point = t.position
@@ -94,37 +96,42 @@ struct FeatureUpdate {
         let rCI = rIC.transposed
         for (j, o) in observations.enumerated() {
             let clone = filter.clones[o.clone]
+            // The second camera of a stereo pair sees p_C1 = R_C1C0 p_C0 + t_C1C0.
+            let partner = o.camera == 0 ? nil : filter.stereoFromCamera
+            if o.camera != 0 && partner == nil { return .failure(.numerical) }
+            func inCamera(_ pC0: Vector3) -> Vector3 { partner.map { $0 * pC0 } ?? pC0 }
             // Residual at the current estimate …
-            let pCNow = rCI * (clone.rotation.matrix.transposed * (point - clone.position) - tIC)
+            let pCNow = inCamera(rCI * (clone.rotation.matrix.transposed * (point - clone.position) - tIC))
             guard pCNow.z > 1e-3 else { return .failure(.behindCamera) }
             r[2 * j] = o.normalized.x - pCNow.x / pCNow.z
             r[2 * j + 1] = o.normalized.y - pCNow.y / pCNow.z
-            // … Jacobians at the linearization point (the first estimate with FEJ).
+            // … Jacobians at the linearization point (the first estimate with FEJ), first of
+            // p_C0, then carried into the observing camera.
             let at = filter.linearizationPoint(o.clone)
             let rWI = at.rotation.matrix
             let pI = rWI.transposed * (point - at.position)
-            let pC = rCI * (pI - tIC)
+            let pC0 = rCI * (pI - tIC)
+            let toCamera = partner?.rotation.matrix ?? .identity
+            let pC = inCamera(pC0)
             guard pC.z > 1e-3 else { return .failure(.behindCamera) }
             let iz = 1 / pC.z
             // d(projection)/d(p_C)
             let jp0 = Vector3(iz, 0, -pC.x * iz * iz), jp1 = Vector3(0, iz, -pC.y * iz * iz)
-            let dTheta = rCI * Matrix3.skew(pI)          // ∂p_C/∂δθ (right perturbation of R_WI)
-            let dPoint = rCI * rWI.transposed            // ∂p_C/∂p_W; ∂p_C/∂δp = −dPoint
-            let o6 = MSCKF.cloneOffset(o.clone)
-            // Extrinsics: p_C = R_ICᵀ (p_I − p_IC) with R_IC = R̂_IC Exp(δφ): ∂p_C/∂δφ = [p_C]×, ∂p_C/∂δp_IC = −R_CI.
-            let dPhi = Matrix3.skew(pC)
-            let ce = MSCKF.calibrationOffset
+            let dTheta = toCamera * (rCI * Matrix3.skew(pI))   // ∂p_C/∂δθ (right perturbation of R_WI)
+            let dPoint = toCamera * (rCI * rWI.transposed)     // ∂p_C/∂p_W; ∂p_C/∂δp = −dPoint
+            // Extrinsics: p_C0 = R_ICᵀ (p_I − p_IC) with R_IC = R̂_IC Exp(δφ): ∂p_C0/∂δφ = [p_C0]×, ∂p_C0/∂δp_IC = −R_CI.
+            let dPhi = toCamera * Matrix3.skew(pC0)
+            let dOffset = toCamera * rCI
+            let o6 = MSCKF.cloneOffset(o.clone), ce = MSCKF.calibrationOffset
             for c in 0..<3 {
                 let colPhi = Vector3(dPhi[0, c], dPhi[1, c], dPhi[2, c])
-                let colP = Vector3(rCI[0, c], rCI[1, c], rCI[2, c])
-                hx[2 * j, ce + c] = jp0.dot(colPhi)
-                hx[2 * j + 1, ce + c] = jp1.dot(colPhi)
-                hx[2 * j, ce + 3 + c] = -jp0.dot(colP)
-                hx[2 * j + 1, ce + 3 + c] = -jp1.dot(colP)
-            }
-            for c in 0..<3 {
+                let colOffset = Vector3(dOffset[0, c], dOffset[1, c], dOffset[2, c])
                 let colTheta = Vector3(dTheta[0, c], dTheta[1, c], dTheta[2, c])
                 let colPoint = Vector3(dPoint[0, c], dPoint[1, c], dPoint[2, c])
+                hx[2 * j, ce + c] = jp0.dot(colPhi)
+                hx[2 * j + 1, ce + c] = jp1.dot(colPhi)
+                hx[2 * j, ce + 3 + c] = -jp0.dot(colOffset)
+                hx[2 * j + 1, ce + 3 + c] = -jp1.dot(colOffset)
                 hx[2 * j, o6 + c] = jp0.dot(colTheta)
                 hx[2 * j + 1, o6 + c] = jp1.dot(colTheta)
                 hx[2 * j, o6 + 3 + c] = -jp0.dot(colPoint)

@@ -148,9 +148,14 @@ struct MSCKF {
         usesFirstEstimates ? (clones[k].firstRotation, clones[k].firstPosition) : (clones[k].rotation, clones[k].position)
     }
 
-    /// `T_WC` of clone `k`.
-    func worldFromCamera(_ k: Int) -> SE3 {
-        SE3(rotation: clones[k].rotation, translation: clones[k].position) * imuFromCamera
+    /// `T_C1C0`: the stereo partner from the tracked camera (fixed; the pair's own calibration).
+    var stereoFromCamera: SE3?
+
+    /// `T_WC` of clone `k` for camera 0 (the tracked one) or 1 (its stereo partner).
+    func worldFromCamera(_ k: Int, camera: Int = 0) -> SE3 {
+        let c0 = SE3(rotation: clones[k].rotation, translation: clones[k].position) * imuFromCamera
+        guard camera != 0, let partner = stereoFromCamera else { return c0 }
+        return c0 * partner.inverse
     }
 
     // MARK: Update

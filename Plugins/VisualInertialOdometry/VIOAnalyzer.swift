@@ -31,6 +31,7 @@ public struct VIOAnalyzer: Analyzer {
         @Parameter("IMU stream") public var imu = "imu0"
         @Parameter("pose stream written (T_WB); biases go to <output>-biases") public var output = "vio/pose"
         @Parameter("camera poses kept in the sliding window", range: 3...60) public var window = 11
+        @Parameter("use the tracks' stereo matches (klt stereo_camera=cam1) when their stream declares a calibrated pair") public var stereo = true
         @Parameter("fewest frames a feature needs to update the filter", range: 2...60) public var minObservations = 3
         @Parameter("most features used in one update", range: 1...1000) public var maxFeaturesPerUpdate = 60
         @Parameter("image noise σ (px)", range: 0.01...100) public var pixelNoise = 1.0
@@ -80,8 +81,10 @@ public struct VIOAnalyzer: Analyzer {
     /// IMU measurements (time in s since `epoch`), oldest first, trimmed to what is still needed.
     private var measurements: [IMUMeasurement] = []
     private var epoch: Timestamp?
-    /// Feature observations: id → (clone time, normalized point).
-    private var features: [UInt64: [(time: Timestamp, normalized: Vector2)]] = [:]
+    /// Feature observations: id → (clone time, normalized point, and in the stereo partner).
+    private var features: [UInt64: [(time: Timestamp, normalized: Vector2, stereo: Vector2?)]] = [:]
+    /// `T_C1C0` of the tracked camera's stereo partner, when stereo matches are used.
+    private var stereoFromCamera: SE3?
     private var warnedNaN = false
     /// Times (s) of accelerometer readings at full scale, not yet propagated through.
     private var saturated: [Double] = []
@@ -117,6 +120,7 @@ public struct VIOAnalyzer: Analyzer {
         self.camera = camera
         imuCalibration = imu
         imuFromBody = imu.bodyFromSensor.inverse
+        if options.stereo { stereoFromCamera = context.metadata(of: tracksPort).stereo?.partnerFromThis }
         // Triangulated points may miss their observations by a few σ before the update.
         update.maxReprojectionNormalized = options.triangulationMaxErrorPx / camera.model.intrinsics.fx
     }
@@ -293,6 +297,7 @@ public struct VIOAnalyzer: Analyzer {
                        calibrationVariances: [Double](repeating: rotationVariance, count: 3) + [Double](repeating: translationVariance, count: 3) + [timeVariance],
                        propagation: IMUPropagation(noise: imu.noise), normalizedNoise: options.pixelNoise / camera.model.intrinsics.fx)
         filter?.usesFirstEstimates = options.firstEstimates
+        filter?.stereoFromCamera = stereoFromCamera
         initialCalibration = filter?.calibration
         features = [:]
     }
@@ -308,7 +313,7 @@ public struct VIOAnalyzer: Analyzer {
     private mutating func record(_ tracks: FeatureTracks, at stamp: Timestamp) {
         for f in tracks.features {
             guard let n = f.normalized else { continue }
-            features[f.id, default: []].append((stamp, n))
+            features[f.id, default: []].append((stamp, n, stereoFromCamera == nil ? nil : f.stereoNormalized))
         }
     }
 
@@ -339,9 +344,15 @@ public struct VIOAnalyzer: Analyzer {
         for (k, c) in f.clones.enumerated() { index[c.time] = k }
         var blocks: [FeatureUpdate.Rows] = []
         for id in ids {
-            let obs = (features[id] ?? []).compactMap { o in index[o.time].map { FeatureUpdate.Observation(clone: $0, normalized: o.normalized) } }
+            let records = (features[id] ?? []).filter { index[$0.time] != nil }
             features[id] = nil
-            guard obs.count >= options.minObservations else { continue }
+            guard records.count >= options.minObservations else { continue }
+            var obs: [FeatureUpdate.Observation] = []
+            for o in records {
+                guard let k = index[o.time] else { continue }
+                obs.append(FeatureUpdate.Observation(clone: k, normalized: o.normalized))
+                if let n1 = o.stereo { obs.append(FeatureUpdate.Observation(clone: k, camera: 1, normalized: n1)) }
+            }
             switch update.rows(obs, filter: f) {
             case let .success(rows): blocks.append(rows); used[nil, default: 0] += 1
             case let .failure(reason): used[reason, default: 0] += 1

@@ -13,13 +13,16 @@ public struct TrackedFeature: Sendable, Codable, Equatable {
     public var age: Int
     /// The same point in the stereo partner's image (px), when stereo matching is on and found.
     public var stereoPixel: Vector2?
+    /// `stereoPixel` undistorted to the partner's normalized coordinates, when it is calibrated.
+    public var stereoNormalized: Vector2?
 
-    public init(id: UInt64, pixel: Vector2, normalized: Vector2? = nil, age: Int, stereoPixel: Vector2? = nil) {
+    public init(id: UInt64, pixel: Vector2, normalized: Vector2? = nil, age: Int, stereoPixel: Vector2? = nil, stereoNormalized: Vector2? = nil) {
         self.id = id
         self.pixel = pixel
         self.normalized = normalized
         self.age = age
         self.stereoPixel = stereoPixel
+        self.stereoNormalized = stereoNormalized
     }
 }
 

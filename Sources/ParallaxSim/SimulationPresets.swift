@@ -8,7 +8,9 @@ public enum SimulationPresets {
     /// `width`, 20 Hz, looking along body x) and ADIS16448 IMU noise (EuRoC's `sensor.yaml`,
     /// 200 Hz), on the built-in orbit through an 8 × 6 × 3.5 m room textured with `textures`
     /// (a seeded noise texture when empty). No depth stream.
-    public static func eurocOrbit(seconds: Double, seed: UInt64, width: Int = 376, still: Double = 0, textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
+    /// With `stereo`, a second camera `cam1` with EuRoC cam1's intrinsics, 11 cm to the first's right.
+    public static func eurocOrbit(seconds: Double, seed: UInt64, width: Int = 376, still: Double = 0, stereo: Bool = false,
+                                  textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
         let s = Double(width) / 752
         let camera = CameraCalibration(
             model: CameraModel(width: width, height: Int((480 * s).rounded()),
@@ -27,6 +29,15 @@ public enum SimulationPresets {
         config.duration = seconds
         config.seed = seed
         config.depthRateHz = 0
+        if stereo {
+            // Camera x is body −y: the partner sits 11 cm along it.
+            config.stereoCamera = CameraCalibration(
+                model: CameraModel(width: camera.model.width, height: camera.model.height,
+                                   intrinsics: PinholeIntrinsics(fx: 457.587 * s, fy: 456.134 * s, cx: (379.999 + 0.5) * s - 0.5, cy: (255.238 + 0.5) * s - 0.5),
+                                   distortion: .radialTangential(k1: -0.28368365, k2: 0.07451284, p1: -0.00010473, p2: -3.555907e-05)),
+                bodyFromSensor: SE3(rotation: camera.bodyFromSensor.rotation, translation: Vector3(0, -0.11, 0)),
+                rateHz: 20, comment: "simulated, EuRoC cam1 intrinsics scaled to \(width) px, 11 cm right of cam0")
+        }
         return SequenceSimulator(spline: spline, scene: scene, configuration: config)
     }
 

@@ -33,13 +33,15 @@ import ParallaxTesting
     /// `saturated`: over that span the accelerometer sits at its rails, ±`saturation` m/s² on
     /// every axis (a hard knock).
     static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, nanAt: Double? = nil,
-                        cameraDelay: Double = 0, saturated: ClosedRange<Double>? = nil, saturation: Double = 10,
+                        cameraDelay: Double = 0, saturated: ClosedRange<Double>? = nil, saturation: Double = 10, stereo: Bool = false,
                         options: VIOAnalyzer.Options = .init()) throws -> (AnalyzerHarness, Trajectory) {
         let spline = simulator.spline
         let t0 = spline.validRange.lowerBound
         var harness = AnalyzerHarness { try VIOAnalyzer(options: options) }
         let tracksKey = StreamKey<FeatureTracks>("cam0/tracks"), imuKey = StreamKey<IMUSample>("imu0")
-        harness.describe(tracksKey, as: StreamMetadata(camera: camera))
+        // The stereo partner: 11 cm along camera x.
+        let partnerFromCamera = SE3(rotation: .identity, translation: Vector3(-0.11, 0, 0))
+        harness.describe(tracksKey, as: StreamMetadata(camera: camera, stereo: stereo ? StereoPartner(stream: "cam1", partnerFromThis: partnerFromCamera) : nil))
         harness.describe(imuKey, as: StreamMetadata(imu: IMUCalibration(rateHz: 200, noise: imuNoise)))
         let imu = simulator.configuration.imu.simulate(spline, from: t0, duration: seconds, seed: 9)
         for s in imu {
@@ -77,7 +79,13 @@ import ParallaxTesting
                 live[i] = track
                 seen.insert(i)
                 let noisy = px + Vector2(rng.nextGaussian(), rng.nextGaussian()) * pixelNoise
-                features.append(TrackedFeature(id: track.id, pixel: noisy, normalized: try? camera.model.normalized(noisy), age: track.age))
+                var feature = TrackedFeature(id: track.id, pixel: noisy, normalized: try? camera.model.normalized(noisy), age: track.age)
+                if stereo, let q = camera.model.project(partnerFromCamera * c), camera.model.contains(q, margin: 2) {
+                    let noisyRight = q + Vector2(rng.nextGaussian(), rng.nextGaussian()) * pixelNoise
+                    feature.stereoPixel = noisyRight
+                    feature.stereoNormalized = try? camera.model.normalized(noisyRight)
+                }
+                features.append(feature)
             }
             for (i, track) in live where !seen.contains(i) {
                 ended.append(EndedTrack(id: track.id, reason: .outOfImage, age: track.age))
@@ -175,6 +183,16 @@ import ParallaxTesting
         #expect(poses.allSatisfy { p in let t = p.payload.worldFromBody.translation; return t.x.isFinite && t.y.isFinite && t.z.isFinite })
         #expect(result.report.warnings.contains { $0.contains("full scale") })
         #expect(try Self.ape(poses, truth: truth) < 0.05)
+    }
+
+    /// Stereo matches (the same tracks, also seen 11 cm to the right) make the trajectory better
+    /// than mono's.
+    @Test func stereoMatchesImproveOnMono() throws {
+        let (mono, truth) = try Self.harness(seconds: 9, pixelNoise: 0.5)
+        let (stereo, _) = try Self.harness(seconds: 9, pixelNoise: 0.5, stereo: true)
+        let monoAPE = try Self.ape(mono.run().packets(on: "vio/pose"), truth: truth)
+        let stereoAPE = try Self.ape(stereo.run().packets(on: "vio/pose"), truth: truth)
+        #expect(stereoAPE < monoAPE, "stereo APE \(stereoAPE) m, mono \(monoAPE) m")
     }
 
     @Test func aStreamWithoutCalibrationIsAClearError() throws {

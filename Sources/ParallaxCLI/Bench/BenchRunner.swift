@@ -46,10 +46,12 @@ struct BenchRunner {
             }
             datasetPath = dataset
         } else {
-            let (seconds, seed, width, still, textures) = run.simulate!
+            guard let (seconds, seed, width, still, stereo, textures) = run.simulate else {
+                throw ChainError.syntax(message: "bench run '\(run.name)' has neither a dataset nor a simulation", location: nil)
+            }
             let folder = scratch.appendingPathComponent("sim-\(run.name)")
             try? FileManager.default.removeItem(at: folder)
-            scene = try Self.simulate(seconds: seconds, seed: seed, width: width, still: still, textures: textures, into: folder)
+            scene = try Self.simulate(seconds: seconds, seed: seed, width: width, still: still, stereo: stereo, textures: textures, into: folder)
             datasetPath = folder.path
             result.dataset = String(format: "simulated (%.0f s, seed %d)", seconds, seed)
         }
@@ -89,9 +91,10 @@ struct BenchRunner {
     /// textured with `textures` (paths; an unreadable one is an error naming it), or with a
     /// seeded noise texture when none are given. Independent of the working directory.
     @discardableResult
-    static func simulate(seconds: Double, seed: UInt64, width: Int, still: Double = 0, textures texturePaths: [String], into folder: URL) throws -> TexturedScene {
+    static func simulate(seconds: Double, seed: UInt64, width: Int, still: Double = 0, stereo: Bool = false, textures texturePaths: [String],
+                         into folder: URL) throws -> TexturedScene {
         let textures = try texturePaths.map { try ImageDecoder.decodeGray8(path: $0) }
-        let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, still: still, textures: textures)
+        let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, still: still, stereo: stereo, textures: textures)
         let sequence = try simulator.source()
         try ParallaxFolderWriter(path: folder.path).write(streaming: sequence, groundTruth: sequence.groundTruth)
         return simulator.scene

@@ -9,7 +9,8 @@ import Yams
 /// runs:
 ///   - name: gyro-simulated
 ///     simulate: {seconds: 10, seed: 1, width: 376, still: 0, textures: [a.png]}   # or  dataset: path/to/folder
-///                                             # (still: seconds at rest before the orbit starts)
+///                                             # (still: seconds at rest before the orbit starts;
+///                                             #  stereo: true renders cam1 as well)
 ///                                             # (paths relative to the suite file; no textures: seeded noise)
 ///     chain: "imu-integrator camera=cam0 imu=imu0"
 ///     evaluate: gyro-rotation                 # one name or a list: gyro-rotation, trajectory, landmarks and matches
@@ -23,7 +24,7 @@ struct BenchSuite {
         var dataset: String?
         /// Simulated sequence: length (s), seed, image width (px; height and intrinsics scale with
         /// it), texture images for the room (absolute paths; empty: a seeded noise texture).
-        var simulate: (seconds: Double, seed: UInt64, width: Int, still: Double, textures: [String])?
+        var simulate: (seconds: Double, seed: UInt64, width: Int, still: Double, stereo: Bool, textures: [String])?
         var chain: String
         /// Evaluation names (``EvaluationRegistry``), in order.
         var evaluate: [String]
@@ -81,7 +82,8 @@ struct BenchSuite {
                 run.dataset = d.hasPrefix("/") ? d : base.appendingPathComponent(d).standardized.path
             } else if let s = m["simulate"]?.mapping {
                 let textures = (s["textures"]?.sequence ?? []).compactMap(\.string).map { $0.hasPrefix("/") ? $0 : base.appendingPathComponent($0).standardized.path }
-                run.simulate = (s["seconds"]?.float ?? 10, UInt64(s["seed"]?.int ?? 1), s["width"]?.int ?? 376, s["still"]?.float ?? 0, textures)
+                run.simulate = (s["seconds"]?.float ?? 10, UInt64(s["seed"]?.int ?? 1), s["width"]?.int ?? 376, s["still"]?.float ?? 0,
+                                s["stereo"]?.bool ?? false, textures)
             } else {
                 throw ChainError.syntax(message: "run '\(name)' needs 'dataset' or 'simulate'", location: loc(item))
             }
