@@ -122,16 +122,20 @@ struct FeatureUpdate {
             // Extrinsics: p_C0 = R_ICᵀ (p_I − p_IC) with R_IC = R̂_IC Exp(δφ): ∂p_C0/∂δφ = [p_C0]×, ∂p_C0/∂δp_IC = −R_CI.
             let dPhi = toCamera * Matrix3.skew(pC0)
             let dOffset = toCamera * rCI
-            let o6 = MSCKF.cloneOffset(o.clone), ce = MSCKF.calibrationOffset
+            let o6 = filter.cloneOffset(o.clone)
+            if let ce = filter.extrinsicsOffset {
+                for c in 0..<3 {
+                    let colPhi = Vector3(dPhi[0, c], dPhi[1, c], dPhi[2, c])
+                    let colOffset = Vector3(dOffset[0, c], dOffset[1, c], dOffset[2, c])
+                    hx[2 * j, ce + c] = jp0.dot(colPhi)
+                    hx[2 * j + 1, ce + c] = jp1.dot(colPhi)
+                    hx[2 * j, ce + 3 + c] = -jp0.dot(colOffset)
+                    hx[2 * j + 1, ce + 3 + c] = -jp1.dot(colOffset)
+                }
+            }
             for c in 0..<3 {
-                let colPhi = Vector3(dPhi[0, c], dPhi[1, c], dPhi[2, c])
-                let colOffset = Vector3(dOffset[0, c], dOffset[1, c], dOffset[2, c])
                 let colTheta = Vector3(dTheta[0, c], dTheta[1, c], dTheta[2, c])
                 let colPoint = Vector3(dPoint[0, c], dPoint[1, c], dPoint[2, c])
-                hx[2 * j, ce + c] = jp0.dot(colPhi)
-                hx[2 * j + 1, ce + c] = jp1.dot(colPhi)
-                hx[2 * j, ce + 3 + c] = -jp0.dot(colOffset)
-                hx[2 * j + 1, ce + 3 + c] = -jp1.dot(colOffset)
                 hx[2 * j, o6 + c] = jp0.dot(colTheta)
                 hx[2 * j + 1, o6 + c] = jp1.dot(colTheta)
                 hx[2 * j, o6 + 3 + c] = -jp0.dot(colPoint)

@@ -13,7 +13,8 @@ import ParallaxVision
 ///
 /// Error state: the 15 inertial errors (``InertialState``), the camera–IMU calibration
 /// (``Calibration``: `δφ` of `R_IC` (right perturbation), `δp_IC` (m), `δt_d` (s)), then
-/// `(δθ, δp)` per clone. Calibration that is not estimated keeps zero variance, so no update moves it.
+/// `(δθ, δp)` per clone. Only the calibration that is estimated is in the state (none by
+/// default), so a filter that estimates none carries and multiplies no extra columns.
 struct MSCKF {
     /// The camera–IMU calibration the filter carries: `T_IC` and the time offset
     /// `t_d = t_IMU − t_camera` (s) of the camera's stamps.
@@ -47,20 +48,29 @@ struct MSCKF {
     let normalizedNoise: Double
     /// Whether Jacobians are evaluated at first estimates (FEJ), keeping the unobservable
     /// directions unobservable (see ``IMUPropagation/Interval/firstEstimate(start:end:gravity:)``).
-    var usesFirstEstimates = true
+    var usesFirstEstimates = false
     /// The IMU state as propagated to `time`, before the updates there: the start of the next
     /// interval's first-estimate transition.
     var propagatedState: InertialState
 
-    /// A filter at `time` with the inertial covariance `covariance` (15 × 15) and the
-    /// calibration's variances (`δφ` rad², `δp_IC` m², `δt_d` s²; zero: not estimated).
-    init(state: InertialState, time: Double, covariance: Matrix, calibration: Calibration, calibrationVariances: [Double],
+    /// A filter at `time` with the inertial covariance `covariance` (15 × 15). The extrinsics are
+    /// estimated when `extrinsicVariance` is given (`δφ` rad², `δp_IC` m²), the time offset when
+    /// `timeOffsetVariance` is (s²); otherwise they stay as `calibration` says.
+    init(state: InertialState, time: Double, covariance: Matrix, calibration: Calibration,
+         extrinsicVariance: (rotation: Double, translation: Double)? = nil, timeOffsetVariance: Double? = nil,
          propagation: IMUPropagation, normalizedNoise: Double) {
         self.state = state
         self.time = time
-        var p = Matrix(rows: Self.cloneOffset(0), columns: Self.cloneOffset(0))
+        let n = Self.imuDimension
+        extrinsicsOffset = extrinsicVariance == nil ? nil : n
+        timeOffsetIndex = timeOffsetVariance == nil ? nil : n + (extrinsicVariance == nil ? 0 : 6)
+        cloneBase = n + (extrinsicVariance == nil ? 0 : 6) + (timeOffsetVariance == nil ? 0 : 1)
+        var p = Matrix(rows: cloneBase, columns: cloneBase)
         p.setBlock(row: 0, column: 0, covariance)
-        for (i, v) in calibrationVariances.prefix(Self.calibrationDimension).enumerated() { p[Self.calibrationOffset + i, Self.calibrationOffset + i] = v }
+        if let v = extrinsicVariance {
+            for i in 0..<3 { p[n + i, n + i] = v.rotation; p[n + 3 + i, n + 3 + i] = v.translation }
+        }
+        if let v = timeOffsetVariance, let k = timeOffsetIndex { p[k, k] = v }
         self.covariance = p
         self.propagation = propagation
         self.calibration = calibration
@@ -71,13 +81,14 @@ struct MSCKF {
     var dimension: Int { covariance.rows }
     static let imuDimension = InertialState.errorDimension
 
-    /// Column of the calibration's error block (`δφ`, `δp_IC`, `δt_d`) and its size.
-    static let calibrationOffset = imuDimension
-    static let calibrationDimension = 7
-    /// Column of the time offset's error.
-    static let timeOffsetIndex = calibrationOffset + 6
+    /// Column of the extrinsics' error block (`δφ`, `δp_IC`), when they are estimated.
+    let extrinsicsOffset: Int?
+    /// Column of the time offset's error, when it is estimated.
+    let timeOffsetIndex: Int?
+    /// Column of the first clone's block: after the IMU and the estimated calibration.
+    let cloneBase: Int
     /// Column of clone `k`'s error block.
-    static func cloneOffset(_ k: Int) -> Int { imuDimension + calibrationDimension + 6 * k }
+    func cloneOffset(_ k: Int) -> Int { cloneBase + 6 * k }
 
     // MARK: Propagation
 
@@ -117,15 +128,14 @@ struct MSCKF {
         // Rows of J·P, J = [I₆ on the IMU's (δθ, δp) | (ω, v) on δt_d].
         var rows = covariance.block(row: 0, column: 0, rows: 6, columns: n)
         let rate = [omega.x, omega.y, omega.z, state.velocity.x, state.velocity.y, state.velocity.z]
-        let td = Self.timeOffsetIndex
-        if covariance[td, td] > 0 {
+        if let td = timeOffsetIndex {
             for i in 0..<6 { for j in 0..<n { rows[i, j] += rate[i] * covariance[td, j] } }
         }
         grown.setBlock(row: n, column: 0, rows)
         grown.setBlock(row: 0, column: n, rows.transposed)
         // J P Jᵀ: the rows' IMU columns, plus their time-offset column times (ω, v).
         var corner = rows.block(row: 0, column: 0, rows: 6, columns: 6)
-        if covariance[td, td] > 0 {
+        if let td = timeOffsetIndex {
             for i in 0..<6 { for j in 0..<6 { corner[i, j] += rows[i, td] * rate[j] } }
         }
         corner.symmetrize()
@@ -137,7 +147,7 @@ struct MSCKF {
 
     /// Removes clone `k` from the state (its information is gone from the filter).
     mutating func marginalize(clone k: Int) {
-        let o = Self.cloneOffset(k)
+        let o = cloneOffset(k)
         covariance = covariance.removing(o..<(o + 6))
         clones.remove(at: k)
     }
@@ -163,12 +173,13 @@ struct MSCKF {
     /// Applies the error-state correction `dx` to the IMU state and every clone.
     mutating func correct(_ dx: [Double]) {
         state = state.corrected(by: dx[0..<Self.imuDimension])
-        let c = Self.calibrationOffset
-        calibration.imuFromCamera = SE3(rotation: calibration.imuFromCamera.rotation * SO3.exp(Vector3(dx[c], dx[c + 1], dx[c + 2])),
-                                        translation: calibration.imuFromCamera.translation + Vector3(dx[c + 3], dx[c + 4], dx[c + 5]))
-        calibration.timeOffset += dx[Self.timeOffsetIndex]
+        if let c = extrinsicsOffset {
+            calibration.imuFromCamera = SE3(rotation: calibration.imuFromCamera.rotation * SO3.exp(Vector3(dx[c], dx[c + 1], dx[c + 2])),
+                                            translation: calibration.imuFromCamera.translation + Vector3(dx[c + 3], dx[c + 4], dx[c + 5]))
+        }
+        if let k = timeOffsetIndex { calibration.timeOffset += dx[k] }
         for k in clones.indices {
-            let o = Self.cloneOffset(k)
+            let o = cloneOffset(k)
             clones[k].rotation = clones[k].rotation * SO3.exp(Vector3(dx[o], dx[o + 1], dx[o + 2]))
             clones[k].position += Vector3(dx[o + 3], dx[o + 4], dx[o + 5])
         }

@@ -89,6 +89,9 @@ public struct VIOAnalyzer: Analyzer {
     /// Times (s) of accelerometer readings at full scale, not yet propagated through.
     private var saturated: [Double] = []
     private var saturatedCount = 0
+    /// Frames a saturated reading keeps the state `limited(excessiveMotion)` (0.5 s at 20 Hz:
+    /// long enough for the features to pull the widened velocity back).
+    private static let framesLimitedAfterSaturation = 10
     /// Frames left in `limited(excessiveMotion)` after saturated readings.
     private var excessiveMotionFrames = 0
     private var resets = 0
@@ -165,7 +168,7 @@ public struct VIOAnalyzer: Analyzer {
                     f.covariance[InertialState.Block.velocity + i, InertialState.Block.velocity + i] += dv * dv
                     f.covariance[InertialState.Block.position + i, InertialState.Block.position + i] += dp * dp
                 }
-                excessiveMotionFrames = 10
+                excessiveMotionFrames = Self.framesLimitedAfterSaturation
             }
             let still = options.zupt && isStandingStill(packet.payload, at: t)
             if still {
@@ -289,12 +292,11 @@ public struct VIOAnalyzer: Analyzer {
         pending = []
         var p = Matrix(rows: 15, columns: 15)
         for (i, v) in variances.enumerated() { p[i, i] = v }
-        let rotationVariance = options.estimateExtrinsics ? pow(options.extrinsicRotationSigmaDeg * .pi / 180, 2) : 0
-        let translationVariance = options.estimateExtrinsics ? pow(options.extrinsicTranslationSigmaM, 2) : 0
-        let timeVariance = options.estimateTimeOffset ? pow(options.timeOffsetSigmaMs / 1000, 2) : 0
         filter = MSCKF(state: state, time: t, covariance: p,
                        calibration: MSCKF.Calibration(imuFromCamera: imuFromCamera, timeOffset: options.timeOffsetMs / 1000),
-                       calibrationVariances: [Double](repeating: rotationVariance, count: 3) + [Double](repeating: translationVariance, count: 3) + [timeVariance],
+                       extrinsicVariance: options.estimateExtrinsics
+                           ? (pow(options.extrinsicRotationSigmaDeg * .pi / 180, 2), pow(options.extrinsicTranslationSigmaM, 2)) : nil,
+                       timeOffsetVariance: options.estimateTimeOffset ? pow(options.timeOffsetSigmaMs / 1000, 2) : nil,
                        propagation: IMUPropagation(noise: imu.noise), normalizedNoise: options.pixelNoise / camera.model.intrinsics.fx)
         filter?.usesFirstEstimates = options.firstEstimates
         filter?.stereoFromCamera = stereoFromCamera

@@ -119,9 +119,7 @@ public struct IMUPropagation: Sendable {
         let rf = R0 * Matrix3.skew(f)
         let n = InertialState.errorDimension
         var phi = Matrix.identity(n)
-        func set(_ row: Int, _ col: Int, _ m: Matrix3) {
-            for i in 0..<3 { for j in 0..<3 { phi[row + i, col + j] = m[i, j] } }
-        }
+        func set(_ row: Int, _ col: Int, _ m: Matrix3) { phi.setBlock(row: row, column: col, m) }
         typealias B = InertialState.Block
         set(B.rotation, B.rotation, dR.inverse.matrix)
         set(B.rotation, B.gyroscopeBias, -dt * jr)
@@ -171,16 +169,10 @@ extension IMUPropagation.Interval {
         let dt = duration
         let g = Vector3(0, 0, -gravity)
         let rStart = start.rotation.matrix
-        let rotation = end.rotation.inverse.matrix * rStart
-        let velocity = -1 * (Matrix3.skew(end.velocity - start.velocity - g * dt) * rStart)
-        let position = -1 * (Matrix3.skew(end.position - start.position - start.velocity * dt - g * (0.5 * dt * dt)) * rStart)
-        for i in 0..<3 {
-            for j in 0..<3 {
-                out.transition[B.rotation + i, B.rotation + j] = rotation[i, j]
-                out.transition[B.velocity + i, B.rotation + j] = velocity[i, j]
-                out.transition[B.position + i, B.rotation + j] = position[i, j]
-            }
-        }
+        out.transition.setBlock(row: B.rotation, column: B.rotation, end.rotation.inverse.matrix * rStart)
+        out.transition.setBlock(row: B.velocity, column: B.rotation, -1 * (Matrix3.skew(end.velocity - start.velocity - g * dt) * rStart))
+        out.transition.setBlock(row: B.position, column: B.rotation,
+                                -1 * (Matrix3.skew(end.position - start.position - start.velocity * dt - g * (0.5 * dt * dt)) * rStart))
         return out
     }
 }

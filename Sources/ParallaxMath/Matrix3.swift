@@ -103,3 +103,10 @@ extension Matrix3 {
         return Vector2(q.x / q.z, q.y / q.z)
     }
 }
+
+extension Matrix {
+    /// Copies the 3 × 3 `block` into this matrix with its top-left corner at (`row`, `column`).
+    public mutating func setBlock(row: Int, column: Int, _ block: Matrix3) {
+        for i in 0..<3 { for j in 0..<3 { self[row + i, column + j] = block[i, j] } }
+    }
+}

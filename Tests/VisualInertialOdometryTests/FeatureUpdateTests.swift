@@ -12,7 +12,7 @@ import Parallax
     static func filter() -> MSCKF {
         let imuFromCamera = SE3(rotation: SO3.exp(Vector3(1.2, -0.4, 1.3)), translation: Vector3(0.05, -0.02, 0.01))
         var f = MSCKF(state: InertialState(), time: 0, covariance: 1e-4 * Matrix.identity(15),
-                      calibration: .init(imuFromCamera: imuFromCamera, timeOffset: 0.002), calibrationVariances: [Double](repeating: 1e-4, count: 7),
+                      calibration: .init(imuFromCamera: imuFromCamera, timeOffset: 0.002), extrinsicVariance: (1e-4, 1e-4), timeOffsetVariance: 1e-4,
                       propagation: IMUPropagation(noise: IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5,
                                                                          accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-4)),
                       normalizedNoise: 0.002)
@@ -42,7 +42,8 @@ import Parallax
             Issue.record("linearization refused"); return
         }
         let eps = 1e-6
-        let columns = Array(MSCKF.calibrationOffset..<(MSCKF.calibrationOffset + 6)) + Array(MSCKF.cloneOffset(0)..<f.dimension)
+        let extrinsics = try #require(f.extrinsicsOffset)
+        let columns = Array(extrinsics..<(extrinsics + 6)) + Array(f.cloneOffset(0)..<f.dimension)
         for c in columns {
             var dx = [Double](repeating: 0, count: f.dimension)
             dx[c] = eps
@@ -76,14 +77,15 @@ import Parallax
         let sigma2 = 1e-5
         var f = MSCKF(state: InertialState(rotation: SO3.exp(Vector3(0.3, 0.1, -0.2)), velocity: Vector3(0.5, -1, 0.2)), time: 0,
                       covariance: Matrix(rows: 15, columns: 15),
-                      calibration: .init(imuFromCamera: .identity, timeOffset: 0), calibrationVariances: [0, 0, 0, 0, 0, 0, sigma2],
+                      calibration: .init(imuFromCamera: .identity, timeOffset: 0), timeOffsetVariance: sigma2,
                       propagation: IMUPropagation(noise: IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5,
                                                                          accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-4)),
                       normalizedNoise: 0.002)
         let omega = Vector3(0.4, -0.3, 0.9)
         f.clone(at: Timestamp(nanoseconds: 0), angularRate: omega)
         let rate = [omega.x, omega.y, omega.z, 0.5, -1, 0.2]
-        let o = MSCKF.cloneOffset(0), td = MSCKF.timeOffsetIndex
+        let o = f.cloneOffset(0)
+        guard let td = f.timeOffsetIndex else { Issue.record("time offset not in the state"); return }
         for i in 0..<6 {
             #expect(abs(f.covariance[o + i, td] - sigma2 * rate[i]) < 1e-15)
             for j in 0..<6 { #expect(abs(f.covariance[o + i, o + j] - sigma2 * rate[i] * rate[j]) < 1e-15) }
