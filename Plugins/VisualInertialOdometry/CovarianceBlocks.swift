@@ -17,6 +17,14 @@ extension Matrix {
         return out
     }
 
+    /// This matrix with rows and columns reordered: entry `(i, j)` of the result is
+    /// `self[order[i], order[j]]`.
+    func permuted(_ order: [Int]) -> Matrix {
+        var out = Matrix(rows: order.count, columns: order.count)
+        for (jj, j) in order.enumerated() { for (ii, i) in order.enumerated() { out[ii, jj] = self[i, j] } }
+        return out
+    }
+
     /// `(A + Aᵀ) / 2`: removes the asymmetry rounding leaves in a covariance.
     mutating func symmetrize() {
         for j in 0..<columns {

@@ -10,7 +10,12 @@ import ParallaxMath
 /// must then point at the feature: `[d_k]× (p_f − v0·t_k − ½g·t_k² − α_k − R_k·p_IC) = 0`,
 /// linear in the initial velocity `v0`, gravity `g` (both in `I0`) and the feature positions.
 /// Least squares gives them; `|g|` is checked against 9.81 and the system solved again with
-/// gravity's length fixed. The biases start at zero (the filter estimates them).
+/// gravity's length fixed. Levenberg–Marquardt then refines velocity, gravity, the gyro bias (under
+/// a prior) and the features on the reprojection errors, and the inverse of its information gives
+/// the start's covariance: what the filter begins with is what the window determined, not a guess.
+/// The accelerometer bias starts at zero with its prior's variance: a second of motion does not
+/// determine it (with it free, the refinement moved errors of the tracks into it: 2.9 → worse on
+/// the simulated MH_01 motion).
 struct DynamicInitializer {
     /// One frame of the window: its time (s) and feature bearings (undistorted normalized points).
     struct Frame {
@@ -29,17 +34,36 @@ struct DynamicInitializer {
     var gravity = 9.81
     /// Largest RMS reprojection error (normalized units) after the refinement; `nil`: no check.
     var maxRefinedErrorNormalized: Double? = nil
-    /// Refine the linear solution by Levenberg–Marquardt over velocity, gravity, gyro bias and
+    /// Refine the linear solution by Levenberg–Marquardt over velocity, gravity, the gyro bias and
     /// the features (the linear system takes the gyro bias as zero).
     var refine = true
+    /// σ of a bearing (normalized image units: pixels / focal length) the refinement weighs the
+    /// reprojection errors with, and its covariance is scaled by.
+    var normalizedNoise = 1.0 / 460
+    /// Prior of the refinement on the gyro bias, centred on zero: σ (rad/s).
+    var gyroscopeBiasSigma = 0.05
+    /// σ of the accelerometer bias the start is given (m/s²), centred on zero, uncorrelated.
+    var accelerometerBiasSigma = 0.1
+    /// Factor on the refinement's covariance of attitude, velocity and gyro bias: it takes the
+    /// preintegrated IMU as exact and the accelerometer bias as zero, so it is too confident.
+    /// (OpenVINS inflates by 10–100 after an optimization that does model the IMU; measured
+    /// here on MH_01 and its simulated motion, 1…10 all give 8.4–9.3 mm and 1.7–1.9 mm: 3.)
+    var inflation = 3.0
+
+    /// Where the platform starts: the state at the last frame and, after the refinement, its
+    /// covariance (15 × 15, ``InertialState``'s error-state order).
+    struct Start {
+        var state: InertialState
+        var covariance: Matrix?
+    }
 
     enum Refusal: Error, Equatable { case tooFewFeatures, gravity(Double), depth, numerical, residual(Double) }
 
-    /// The state at the last frame's time, or why not.
-    func initialize(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, imuFromCamera: SE3) -> Result<InertialState, Refusal> {
+    /// The start at the last frame's time, or why not.
+    func initialize(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, imuFromCamera: SE3) -> Result<Start, Refusal> {
         guard frames.count >= minObservations else { return .failure(.tooFewFeatures) }
         // Gravity-free preintegration from I0 (gyro bias taken as zero here, refined below).
-        guard let poses = preintegrate(frames, imu: imu, noise: noise, gyroBias: .zero) else { return .failure(.numerical) }
+        guard let poses = preintegrate(frames, imu: imu, noise: noise, gyroBias: .zero, accelerometerBias: .zero) else { return .failure(.numerical) }
         // Features: enough frames and enough parallax.
         var tracks: [UInt64: [(k: Int, d: Vector3)]] = [:]
         for (k, f) in frames.enumerated() {
@@ -102,37 +126,79 @@ struct DynamicInitializer {
             }
         }
         guard Double(front) >= 0.9 * Double(total) else { return .failure(.depth) }
-        var velocity0 = v0, gravityI0 = g, gyroBias = Vector3.zero
-        var finalPoses = poses
-        if refine {
-            var observations: [[(k: Int, n: Vector2)]] = []
-            for id in ids {
-                observations.append(frames.enumerated().compactMap { k, f in f.features[id].map { (k, $0) } })
-            }
-            let features = (0..<ids.count).map { j in Vector3(fixed[3 + 3 * j], fixed[4 + 3 * j], fixed[5 + 3 * j]) }
-            guard let refined = refineSolution(frames: frames, imu: imu, noise: noise, imuFromCamera: imuFromCamera, observations: observations,
-                                               v0: v0, g: g, features: features) else { return .failure(.numerical) }
-            if let limit = maxRefinedErrorNormalized, refined.rms > limit { return .failure(.residual(refined.rms)) }
-            velocity0 = refined.v0
-            gravityI0 = refined.g.normalized * gravity
-            gyroBias = refined.bg
-            finalPoses = refined.poses
+        guard refine else {
+            return .success(Start(state: Self.state(frames: frames, imu: imu, noise: noise, v0: v0, g: g, bg: .zero, ba: .zero, poses: poses),
+                                  covariance: nil))
         }
-        // World: gravity along −z; the state at the last frame.
-        let worldFromI0 = StaticInitializer.levelRotation(up: -gravityI0)
-        let last = finalPoses[finalPoses.count - 1]
-        let position = velocity0 * last.dt + gravityI0 * (0.5 * last.dt * last.dt) + last.alpha
-        let velocity = velocity0 + gravityI0 * last.dt + last.beta
-        return .success(InertialState(rotation: worldFromI0 * last.r, position: worldFromI0 * position, velocity: worldFromI0 * velocity,
-                                      gyroscopeBias: gyroBias))
+        var observations: [[(k: Int, n: Vector2)]] = []
+        for id in ids {
+            observations.append(frames.enumerated().compactMap { k, f in f.features[id].map { (k, $0) } })
+        }
+        let features = (0..<ids.count).map { j in Vector3(fixed[3 + 3 * j], fixed[4 + 3 * j], fixed[5 + 3 * j]) }
+        guard let refined = refineSolution(frames: frames, imu: imu, noise: noise, imuFromCamera: imuFromCamera, observations: observations,
+                                           v0: v0, g: g, features: features) else { return .failure(.numerical) }
+        if let limit = maxRefinedErrorNormalized, refined.rms > limit { return .failure(.residual(refined.rms)) }
+        let x = refined.parameters
+        func state(_ x: [Double]) -> InertialState? {
+            let bg = Vector3(x[6], x[7], x[8])
+            guard let ps = preintegrate(frames, imu: imu, noise: noise, gyroBias: bg, accelerometerBias: .zero) else { return nil }
+            return Self.state(frames: frames, imu: imu, noise: noise, v0: Vector3(x[0], x[1], x[2]),
+                              g: Vector3(x[3], x[4], x[5]).normalized * gravity, bg: bg, ba: .zero, poses: ps)
+        }
+        guard let start = state(x) else { return .failure(.numerical) }
+        // The start's covariance: A · Σ · Aᵀ, A = ∂(error state)/∂(v0, g, b_g) by central differences.
+        let columns = Self.refinedParameters
+        var a = Matrix(rows: InertialState.errorDimension, columns: columns)
+        for c in 0..<columns {
+            let h = 1e-6 * max(1, abs(x[c]))
+            var plus = x, minus = x
+            plus[c] += h
+            minus[c] -= h
+            guard let sp = state(plus), let sm = state(minus) else { return .failure(.numerical) }
+            let dp = Self.error(of: sp, from: start), dm = Self.error(of: sm, from: start)
+            for i in 0..<InertialState.errorDimension { a[i, c] = (dp[i] - dm[i]) / (2 * h) }
+        }
+        guard var p = try? (try a * refined.covariance).multiplied(by: a, transposeOther: true) else { return .failure(.numerical) }
+        // Inflate each block's own variance (as OpenVINS does), not the correlations between them.
+        for block in [InertialState.Block.rotation, InertialState.Block.velocity, InertialState.Block.gyroscopeBias] {
+            for i in 0..<3 { for j in 0..<3 { p[block + i, block + j] *= inflation } }
+        }
+        for i in 0..<3 { p[InertialState.Block.accelerometerBias + i, InertialState.Block.accelerometerBias + i] = accelerometerBiasSigma * accelerometerBiasSigma }
+        // Position and yaw are not observable: the gauge is fixed at the start, with a small
+        // variance so that the matrix stays positive definite.
+        for i in 0..<15 { p[i, i] += 1e-9 }
+        p.symmetrize()
+        guard p.isFinite else { return .failure(.numerical) }
+        return .success(Start(state: start, covariance: p))
+    }
+
+    /// How many parameters of the refinement come before the features: `v0`, `g`, `b_g`.
+    static let refinedParameters = 9
+
+    /// The state at the last frame from the window's solution, in a world with gravity along −z.
+    private static func state(frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, v0: Vector3, g: Vector3, bg: Vector3, ba: Vector3,
+                              poses: [Preintegrated]) -> InertialState {
+        let worldFromI0 = StaticInitializer.levelRotation(up: -g)
+        let last = poses[poses.count - 1]
+        let position = v0 * last.dt + g * (0.5 * last.dt * last.dt) + last.alpha
+        let velocity = v0 + g * last.dt + last.beta
+        return InertialState(rotation: worldFromI0 * last.r, position: worldFromI0 * position, velocity: worldFromI0 * velocity,
+                             gyroscopeBias: bg, accelerometerBias: ba)
+    }
+
+    /// The error state (``InertialState``'s order) taking `estimate` to `state`.
+    private static func error(of state: InertialState, from estimate: InertialState) -> [Double] {
+        let parts = [(estimate.rotation.inverse * state.rotation).log, state.position - estimate.position, state.velocity - estimate.velocity,
+                     state.gyroscopeBias - estimate.gyroscopeBias, state.accelerometerBias - estimate.accelerometerBias]
+        return parts.flatMap { [$0.x, $0.y, $0.z] }
     }
 
     typealias Preintegrated = (r: SO3, alpha: Vector3, beta: Vector3, dt: Double)
 
-    /// Gravity-free preintegration from the first frame with gyro bias `bg`.
-    func preintegrate(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, gyroBias bg: Vector3) -> [Preintegrated]? {
+    /// Gravity-free preintegration from the first frame with gyro bias `bg` and accelerometer bias `ba`.
+    func preintegrate(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, gyroBias bg: Vector3, accelerometerBias ba: Vector3) -> [Preintegrated]? {
         let integrator = IMUPropagation(noise: noise, gravity: 0)
-        var x = InertialState(gyroscopeBias: bg)
+        var x = InertialState(gyroscopeBias: bg, accelerometerBias: ba)
         var out: [Preintegrated] = [(.identity, .zero, .zero, 0)]
         guard let first = frames.first else { return nil }
         var t = first.time
@@ -146,25 +212,29 @@ struct DynamicInitializer {
     }
 
     /// Levenberg–Marquardt on the reprojection errors (normalized units) of every observation,
-    /// over `v0`, `g` (its length held by a stiff residual), the gyro bias and the features.
+    /// over `v0`, `g` (its length held by a stiff residual), the gyro bias (under its prior) and
+    /// the features. Returns the parameters (`v0`, `g`, `b_g`, then the features), the covariance
+    /// of the first ``refinedParameters``, and the RMS reprojection error.
     func refineSolution(frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, imuFromCamera: SE3, observations: [[(k: Int, n: Vector2)]],
-                        v0: Vector3, g: Vector3, features: [Vector3]) -> (v0: Vector3, g: Vector3, bg: Vector3, poses: [Preintegrated], rms: Double)? {
+                        v0: Vector3, g: Vector3, features: [Vector3]) -> (parameters: [Double], covariance: Matrix, rms: Double)? {
         let rCI = imuFromCamera.rotation.matrix.transposed, tIC = imuFromCamera.translation
         var cacheKey: Vector3?
         var cache: [Preintegrated] = []
         func poses(_ bg: Vector3) -> [Preintegrated]? {
             if cacheKey == bg { return cache }
-            guard let p = preintegrate(frames, imu: imu, noise: noise, gyroBias: bg) else { return nil }
+            guard let p = preintegrate(frames, imu: imu, noise: noise, gyroBias: bg, accelerometerBias: .zero) else { return nil }
             cacheKey = bg
             cache = p
             return p
         }
         let count = observations.reduce(0) { $0 + $1.count }
+        let sigma = normalizedNoise
         func residuals(_ x: [Double]) throws -> [Double] {
-            let v = Vector3(x[0], x[1], x[2]), gv = Vector3(x[3], x[4], x[5]), bg = Vector3(x[6], x[7], x[8])
+            let v = Vector3(x[0], x[1], x[2]), gv = Vector3(x[3], x[4], x[5])
+            let bg = Vector3(x[6], x[7], x[8])
             guard let ps = poses(bg) else { throw Refusal.numerical }
             var r: [Double] = []
-            r.reserveCapacity(2 * count + 1)
+            r.reserveCapacity(2 * count + 4)
             for (j, obs) in observations.enumerated() {
                 let pf = Vector3(x[9 + 3 * j], x[10 + 3 * j], x[11 + 3 * j])
                 for o in obs {
@@ -176,8 +246,10 @@ struct DynamicInitializer {
                     r.append(o.n.y - pC.y / z)
                 }
             }
-            // Gravity's length, held stiffly (normalized units per m/s²).
+            // Gravity's length, held stiffly (normalized units per m/s²), and the gyro bias's prior
+            // (weighted as σ-scaled reprojection errors).
             r.append(0.01 * (gv.norm - gravity))
+            for b in [bg.x, bg.y, bg.z] { r.append(sigma * b / gyroscopeBiasSigma) }
             return r
         }
         func jacobian(_ x: [Double]) throws -> Matrix {
@@ -198,9 +270,22 @@ struct DynamicInitializer {
         solver.maxIterations = 15
         guard let result = try? solver.minimize(initial: initial, residuals: residuals, jacobian: jacobian) else { return nil }
         let x = result.parameters
-        let bg = Vector3(x[6], x[7], x[8])
-        guard let ps = poses(bg) else { return nil }
         let rms = (2 * result.finalCost / Double(max(1, 2 * count))).squareRoot()
-        return (Vector3(x[0], x[1], x[2]), Vector3(x[3], x[4], x[5]), bg, ps, rms)
+        // Σ = σ² (JᵀJ)⁻¹, its first columns; σ no smaller than what the residuals show.
+        // A feature far away leaves its depth barely determined: a tiny ridge (relative to the
+        // largest information) keeps the factorization defined without touching the 12 we keep.
+        guard let jac = try? jacobian(x) else { return nil }
+        var gram = jac.gram()
+        let ridge = 1e-12 * (0..<gram.rows).map { gram[$0, $0] }.reduce(0, max)
+        for i in 0..<gram.rows { gram[i, i] += ridge }
+        guard let information = try? Cholesky(gram, symmetryTolerance: nil) else { return nil }
+        let free = Self.refinedParameters
+        var unit = Matrix(rows: x.count, columns: free)
+        for i in 0..<free { unit[i, i] = 1 }
+        guard let columns = try? information.solve(unit) else { return nil }
+        let scale = pow(max(sigma, rms), 2)
+        var covariance = Matrix(rows: free, columns: free)
+        for i in 0..<free { for j in 0..<free { covariance[i, j] = scale * columns[i, j] } }
+        return (x, covariance, rms)
     }
 }

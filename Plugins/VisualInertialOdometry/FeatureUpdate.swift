@@ -41,17 +41,22 @@ struct FeatureUpdate {
     /// χ² gate probability (0.95: reject the 5 % most unlikely residuals of a consistent filter).
     var gateProbability: Double
 
-    /// The feature's rows, or why not.
-    func rows(_ observations: [Observation], filter: MSCKF) -> Result<Rows, Rejection> {
+    /// The feature triangulated from the clones that saw it, and its linearization there.
+    func triangulated(_ observations: [Observation], filter: MSCKF) -> Result<(point: Vector3, linear: Linearization), Rejection> {
         let views = observations.map { MultiViewTriangulation.Observation(worldFromCamera: filter.worldFromCamera($0.clone, camera: $0.camera), normalized: $0.normalized) }
         let point: Vector3
         switch MultiViewTriangulation.triangulate(views, minParallaxDegrees: minParallaxDegrees, maxRMSNormalized: maxReprojectionNormalized) {
         case let .success(t): point = t.position
         case let .failure(reason): return .failure(.triangulation(reason))
         }
+        return Self.linearize(observations, point: point, filter: filter).map { (point, $0) }
+    }
+
+    /// The feature's rows, or why not.
+    func rows(_ observations: [Observation], filter: MSCKF) -> Result<Rows, Rejection> {
         let linear: Linearization
-        switch Self.linearize(observations, point: point, filter: filter) {
-        case let .success(l): linear = l
+        switch triangulated(observations, filter: filter) {
+        case let .success(t): linear = t.linear
         case let .failure(reason): return .failure(reason)
         }
         let (hx, hf, r) = (linear.hx, linear.hf, linear.r)
@@ -63,16 +68,33 @@ struct FeatureUpdate {
         let rows = 2 * m - 3
         let h = projectedH.block(row: 3, column: 0, rows: rows, columns: n)
         let rr = Array(projectedR.elements[3...])
-        // χ² gate: rᵀ (H P Hᵀ + σ² I)⁻¹ r.
-        guard let hp = try? h * filter.covariance, var s = try? hp.multiplied(by: h, transposeOther: true) else { return .failure(.numerical) }
+        return gated(Rows(h: h, r: rr), filter: filter)
+    }
+
+    /// `rows` if they pass the χ² gate: `rᵀ (H P Hᵀ + σ² I)⁻¹ r` within the
+    /// ``gateProbability`` quantile for their count.
+    func gated(_ rows: Rows, filter: MSCKF) -> Result<Rows, Rejection> {
+        let count = rows.r.count
+        guard let hp = try? rows.h * filter.covariance, var s = try? hp.multiplied(by: rows.h, transposeOther: true) else { return .failure(.numerical) }
         let variance = filter.normalizedNoise * filter.normalizedNoise
-        for i in 0..<rows { s[i, i] += variance }
+        for i in 0..<count { s[i, i] += variance }
         s.symmetrize()
         guard let chol = try? Cholesky(s, symmetryTolerance: nil),
-              let solved = try? chol.solve(Matrix(rows: rows, columns: 1, columnMajor: rr)) else { return .failure(.numerical) }
-        let gamma = zip(rr, solved.elements).reduce(0) { $0 + $1.0 * $1.1 }
-        guard gamma <= ChiSquared.quantile(gateProbability, degrees: rows) else { return .failure(.gate) }
-        return .success(Rows(h: h, r: rr))
+              let solved = try? chol.solve(Matrix(rows: count, columns: 1, columnMajor: rows.r)) else { return .failure(.numerical) }
+        let gamma = zip(rows.r, solved.elements).reduce(0) { $0 + $1.0 * $1.1 }
+        guard gamma <= ChiSquared.quantile(gateProbability, degrees: count) else { return .failure(.gate) }
+        return .success(rows)
+    }
+
+    /// A landmark's rows for its observations in the newest clone: residual and Jacobian with
+    /// its position (a state block) included, χ²-gated.
+    func landmarkRows(_ j: Int, _ observations: [Observation], filter: MSCKF) -> Result<Rows, Rejection> {
+        switch Self.linearize(observations, point: filter.landmarks[j].position, filter: filter) {
+        case let .failure(reason): return .failure(reason)
+        case var .success(linear):
+            linear.hx.setBlock(row: 0, column: filter.landmarkOffset(j), linear.hf)
+            return gated(Rows(h: linear.hx, r: linear.r), filter: filter)
+        }
     }
 
     /// A feature's residuals and Jacobians before the null-space projection.

@@ -9,11 +9,12 @@ import ParallaxVision
 /// joint covariance. Features are not in the state: each is triangulated from the clones that
 /// saw it, its Jacobian's left null space removes the point from the residual, and the stacked
 /// residuals of all features update the state at once (QR-compressed, Cholesky-solved,
-/// χ²-gated).
+/// χ²-gated). Features tracked longer than the window can join the state as landmarks
+/// (OpenVINS's SLAM features) and update it every frame they are seen.
 ///
 /// Error state: the 15 inertial errors (``InertialState``), the camera–IMU calibration
 /// (``Calibration``: `δφ` of `R_IC` (right perturbation), `δp_IC` (m), `δt_d` (s)), then
-/// `(δθ, δp)` per clone. Only the calibration that is estimated is in the state (none by
+/// `(δθ, δp)` per clone, then `δp_W` per landmark. Only the calibration that is estimated is in the state (none by
 /// default), so a filter that estimates none carries and multiplies no extra columns.
 struct MSCKF {
     /// The camera–IMU calibration the filter carries: `T_IC` and the time offset
@@ -34,8 +35,18 @@ struct MSCKF {
         var firstPosition: Vector3
     }
 
+    /// A feature kept in the state (a "SLAM feature"): tracked longer than the window, it keeps
+    /// constraining the poses for as long as it is seen, instead of once.
+    struct Landmark {
+        var id: UInt64
+        /// `p_W` (m).
+        var position: Vector3
+    }
+
     var state: InertialState
     var clones: [Clone] = []
+    /// The features in the state, after the clones in the error state (3 columns each).
+    var landmarks: [Landmark] = []
     var covariance: Matrix
     /// The time of `state` (s since the filter's epoch).
     var time: Double
@@ -89,6 +100,8 @@ struct MSCKF {
     let cloneBase: Int
     /// Column of clone `k`'s error block.
     func cloneOffset(_ k: Int) -> Int { cloneBase + 6 * k }
+    /// Column of landmark `j`'s error block (`δp_W`): after the clones.
+    func landmarkOffset(_ j: Int) -> Int { cloneBase + 6 * clones.count + 3 * j }
 
     // MARK: Propagation
 
@@ -140,6 +153,11 @@ struct MSCKF {
         }
         corner.symmetrize()
         grown.setBlock(row: n, column: n, corner)
+        // The new clone goes after the others, before the landmarks.
+        let landmarksStart = landmarkOffset(0)
+        if landmarksStart < n {
+            grown = grown.permuted(Array(0..<landmarksStart) + Array(n..<(n + 6)) + Array(landmarksStart..<n))
+        }
         covariance = grown
         clones.append(Clone(time: stamp, rotation: state.rotation, position: state.position,
                             firstRotation: propagatedState.rotation, firstPosition: propagatedState.position))
@@ -150,6 +168,66 @@ struct MSCKF {
         let o = cloneOffset(k)
         covariance = covariance.removing(o..<(o + 6))
         clones.remove(at: k)
+    }
+
+    /// Removes landmark `j` from the state.
+    mutating func marginalize(landmark j: Int) {
+        let o = landmarkOffset(j)
+        covariance = covariance.removing(o..<(o + 3))
+        landmarks.remove(at: j)
+    }
+
+    /// Adds a landmark from its linearized observations in the window (delayed initialization, as
+    /// OpenVINS does it): with `H_f = Q [R₁; 0]`, the top rows `r₁ = H₁ δx + R₁ δp_f + n₁`
+    /// determine the feature (`δp_f = R₁⁻¹ (r₁ − H₁ δx − n₁)`, which gives its covariance and its
+    /// correlation with the state), and the rest, free of it, update the state afterwards.
+    /// Returns false (nothing changed) when the remaining rows fail the χ² gate `gate` (the
+    /// quantile for their count) or the system is degenerate.
+    mutating func addLandmark(id: UInt64, at point: Vector3, _ linear: FeatureUpdate.Linearization,
+                              gate: (Int) -> Double) throws -> Bool {
+        let variance = normalizedNoise * normalizedNoise
+        let n = dimension
+        let qr = try QR(linear.hf)
+        let hx = try qr.applyQTransposed(to: linear.hx)
+        let rq = try qr.applyQTransposed(to: try Matrix(rows: linear.r.count, columns: 1, columnMajor: linear.r)).elements
+        let r1 = try Matrix3(qr.r().block(row: 0, column: 0, rows: 3, columns: 3))
+        guard let r1Inverse = r1.inverse else { return false }
+        let h1 = hx.block(row: 0, column: 0, rows: 3, columns: n)
+        let upRows = hx.rows - 3
+        let h2 = hx.block(row: 3, column: 0, rows: upRows, columns: n)
+        let r2 = Array(rq[3...])
+        // The gate on the rows that do not involve the feature.
+        if upRows > 0 {
+            var s = try (try h2 * covariance).multiplied(by: h2, transposeOther: true)
+            for i in 0..<upRows { s[i, i] += variance }
+            s.symmetrize()
+            let solved = try Cholesky(s, symmetryTolerance: nil).solve(try Matrix(rows: upRows, columns: 1, columnMajor: r2))
+            let gamma = zip(r2, solved.elements).reduce(0) { $0 + $1.0 * $1.1 }
+            guard gamma <= gate(upRows) else { return false }
+        }
+        // P_xf = −P H₁ᵀ R₁⁻ᵀ, P_ff = R₁⁻¹ (H₁ P H₁ᵀ + σ² I) R₁⁻ᵀ.
+        var inv = Matrix(rows: 3, columns: 3)
+        inv.setBlock(row: 0, column: 0, r1Inverse)
+        let ph1 = try covariance.multiplied(by: h1, transposeOther: true)            // n × 3
+        let pxf = -1 * (try ph1.multiplied(by: inv, transposeOther: true))          // n × 3
+        var inner = try h1 * ph1
+        for i in 0..<3 { inner[i, i] += variance }
+        var pff = try (try inv * inner).multiplied(by: inv, transposeOther: true)
+        pff.symmetrize()
+        var grown = Matrix(rows: n + 3, columns: n + 3)
+        grown.setBlock(row: 0, column: 0, covariance)
+        grown.setBlock(row: 0, column: n, pxf)
+        grown.setBlock(row: n, column: 0, pxf.transposed)
+        grown.setBlock(row: n, column: n, pff)
+        covariance = grown
+        let step = r1Inverse * Vector3(rq[0], rq[1], rq[2])
+        landmarks.append(Landmark(id: id, position: point + step))
+        if upRows > 0 {
+            var h = Matrix(rows: upRows, columns: n + 3)
+            h.setBlock(row: 0, column: 0, h2)
+            try update(h: h, r: r2, variance: variance)
+        }
+        return true
     }
 
     /// The linearization point of clone `k`'s Jacobians: its first estimate with FEJ, else its
@@ -182,6 +260,10 @@ struct MSCKF {
             let o = cloneOffset(k)
             clones[k].rotation = clones[k].rotation * SO3.exp(Vector3(dx[o], dx[o + 1], dx[o + 2]))
             clones[k].position += Vector3(dx[o + 3], dx[o + 4], dx[o + 5])
+        }
+        for j in landmarks.indices {
+            let o = landmarkOffset(j)
+            landmarks[j].position += Vector3(dx[o], dx[o + 1], dx[o + 2])
         }
     }
 

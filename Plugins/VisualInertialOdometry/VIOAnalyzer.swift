@@ -34,6 +34,11 @@ public struct VIOAnalyzer: Analyzer {
         @Parameter("use the tracks' stereo matches (klt stereo_camera=cam1) when their stream declares a calibrated pair") public var stereo = true
         @Parameter("fewest frames a feature needs to update the filter", range: 2...60) public var minObservations = 3
         @Parameter("most features used in one update", range: 1...1000) public var maxFeaturesPerUpdate = 60
+        @Parameter("most features kept in the state while tracked beyond the window (SLAM features: they update every frame they are seen); 0: none (measured: better on shaking hand-held motion, worse on smooth long tracks, whose drift they follow)", range: 0...200)
+        public var landmarks = 0
+        @Parameter("time after initialization before features join the state (s)", range: 0...60) public var landmarkDelay = 1.0
+        @Parameter("longest track (frames) a landmark keeps: frame-to-frame tracks drift (≈ 1.5 px after 100 frames, OpenCV's LK alike), so an older one leaves the state; 0: no limit", range: 0...100_000)
+        public var landmarkMaxAge = 40
         @Parameter("image noise σ (px)", range: 0.01...100) public var pixelNoise = 1.0
         @Parameter("largest RMS reprojection error of a triangulated feature (px)", range: 0.1...100) public var triangulationMaxErrorPx = 5.0
         @Parameter("χ² gate probability for a feature's residual", range: 0.5...0.99999) public var gateProbability = 0.95
@@ -83,6 +88,10 @@ public struct VIOAnalyzer: Analyzer {
     private var epoch: Timestamp?
     /// Feature observations: id → (clone time, normalized point, and in the stereo partner).
     private var features: [UInt64: [(time: Timestamp, normalized: Vector2, stereo: Vector2?)]] = [:]
+    /// Ids of the features in the filter's state (``MSCKF/landmarks``).
+    private var landmarkIDs: Set<UInt64> = []
+    /// When the filter started (s).
+    private var initializedAt = 0.0
     /// `T_C1C0` of the tracked camera's stereo partner, when stereo matches are used.
     private var stereoFromCamera: SE3?
     private var warnedNaN = false
@@ -181,7 +190,8 @@ public struct VIOAnalyzer: Analyzer {
             }
             f.clone(at: stamp, angularRate: angularRate(at: t) - f.state.gyroscopeBias)
             record(packet.payload, at: stamp)
-            var usedFeatures = try updateWithEndedTracks(packet.payload.ended.map(\.id), &f)
+            var usedFeatures = try updateLandmarks(packet.payload, &f)
+            usedFeatures += try updateWithEndedTracks(packet.payload.ended.map(\.id), &f)
             if f.clones.count > options.window {
                 usedFeatures += try updateWithOldestClone(&f)
                 let oldest = f.clones[0].time
@@ -273,25 +283,26 @@ public struct VIOAnalyzer: Analyzer {
         let imuFromCamera = imu.bodyFromSensor.inverse * camera.bodyFromSensor
         let state: InertialState
         let variances: [Double]
+        var startCovariance: Matrix?
         if case let .success(still) = initializer.initialize(upTo) {
             state = still
             variances = [1e-4, 1e-4, 1e-4, 1e-8, 1e-8, 1e-8, 1e-4, 1e-4, 1e-4, 1e-5, 1e-5, 1e-5, 1e-2, 1e-2, 1e-2]
             initializedBy = "still IMU"
         } else if options.dynamicInit, let first = pending.first, t - first.time >= options.dynamicWindow * 0.95,
-                  case let .success(moving) = DynamicInitializer(gravityTolerance: options.dynamicGravityTolerance,
-                                                                  maxRefinedErrorNormalized: options.dynamicMaxErrorPx / camera.model.intrinsics.fx)
-                    .initialize(pending, imu: measurements, noise: imu.noise, imuFromCamera: imuFromCamera) {
-            state = moving
-            // Attitude from a second of data, velocity from the alignment, biases unknown.
+                  case let .success(moving) = dynamicInitializer(camera).initialize(pending, imu: measurements, noise: imu.noise, imuFromCamera: imuFromCamera) {
+            state = moving.state
+            // The refinement's covariance when it has one; otherwise attitude from a second of
+            // data, velocity from the alignment, biases unknown.
             variances = [1e-3, 1e-3, 1e-3, 1e-6, 1e-6, 1e-6, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2, 1e-2]
+            startCovariance = moving.covariance
             initializedBy = "moving (visual-inertial alignment)"
         } else {
             return
         }
         context.warn(String(format: "initialized at %.2f s after the first IMU sample: %@", t, initializedBy))
         pending = []
-        var p = Matrix(rows: 15, columns: 15)
-        for (i, v) in variances.enumerated() { p[i, i] = v }
+        var p = startCovariance ?? Matrix(rows: 15, columns: 15)
+        if startCovariance == nil { for (i, v) in variances.enumerated() { p[i, i] = v } }
         filter = MSCKF(state: state, time: t, covariance: p,
                        calibration: MSCKF.Calibration(imuFromCamera: imuFromCamera, timeOffset: options.timeOffsetMs / 1000),
                        extrinsicVariance: options.estimateExtrinsics
@@ -302,6 +313,16 @@ public struct VIOAnalyzer: Analyzer {
         filter?.stereoFromCamera = stereoFromCamera
         initialCalibration = filter?.calibration
         features = [:]
+        landmarkIDs = []
+        initializedAt = t
+    }
+
+    /// The moving start as the options configure it.
+    private func dynamicInitializer(_ camera: CameraCalibration) -> DynamicInitializer {
+        var initializer = DynamicInitializer(gravityTolerance: options.dynamicGravityTolerance,
+                                             maxRefinedErrorNormalized: options.dynamicMaxErrorPx / camera.model.intrinsics.fx)
+        initializer.normalizedNoise = options.pixelNoise / camera.model.intrinsics.fx
+        return initializer
     }
 
     private mutating func reset(_ context: inout AnalyzerContext, at stamp: Timestamp) {
@@ -309,12 +330,13 @@ public struct VIOAnalyzer: Analyzer {
         filter = nil
         recentUpdates = []
         features = [:]
+        landmarkIDs = []
         context.emit(Pose(worldFromBody: .identity, trackingState: .notAvailable), on: posePort, at: stamp)
     }
 
     private mutating func record(_ tracks: FeatureTracks, at stamp: Timestamp) {
         for f in tracks.features {
-            guard let n = f.normalized else { continue }
+            guard let n = f.normalized, !landmarkIDs.contains(f.id) else { continue }
             features[f.id, default: []].append((stamp, n, stereoFromCamera == nil ? nil : f.stereoNormalized))
         }
     }
@@ -329,38 +351,111 @@ public struct VIOAnalyzer: Analyzer {
         return try apply(Array(chosen.prefix(options.maxFeaturesPerUpdate)), &f)
     }
 
-    /// Updates with the features seen in the oldest clone, before it is marginalized.
+    /// Updates with the features seen in the oldest clone, before it is marginalized. Those
+    /// tracked through the whole window and still seen join the state as landmarks while there is
+    /// room (after ``Options/landmarkDelay``); the others update it once.
     private mutating func updateWithOldestClone(_ f: inout MSCKF) throws -> Int {
         let oldest = f.clones[0].time
+        let newest = f.clones[f.clones.count - 1].time
         let chosen = features.keys.sorted().filter { id in
             guard let obs = features[id] else { return false }
             return obs.count >= options.minObservations && obs.contains { $0.time == oldest }
         }
-        return try apply(Array(chosen.prefix(options.maxFeaturesPerUpdate)), &f)
+        var room = f.time - initializedAt >= options.landmarkDelay ? options.landmarks - f.landmarks.count : 0
+        var joining: [UInt64] = [], once: [UInt64] = []
+        for id in chosen {
+            if room > 0, let obs = features[id], obs.count == f.clones.count, obs.last?.time == newest {
+                joining.append(id)
+                room -= 1
+            } else {
+                once.append(id)
+            }
+        }
+        var count = try apply(Array(once.prefix(options.maxFeaturesPerUpdate)), &f)
+        for id in joining { if try addLandmark(id, &f) { count += 1 } }
+        return count
+    }
+
+    /// Adds feature `id` to the state from its observations in the window; false when it could
+    /// not be triangulated or fails the gate (it is then dropped).
+    private mutating func addLandmark(_ id: UInt64, _ f: inout MSCKF) throws -> Bool {
+        let obs = observations(of: id, in: f)
+        features[id] = nil
+        let linear: (point: Vector3, linear: FeatureUpdate.Linearization)
+        switch update.triangulated(obs, filter: f) {
+        case let .success(l): linear = l
+        case let .failure(reason): used[reason, default: 0] += 1; return false
+        }
+        let probability = options.gateProbability
+        guard try f.addLandmark(id: id, at: linear.point, linear.linear, gate: { ChiSquared.quantile(probability, degrees: $0) }) else {
+            used[.gate, default: 0] += 1
+            return false
+        }
+        used[nil, default: 0] += 1
+        landmarkIDs.insert(id)
+        return true
+    }
+
+    /// Updates with the landmarks seen in this frame; those no longer tracked, or whose
+    /// observation fails the gate, leave the state. Returns how many updated it.
+    private mutating func updateLandmarks(_ tracks: FeatureTracks, _ f: inout MSCKF) throws -> Int {
+        guard !f.landmarks.isEmpty else { return 0 }
+        var seen: [UInt64: TrackedFeature] = [:]
+        for t in tracks.features where landmarkIDs.contains(t.id) { seen[t.id] = t }
+        let newest = f.clones.count - 1
+        var blocks: [FeatureUpdate.Rows] = []
+        var leaving: [Int] = []
+        for (j, landmark) in f.landmarks.enumerated() {
+            guard let track = seen[landmark.id], let n = track.normalized,
+                  options.landmarkMaxAge == 0 || track.age <= options.landmarkMaxAge else { leaving.append(j); continue }
+            var obs = [FeatureUpdate.Observation(clone: newest, normalized: n)]
+            if stereoFromCamera != nil, let n1 = track.stereoNormalized { obs.append(.init(clone: newest, camera: 1, normalized: n1)) }
+            switch update.landmarkRows(j, obs, filter: f) {
+            case let .success(rows): blocks.append(rows)
+            case .failure: leaving.append(j)
+            }
+        }
+        try apply(blocks, &f)
+        for j in leaving.reversed() {
+            landmarkIDs.remove(f.landmarks[j].id)
+            f.marginalize(landmark: j)
+        }
+        return blocks.count
+    }
+
+    /// The recorded observations of feature `id` in the window's clones.
+    private func observations(of id: UInt64, in f: MSCKF) -> [FeatureUpdate.Observation] {
+        var index: [Timestamp: Int] = [:]
+        for (k, c) in f.clones.enumerated() { index[c.time] = k }
+        var obs: [FeatureUpdate.Observation] = []
+        for o in features[id] ?? [] {
+            guard let k = index[o.time] else { continue }
+            obs.append(FeatureUpdate.Observation(clone: k, normalized: o.normalized))
+            if let n1 = o.stereo { obs.append(FeatureUpdate.Observation(clone: k, camera: 1, normalized: n1)) }
+        }
+        return obs
     }
 
     /// Builds the stacked update from `ids` (removing them from the database) and applies it.
     private mutating func apply(_ ids: [UInt64], _ f: inout MSCKF) throws -> Int {
         guard !ids.isEmpty else { return 0 }
-        var index: [Timestamp: Int] = [:]
-        for (k, c) in f.clones.enumerated() { index[c.time] = k }
         var blocks: [FeatureUpdate.Rows] = []
         for id in ids {
-            let records = (features[id] ?? []).filter { index[$0.time] != nil }
+            let obs = observations(of: id, in: f)
             features[id] = nil
-            guard records.count >= options.minObservations else { continue }
-            var obs: [FeatureUpdate.Observation] = []
-            for o in records {
-                guard let k = index[o.time] else { continue }
-                obs.append(FeatureUpdate.Observation(clone: k, normalized: o.normalized))
-                if let n1 = o.stereo { obs.append(FeatureUpdate.Observation(clone: k, camera: 1, normalized: n1)) }
-            }
+            guard Set(obs.map(\.clone)).count >= options.minObservations else { continue }
             switch update.rows(obs, filter: f) {
             case let .success(rows): blocks.append(rows); used[nil, default: 0] += 1
             case let .failure(reason): used[reason, default: 0] += 1
             }
         }
-        guard !blocks.isEmpty else { return 0 }
+        try apply(blocks, &f)
+        return blocks.count
+    }
+
+    /// Stacks `blocks` (rows over the whole state) into one update.
+    private func apply(_ blocks: [FeatureUpdate.Rows], _ f: inout MSCKF) throws {
+        guard !blocks.isEmpty else { return }
         let total = blocks.reduce(0) { $0 + $1.r.count }
         var h = Matrix(rows: total, columns: f.dimension)
         var r: [Double] = []
@@ -372,7 +467,6 @@ public struct VIOAnalyzer: Analyzer {
             row += b.r.count
         }
         try f.update(h: h, r: r, variance: f.normalizedNoise * f.normalizedNoise)
-        return blocks.count
     }
 
     /// Whether the platform stands still at `t`: the IMU still over the last ``Options/zuptWindow``

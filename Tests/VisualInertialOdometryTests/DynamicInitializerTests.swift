@@ -5,7 +5,7 @@ import Parallax
 
 /// The closed-form moving start, refined: from one second of a hand-held-like shaking motion
 /// (synthetic bearings with 0.5 px noise, an IMU with EuRoC's noise and a 0.06 rad/s gyro bias)
-/// it recovers gravity, velocity and the gyro bias. (Scale, hence velocity, needs acceleration:
+/// it recovers gravity, velocity and the gyro bias, with a covariance that covers the errors. (Scale, hence velocity, needs acceleration:
 /// on a smooth constant-speed orbit a one-second window does not determine it.)
 @Suite struct DynamicInitializerTests {
     @Test func recoversGravityVelocityAndGyroBiasWhileMoving() throws {
@@ -43,7 +43,8 @@ import Parallax
         var initializer = DynamicInitializer()
         initializer.maxFeatures = 25
         let result = initializer.initialize(frames, imu: imu, noise: simulator.configuration.imu.noise, imuFromCamera: camera.bodyFromSensor)
-        guard case let .success(state) = result else { Issue.record("refused: \(result)"); return }
+        guard case let .success(start) = result else { Issue.record("refused: \(result)"); return }
+        let state = start.state
         let truth = spline.evaluate(t0 + 1)
         // Roll and pitch (gravity direction in the IMU frame) and the speed are observable; yaw and position are not.
         let up = Vector3(0, 0, 1)
@@ -51,5 +52,16 @@ import Parallax
         #expect(tilt < 1, "gravity direction off by \(tilt)°")
         #expect(abs(state.velocity.norm - truth.velocity.norm) < 0.05, "speed \(state.velocity.norm) vs \(truth.velocity.norm) m/s")
         #expect((state.gyroscopeBias - imuModel.initialGyroBias).norm < 0.01, "gyro bias \(state.gyroscopeBias)")
+        // The start's covariance is positive definite and its tilt σ (attitude error across the
+        // body-frame up direction) covers the tilt error without being vague.
+        let p = try #require(start.covariance)
+        _ = try Cholesky(p)
+        let upInBody = state.rotation.inverse * up
+        var tiltVariance = 0.0
+        for i in 0..<3 { tiltVariance += p[i, i] }
+        for i in 0..<3 { for j in 0..<3 { tiltVariance -= upInBody[i] * p[i, j] * upInBody[j] } }
+        let tiltSigma = tiltVariance.squareRoot() * 180 / .pi
+        #expect(tilt < 3 * tiltSigma && tiltSigma < 2, "tilt error \(tilt)°, σ \(tiltSigma)°")
+        #expect((0..<3).allSatisfy { abs(p[12 + $0, 12 + $0] - initializer.accelerometerBiasSigma * initializer.accelerometerBiasSigma) < 1e-8 })
     }
 }

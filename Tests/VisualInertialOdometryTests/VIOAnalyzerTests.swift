@@ -27,14 +27,14 @@ import ParallaxTesting
         }
     }
 
-    /// A harness fed with IMU samples and per-frame tracks (ids renewed every 15 frames, as
-    /// real tracks end), `pixelNoise` px on each observation.
+    /// A harness fed with IMU samples and per-frame tracks (ids renewed every `trackLength` frames,
+    /// as real tracks end), `pixelNoise` px on each observation.
     /// `cameraDelay` (s): the camera stamps its frames this much early (`t_IMU − t_camera`);
     /// `saturated`: over that span the accelerometer sits at its rails, ±`saturation` m/s² on
     /// every axis (a hard knock).
     static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, nanAt: Double? = nil,
                         cameraDelay: Double = 0, saturated: ClosedRange<Double>? = nil, saturation: Double = 10, stereo: Bool = false,
-                        options: VIOAnalyzer.Options = .init()) throws -> (AnalyzerHarness, Trajectory) {
+                        trackLength: Int = 15, options: VIOAnalyzer.Options = .init()) throws -> (AnalyzerHarness, Trajectory) {
         let spline = simulator.spline
         let t0 = spline.validRange.lowerBound
         var harness = AnalyzerHarness { try VIOAnalyzer(options: options) }
@@ -70,7 +70,7 @@ import ParallaxTesting
                 guard c.z > 0.3, let px = camera.model.project(c), camera.model.contains(px, margin: 2) else { continue }
                 var track = live[i] ?? (nextID, 0)
                 if live[i] == nil { nextID += 1 }
-                if track.age >= 15 {
+                if track.age >= trackLength {
                     ended.append(EndedTrack(id: track.id, reason: .outOfImage, age: track.age))
                     track = (nextID, 0)
                     nextID += 1
@@ -193,6 +193,19 @@ import ParallaxTesting
         let monoAPE = try Self.ape(mono.run().packets(on: "vio/pose"), truth: truth)
         let stereoAPE = try Self.ape(stereo.run().packets(on: "vio/pose"), truth: truth)
         #expect(stereoAPE < monoAPE, "stereo APE \(stereoAPE) m, mono \(monoAPE) m")
+    }
+
+    /// Features kept in the state (SLAM features) keep constraining the poses while they are
+    /// tracked: on long tracks the trajectory beats the window-only filter's.
+    @Test func landmarksImproveOnLongTracks() throws {
+        var with = VIOAnalyzer.Options()
+        with.landmarks = 50
+        with.landmarkMaxAge = 0
+        let (plain, truth) = try Self.harness(seconds: 6, pixelNoise: 0.5, trackLength: 200)
+        let (kept, _) = try Self.harness(seconds: 6, pixelNoise: 0.5, trackLength: 200, options: with)
+        let plainAPE = try Self.ape(plain.run().packets(on: "vio/pose"), truth: truth)
+        let keptAPE = try Self.ape(kept.run().packets(on: "vio/pose"), truth: truth)
+        #expect(keptAPE < 0.8 * plainAPE, "with landmarks \(keptAPE) m, without \(plainAPE) m")
     }
 
     @Test func aStreamWithoutCalibrationIsAClearError() throws {
