@@ -60,7 +60,7 @@ public enum DenseFiles {
         let tag = Float(bitPattern: data.loadLE(UInt32.self, at: 0))
         guard tag == 202021.25 else { throw DenseFileError.malformed(path: path, reason: "tag \(tag) is not 202021.25 (not a .flo file)") }
         let w = Int(Int32(bitPattern: data.loadLE(UInt32.self, at: 4))), h = Int(Int32(bitPattern: data.loadLE(UInt32.self, at: 8)))
-        guard w > 0, h > 0, w < 100_000, h < 100_000 else { throw DenseFileError.malformed(path: path, reason: "bad size \(w)×\(h)") }
+        if case let .failure(refusal) = ImageSizeLimit.check(width: w, height: h) { throw DenseFileError.malformed(path: path, reason: ".flo \(refusal)") }
         guard data.count >= 12 + 8 * w * h else {
             throw DenseFileError.malformed(path: path, reason: "truncated: \(data.count) bytes for \(w)×\(h) vectors (need \(12 + 8 * w * h))")
         }
@@ -92,6 +92,7 @@ public enum DenseFiles {
         guard fields.count == 4, fields[0] == "Pf", let w = Int(fields[1]), let h = Int(fields[2]), let scale = Double(fields[3]), w > 0, h > 0 else {
             throw DenseFileError.malformed(path: path, reason: "expected a gray PFM header 'Pf width height scale'")
         }
+        if case let .failure(refusal) = ImageSizeLimit.check(width: w, height: h) { throw DenseFileError.malformed(path: path, reason: "PFM \(refusal)") }
         guard data.count - offset >= 4 * w * h else { throw DenseFileError.malformed(path: path, reason: "truncated pixel data") }
         let littleEndian = scale < 0
         var values = [Float](repeating: 0, count: w * h)

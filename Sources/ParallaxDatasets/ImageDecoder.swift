@@ -83,6 +83,9 @@ public enum ImageDecoder {
         guard ok != 0 else { throw ImageDecodingError.corrupt(path: path, message: message(of: &image)) }
         defer { png_image_free(&image) }
         let width = Int(image.width), height = Int(image.height)
+        if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height) {
+            throw ImageDecodingError.corrupt(path: path, message: "PNG \(refusal)")
+        }
         let isColor = image.format & UInt32(PNG_FORMAT_FLAG_COLOR) != 0
         let is16 = image.format & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0
         if is16 && !isColor {
@@ -118,6 +121,9 @@ public enum ImageDecoder {
         }
         guard header == 0, width > 0, height > 0 else {
             throw ImageDecodingError.corrupt(path: path, message: String(cString: tjGetErrorStr2(handle)))
+        }
+        if case let .failure(refusal) = ImageSizeLimit.check(width: Int(width), height: Int(height)) {
+            throw ImageDecodingError.corrupt(path: path, message: "JPEG \(refusal)")
         }
         let gray = colorspace == Int32(TJCS_GRAY.rawValue)
         let channels = gray ? 1 : 3

@@ -36,7 +36,9 @@ enum PNMDecoder {
             return value
         }
         let width = try number("width"), height = try number("height"), maxval = try number("maxval")
-        guard width > 0, height > 0 else { throw ImageDecodingError.corrupt(path: path, message: "PNM size \(width)×\(height)") }
+        if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height) {
+            throw ImageDecodingError.corrupt(path: path, message: "PNM \(refusal)")
+        }
         guard (1...65535).contains(maxval) else { throw ImageDecodingError.corrupt(path: path, message: "PNM maxval \(maxval) outside 1…65535") }
         guard i < bytes.count, isSpace(bytes[i]) else { throw ImageDecodingError.corrupt(path: path, message: "PNM header not followed by whitespace") }
         i += 1

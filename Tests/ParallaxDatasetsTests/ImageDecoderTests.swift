@@ -87,6 +87,54 @@ import ParallaxCore
         #expect([photo[0, 0, 0], photo[0, 0, 1], photo[0, 0, 2]] == [0x6C, 0x5C, 0x4C])
     }
 
+    /// A PNG: signature, an IHDR chunk declaring `width × height` (8-bit gray) with its CRC, an
+    /// (empty) IDAT, IEND.
+    static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return ~c
+        }
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return be(UInt32(body.count)) + typed + be(crc32(typed))
+        }
+        let ihdr = be(width) + be(height) + [8, 0, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", []))
+    }
+
+    /// Headers declaring huge sizes are refused before anything is allocated, naming the file and
+    /// the size, for every image and dense-data format (a trap or gigabytes allocated before).
+    @Test func hugeDeclaredSizesAreRefusedBeforeAllocating() throws {
+        let dir = FileManager.default.temporaryDirectory
+        let file = dir.appendingPathComponent("parallax-\(UUID()).bin")
+        defer { try? FileManager.default.removeItem(at: file) }
+        func refused(_ data: Data, _ read: (String) throws -> Void) throws {
+            try data.write(to: file)
+            #expect { try read(file.path) } throws: { error in
+                let text = "\(error)"
+                return text.contains(file.path) && text.contains("exceeds the limit of 100 megapixels")
+            }
+        }
+        for (w, h) in [(999_999, 999_999), (50_000, 50_000)] {
+            try refused(Self.pngHeader(width: UInt32(w), height: UInt32(h))) { _ = try ImageDecoder.decode(path: $0) }
+            try refused(Data("P5 \(w) \(h) 255\n".utf8)) { _ = try ImageDecoder.decode(path: $0) }
+            try refused(Data("Pf\n\(w) \(h)\n-1\n".utf8)) { _ = try DenseFiles.readPFM(path: $0) }
+            var flo = Data()
+            for v in [Float(202021.25).bitPattern, UInt32(w), UInt32(h)] { withUnsafeBytes(of: v.littleEndian) { flo.append(contentsOf: $0) } }
+            try refused(flo) { _ = try DenseFiles.readFlo(path: $0) }
+        }
+        // A PFM size whose product overflows Int is refused, not trapped.
+        try refused(Data("Pf\n9999999999 9999999999\n-1\n".utf8)) { _ = try DenseFiles.readPFM(path: $0) }
+        #expect(ImageSizeLimit.check(width: Int.max, height: 2) == .failure(.tooLarge(width: Int.max, height: 2)))
+        #expect(ImageSizeLimit.check(width: 752, height: 480) == .success(360_960))
+        #expect(ImageSizeLimit.check(width: 0, height: 480) == .failure(.empty(width: 0, height: 480)))
+    }
+
     @Test func nonImagesAreRefusedByName() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-\(UUID()).png")
         try Data("not an image".utf8).write(to: path)

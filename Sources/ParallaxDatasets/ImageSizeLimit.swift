@@ -1,0 +1,32 @@
+/// The largest image a file may declare: decoders check the size in the header against it
+/// before allocating, so a corrupt or hostile header (a PNG claiming 999999 × 999999) is a
+/// clear error naming the file instead of a trap or gigabytes allocated.
+///
+/// 100 megapixels: far above the cameras and depth sensors of the datasets Parallax reads
+/// (EuRoC 0.36, KITTI 0.47, Middlebury 2014 full size 6, 8K video 33), below what would
+/// exhaust a workstation's memory (a 100 MP RGB frame is 300 MB, 1.2 GB as float flow).
+public enum ImageSizeLimit {
+    public static let maxPixels = 100_000_000
+
+    /// `width × height` when both are positive and the product stays within ``maxPixels``
+    /// (computed without overflow); otherwise why not.
+    public static func check(width: Int, height: Int) -> Result<Int, Refusal> {
+        guard width > 0, height > 0 else { return .failure(.empty(width: width, height: height)) }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixels else { return .failure(.tooLarge(width: width, height: height)) }
+        return .success(pixels)
+    }
+
+    /// Why a declared size is refused.
+    public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
+        case empty(width: Int, height: Int)
+        case tooLarge(width: Int, height: Int)
+
+        public var description: String {
+            switch self {
+            case let .empty(w, h): return "declared size \(w)×\(h) is empty"
+            case let .tooLarge(w, h): return "declared size \(w)×\(h) exceeds the limit of \(ImageSizeLimit.maxPixels / 1_000_000) megapixels"
+            }
+        }
+    }
+}
