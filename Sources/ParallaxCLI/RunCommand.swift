@@ -6,8 +6,12 @@ import Parallax
 import Glibc
 #endif
 
-/// Set by SIGINT; polled by the bus between timestamp groups.
-nonisolated(unsafe) var interruptRequested = false
+/// The signal that asked the run to stop (SIGINT, SIGTERM or SIGHUP), 0 while none has; set by
+/// the handlers, polled by the bus between timestamp groups.
+nonisolated(unsafe) var interruptSignal: Int32 = 0
+
+/// The signals that stop a run cleanly: Ctrl-C, a scheduler's time limit, a closed terminal.
+let interruptingSignals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")]
 
 /// `parallax run CHAIN DATASET --out DIR`.
 struct RunCommand: ParsableCommand {
@@ -58,12 +62,14 @@ struct RunCommand: ParsableCommand {
         }
         defer { try? events.close() }
 
-        signal(SIGINT) { _ in interruptRequested = true }
-        // A parent may have started us with SIGINT blocked (the mask is inherited; Foundation's
-        // Process does this): unblock it, or Ctrl-C would never arrive.
+        // Each stops the run between timestamp groups; what was computed is flushed and
+        // run.json says which signal came; the exit status is 128 + its number.
+        for (number, _) in interruptingSignals { signal(number) { interruptSignal = $0 } }
+        // A parent may have started us with these blocked (the mask is inherited; Foundation's
+        // Process does this): unblock them, or Ctrl-C would never arrive.
         var interrupt = sigset_t()
         sigemptyset(&interrupt)
-        sigaddset(&interrupt, SIGINT)
+        for (number, _) in interruptingSignals { sigaddset(&interrupt, number) }
         pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
         let display = quiet ? nil : ProgressDisplay(spanning: source.listing.stamps.values.joined())
         // Analyzer outputs with a file format of their own (pose streams → TUM) get a writer.
@@ -96,7 +102,7 @@ struct RunCommand: ParsableCommand {
         options.realtime = realtime
         let outcome: ChainRunner.Outcome
         do {
-            outcome = try runner.run(options: options, cancelled: { interruptRequested }, progress: display.map { d in { d.update($0) } }, sink: sink)
+            outcome = try runner.run(options: options, cancelled: { interruptSignal != 0 }, progress: display.map { d in { d.update($0) } }, sink: sink)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
@@ -120,8 +126,14 @@ struct RunCommand: ParsableCommand {
             report.warnings.insert(warning, at: 0)
             FileHandle.standardError.write(Data("parallax: warning: \(warning)\n".utf8))
         }
-        try RunFile.write(report: report, chain: chainSpec, instances: instances, dataset: dataset,
+        let signalNumber = interruptSignal
+        let signalName = interruptingSignals.first { $0.number == signalNumber }?.name
+        try RunFile.write(report: report, chain: chainSpec, instances: instances, dataset: dataset, interrupted: signalName,
                           to: outURL.appendingPathComponent("run.json"))
+        if let signalName {
+            throw fail("\(signalName): \(failure.map { "\($0)" } ?? "run stopped; outputs computed so far were written")",
+                       code: ExitCode(128 + signalNumber))
+        }
         if let failure {
             throw fail("\(failure)", code: ExitCodes.runFailed)
         }
@@ -163,15 +175,18 @@ enum RunFile {
         var dataset: String
         var analyzers: [[String: String]]
         var report: RunReport
+        /// The signal that stopped the run early (`SIGINT`, `SIGTERM`, `SIGHUP`); absent when it ran to the end.
+        var interrupted: String?
     }
 
-    static func write(report: RunReport, chain: Chain, instances: [AnalyzerInstance], dataset: String, to url: URL) throws {
+    static func write(report: RunReport, chain: Chain, instances: [AnalyzerInstance], dataset: String, interrupted: String? = nil,
+                      to url: URL) throws {
         let analyzers = instances.map { i in
             ["instance": i.name, "analyzer": i.typeName,
              "options": i.optionSummary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")]
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(Contents(chain: chain.name, dataset: dataset, analyzers: analyzers, report: report)).write(to: url)
+        try encoder.encode(Contents(chain: chain.name, dataset: dataset, analyzers: analyzers, report: report, interrupted: interrupted)).write(to: url)
     }
 }

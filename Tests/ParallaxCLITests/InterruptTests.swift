@@ -1,18 +1,23 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import Parallax
 
-/// Ctrl-C on the real executable: the SIGINT handler stops the run, the analyzers are closed
-/// and flushed, and run.json and events.jsonl keep what was computed.
+/// Ctrl-C, a scheduler's SIGTERM and a closed terminal's SIGHUP on the real executable: the
+/// handler stops the run, the analyzers are closed and flushed, events.jsonl and run.json keep
+/// what was computed, run.json names the signal, and the exit status is 128 + its number.
 @Suite struct InterruptTests {
-    @Test func ctrlCStopsARunAndKeepsWhatWasComputed() throws {
+    @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
+    func aSignalStopsARunAndKeepsWhatWasComputed(_ signalNumber: Int32, _ name: String) throws {
         let binary = Paths.root.appendingPathComponent(".build/debug/parallax")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             print("skipped: \(binary.path) is not built (swift build builds it)"); return
         }
         // 60 s of IMU at 200 Hz, replayed at sensor rate (--realtime): the run is still going
         // when the signal comes.
-        let data = Paths.temporary("interrupt-data"), out = Paths.temporary("interrupt-out")
+        let data = Paths.temporary("interrupt-data-\(name)"), out = Paths.temporary("interrupt-out-\(name)")
         defer { for u in [data, out] { try? FileManager.default.removeItem(at: u) } }
         let writer = try ParallaxFolderWriter(path: data.path)
         for k in 0..<12_000 {
@@ -34,19 +39,20 @@ import Parallax
         while !FileManager.default.fileExists(atPath: events.path), waited < 30 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
         Thread.sleep(forTimeInterval: 0.5)
         #expect(process.isRunning, "the run ended before it could be interrupted")
-        process.interrupt()  // SIGINT
+        kill(process.processIdentifier, signalNumber)
         waited = 0
         while process.isRunning, waited < 20 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
-        if process.isRunning { process.terminate(); Issue.record("the run did not stop within 20 s of SIGINT"); return }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); Issue.record("the run did not stop within 20 s of \(name)"); return }
         #expect(process.terminationReason == .exit, "killed by the signal instead of stopping cleanly")
-        #expect(process.terminationStatus == 1)
+        #expect(process.terminationStatus == 128 + signalNumber)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(message.contains("run cancelled; outputs computed so far were written"), "\(message)")
+        #expect(message.contains("\(name): run cancelled; outputs computed so far were written"), "\(message)")
         // stream-stats reports at close: its summary was flushed; run.json says how far it got.
         let lines = try String(contentsOf: events, encoding: .utf8).split(separator: "\n")
         #expect(lines.contains { $0.contains("\"producer\":\"stream-stats\"") })
         let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as! [String: Any]
         let report = try #require(run["report"] as? [String: Any])
+        #expect(run["interrupted"] as? String == name)
         let seconds = try #require(report["datasetSeconds"] as? Double)
         #expect(seconds > 0 && seconds < 50, "replayed \(seconds) s of 60 before the interrupt")
     }
