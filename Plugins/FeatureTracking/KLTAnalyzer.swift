@@ -35,6 +35,7 @@ public struct KLTAnalyzer: Analyzer {
         @Parameter("detection grid columns (new features fill empty cells first)", range: 1...1000) public var gridColumns = 8
         @Parameter("detection grid rows", range: 1...1000) public var gridRows = 6
         @Parameter("corner detector") public var detector = Detector.shiTomasi
+        @Parameter("equalize each frame's histogram before tracking (as OpenVINS does): the same contrast in dark and bright frames") public var equalize = false
         @Parameter("FAST intensity threshold (gray levels)", range: 1...255) public var fastThreshold = 20.0
         @Parameter("second camera of a stereo pair (e.g. cam1); empty disables stereo matching") public var stereoCamera = ""
         @Parameter("depth (m) used to predict where a feature appears in the stereo camera", range: 0.01...1e6) public var stereoDepthGuess = 3.0
@@ -89,7 +90,7 @@ public struct KLTAnalyzer: Analyzer {
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let frame = input.payload(frames) else { return }
-        let image = GrayImage(frame.image)
+        let image = options.equalize ? GrayImage(HistogramEqualization.equalized(Self.gray8(frame.image))) : GrayImage(frame.image)
         let current = lk.prepare(image)
         var ended: [EndedTrack] = []
         if let prev = previous, prev.size.width != current.size.width || prev.size.height != current.size.height {
@@ -118,6 +119,13 @@ public struct KLTAnalyzer: Analyzer {
         previous = current
         context.emit(FeatureTracks(camera: options.camera, imageWidth: image.width, imageHeight: image.height,
                                    features: tracks, ended: ended), on: output, at: input.timestamp)
+    }
+
+    /// `image` as 8-bit gray (BT.601 luma for color).
+    static func gray8(_ image: ImageBuffer<UInt8>) -> ImageBuffer<UInt8> {
+        guard image.channels != 1 else { return image }
+        let gray = GrayImage(image).pixels.map { UInt8(max(0, min(255, $0.rounded()))) }
+        return ImageBuffer(width: image.width, height: image.height, samples: gray)
     }
 
     /// Tracks the live features into `current`; returns the ones that ended.
