@@ -90,7 +90,8 @@ public struct KLTAnalyzer: Analyzer {
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let frame = input.payload(frames) else { return }
-        let image = options.equalize ? GrayImage(HistogramEqualization.equalized(Self.gray8(frame.image))) : GrayImage(frame.image)
+        var image = GrayImage(frame.image)
+        if options.equalize { HistogramEqualization.equalize(&image) }
         let current = lk.prepare(image)
         var ended: [EndedTrack] = []
         if let prev = previous, prev.size.width != current.size.width || prev.size.height != current.size.height {
@@ -119,13 +120,6 @@ public struct KLTAnalyzer: Analyzer {
         previous = current
         context.emit(FeatureTracks(camera: options.camera, imageWidth: image.width, imageHeight: image.height,
                                    features: tracks, ended: ended), on: output, at: input.timestamp)
-    }
-
-    /// `image` as 8-bit gray (BT.601 luma for color).
-    static func gray8(_ image: ImageBuffer<UInt8>) -> ImageBuffer<UInt8> {
-        guard image.channels != 1 else { return image }
-        let gray = GrayImage(image).pixels.map { UInt8(max(0, min(255, $0.rounded()))) }
-        return ImageBuffer(width: image.width, height: image.height, samples: gray)
     }
 
     /// Tracks the live features into `current`; returns the ones that ended.

@@ -14,8 +14,8 @@ import ParallaxMath
 /// a prior) and the features on the reprojection errors, and the inverse of its information gives
 /// the start's covariance: what the filter begins with is what the window determined, not a guess.
 /// The accelerometer bias starts at zero with its prior's variance: a second of motion does not
-/// determine it (with it free, the refinement moved errors of the tracks into it: 2.9 → worse on
-/// the simulated MH_01 motion).
+/// determine it (left free under a 0.1 m/s² prior, its refined σ stayed at the prior's, and
+/// MH_01 came out worse: 12.1 vs 9.3 mm, measured with landmarks on).
 struct DynamicInitializer {
     /// One frame of the window: its time (s) and feature bearings (undistorted normalized points).
     struct Frame {
@@ -34,9 +34,6 @@ struct DynamicInitializer {
     var gravity = 9.81
     /// Largest RMS reprojection error (normalized units) after the refinement; `nil`: no check.
     var maxRefinedErrorNormalized: Double? = nil
-    /// Refine the linear solution by Levenberg–Marquardt over velocity, gravity, the gyro bias and
-    /// the features (the linear system takes the gyro bias as zero).
-    var refine = true
     /// σ of a bearing (normalized image units: pixels / focal length) the refinement weighs the
     /// reprojection errors with, and its covariance is scaled by.
     var normalizedNoise = 1.0 / 460
@@ -44,17 +41,18 @@ struct DynamicInitializer {
     var gyroscopeBiasSigma = 0.05
     /// σ of the accelerometer bias the start is given (m/s²), centred on zero, uncorrelated.
     var accelerometerBiasSigma = 0.1
-    /// Factor on the refinement's covariance of attitude, velocity and gyro bias: it takes the
-    /// preintegrated IMU as exact and the accelerometer bias as zero, so it is too confident.
-    /// (OpenVINS inflates by 10–100 after an optimization that does model the IMU; measured
-    /// here on MH_01 and its simulated motion, 1…10 all give 8.4–9.3 mm and 1.7–1.9 mm: 3.)
-    var inflation = 3.0
+    /// Factor on each block's variance (attitude, velocity, gyro bias) of the refinement's
+    /// covariance: it takes the preintegrated IMU as exact and the accelerometer bias as zero, so
+    /// it is too confident. Measured with `chains/vio-mono.yaml` (SE3 APE, EuRoC MH_01 / the
+    /// simulated MH_01 motion): 1 → 9.3 / 4.8 mm, 3 → 7.9 / 4.3, 10 → 7.6 / 3.8, 30 → 7.8 / 3.6,
+    /// 100 → 8.0 / 3.6. 10, as OpenVINS inflates attitude and gyro bias.
+    var inflation = 10.0
 
-    /// Where the platform starts: the state at the last frame and, after the refinement, its
-    /// covariance (15 × 15, ``InertialState``'s error-state order).
+    /// Where the platform starts: the state at the last frame and its covariance (15 × 15,
+    /// ``InertialState``'s error-state order).
     struct Start {
         var state: InertialState
-        var covariance: Matrix?
+        var covariance: Matrix
     }
 
     enum Refusal: Error, Equatable { case tooFewFeatures, gravity(Double), depth, numerical, residual(Double) }
@@ -63,7 +61,7 @@ struct DynamicInitializer {
     func initialize(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, imuFromCamera: SE3) -> Result<Start, Refusal> {
         guard frames.count >= minObservations else { return .failure(.tooFewFeatures) }
         // Gravity-free preintegration from I0 (gyro bias taken as zero here, refined below).
-        guard let poses = preintegrate(frames, imu: imu, noise: noise, gyroBias: .zero, accelerometerBias: .zero) else { return .failure(.numerical) }
+        guard let poses = preintegrate(frames, imu: imu, noise: noise, gyroBias: .zero) else { return .failure(.numerical) }
         // Features: enough frames and enough parallax.
         var tracks: [UInt64: [(k: Int, d: Vector3)]] = [:]
         for (k, f) in frames.enumerated() {
@@ -126,10 +124,6 @@ struct DynamicInitializer {
             }
         }
         guard Double(front) >= 0.9 * Double(total) else { return .failure(.depth) }
-        guard refine else {
-            return .success(Start(state: Self.state(frames: frames, imu: imu, noise: noise, v0: v0, g: g, bg: .zero, ba: .zero, poses: poses),
-                                  covariance: nil))
-        }
         var observations: [[(k: Int, n: Vector2)]] = []
         for id in ids {
             observations.append(frames.enumerated().compactMap { k, f in f.features[id].map { (k, $0) } })
@@ -141,9 +135,8 @@ struct DynamicInitializer {
         let x = refined.parameters
         func state(_ x: [Double]) -> InertialState? {
             let bg = Vector3(x[6], x[7], x[8])
-            guard let ps = preintegrate(frames, imu: imu, noise: noise, gyroBias: bg, accelerometerBias: .zero) else { return nil }
-            return Self.state(frames: frames, imu: imu, noise: noise, v0: Vector3(x[0], x[1], x[2]),
-                              g: Vector3(x[3], x[4], x[5]).normalized * gravity, bg: bg, ba: .zero, poses: ps)
+            guard let ps = preintegrate(frames, imu: imu, noise: noise, gyroBias: bg) else { return nil }
+            return Self.state(v0: Vector3(x[0], x[1], x[2]), g: Vector3(x[3], x[4], x[5]).normalized * gravity, bg: bg, poses: ps)
         }
         guard let start = state(x) else { return .failure(.numerical) }
         // The start's covariance: A · Σ · Aᵀ, A = ∂(error state)/∂(v0, g, b_g) by central differences.
@@ -175,15 +168,15 @@ struct DynamicInitializer {
     /// How many parameters of the refinement come before the features: `v0`, `g`, `b_g`.
     static let refinedParameters = 9
 
-    /// The state at the last frame from the window's solution, in a world with gravity along −z.
-    private static func state(frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, v0: Vector3, g: Vector3, bg: Vector3, ba: Vector3,
-                              poses: [Preintegrated]) -> InertialState {
+    /// The state at the last frame from the window's solution, in a world with gravity along −z
+    /// (accelerometer bias zero).
+    private static func state(v0: Vector3, g: Vector3, bg: Vector3, poses: [Preintegrated]) -> InertialState {
         let worldFromI0 = StaticInitializer.levelRotation(up: -g)
         let last = poses[poses.count - 1]
         let position = v0 * last.dt + g * (0.5 * last.dt * last.dt) + last.alpha
         let velocity = v0 + g * last.dt + last.beta
         return InertialState(rotation: worldFromI0 * last.r, position: worldFromI0 * position, velocity: worldFromI0 * velocity,
-                             gyroscopeBias: bg, accelerometerBias: ba)
+                             gyroscopeBias: bg)
     }
 
     /// The error state (``InertialState``'s order) taking `estimate` to `state`.
@@ -195,10 +188,10 @@ struct DynamicInitializer {
 
     typealias Preintegrated = (r: SO3, alpha: Vector3, beta: Vector3, dt: Double)
 
-    /// Gravity-free preintegration from the first frame with gyro bias `bg` and accelerometer bias `ba`.
-    func preintegrate(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, gyroBias bg: Vector3, accelerometerBias ba: Vector3) -> [Preintegrated]? {
+    /// Gravity-free preintegration from the first frame with gyro bias `bg`.
+    func preintegrate(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, gyroBias bg: Vector3) -> [Preintegrated]? {
         let integrator = IMUPropagation(noise: noise, gravity: 0)
-        var x = InertialState(gyroscopeBias: bg, accelerometerBias: ba)
+        var x = InertialState(gyroscopeBias: bg)
         var out: [Preintegrated] = [(.identity, .zero, .zero, 0)]
         guard let first = frames.first else { return nil }
         var t = first.time
@@ -222,7 +215,7 @@ struct DynamicInitializer {
         var cache: [Preintegrated] = []
         func poses(_ bg: Vector3) -> [Preintegrated]? {
             if cacheKey == bg { return cache }
-            guard let p = preintegrate(frames, imu: imu, noise: noise, gyroBias: bg, accelerometerBias: .zero) else { return nil }
+            guard let p = preintegrate(frames, imu: imu, noise: noise, gyroBias: bg) else { return nil }
             cacheKey = bg
             cache = p
             return p
@@ -273,7 +266,7 @@ struct DynamicInitializer {
         let rms = (2 * result.finalCost / Double(max(1, 2 * count))).squareRoot()
         // Σ = σ² (JᵀJ)⁻¹, its first columns; σ no smaller than what the residuals show.
         // A feature far away leaves its depth barely determined: a tiny ridge (relative to the
-        // largest information) keeps the factorization defined without touching the 12 we keep.
+        // largest information) keeps the factorization defined without touching the 9 we keep.
         guard let jac = try? jacobian(x) else { return nil }
         var gram = jac.gram()
         let ridge = 1e-12 * (0..<gram.rows).map { gram[$0, $0] }.reduce(0, max)

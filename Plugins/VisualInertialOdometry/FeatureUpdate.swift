@@ -54,21 +54,33 @@ struct FeatureUpdate {
 
     /// The feature's rows, or why not.
     func rows(_ observations: [Observation], filter: MSCKF) -> Result<Rows, Rejection> {
-        let linear: Linearization
         switch triangulated(observations, filter: filter) {
-        case let .success(t): linear = t.linear
+        case let .success(t):
+            guard let split = try? Self.split(t.linear) else { return .failure(.numerical) }
+            return gated(split.rest, filter: filter)
         case let .failure(reason): return .failure(reason)
         }
-        let (hx, hf, r) = (linear.hx, linear.hf, linear.r)
-        let m = observations.count, n = filter.dimension
-        // Left null space of H_f: Qᵀ from its QR, first 3 rows dropped.
-        guard let qr = try? QR(hf),
-              let projectedH = try? qr.applyQTransposed(to: hx),
-              let projectedR = try? qr.applyQTransposed(to: Matrix(rows: 2 * m, columns: 1, columnMajor: r)) else { return .failure(.numerical) }
-        let rows = 2 * m - 3
-        let h = projectedH.block(row: 3, column: 0, rows: rows, columns: n)
-        let rr = Array(projectedR.elements[3...])
-        return gated(Rows(h: h, r: rr), filter: filter)
+    }
+
+    /// A linearization separated by the QR of `H_f = Q [R₁; 0]`: the top 3 rows,
+    /// `r₁ = H₁ δx + R₁ δp_f + n₁`, hold all that involves the feature; the rest (`Qᵀ` on the left
+    /// null space of `H_f`) depend on the state alone.
+    struct Split {
+        var r1: Matrix3
+        var h1: Matrix
+        var top: Vector3
+        var rest: Rows
+    }
+
+    static func split(_ linear: Linearization) throws -> Split {
+        let n = linear.hx.columns
+        let qr = try QR(linear.hf)
+        let hx = try qr.applyQTransposed(to: linear.hx)
+        let r = try qr.applyQTransposed(to: try Matrix(rows: linear.r.count, columns: 1, columnMajor: linear.r)).elements
+        let restRows = hx.rows - 3
+        return Split(r1: try Matrix3(qr.r().block(row: 0, column: 0, rows: 3, columns: 3)),
+                     h1: hx.block(row: 0, column: 0, rows: 3, columns: n), top: Vector3(r[0], r[1], r[2]),
+                     rest: Rows(h: hx.block(row: 3, column: 0, rows: restRows, columns: n), r: Array(r[3...])))
     }
 
     /// `rows` if they pass the χ² gate: `rᵀ (H P Hᵀ + σ² I)⁻¹ r` within the
@@ -144,27 +156,22 @@ struct FeatureUpdate {
             // Extrinsics: p_C0 = R_ICᵀ (p_I − p_IC) with R_IC = R̂_IC Exp(δφ): ∂p_C0/∂δφ = [p_C0]×, ∂p_C0/∂δp_IC = −R_CI.
             let dPhi = toCamera * Matrix3.skew(pC0)
             let dOffset = toCamera * rCI
-            let o6 = filter.cloneOffset(o.clone)
-            if let ce = filter.extrinsicsOffset {
+            // Rows 2j, 2j+1 of d(projection)/d(p_C) · sign · m, into `target` at `column`.
+            func put(_ m: Matrix3, sign: Double, into target: inout Matrix, at column: Int) {
                 for c in 0..<3 {
-                    let colPhi = Vector3(dPhi[0, c], dPhi[1, c], dPhi[2, c])
-                    let colOffset = Vector3(dOffset[0, c], dOffset[1, c], dOffset[2, c])
-                    hx[2 * j, ce + c] = jp0.dot(colPhi)
-                    hx[2 * j + 1, ce + c] = jp1.dot(colPhi)
-                    hx[2 * j, ce + 3 + c] = -jp0.dot(colOffset)
-                    hx[2 * j + 1, ce + 3 + c] = -jp1.dot(colOffset)
+                    let col = Vector3(m[0, c], m[1, c], m[2, c])
+                    target[2 * j, column + c] = sign * jp0.dot(col)
+                    target[2 * j + 1, column + c] = sign * jp1.dot(col)
                 }
             }
-            for c in 0..<3 {
-                let colTheta = Vector3(dTheta[0, c], dTheta[1, c], dTheta[2, c])
-                let colPoint = Vector3(dPoint[0, c], dPoint[1, c], dPoint[2, c])
-                hx[2 * j, o6 + c] = jp0.dot(colTheta)
-                hx[2 * j + 1, o6 + c] = jp1.dot(colTheta)
-                hx[2 * j, o6 + 3 + c] = -jp0.dot(colPoint)
-                hx[2 * j + 1, o6 + 3 + c] = -jp1.dot(colPoint)
-                hf[2 * j, c] = jp0.dot(colPoint)
-                hf[2 * j + 1, c] = jp1.dot(colPoint)
+            if let ce = filter.extrinsicsOffset {
+                put(dPhi, sign: 1, into: &hx, at: ce)
+                put(dOffset, sign: -1, into: &hx, at: ce + 3)
             }
+            let o6 = filter.cloneOffset(o.clone)
+            put(dTheta, sign: 1, into: &hx, at: o6)
+            put(dPoint, sign: -1, into: &hx, at: o6 + 3)
+            put(dPoint, sign: 1, into: &hf, at: 0)
         }
         return .success(Linearization(hx: hx, hf: hf, r: r))
     }

@@ -100,6 +100,8 @@ struct MSCKF {
     let cloneBase: Int
     /// Column of clone `k`'s error block.
     func cloneOffset(_ k: Int) -> Int { cloneBase + 6 * k }
+    /// Clone time → clone index.
+    var cloneIndex: [Timestamp: Int] { Dictionary(uniqueKeysWithValues: clones.enumerated().map { ($1.time, $0) }) }
     /// Column of landmark `j`'s error block (`δp_W`): after the clones.
     func landmarkOffset(_ j: Int) -> Int { cloneBase + 6 * clones.count + 3 * j }
 
@@ -177,40 +179,22 @@ struct MSCKF {
         landmarks.remove(at: j)
     }
 
-    /// Adds a landmark from its linearized observations in the window (delayed initialization, as
-    /// OpenVINS does it): with `H_f = Q [R₁; 0]`, the top rows `r₁ = H₁ δx + R₁ δp_f + n₁`
-    /// determine the feature (`δp_f = R₁⁻¹ (r₁ − H₁ δx − n₁)`, which gives its covariance and its
-    /// correlation with the state), and the rest, free of it, update the state afterwards.
-    /// Returns false (nothing changed) when the remaining rows fail the χ² gate `gate` (the
-    /// quantile for their count) or the system is degenerate.
-    mutating func addLandmark(id: UInt64, at point: Vector3, _ linear: FeatureUpdate.Linearization,
-                              gate: (Int) -> Double) throws -> Bool {
+    /// Adds a landmark at `point` from its observations in the window, separated by
+    /// ``FeatureUpdate/split(_:)`` (delayed initialization, as OpenVINS does it): the top rows
+    /// `r₁ = H₁ δx + R₁ δp_f + n₁` determine the feature (`δp_f = R₁⁻¹ (r₁ − H₁ δx − n₁)`, which
+    /// gives its covariance and its correlation with the state), and the rest, free of it (the
+    /// caller has gated them), update the state afterwards. False (nothing changed) when `R₁` is
+    /// singular.
+    mutating func addLandmark(id: UInt64, at point: Vector3, _ split: FeatureUpdate.Split) throws -> Bool {
+        guard let r1Inverse = split.r1.inverse else { return false }
         let variance = normalizedNoise * normalizedNoise
         let n = dimension
-        let qr = try QR(linear.hf)
-        let hx = try qr.applyQTransposed(to: linear.hx)
-        let rq = try qr.applyQTransposed(to: try Matrix(rows: linear.r.count, columns: 1, columnMajor: linear.r)).elements
-        let r1 = try Matrix3(qr.r().block(row: 0, column: 0, rows: 3, columns: 3))
-        guard let r1Inverse = r1.inverse else { return false }
-        let h1 = hx.block(row: 0, column: 0, rows: 3, columns: n)
-        let upRows = hx.rows - 3
-        let h2 = hx.block(row: 3, column: 0, rows: upRows, columns: n)
-        let r2 = Array(rq[3...])
-        // The gate on the rows that do not involve the feature.
-        if upRows > 0 {
-            var s = try (try h2 * covariance).multiplied(by: h2, transposeOther: true)
-            for i in 0..<upRows { s[i, i] += variance }
-            s.symmetrize()
-            let solved = try Cholesky(s, symmetryTolerance: nil).solve(try Matrix(rows: upRows, columns: 1, columnMajor: r2))
-            let gamma = zip(r2, solved.elements).reduce(0) { $0 + $1.0 * $1.1 }
-            guard gamma <= gate(upRows) else { return false }
-        }
         // P_xf = −P H₁ᵀ R₁⁻ᵀ, P_ff = R₁⁻¹ (H₁ P H₁ᵀ + σ² I) R₁⁻ᵀ.
         var inv = Matrix(rows: 3, columns: 3)
         inv.setBlock(row: 0, column: 0, r1Inverse)
-        let ph1 = try covariance.multiplied(by: h1, transposeOther: true)            // n × 3
+        let ph1 = try covariance.multiplied(by: split.h1, transposeOther: true)      // n × 3
         let pxf = -1 * (try ph1.multiplied(by: inv, transposeOther: true))          // n × 3
-        var inner = try h1 * ph1
+        var inner = try split.h1 * ph1
         for i in 0..<3 { inner[i, i] += variance }
         var pff = try (try inv * inner).multiplied(by: inv, transposeOther: true)
         pff.symmetrize()
@@ -220,12 +204,11 @@ struct MSCKF {
         grown.setBlock(row: n, column: 0, pxf.transposed)
         grown.setBlock(row: n, column: n, pff)
         covariance = grown
-        let step = r1Inverse * Vector3(rq[0], rq[1], rq[2])
-        landmarks.append(Landmark(id: id, position: point + step))
-        if upRows > 0 {
-            var h = Matrix(rows: upRows, columns: n + 3)
-            h.setBlock(row: 0, column: 0, h2)
-            try update(h: h, r: r2, variance: variance)
+        landmarks.append(Landmark(id: id, position: point + r1Inverse * split.top))
+        if !split.rest.r.isEmpty {
+            var h = Matrix(rows: split.rest.r.count, columns: n + 3)
+            h.setBlock(row: 0, column: 0, split.rest.h)
+            try update(h: h, r: split.rest.r, variance: variance)
         }
         return true
     }
