@@ -60,9 +60,9 @@ public final class ChainRunner {
     }
 
     /// Runs to the end and returns every output with the outcome.
-    public func runCollecting(options: Options = Options()) throws -> (outcome: Outcome, outputs: [AnyPacket]) {
+    public func runCollecting(options: Options = Options(), cancelled: (@Sendable () -> Bool)? = nil) throws -> (outcome: Outcome, outputs: [AnyPacket]) {
         nonisolated(unsafe) var outputs: [AnyPacket] = []
-        let outcome = try run(options: options, sink: { _, packet in outputs.append(packet) })
+        let outcome = try run(options: options, cancelled: cancelled, sink: { _, packet in outputs.append(packet) })
         return (outcome, outputs)
     }
 

@@ -21,20 +21,26 @@ struct ConvertCommand: ParsableCommand {
         }
         let source: any DatasetSource
         let writer: any DatasetWriter
+        let folder: OutputFolder
         do {
             source = try DatasetFolder.open(dataset, strict: strict)
-            writer = to == "euroc" ? try EuRoCFolderWriter(path: out) : try ParallaxFolderWriter(path: out)
+            folder = try OutputFolder(path: out, command: "parallax convert")
+            writer = to == "euroc" ? try EuRoCFolderWriter(path: folder.staging.path) : try ParallaxFolderWriter(path: folder.staging.path)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
+        Interruption.install()
         let progress = ProgressDisplay(spanning: source.listing.stamps.values.joined())
         let count: Int
         do {
-            count = try writer.write(streaming: source, groundTruth: source.groundTruth) { progress?.update($0) }
+            count = try writer.write(streaming: source, groundTruth: source.groundTruth, progress: { progress?.update($0) },
+                                     cancelled: { Interruption.requested })
             progress?.finish()
         } catch {
-            throw fail("\(error)", code: ExitCodes.runFailed)
+            throw fail("\(error); what was written is in '\(folder.staging.path)'", code: ExitCodes.runFailed)
         }
+        if Interruption.requested { throw Interruption.stop(partialResultsIn: folder.staging) }
+        do { try folder.commit() } catch { throw fail("\(error)", code: ExitCodes.runFailed) }
         for (stream, n) in source.missingImages.sorted(by: { $0.key < $1.key }) {
             FileHandle.standardError.write(Data("parallax: warning: \(stream): \(n) listed image(s) do not exist; skipped\n".utf8))
         }

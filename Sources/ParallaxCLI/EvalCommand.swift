@@ -21,6 +21,8 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .long, help: "Time offset added to the estimate (s).") var offset: Double = 0
     @Option(name: .long, help: "KITTI times file for the ground truth (one time in s per line).") var gtTimes: String?
     @Option(name: .long, help: "KITTI times file for the estimate.") var estTimes: String?
+    @Option(name: .customLong("min-overlap"), help: "Smallest share (0…1) of the shorter trajectory's poses that must pair up; fewer is an error (0 accepts any, as evo).")
+    var minOverlap: Double = 0.5
     @Option(name: .long, help: "Write eval.json, trajectories.svg and ape.svg here.") var out: String?
     @Flag(name: .long, help: "Print JSON instead of the table.") var json = false
 
@@ -35,6 +37,13 @@ struct EvalCommand: ParsableCommand {
         guard delta > 0, unit == .meters || delta == delta.rounded() else {
             throw fail("--delta must be positive (and whole for frames), got \(delta)", code: ExitCodes.badInput)
         }
+        guard minOverlap.isFinite, (0...1).contains(minOverlap) else {
+            throw fail("--min-overlap must be a share in 0…1, got \(minOverlap)", code: ExitCodes.badInput)
+        }
+        guard maxDiff.isFinite, maxDiff >= 0, offset.isFinite, delta.isFinite else {
+            throw fail("--max-diff (≥ 0 s), --offset and --delta must be finite numbers", code: ExitCodes.badInput)
+        }
+        options.minimumOverlap = minOverlap
         options.alignment = mode
         options.rpeDelta = delta
         options.rpeUnit = unit
@@ -62,14 +71,21 @@ struct EvalCommand: ParsableCommand {
             print(Self.table(result))
         }
         if let out {
-            let dir = URL(fileURLWithPath: out)
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            try data.write(to: dir.appendingPathComponent("eval.json"))
-            try SVGPlot.topView([("ground truth", "#444444", series.referencePositions), ("estimate (\(mode.rawValue))", "#d62728", series.alignedPositions)],
-                                title: "Trajectories, top view").write(to: dir.appendingPathComponent("trajectories.svg"), atomically: true, encoding: .utf8)
-            try SVGPlot.plot([.init(label: "APE translation", color: "#1f77b4", points: Array(zip(series.times, series.apeTranslation)))],
-                             title: "APE over time (\(mode.rawValue) alignment)", xLabel: "t (s)", yLabel: "error (m)")
-                .write(to: dir.appendingPathComponent("ape.svg"), atomically: true, encoding: .utf8)
+            do {
+                let folder = try OutputFolder(path: out, command: "parallax eval")
+                let dir = folder.staging
+                try data.write(to: dir.appendingPathComponent("eval.json"))
+                try SVGPlot.topView([("ground truth", "#444444", series.referencePositions), ("estimate (\(mode.rawValue))", "#d62728", series.alignedPositions)],
+                                    title: "Trajectories, top view").write(to: dir.appendingPathComponent("trajectories.svg"), atomically: true, encoding: .utf8)
+                try SVGPlot.plot([.init(label: "APE translation", color: "#1f77b4", points: Array(zip(series.times, series.apeTranslation)))],
+                                 title: "APE over time (\(mode.rawValue) alignment)", xLabel: "t (s)", yLabel: "error (m)")
+                    .write(to: dir.appendingPathComponent("ape.svg"), atomically: true, encoding: .utf8)
+                try folder.commit()
+            } catch let error as OutputFolder.RefusedError {
+                throw fail("\(error)", code: ExitCodes.badInput)
+            } catch {
+                throw fail("cannot write into '\(out)': \(OutputFolder.reason(error))", code: ExitCodes.runFailed)
+            }
         }
     }
 

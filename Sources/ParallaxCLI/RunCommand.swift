@@ -2,17 +2,6 @@ import ArgumentParser
 import Foundation
 import Parallax
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// The signal that asked the run to stop (SIGINT, SIGTERM or SIGHUP), 0 while none has; set by
-/// the handlers, polled by the bus between timestamp groups.
-nonisolated(unsafe) var interruptSignal: Int32 = 0
-
-/// The signals that stop a run cleanly: Ctrl-C, a scheduler's time limit, a closed terminal.
-let interruptingSignals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")]
-
 /// `parallax run CHAIN DATASET --out DIR`.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,8 +11,11 @@ struct RunCommand: ParsableCommand {
         Writes DIR/events.jsonl (one line per output packet: stream, timestamp in ns, producer, payload), \
         every pose stream as a TUM trajectory (DIR/<stream>.tum, e.g. DIR/vio/pose.tum) \
         and DIR/run.json (options, per-analyzer timing p50/p95/max, stream counts, skipped items, warnings). \
-        Ctrl-C stops cleanly: analyzers are closed and what was computed is written. \
-        Exit status: 0 success, 1 the run failed, 2 bad usage or input.
+        DIR is finished atomically: the files are written into DIR.partial and take DIR's name only when the run \
+        succeeds, so a failed or interrupted run keeps what it computed in DIR.partial and leaves a previous DIR as it was. \
+        A DIR that parallax did not write (no .parallax-output inside) is never replaced. \
+        Ctrl-C, SIGTERM and SIGHUP stop cleanly: analyzers are closed and what was computed is written. \
+        Exit status: 0 success, 1 the run failed, 2 bad usage or input, 128 + n stopped by signal n.
         """)
 
     @Argument(help: "A chain: a .yaml file, or a pipeline such as 'imu-integrator camera=cam0 ! stream-stats'.")
@@ -49,28 +41,19 @@ struct RunCommand: ParsableCommand {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         let chainSpec = runner.chain, source = runner.source, instances = runner.instances
-        let outURL = URL(fileURLWithPath: out)
-        do {
-            try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true)
-        } catch {
-            throw fail("cannot create output folder '\(out)': \(error.localizedDescription)", code: ExitCodes.badInput)
+        let folder: OutputFolder
+        do { folder = try OutputFolder(path: out, command: "parallax run") } catch {
+            throw fail("\(error)", code: ExitCodes.badInput)
         }
+        let outURL = folder.staging
         let eventsPath = outURL.appendingPathComponent("events.jsonl").path
-        FileManager.default.createFile(atPath: eventsPath, contents: nil)
-        guard let events = FileHandle(forWritingAtPath: eventsPath) else {
+        guard FileManager.default.createFile(atPath: eventsPath, contents: nil), let events = FileHandle(forWritingAtPath: eventsPath) else {
             throw fail("cannot write \(eventsPath)", code: ExitCodes.badInput)
         }
         defer { try? events.close() }
-
-        // Each stops the run between timestamp groups; what was computed is flushed and
+        // Each signal stops the run between timestamp groups; what was computed is flushed and
         // run.json says which signal came; the exit status is 128 + its number.
-        for (number, _) in interruptingSignals { signal(number) { interruptSignal = $0 } }
-        // A parent may have started us with these blocked (the mask is inherited; Foundation's
-        // Process does this): unblock them, or Ctrl-C would never arrive.
-        var interrupt = sigset_t()
-        sigemptyset(&interrupt)
-        for (number, _) in interruptingSignals { sigaddset(&interrupt, number) }
-        pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+        Interruption.install()
         let display = quiet ? nil : ProgressDisplay(spanning: source.listing.stamps.values.joined())
         // Analyzer outputs with a file format of their own (pose streams → TUM) get a writer.
         var fileWriters: [String: any StreamFileWriter] = [:]
@@ -94,7 +77,10 @@ struct RunCommand: ParsableCommand {
             let (line, encoded) = EventLine.encode(packet, producer: producer, encoder: encoder)
             if !encoded { unencodable[producer, default: 0] += 1 }
             buffered.append(line)
-            if buffered.count > 1 << 16 { events.write(buffered); buffered.removeAll(keepingCapacity: true) }
+            if buffered.count > 1 << 16 {
+                do { try events.write(contentsOf: buffered) } catch { throw OutputError(path: eventsPath, error: error) }
+                buffered.removeAll(keepingCapacity: true)
+            }
             try writers[packet.stream]?.write(packet)
         }
         var options = ChainRunner.Options()
@@ -102,41 +88,51 @@ struct RunCommand: ParsableCommand {
         options.realtime = realtime
         let outcome: ChainRunner.Outcome
         do {
-            outcome = try runner.run(options: options, cancelled: { interruptSignal != 0 }, progress: display.map { d in { d.update($0) } }, sink: sink)
+            outcome = try runner.run(options: options, cancelled: { Interruption.requested }, progress: display.map { d in { d.update($0) } }, sink: sink)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         var report = outcome.report
         let failure = outcome.failure
         display?.finish()
-        events.write(buffered)
+        var problems: [String] = []
+        do { try events.write(contentsOf: buffered); try events.synchronize() } catch {
+            problems.append("\(OutputError(path: eventsPath, error: error))")
+        }
         for (stream, writer) in fileWriters.sorted(by: { $0.key < $1.key }) {
             do {
                 try writer.finish()
                 report.warnings += writer.warnings.map { "\(stream): \($0)" }
             } catch {
-                report.warnings.append("\(stream): could not finish its file: \(error.localizedDescription)")
+                problems.append("\(stream): could not finish its file: \(OutputFolder.reason(error))")
             }
         }
         for (producer, count) in unencodable.sorted(by: { $0.key < $1.key }) {
             report.warnings.append("\(producer): \(count) output(s) had values JSON cannot hold (NaN or infinity); written as null in events.jsonl")
         }
         for (camera, count) in source.missingImages.sorted(by: { $0.key < $1.key }) {
-            let warning = "\(camera): \(count) image(s) listed in data.csv do not exist; skipped (use --strict to fail)"
-            report.warnings.insert(warning, at: 0)
-            FileHandle.standardError.write(Data("parallax: warning: \(warning)\n".utf8))
+            report.warnings.insert("\(camera): \(count) image(s) listed in data.csv do not exist; skipped (use --strict to fail)", at: 0)
         }
-        let signalNumber = interruptSignal
-        let signalName = interruptingSignals.first { $0.number == signalNumber }?.name
-        try RunFile.write(report: report, chain: chainSpec, instances: instances, dataset: dataset, interrupted: signalName,
-                          to: outURL.appendingPathComponent("run.json"))
-        if let signalName {
-            throw fail("\(signalName): \(failure.map { "\($0)" } ?? "run stopped; outputs computed so far were written")",
-                       code: ExitCode(128 + signalNumber))
+        report.warnings.append(contentsOf: problems)
+        do {
+            try RunFile.write(report: report, chain: chainSpec, instances: instances, dataset: dataset, interrupted: Interruption.name,
+                              to: outURL.appendingPathComponent("run.json"))
+        } catch {
+            problems.append("\(OutputError(path: outURL.appendingPathComponent("run.json").path, error: error))")
+        }
+        RunSummary.printWarnings(report.warnings)
+        for line in RunSummary.dropLines(report) { FileHandle.standardError.write(Data("parallax: \(line)\n".utf8)) }
+        if Interruption.requested {
+            if let failure { _ = fail("\(failure)", code: ExitCodes.runFailed) }
+            throw Interruption.stop(partialResultsIn: folder.staging)
         }
         if let failure {
-            throw fail("\(failure)", code: ExitCodes.runFailed)
+            throw fail("\(failure); what was computed is in '\(folder.staging.path)'", code: ExitCodes.runFailed)
         }
+        if !problems.isEmpty {
+            throw fail(problems.joined(separator: "; ") + "; what was written is in '\(folder.staging.path)'", code: ExitCodes.runFailed)
+        }
+        do { try folder.commit() } catch { throw fail("\(error)", code: ExitCodes.runFailed) }
         let frames = report.streams.filter { $0.type == "CameraFrame" }.map { "\($0.packets) \($0.stream)" }.joined(separator: ", ")
         print("ran '\(chainSpec.name)' over \(String(format: "%.2f", report.datasetSeconds)) s of data (\(frames)) in \(String(format: "%.2f", report.wallSeconds)) s (\(String(format: "%.1f", report.realtimeFactor))× real time); wrote \(out)/events.jsonl and run.json")
     }

@@ -58,7 +58,9 @@ struct SimulateCommand: ParsableCommand {
             throw fail("--format euroc cannot hold depth maps: add --depth-rate 0", code: ExitCodes.badInput)
         }
         let simulator: SequenceSimulator
+        let folder: OutputFolder
         do {
+            folder = try OutputFolder(path: out, command: "parallax simulate")
             let camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             let imuCalibration = try EuRoCSensorFile.loadIMU(path: imuCalibration)
             let spline: SE3Spline
@@ -93,21 +95,24 @@ struct SimulateCommand: ParsableCommand {
             let sequence = try simulator.source()
             let groundTruth = sequence.groundTruth
             let points = simulator.scene.cornerPoints.map { "\($0.x) \($0.y) \($0.z)" }.joined(separator: "\n")
-            defer {
-                try? ("# x y z [m], world frame: ground-truth 3D corners of the simulated room (wall/floor/ceiling corners and texture tile seams)\n"
-                      + points + "\n").write(toFile: URL(fileURLWithPath: out).appendingPathComponent("scene_points.txt").path, atomically: true, encoding: .utf8)
-            }
+            try ("# x y z [m], world frame: ground-truth 3D corners of the simulated room (wall/floor/ceiling corners and texture tile seams)\n"
+                 + points + "\n").write(to: folder.staging.appendingPathComponent("scene_points.txt"), atomically: true, encoding: .utf8)
             let progress = ProgressDisplay(spanning: groundTruth.poses.map(\.timestamp))
-            let count = sequence.packetCount
-            let writer: any DatasetWriter = format == "euroc" ? try EuRoCFolderWriter(path: out) : try ParallaxFolderWriter(path: out)
-            try writer.write(streaming: sequence, groundTruth: groundTruth) { progress?.update($0) }
+            Interruption.install()
+            let writer: any DatasetWriter = format == "euroc" ? try EuRoCFolderWriter(path: folder.staging.path) : try ParallaxFolderWriter(path: folder.staging.path)
+            let count = try writer.write(streaming: sequence, groundTruth: groundTruth, progress: { progress?.update($0) },
+                                         cancelled: { Interruption.requested })
             progress?.finish()
+            if Interruption.requested { throw Interruption.stop(partialResultsIn: folder.staging) }
+            try folder.commit()
             // The trajectory may be shorter than asked for: say what was simulated.
             let span = groundTruth.poses.last.flatMap { l in groundTruth.poses.first.map { l.timestamp.seconds(since: $0.timestamp) } } ?? 0
             if span + 0.1 < seconds { FileHandle.standardError.write(Data("parallax: warning: the trajectory covers only \(String(format: "%.1f", span)) s of the \(String(format: "%.1f", seconds)) s asked for\n".utf8)) }
             print("simulated \(String(format: "%.1f", span)) s: \(count) packets, \(groundTruth.count) ground-truth poses → \(out)")
+        } catch let code as ExitCode {
+            throw code
         } catch {
-            throw fail("\(error)", code: ExitCodes.runFailed)
+            throw fail("\(error); what was written is in '\(folder.staging.path)'", code: ExitCodes.runFailed)
         }
     }
 
@@ -115,7 +120,9 @@ struct SimulateCommand: ParsableCommand {
     /// ARKit-style pose and gaze ground truth, as a Parallax folder.
     func simulateFace() throws {
         let simulator: FaceSimulator
+        let folder: OutputFolder
         do {
+            folder = try OutputFolder(path: out, command: "parallax simulate")
             var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             camera.bodyFromSensor = .identity
             simulator = FaceSimulator(model: try FaceSimulator.loadOBJ(path: faceModel), camera: camera)
@@ -124,7 +131,8 @@ struct SimulateCommand: ParsableCommand {
         }
         do {
             let packets = simulator.packets(duration: seconds, seed: seed)
-            try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: out)
+            try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: folder.staging.path)
+            try folder.commit()
             print("simulated \(String(format: "%.1f", seconds)) s of a face: \(packets.count / 2) landmark sets (\(simulator.model.count) points) with pose and gaze ground truth → \(out)")
         } catch {
             throw fail("\(error)", code: ExitCodes.runFailed)
@@ -135,18 +143,22 @@ struct SimulateCommand: ParsableCommand {
     /// in a room (the other textures), with ground-truth boxes, as a Parallax folder.
     func simulateObject() throws {
         let simulator: ObjectSimulator
+        let folder: OutputFolder
         do {
+            folder = try OutputFolder(path: out, command: "parallax simulate")
             var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             camera.bodyFromSensor = .identity
             let images = try textures.map { try ImageDecoder.decodeGray8(path: $0) }
             let background = TexturedScene.room(min: Vector3(-4, -4, 0), max: Vector3(6, 4, 3), textures: Array(images.dropLast().isEmpty ? images : images.dropLast()))
-            simulator = ObjectSimulator(background: background, camera: camera, texture: images.last!)
+            guard let objectTexture = images.last else { throw InputError(description: "--textures: --scene object needs at least one texture") }
+            simulator = ObjectSimulator(background: background, camera: camera, texture: objectTexture)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         do {
             let packets = try simulator.packets(duration: seconds, seed: seed)
-            try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: out)
+            try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: folder.staging.path)
+            try folder.commit()
             let boxes = packets.filter { $0.stream == "object0/box" }.count
             print("simulated \(String(format: "%.1f", seconds)) s of a moving object: \(packets.count - boxes) frames, \(boxes) ground-truth boxes → \(out)")
         } catch {

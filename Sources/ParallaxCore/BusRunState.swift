@@ -207,7 +207,7 @@ struct BusRunState {
 
     private func hasNewerDueTrigger(node i: Int, than packet: AnyPacket, now: Timestamp) -> Bool {
         let n = nodes[i]
-        return n.triggers[n.triggerHead...].contains { $0.stream == packet.stream && $0.timestamp <= now }
+        return n.triggers[(n.triggerHead + 1)...].contains { $0.stream == packet.stream && $0.timestamp > packet.timestamp && $0.timestamp <= now }
     }
 
     private mutating func invoke(_ i: Int, trigger: AnyPacket) throws {

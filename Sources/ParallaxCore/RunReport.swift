@@ -38,6 +38,14 @@ public struct RunReport: Sendable, Codable, Equatable {
         public var packets: Int
         public var first: Timestamp?
         public var last: Timestamp?
+
+        public init(stream: String, type: String, packets: Int, first: Timestamp? = nil, last: Timestamp? = nil) {
+            self.stream = stream
+            self.type = type
+            self.packets = packets
+            self.first = first
+            self.last = last
+        }
     }
 
     /// Packets not processed, with the reason.
@@ -46,6 +54,13 @@ public struct RunReport: Sendable, Codable, Equatable {
         public var stream: String
         public var count: Int
         public var reason: String
+
+        public init(analyzer: String?, stream: String, count: Int, reason: String) {
+            self.analyzer = analyzer
+            self.stream = stream
+            self.count = count
+            self.reason = reason
+        }
     }
 
     public var analyzers: [AnalyzerTiming] = []

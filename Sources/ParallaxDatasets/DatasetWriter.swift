@@ -16,14 +16,17 @@ extension DatasetWriter {
     /// as it comes: a lazy source (a simulation) is read ahead and decoded or rendered on worker
     /// threads, and never held in memory whole. Packets on the ``DatasetStreams/groundTruth``
     /// stream are not written as packets: `groundTruth` is written whole by `finish`.
-    /// `progress` sees each packet's time. Returns the number of packets written.
+    /// `progress` sees each packet's time. When `cancelled()` turns true the packets read so far
+    /// are finished into a readable folder and no more are read. Returns the number of packets
+    /// written.
     @discardableResult
-    public func write(streaming source: any PacketSource, groundTruth: Trajectory? = nil, progress: (Timestamp) -> Void = { _ in }) throws -> Int {
+    public func write(streaming source: any PacketSource, groundTruth: Trajectory? = nil, progress: (Timestamp) -> Void = { _ in },
+                      cancelled: () -> Bool = { false }) throws -> Int {
         for s in source.streams where s.name != DatasetStreams.groundTruth { declare(s) }
         let reader = PrefetchingSource(source)
         defer { reader.stop() }
         var count = 0
-        while let p = try reader.next() {
+        while !cancelled(), let p = try reader.next() {
             progress(p.timestamp)
             if p.stream == DatasetStreams.groundTruth { continue }
             try write(p)

@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxCore
 
 /// Pairs the poses of two trajectories by timestamp, exactly as evo's
@@ -11,8 +12,15 @@ public enum Association {
     /// Why two trajectories could not be associated.
     public enum AssociationError: Error, Equatable, Sendable, CustomStringConvertible {
         case noMatches(first: String, second: String, maxDifference: Double, offset: Double)
+        /// Fewer than `minimum` (a share) of the shorter trajectory's `of` poses were paired.
+        case smallOverlap(reference: String, estimate: String, pairs: Int, of: Int, minimum: Double, maxDifference: Double)
         public var description: String {
             switch self {
+            case let .smallOverlap(r, e, pairs, n, minimum, d):
+                return "only \(pairs) of \(n) poses (" + String(format: "%.1f", 100 * Double(pairs) / Double(n))
+                    + " %) of the shorter trajectory pair up between \(r) and \(e) within \(d) s (at least "
+                    + String(format: "%.0f", 100 * minimum) + " % expected): check the time units and the times files "
+                    + "(--gt-times/--est-times), or accept it with --min-overlap 0"
             case let .noMatches(a, b, d, o):
                 return "no matching timestamps between \(a) and \(b) with max. difference \(d) s and offset \(o) s"
             }

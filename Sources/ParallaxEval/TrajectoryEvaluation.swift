@@ -16,6 +16,11 @@ public struct TrajectoryEvaluation: Sendable, Codable {
         public var rpeDelta = 1.0
         /// RPE step unit; default frames.
         public var rpeUnit: TrajectoryMetrics.DeltaUnit = .frames
+        /// Smallest share (0…1) of the shorter trajectory's poses that must find a partner;
+        /// default 0.5. Fewer is an error: it almost always means times in other units, a
+        /// missing times file or the wrong pair of files, and the statistics would describe a
+        /// small, arbitrary part of the motion. 0 accepts any overlap (as evo does).
+        public var minimumOverlap = 0.5
         public init() {}
     }
 
@@ -57,6 +62,11 @@ public struct TrajectoryEvaluation: Sendable, Codable {
     public static func evaluate(reference: Trajectory, estimate: Trajectory, options: Options = Options()) throws -> (TrajectoryEvaluation, Series) {
         let (r, e) = try Association.associate(reference: reference, estimate: estimate,
                                                maxDifference: options.maxTimeDifference, offset: options.timeOffset)
+        let shorter = min(reference.count, estimate.count)
+        if shorter > 0, Double(r.count) < options.minimumOverlap * Double(shorter) {
+            throw Association.AssociationError.smallOverlap(reference: reference.name, estimate: estimate.name, pairs: r.count, of: shorter,
+                                                            minimum: options.minimumOverlap, maxDifference: options.maxTimeDifference)
+        }
         let (aligned, s) = try TrajectoryAlignment.align(e, to: r, mode: options.alignment)
         let ape = TrajectoryMetrics.absolute(reference: r, estimate: aligned)
         let rpe = TrajectoryMetrics.relative(reference: r, estimate: e, delta: options.rpeDelta, unit: options.rpeUnit)

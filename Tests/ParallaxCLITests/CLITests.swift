@@ -92,6 +92,8 @@ enum Paths {
 /// Every bad input: a clear message (tested on the library error) and the right exit status.
 @Suite struct BadInputTests {
     let out = Paths.temporary("bad")
+    /// Where a failed run leaves what it computed.
+    var partial: URL { URL(fileURLWithPath: out.path + ".partial") }
 
     @Test func missingImageWarnsOrFailsWithStrict() throws {
         let copy = try Paths.cutCopy()
@@ -160,31 +162,31 @@ enum Paths {
 
     @Test func corruptPNGFailsTheRunButKeepsWhatWasComputed() throws {
         let copy = try Paths.cutCopy()
-        defer { try? FileManager.default.removeItem(at: copy); try? FileManager.default.removeItem(at: out) }
+        defer { try? FileManager.default.removeItem(at: copy); try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: partial) }
         let png = copy.appendingPathComponent("mav0/cam0/data/1403715273412143104.png")
         let bytes = try Data(contentsOf: png)
         try bytes.prefix(bytes.count / 3).write(to: png)
         #expect(parallax(["run", "stream-stats streams=cam0,imu0", copy.path, "--out", out.path]) == 1)
-        let run = try String(contentsOf: out.appendingPathComponent("run.json"), encoding: .utf8)
+        let run = try String(contentsOf: partial.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(run.contains("1403715273412143104.png"))
         // stream-stats was closed and flushed its statistics of what came before the bad frame.
-        let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        let events = try String(contentsOf: partial.appendingPathComponent("events.jsonl"), encoding: .utf8)
         #expect(events.contains("\"packets\":3"))
     }
 
     @Test func truncatedImageInAnImageFolderFailsTheRunNamingTheFile() throws {
         let folder = Paths.temporary("image-folder")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: out) }
+        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: partial) }
         let header = Data("P5 8 8 255\n".utf8)
         try (header + Data(repeating: 100, count: 64)).write(to: folder.appendingPathComponent("1.pgm"))
         try (header + Data(repeating: 100, count: 64)).write(to: folder.appendingPathComponent("2.pgm"))
         try (header + Data(repeating: 100, count: 20)).write(to: folder.appendingPathComponent("3.pgm"))
         #expect(parallax(["run", "stream-stats streams=cam0", folder.path, "--out", out.path]) == 1)
-        let run = try String(contentsOf: out.appendingPathComponent("run.json"), encoding: .utf8)
+        let run = try String(contentsOf: partial.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(run.contains("3.pgm") && run.contains("PNM has 20 sample bytes"))
         // The two good frames were counted and flushed.
-        let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        let events = try String(contentsOf: partial.appendingPathComponent("events.jsonl"), encoding: .utf8)
         #expect(events.contains("\"packets\":2"))
     }
 

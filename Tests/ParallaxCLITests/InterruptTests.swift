@@ -7,7 +7,8 @@ import Parallax
 
 /// Ctrl-C, a scheduler's SIGTERM and a closed terminal's SIGHUP on the real executable: the
 /// handler stops the run, the analyzers are closed and flushed, events.jsonl and run.json keep
-/// what was computed, run.json names the signal, and the exit status is 128 + its number.
+/// what was computed (in OUT.partial: OUT holds only finished runs), run.json names the signal,
+/// and the exit status is 128 + its number.
 @Suite struct InterruptTests {
     @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
     func aSignalStopsARunAndKeepsWhatWasComputed(_ signalNumber: Int32, _ name: String) throws {
@@ -18,7 +19,8 @@ import Parallax
         // 60 s of IMU at 200 Hz, replayed at sensor rate (--realtime): the run is still going
         // when the signal comes.
         let data = Paths.temporary("interrupt-data-\(name)"), out = Paths.temporary("interrupt-out-\(name)")
-        defer { for u in [data, out] { try? FileManager.default.removeItem(at: u) } }
+        let partial = URL(fileURLWithPath: out.path + ".partial")
+        defer { for u in [data, out, partial] { try? FileManager.default.removeItem(at: u) } }
         let writer = try ParallaxFolderWriter(path: data.path)
         for k in 0..<12_000 {
             let sample = IMUSample(gyroscope: Vector3(0, 0, 0.1), accelerometer: Vector3(0, 0, 9.81))
@@ -34,7 +36,7 @@ import Parallax
         process.standardOutput = Pipe()
         try process.run()
         // The handler is installed right after events.jsonl is created; wait for the file.
-        let events = out.appendingPathComponent("events.jsonl")
+        let events = partial.appendingPathComponent("events.jsonl")
         var waited = 0.0
         while !FileManager.default.fileExists(atPath: events.path), waited < 30 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
         Thread.sleep(forTimeInterval: 0.5)
@@ -46,11 +48,12 @@ import Parallax
         #expect(process.terminationReason == .exit, "killed by the signal instead of stopping cleanly")
         #expect(process.terminationStatus == 128 + signalNumber)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(message.contains("\(name): run cancelled; outputs computed so far were written"), "\(message)")
+        #expect(message.contains("\(name): stopped; what was computed is in '\(partial.path)'"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: out.path), "an interrupted run must not take the final folder's name")
         // stream-stats reports at close: its summary was flushed; run.json says how far it got.
         let lines = try String(contentsOf: events, encoding: .utf8).split(separator: "\n")
         #expect(lines.contains { $0.contains("\"producer\":\"stream-stats\"") })
-        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as! [String: Any]
+        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: partial.appendingPathComponent("run.json"))) as! [String: Any]
         let report = try #require(run["report"] as? [String: Any])
         #expect(run["interrupted"] as? String == name)
         let seconds = try #require(report["datasetSeconds"] as? Double)

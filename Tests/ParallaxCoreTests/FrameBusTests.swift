@@ -95,6 +95,11 @@ import ParallaxTesting
         #expect(drops > 0)
         #expect(rtOut.count - 1 + drops == 30)  // every packet is either processed or counted as dropped
         #expect(rtReport.skipped.first?.reason.contains("realtime") == true)
+        // An analyzer that keeps up loses nothing (a due trigger used to count as its own newer one).
+        let fast = try FrameBus(sources: [ArraySource(MultiRate.cam, packets)], analyzers: [AnalyzerInstance(Doubler(options: .init()))],
+                                options: .init(mode: .realtime))
+        let (fastOut, fastReport) = try runCollecting(fast)
+        #expect(fastReport.skipped.isEmpty && fastOut.count == 31, "\(fastReport.skipped)")
         slow.sleepMs = 1
         let offline = try FrameBus(sources: [ArraySource(MultiRate.cam, packets)], analyzers: [AnalyzerInstance(Doubler(options: slow))])
         let (offOut, offReport) = try runCollecting(offline)

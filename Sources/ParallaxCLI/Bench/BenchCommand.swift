@@ -38,11 +38,14 @@ struct BenchCommand: ParsableCommand {
                 spec = try BenchSuite.oneCase(chain: chain ?? "", dataset: dataset ?? "", evaluate: evaluate ?? "")
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
-        let outURL = URL(fileURLWithPath: out)
-        do { try FileManager.default.createDirectory(at: outURL, withIntermediateDirectories: true) } catch {
-            throw fail("cannot create output folder '\(out)': \(error.localizedDescription)", code: ExitCodes.badInput)
+        let folder: OutputFolder
+        do { folder = try OutputFolder(path: out, command: "parallax bench") } catch {
+            throw fail("\(error)", code: ExitCodes.badInput)
         }
+        let outURL = folder.staging
+        Interruption.install()
         var runner = BenchRunner(suite: spec, scratch: outURL.appendingPathComponent("scratch"))
+        runner.cancelled = { Interruption.requested }
         let total = spec.runs.count
         var index = 0
         if !quiet {
@@ -53,8 +56,16 @@ struct BenchCommand: ParsableCommand {
         }
         let results: [BenchRunner.Result]
         do { results = try runner.run() } catch { throw fail("\(error)", code: ExitCodes.badInput) }
-        try BenchReport.write(suite: spec, results: results, to: outURL)
-        try? FileManager.default.removeItem(at: outURL.appendingPathComponent("scratch"))
+        do {
+            try BenchReport.write(suite: spec, results: results, to: outURL)
+            try? FileManager.default.removeItem(at: outURL.appendingPathComponent("scratch"))
+        } catch {
+            throw fail("cannot write the report into '\(outURL.path)': \(OutputFolder.reason(error))", code: ExitCodes.runFailed)
+        }
+        if Interruption.requested {
+            throw Interruption.stop(partialResultsIn: outURL)
+        }
+        do { try folder.commit() } catch { throw fail("\(error)", code: ExitCodes.runFailed) }
         if json {
             print(String(decoding: try BenchReport.json(suite: spec, results: results), as: UTF8.self))
         } else {

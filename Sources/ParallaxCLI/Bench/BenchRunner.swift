@@ -28,9 +28,18 @@ struct BenchRunner {
     var registry = ParallaxCLI.registry
     var evaluations = EvaluationRegistry.standard
     var progress: (String) -> Void = { _ in }
+    /// Polled while running: when true, the current run stops where it is (its result is
+    /// marked `interrupted`) and no further run starts.
+    var cancelled: @Sendable () -> Bool = { false }
 
+    /// The results of the suite's runs, in order; only those that started when cancelled.
     func run() throws -> [Result] {
-        try suite.runs.map(runOne)
+        var results: [Result] = []
+        for r in suite.runs {
+            if cancelled() { break }
+            results.append(try runOne(r))
+        }
+        return results
     }
 
     private func runOne(_ run: BenchSuite.Run) throws -> Result {
@@ -57,13 +66,18 @@ struct BenchRunner {
         }
         let runner = try ChainRunner(chain: run.chain, dataset: datasetPath, registry: registry)
         progress("\(run.name): running \(runner.chain.name)")
-        let (outcome, outputs) = try runner.runCollecting()
+        let (outcome, outputs) = try runner.runCollecting(cancelled: cancelled)
         for s in outcome.report.streams { result.packets[s.stream] = s.packets }
         result.timing = outcome.report.analyzers
         result.realtimeFactor = outcome.report.realtimeFactor
         if let failure = outcome.failure {
             result.status = "failed"
             result.note = failure.description
+            return result
+        }
+        if cancelled() {
+            result.status = "interrupted"
+            result.note = "stopped by a signal before the end of the data; not evaluated"
             return result
         }
         let input = runner.evaluationInput(outputs: outputs, outcome: outcome, scene: scene)

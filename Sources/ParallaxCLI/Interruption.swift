@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Signals that stop a long command cleanly (`run`, `bench`, `simulate`, `convert`): Ctrl-C
+/// (SIGINT), a scheduler's time limit (SIGTERM), a closed terminal (SIGHUP). The handler only
+/// records the signal; the command polls ``requested`` between units of work, flushes what it
+/// computed, and exits with 128 + the signal's number.
+enum Interruption {
+    /// The signals handled, with their names.
+    static let signals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")]
+
+    /// The signal that asked to stop, 0 while none has (set by the handler).
+    nonisolated(unsafe) static var received: Int32 = 0
+
+    /// Whether a stop was asked for.
+    static var requested: Bool { received != 0 }
+
+    /// The received signal's name (`SIGTERM`), nil while none came.
+    static var name: String? { signals.first { $0.number == received }?.name }
+
+    /// The exit status for the received signal: 128 + its number.
+    static var exitCode: ExitCode { ExitCode(128 + received) }
+
+    /// Installs the handlers, and unblocks the signals: a parent may have started us with them
+    /// blocked (the mask is inherited; Foundation's Process does this), and Ctrl-C would never
+    /// arrive.
+    static func install() {
+        for (number, _) in signals { signal(number) { Interruption.received = $0 } }
+        var set = sigset_t()
+        sigemptyset(&set)
+        for (number, _) in signals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// The error that ends an interrupted command: a message naming the signal and where the
+    /// partial results are, exit 128 + n.
+    static func stop(partialResultsIn folder: URL) -> ExitCode {
+        fail("\(name ?? "signal \(received)"): stopped; what was computed is in '\(folder.path)'", code: exitCode)
+    }
+}

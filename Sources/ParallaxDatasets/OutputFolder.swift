@@ -1,0 +1,103 @@
+import Foundation
+
+/// A command's output folder (`--out NAME`), finished atomically: everything is written into the
+/// staging sibling `NAME.partial` and moved to `NAME` by ``commit()`` only when the command
+/// succeeds. So `NAME` always holds one complete result set: a failed or interrupted run leaves
+/// its partial results in `NAME.partial` and never replaces a previous good `NAME`.
+///
+/// Only folders Parallax wrote (they hold ``markerName``) or empty ones are replaced; any other
+/// existing, non-empty `NAME` is refused before anything runs, so a typo in `--out` cannot delete
+/// a user's files. Nothing is written outside `NAME`, `NAME.partial` and, for the instant of the
+/// swap, `NAME.replaced-PID`.
+public struct OutputFolder: Sendable {
+    /// The marker file every output folder holds: what wrote it.
+    public static let markerName = ".parallax-output"
+
+    /// Where the results end up.
+    public let final: URL
+    /// Where they are written until ``commit()``.
+    public let staging: URL
+
+    /// Why an output folder cannot be used (bad input: exit 2).
+    public struct RefusedError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Why finished results could not be moved into place (a failed run: exit 1); they stay in
+    /// the staging folder, which the message names.
+    public struct CommitError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Prepares `path` for `command` (recorded in the marker): refuses a path Parallax must not
+    /// replace, and creates a fresh, empty staging folder (a stale one from an earlier failed run
+    /// is removed).
+    public init(path: String, command: String) throws {
+        guard !path.isEmpty else { throw RefusedError(description: "--out is empty: name an output folder") }
+        final = URL(fileURLWithPath: path).standardizedFileURL
+        staging = URL(fileURLWithPath: final.path + ".partial")
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        let target = final.path
+        guard target != "/", !(cwd == target || cwd.hasPrefix(target.hasSuffix("/") ? target : target + "/")) else {
+            throw RefusedError(description: "--out '\(path)' is the working folder or one of its parents: name a folder of its own")
+        }
+        try Self.checkReplaceable(final, path: path)
+        try Self.checkReplaceable(staging, path: staging.path)
+        let fm = FileManager.default
+        do {
+            if fm.fileExists(atPath: staging.path) { try fm.removeItem(at: staging) }
+            try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+            try Data("\(command)\n".utf8).write(to: staging.appendingPathComponent(Self.markerName))
+        } catch {
+            throw RefusedError(description: "cannot create the output folder '\(staging.path)': \(Self.reason(error))")
+        }
+    }
+
+    /// Moves the staged results to ``final``, replacing what was there (the previous folder is
+    /// removed only once the new one is in place).
+    public func commit() throws {
+        let fm = FileManager.default
+        var old: URL?
+        if fm.fileExists(atPath: final.path) {
+            let aside = URL(fileURLWithPath: final.path + ".replaced-\(getpid())")
+            try? fm.removeItem(at: aside)
+            do { try fm.moveItem(at: final, to: aside) } catch {
+                throw CommitError(description: "cannot replace '\(final.path)': \(Self.reason(error)); the results are in '\(staging.path)'")
+            }
+            old = aside
+        }
+        do {
+            try fm.moveItem(at: staging, to: final)
+        } catch {
+            if let old { try? fm.moveItem(at: old, to: final) }
+            throw CommitError(description: "cannot move the results to '\(final.path)': \(Self.reason(error)); they are in '\(staging.path)'")
+        }
+        if let old { try? fm.removeItem(at: old) }
+    }
+
+    /// A folder may be replaced when it does not exist, is empty, or holds the marker.
+    private static func checkReplaceable(_ url: URL, path: String) throws {
+        let fm = FileManager.default
+        var isFolder: ObjCBool = false
+        guard fm.fileExists(atPath: url.path, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else {
+            throw RefusedError(description: "'\(path)' exists and is not a folder: name another output folder")
+        }
+        let contents = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
+        // run.json and report.json mark the folders of versions before the marker.
+        guard contents.isEmpty || contents.contains(markerName) || contents.contains("run.json") || contents.contains("report.json") else {
+            throw RefusedError(description: "'\(path)' is not empty and was not written by parallax (no \(markerName)): "
+                               + "name a new or empty output folder, so that no file of yours is replaced")
+        }
+    }
+
+    /// The system's reason, without Foundation's wrapping ("The operation could not be completed").
+    public static func reason(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+        return ns.localizedDescription
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import Parallax
+@testable import ParallaxCLI
+
+/// `--out` is finished atomically: a folder named OUT holds one complete result set, a failed
+/// or interrupted command never replaces it (its partial results go to OUT.partial), a folder
+/// Parallax did not write is never replaced, and output that cannot be written is a clear error.
+@Suite struct OutputFolderTests {
+    let out = Paths.temporary("atomic")
+    var partial: URL { URL(fileURLWithPath: out.path + ".partial") }
+
+    func cleanUp() { for u in [out, partial] { try? FileManager.default.removeItem(at: u) } }
+
+    @Test func aFailedRunKeepsThePreviousResultsAndItsOwnPartialOnes() throws {
+        defer { cleanUp() }
+        #expect(parallax(["run", "stream-stats streams=cam0,imu0", Paths.cut, "--out", out.path]) == 0)
+        let good = try Data(contentsOf: out.appendingPathComponent("events.jsonl"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(OutputFolder.markerName).path))
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+
+        let copy = try Paths.cutCopy()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let png = copy.appendingPathComponent("mav0/cam0/data/1403715273412143104.png")
+        try Data(try Data(contentsOf: png).prefix(100)).write(to: png)
+        #expect(parallax(["run", "stream-stats streams=cam0,imu0", copy.path, "--out", out.path]) == 1)
+        #expect(try Data(contentsOf: out.appendingPathComponent("events.jsonl")) == good, "the failed run replaced the good results")
+        let failed = try String(contentsOf: partial.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(failed.contains("1403715273412143104.png"))
+
+        // The next good run replaces both the old results and the stale partial folder.
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path]) == 0)
+        #expect(try Data(contentsOf: out.appendingPathComponent("events.jsonl")) != good)
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+    }
+
+    @Test func foldersParallaxDidNotWriteAreNeverReplaced() throws {
+        defer { cleanUp() }
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let thesis = out.appendingPathComponent("thesis.tex")
+        try "my work".write(to: thesis, atomically: true, encoding: .utf8)
+        // The same rule for every command that takes --out.
+        let gt = out.appendingPathComponent("gt.txt").path
+        try "0 0 0 0 0 0 0 1\n1 1 0 0 0 0 0 1\n2 2 0 0 0 0 0 1\n".write(toFile: gt, atomically: true, encoding: .utf8)
+        for arguments in [["run", "stream-stats", Paths.cut], ["convert", Paths.cut], ["simulate", "--seconds", "1"],
+                          ["bench", "--chain", "stream-stats", "--dataset", Paths.cut], ["eval", gt, gt]] {
+            #expect(parallax(arguments + ["--out", out.path]) == 2, "\(arguments[0])")
+        }
+        #expect(try String(contentsOf: thesis, encoding: .utf8) == "my work")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["gt.txt", "thesis.tex"])
+        // A file where the folder should be, and the working folder itself, are refused too.
+        #expect(parallax(["run", "stream-stats", Paths.cut, "--out", thesis.path]) == 2)
+        #expect(throws: OutputFolder.RefusedError.self) { try OutputFolder(path: FileManager.default.currentDirectoryPath, command: "test") }
+        #expect(throws: OutputFolder.RefusedError.self) { try OutputFolder(path: "/", command: "test") }
+    }
+
+    @Test func anOutputThatCannotBeCreatedIsAnErrorNamingIt() throws {
+        // /proc refuses new folders even to root.
+        #expect(throws: OutputFolder.RefusedError.self) { try OutputFolder(path: "/proc/parallax-out", command: "test") }
+        #expect(parallax(["run", "stream-stats", Paths.cut, "--out", "/proc/parallax-out"]) == 2)
+        #expect(parallax(["simulate", "--seconds", "1", "--out", "/proc/parallax-out"]) == 2)
+    }
+
+    /// A full disk, as the kernel reports it to a process over its file-size limit (EFBIG, with
+    /// SIGXFSZ ignored): the real executable reports the file and the reason and exits 1; no trap,
+    /// nothing takes the final folder's name.
+    @Test func aFullDiskIsAnErrorNotATrap() throws {
+        let binary = Paths.root.appendingPathComponent(".build/debug/parallax")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            print("skipped: \(binary.path) is not built (swift build builds it)"); return
+        }
+        defer { cleanUp() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        // 16 KiB per file: klt's tracks of the first frames already need more.
+        process.arguments = ["-c", "ulimit -f 16; trap '' XFSZ; exec \"$0\" \"$@\"", binary.path,
+                             "run", "klt camera=cam0", Paths.cut, "--quiet", "--single-thread", "--out", out.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "\(message)")
+        #expect(process.terminationStatus == 1, "\(message)")
+        #expect(message.contains("events.jsonl") && message.contains("File too large"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    /// `simulate` (like `convert` and `bench`) stops on SIGTERM with its partial folder finished
+    /// and readable, exit 143.
+    @Test func simulateStopsOnASignalAndKeepsAReadableFolder() throws {
+        let binary = Paths.root.appendingPathComponent(".build/debug/parallax")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            print("skipped: \(binary.path) is not built (swift build builds it)"); return
+        }
+        defer { cleanUp() }
+        let process = Process()
+        process.executableURL = binary
+        process.currentDirectoryURL = Paths.root
+        process.arguments = ["simulate", "--seconds", "600", "--depth-rate", "0", "--out", out.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        var waited = 0.0
+        let imu = partial.appendingPathComponent("cam0/data")
+        while !FileManager.default.fileExists(atPath: imu.path), waited < 60 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(process.isRunning, "the simulation ended before it could be interrupted")
+        kill(process.processIdentifier, SIGTERM)
+        waited = 0
+        while process.isRunning, waited < 30 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); Issue.record("simulate did not stop within 30 s of SIGTERM"); return }
+        #expect(process.terminationReason == .exit && process.terminationStatus == 143)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("SIGTERM: stopped"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        let folder = try ParallaxFolderSource(path: partial.path)
+        #expect(folder.streams.contains { $0.name == "cam0" })
+    }
+
+    @Test func consoleSummaryCountsWarningsPerSourceAndShowsDrops() {
+        let warnings = (1...5).map { "klt: frame \($0) has too few features" } + ["vio: IMU gap of 40 ms"]
+        let lines = RunSummary.warningLines(warnings)
+        #expect(lines.first == "klt: 5 warnings (the first 3 below; all in run.json)")
+        #expect(lines.filter { $0.hasPrefix("warning: klt:") }.count == 3)
+        #expect(lines.last == "warning: vio: IMU gap of 40 ms")
+        var report = RunReport()
+        report.streams = [RunReport.StreamCount(stream: "cam0", type: "CameraFrame", packets: 100)]
+        report.skipped = [RunReport.Skip(analyzer: "klt", stream: "cam0", count: 69, reason: "realtime: analyzer behind, older trigger dropped")]
+        #expect(RunSummary.dropLines(report) == ["klt dropped 69 of 100 cam0 packets (69.0 %): it could not keep up in real time"])
+    }
+}
+
+/// `parallax eval` refuses an association that keeps a small share of the poses.
+@Suite struct EvalOverlapTests {
+    @Test func aSmallOverlapIsAnErrorUnlessAccepted() throws {
+        let dir = Paths.temporary("overlap")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func tum(_ times: [Double]) -> String {
+            times.enumerated().map { i, t in "\(t) \(Double(i) * 0.1) \(sin(Double(i))) \(cos(Double(i) * 0.3)) 0 0 0 1" }.joined(separator: "\n") + "\n"
+        }
+        let gt = dir.appendingPathComponent("gt.txt").path, est = dir.appendingPathComponent("est.txt").path
+        // Ground truth at 10 Hz; the estimate's "times" are frame indices (1 Hz): 10 of 100 pair up.
+        try tum((0..<100).map { Double($0) * 0.1 }).write(toFile: gt, atomically: true, encoding: .utf8)
+        try tum((0..<100).map { Double($0) }).write(toFile: est, atomically: true, encoding: .utf8)
+        #expect(parallax(["eval", gt, est]) == 2)
+        #expect(parallax(["eval", gt, est, "--min-overlap", "0"]) == 0)
+        #expect(parallax(["eval", gt, est, "--min-overlap", "1.5"]) == 2)
+        var options = TrajectoryEvaluation.Options()
+        let a = try TrajectoryFile.read(path: gt), b = try TrajectoryFile.read(path: est)
+        #expect { _ = try TrajectoryEvaluation.evaluate(reference: a, estimate: b, options: options) } throws: { error in
+            "\(error)".contains("only 10 of 100 poses (10.0 %)")
+        }
+        options.minimumOverlap = 0.05
+        #expect(try TrajectoryEvaluation.evaluate(reference: a, estimate: b, options: options).0.pairs == 10)
+    }
+}
