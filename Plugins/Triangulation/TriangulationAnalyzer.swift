@@ -84,7 +84,7 @@ public struct TriangulationAnalyzer: Analyzer {
     }
 
     public mutating func close(context: inout AnalyzerContext) throws {
-        for id in observations.keys.sorted() { emit(id, observations[id]!, at: lastTime, &context) }
+        for (id, views) in observations.sorted(by: { $0.key < $1.key }) { emit(id, views, at: lastTime, &context) }
         observations = [:]
         if missingPoses > 0 {
             context.warn("\(missingPoses) observation(s) had no pose on '\(options.poses)' around their time; not used")

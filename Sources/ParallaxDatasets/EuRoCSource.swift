@@ -12,18 +12,42 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case outOfOrder(file: String, line: Int, previous: Timestamp, current: Timestamp)
     /// Ground-truth poses go backwards or repeat (`index` counts data rows from 1).
     case groundTruthOutOfOrder(file: String, index: Int, previous: Timestamp, current: Timestamp)
+    /// A path written in a dataset file is absolute or climbs out of the dataset (`line` 0: a
+    /// YAML key rather than a numbered row).
+    case pathLeavesDataset(file: String, line: Int, path: String)
 
     public var description: String {
         switch self {
         case let .notADataset(path, expected): return "\(path) is not a dataset: expected \(expected)"
         case let .malformedRow(file, line, reason): return "\(file):\(line): \(reason)"
         case let .missingImage(file, line, image): return "\(file):\(line): image '\(image)' does not exist"
+        case let .pathLeavesDataset(file, line, path):
+            return "\(file)\(line > 0 ? ":\(line)" : ""): the path '\(path)' leaves the dataset folder (absolute, or climbing out with '..'); "
+                + "paths in a dataset's files must stay inside it (link files kept elsewhere into the folder)"
         case let .groundTruthOutOfOrder(file, index, previous, current):
             return "\(file): ground-truth pose \(index) is at \(current.nanoseconds) ns, not after the previous one (\(previous.nanoseconds) ns)"
         case let .outOfOrder(file, line, previous, current):
             let what = previous == current ? "repeats timestamp \(current.nanoseconds) ns" : "goes back in time from \(previous.nanoseconds) to \(current.nanoseconds) ns"
             return "\(file):\(line): timestamp \(what)"
         }
+    }
+}
+
+extension EuRoCSource {
+    /// The ground-truth file: EuRoC's `mav0/state_groundtruth_estimate0/data.csv`, or else the one
+    /// `.csv` in the dataset's `groundtruth/` folder (where re-computed ground truth such as
+    /// OpenVINS's vicon2gt files is kept, as in the bundled cut); nil when there is none. Several
+    /// `.csv` files there are an error: which one is meant cannot be guessed.
+    static func groundTruthFile(root: URL, mav0: URL) throws -> String? {
+        let fm = FileManager.default
+        let standard = mav0.appendingPathComponent("state_groundtruth_estimate0/data.csv").path
+        if fm.fileExists(atPath: standard) { return standard }
+        let folder = root.appendingPathComponent("groundtruth")
+        let files = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.lowercased().hasSuffix(".csv") }.sorted()
+        guard files.count <= 1 else {
+            throw DatasetError.notADataset(path: folder.path, expected: "one ground-truth .csv file (found \(files.joined(separator: ", ")))")
+        }
+        return files.first.map { folder.appendingPathComponent($0).path }
     }
 }
 
@@ -87,7 +111,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
                 }
                 listing.record(stream: name, timestamp: Timestamp(nanoseconds: ns), file: csv, line: row.line)
                 let t = Timestamp(nanoseconds: ns)
-                rows.addImage(at: t, rank: rank, stream: name, path: dataFolder + row.string(1), listedAs: row.string(1), in: csv, line: row.line) { path in
+                rows.addImage(at: t, rank: rank, stream: name, path: try DatasetPath.resolve(row.string(1), under: dataFolder, listedIn: csv, line: row.line), listedAs: row.string(1), in: csv, line: row.line) { path in
                     AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: try ImageDecoder.decodeGray8(path: path)))
                 }
             }
@@ -118,9 +142,9 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
         if validateOrder { try listing.validate() }
         // Check every listed image once, up front: the count is known before the run starts.
         missingImages = try rows.dropMissingImages(strict: strict)
-        let gtFile = mav0.appendingPathComponent("state_groundtruth_estimate0/data.csv").path
-        groundTruth = fm.fileExists(atPath: gtFile) ? try TrajectoryFile.read(path: gtFile, format: .euroc) : nil
-        if let gt = groundTruth {
+        let gtFile = try Self.groundTruthFile(root: URL(fileURLWithPath: path), mav0: mav0)
+        groundTruth = try gtFile.map { try TrajectoryFile.read(path: $0, format: .euroc) }
+        if let gt = groundTruth, let gtFile {
             // Ground truth is also a stream (`groundtruth`, Pose T_WB), for analyzers that need poses.
             streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
             try rows.addGroundTruth(gt, file: gtFile, rank: cams.count + 1, listing: &listing)

@@ -81,6 +81,8 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
             guard let s = node.mapping, let name = s["name"]?.string, let kindText = s["type"]?.string else {
                 throw invalid(node, "each stream needs 'name' and 'type'")
             }
+            // The name is also the stream's folder.
+            guard DatasetPath.staysInside(name) else { throw DatasetError.pathLeavesDataset(file: yamlPath, line: s["name"]?.mark?.line ?? 0, path: name) }
             guard let kind = ParallaxFolder.StreamKind(rawValue: kindText) else {
                 throw invalid(s["type"], "unknown stream type '\(kindText)' (camera, imu, depth, accelerometer, face_landmarks, face_anchor, box)")
             }
@@ -99,7 +101,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                     return v
                 }
             }
-            let calibrationFile = s["calibration"]?.string.map { root.appendingPathComponent($0).path }
+            let calibrationFile = try s["calibration"]?.string.map { try DatasetPath.resolve($0, under: root.path, listedIn: yamlPath, line: s["calibration"]?.mark?.line ?? 0) }
             func camera() throws -> CameraCalibration? { try calibrationFile.map { try EuRoCSensorFile.loadCamera(path: $0) } }
             switch kind {
             case .camera, .depth:
@@ -118,7 +120,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
                 try table.forEachRow(separatedBy: .comma) { row in
                     guard row.count == 2 else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected 2 columns (t_ns,filename), found \(row.count)") }
                     let t = try stamp(row)
-                    rows.addImage(at: t, rank: rank, stream: name, path: dataFolder + row.string(1), listedAs: row.string(1), in: csv, line: row.line) { path in
+                    rows.addImage(at: t, rank: rank, stream: name, path: try DatasetPath.resolve(row.string(1), under: dataFolder, listedIn: csv, line: row.line), listedAs: row.string(1), in: csv, line: row.line) { path in
                         switch (kind, try ImageDecoder.decode(path: path)) {
                         case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
                             return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image))
@@ -182,7 +184,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
         self.missingImages = try rows.dropMissingImages(strict: strict)
         let partners = StereoPartner.pairs(cameras)
         for i in streams.indices where partners[streams[i].name] != nil { streams[i].metadata.stereo = partners[streams[i].name] }
-        let gt = map["ground_truth"]?.string.map { root.appendingPathComponent($0).path }
+        let gt = try map["ground_truth"]?.string.map { try DatasetPath.resolve($0, under: root.path, listedIn: yamlPath, line: map["ground_truth"]?.mark?.line ?? 0) }
         groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc) }
         if let trajectory = groundTruth {
             streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))

@@ -40,7 +40,7 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
                 }
                 let t = Timestamp(nanoseconds: ns)
                 listing.record(stream: stream, timestamp: t, file: file, line: row.line)
-                rows.addImage(at: t, rank: rank, stream: stream, path: root.appendingPathComponent(row.string(1)).path,
+                rows.addImage(at: t, rank: rank, stream: stream, path: try DatasetPath.resolve(row.string(1), under: root.path, listedIn: file, line: row.line),
                               listedAs: row.string(1), in: file, line: row.line) { try decode($0, t) }
             }
         }

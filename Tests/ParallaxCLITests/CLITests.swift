@@ -31,12 +31,12 @@ enum Paths {
     @Test func bundledEuRoCCut() throws {
         let r = try DatasetInspection.inspect(path: Paths.cut)
         #expect(r.format == "EuRoC/ASL")
-        #expect(r.streams.map(\.name) == ["cam0", "cam1", "imu0"])
-        #expect(r.streams.map(\.count) == [6, 6, 61])
+        #expect(r.streams.map(\.name) == ["cam0", "cam1", "imu0", "groundtruth"])
+        #expect(r.streams.map(\.count) == [6, 6, 61, 7])
         #expect(abs(r.streams[0].rateHz - 20) < 0.01 && abs(r.streams[2].rateHz - 200) < 0.1)
         #expect(r.streams[0].imageSize == "752×480 gray8")
         #expect(r.streams[0].calibration?.contains("fx 458.654") == true)
-        #expect(r.groundTruthPoses == 0)
+        #expect(r.groundTruthPoses == 7)   // from groundtruth/, where the cut keeps it
         #expect(parallax(["inspect", Paths.cut]) == 0)
         #expect(parallax(["inspect", Paths.cut, "--json"]) == 0)
     }
@@ -46,7 +46,7 @@ enum Paths {
             print("skipped: ../shared/data/euroc/V1_01_easy_micro is not present"); return
         }
         let r = try DatasetInspection.inspect(path: Paths.sharedV101)
-        #expect(r.streams.map(\.count) == [95, 99, 29120])
+        #expect(r.streams.map(\.count) == [95, 99, 29120, 2895])
         #expect(r.streams[1].missing == 4)
         #expect(abs(r.streams[2].durationSeconds - 145.595) < 0.001)
     }
@@ -71,7 +71,7 @@ enum Paths {
         let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as! [String: Any]
         let report = run["report"] as! [String: Any]
         let streams = report["streams"] as! [[String: Any]]
-        #expect(streams.map { $0["packets"] as! Int } == [6, 6, 61, 2, 5])
+        #expect(streams.map { $0["packets"] as! Int } == [6, 6, 61, 7, 2, 5])
     }
 
     @Test func runsOverTUMWithAPipeline() throws {

@@ -18,7 +18,9 @@ import ParallaxMath
 
     @Test func readsTheBundledCut() throws {
         let source = try EuRoCSource(path: Self.cut)
-        #expect(source.streams.map(\.name) == ["cam0", "cam1", "imu0"])
+        // The ground truth kept in groundtruth/ (OpenVINS's vicon2gt rows) is read too.
+        #expect(source.streams.map(\.name) == ["cam0", "cam1", "imu0", "groundtruth"])
+        #expect(source.groundTruth?.count == 7)
         let packets = try drain(source)
         #expect(packets["cam0"]?.count == 6 && packets["cam1"]?.count == 6 && packets["imu0"]?.count == 61)
         let frame = try #require(packets["cam0"]?.first?.payload as? CameraFrame)

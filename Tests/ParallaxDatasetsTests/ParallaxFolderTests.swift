@@ -45,12 +45,14 @@ import ParallaxMath
 
     func roundTrip(_ dataset: String) throws -> (original: [AnyPacket], back: [AnyPacket], folder: URL) {
         let source = try DatasetFolder.open(dataset)
-        let original = try all(source)
+        // Ground truth travels whole (groundtruth.csv), not as packets.
+        let original = try all(source).filter { $0.stream != DatasetStreams.groundTruth }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-folder-\(UUID())")
-        try ParallaxFolderWriter.write(original, streams: source.streams, to: folder.path)
+        try ParallaxFolderWriter.write(original, streams: source.streams, groundTruth: source.groundTruth, to: folder.path)
         let copy = try DatasetFolder.open(folder.path)
-        let back = try all(copy)
-        let streams = source.streams.filter { $0.name != DatasetStreams.groundTruth }
+        let back = try all(copy).filter { $0.stream != DatasetStreams.groundTruth }
+        #expect(copy.groundTruth?.poses.map(\.timestamp) == source.groundTruth?.poses.map(\.timestamp))
+        let streams = source.streams
         #expect(streams.count == copy.streams.count)
         for (a, b) in zip(streams, copy.streams) { #expect(same(a, b), "metadata of \(a.name) differs") }
         return (original, back, folder)
@@ -75,7 +77,7 @@ import ParallaxMath
 
     @Test func euRoCWriterRoundTripsTheEuRoCCut() throws {
         let input = try DatasetFolder.open(Self.root.appendingPathComponent("datasets/euroc_v1_01_cut").path)
-        let original = try all(input)
+        let original = try all(input).filter { $0.stream != DatasetStreams.groundTruth }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-euroc-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let writer = try EuRoCFolderWriter(path: folder.path)

@@ -47,9 +47,9 @@ import ParallaxMath
     }
 
     @Test func evaluationsSayWhatTheyNeed() throws {
-        let cut = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("datasets/euroc_v1_01_cut").path
-        let input = EvaluationInput(outputs: [], metadata: [:], dataset: try DatasetFolder.open(cut), datasetPath: cut)
+        let tum = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("datasets/tum_rgbd_frame").path
+        let input = EvaluationInput(outputs: [], metadata: [:], dataset: try DatasetFolder.open(tum), datasetPath: tum)
         #expect(throws: EvaluationError.needs(evaluation: "trajectory", what: "ground truth, and this dataset has none")) {
             _ = try EvaluationRegistry.standard.make("trajectory").evaluate(input)
         }
