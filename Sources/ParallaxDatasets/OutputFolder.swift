@@ -98,6 +98,6 @@ public struct OutputFolder: Sendable {
             return String(cString: strerror(Int32(underlying.code)))
         }
         if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
-        return ns.localizedDescription
+        return ns.localizedDescription.replacingOccurrences(of: "The operation could not be completed. ", with: "")
     }
 }

@@ -15,6 +15,13 @@ enum Paths {
     static let sharedV101 = root.appendingPathComponent("../shared/data/euroc/V1_01_easy_micro").standardized.path
     static let chains = root.appendingPathComponent("chains").path
 
+    /// The built `parallax` executable, for tests that signal or limit a real process
+    /// (`PARALLAX_TEST_BINARY` when set: `scripts/test --sanitize` points it at the sanitized build).
+    static var executable: URL {
+        ProcessInfo.processInfo.environment["PARALLAX_TEST_BINARY"].map { URL(fileURLWithPath: $0) }
+            ?? root.appendingPathComponent(".build/debug/parallax")
+    }
+
     static func temporary(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("parallax-cli-\(name)-\(UUID())")
     }

@@ -12,7 +12,7 @@ import Parallax
 @Suite struct InterruptTests {
     @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
     func aSignalStopsARunAndKeepsWhatWasComputed(_ signalNumber: Int32, _ name: String) throws {
-        let binary = Paths.root.appendingPathComponent(".build/debug/parallax")
+        let binary = Paths.executable
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             print("skipped: \(binary.path) is not built (swift build builds it)"); return
         }

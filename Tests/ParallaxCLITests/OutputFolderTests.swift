@@ -68,7 +68,7 @@ import Parallax
     /// SIGXFSZ ignored): the real executable reports the file and the reason and exits 1; no trap,
     /// nothing takes the final folder's name.
     @Test func aFullDiskIsAnErrorNotATrap() throws {
-        let binary = Paths.root.appendingPathComponent(".build/debug/parallax")
+        let binary = Paths.executable
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             print("skipped: \(binary.path) is not built (swift build builds it)"); return
         }
@@ -93,7 +93,7 @@ import Parallax
     /// `simulate` (like `convert` and `bench`) stops on SIGTERM with its partial folder finished
     /// and readable, exit 143.
     @Test func simulateStopsOnASignalAndKeepsAReadableFolder() throws {
-        let binary = Paths.root.appendingPathComponent(".build/debug/parallax")
+        let binary = Paths.executable
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             print("skipped: \(binary.path) is not built (swift build builds it)"); return
         }

@@ -1,0 +1,146 @@
+import Foundation
+import Parallax
+
+/// The fuzz targets (`scripts/fuzz`, the `Fuzz/` package): each takes libFuzzer's bytes as the contents of one or more files a user
+/// could hand Parallax and runs the real reader on them. Errors are the expected outcome for
+/// bad input; a crash, a trap, a hang or a runaway allocation is a finding. Here, not in the
+/// fuzz executable, so that `swift test` replays the seeds and every saved crash through the
+/// same code (FuzzRegressionTests).
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// Trajectory files (TUM, EuRoC CSV, KITTI; format detected as for `parallax eval`).
+    case trajectory
+    /// An EuRoC/ASL folder: cam0/data.csv, imu0/data.csv and the ground-truth CSV (parts split
+    /// at NUL bytes), read and replayed.
+    case euroc
+    /// A TUM RGB-D folder: rgb.txt, depth.txt, accelerometer.txt, groundtruth.txt.
+    case tum
+    /// A Parallax folder: parallax.yaml and one stream's data.csv.
+    case parallaxFolder = "parallax-folder"
+    /// Kalibr/EuRoC sensor.yaml (camera and IMU).
+    case sensorYAML = "sensor-yaml"
+    /// Chains: a one-line pipeline and a YAML chain, wired to a stereo-inertial dataset's streams
+    /// (option values and ranges checked, analyzers made).
+    case chain
+    /// Image and depth headers and bodies: PNG, JPEG, PNM (chosen by content, as for every
+    /// camera and depth image), PFM and Middlebury .flo.
+    case image
+    /// HPatches homography files.
+    case homography
+
+    /// Scratch folders in memory, one per process and target (targets may run concurrently, as
+    /// the tests do).
+    static let scratchRoot: URL = {
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let url = URL(fileURLWithPath: base).appendingPathComponent("parallax-fuzz-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// `data` split at NUL bytes into `count` parts (missing parts are empty).
+    static func parts(_ data: Data, _ count: Int) -> [Data] {
+        var parts = data.split(separator: 0, maxSplits: count - 1, omittingEmptySubsequences: false).map { Data($0) }
+        while parts.count < count { parts.append(Data()) }
+        return parts
+    }
+
+    /// This target's scratch folder.
+    var scratch: URL { Self.scratchRoot.appendingPathComponent(rawValue) }
+
+    /// Writes `contents` at `relative` under the scratch folder and returns its path.
+    @discardableResult
+    func put(_ contents: Data, _ relative: String) -> String {
+        let url = scratch.appendingPathComponent(relative)
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? contents.write(to: url)
+        return url.path
+    }
+
+    /// Reads every packet a source gives (images that fail to decode end the replay).
+    static func drain(_ source: any PacketSource) {
+        var n = 0
+        while n < 100_000, let p = try? source.next() { _ = p.timestamp; n += 1 }
+    }
+
+    static let cameraYAML = Data("""
+        sensor_type: camera
+        T_BS:
+          cols: 4
+          rows: 4
+          data: [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+        rate_hz: 20
+        resolution: [752, 480]
+        camera_model: pinhole
+        intrinsics: [458.654, 457.296, 367.215, 248.375]
+        distortion_model: radial-tangential
+        distortion_coefficients: [-0.28340811, 0.07395907, 0.00019359, 1.76187114e-05]
+
+        """.utf8)
+
+    /// Runs the target on one input; returns whether the reader accepted it (errors are fine
+    /// for fuzzed input, but every seed must be accepted).
+    @discardableResult
+    public func run(_ data: Data) -> Bool {
+        try? FileManager.default.removeItem(at: scratch)
+        switch self {
+        case .trajectory:
+            return ["t.txt", "t.csv"].map { (try? TrajectoryFile.read(path: put(data, $0))) != nil }.contains(true)
+        case .euroc:
+            let p = Self.parts(data, 3)
+            put(Self.cameraYAML, "mav0/cam0/sensor.yaml")
+            put(p[0], "mav0/cam0/data.csv")
+            put(p[1], "mav0/imu0/data.csv")
+            put(p[2], "mav0/state_groundtruth_estimate0/data.csv")
+            guard let source = try? EuRoCSource(path: scratch.path) else { return false }
+            Self.drain(source)
+            return true
+        case .tum:
+            let p = Self.parts(data, 4)
+            for (part, name) in zip(p, ["rgb.txt", "depth.txt", "accelerometer.txt", "groundtruth.txt"]) { put(part, name) }
+            guard let source = try? TUMRGBDSource(path: scratch.path) else { return false }
+            Self.drain(source)
+            return true
+        case .parallaxFolder:
+            let p = Self.parts(data, 2)
+            put(p[0], "parallax.yaml")
+            put(p[1], "s/data.csv")
+            put(Self.cameraYAML, "s/sensor.yaml")
+            guard let source = try? ParallaxFolderSource(path: scratch.path) else { return false }
+            Self.drain(source)
+            return true
+        case .sensorYAML:
+            let path = put(data, "sensor.yaml")
+            let camera = (try? EuRoCSensorFile.loadCamera(path: path)) != nil
+            let imu = (try? EuRoCSensorFile.loadIMU(path: path)) != nil
+            return camera || imu
+        case .chain:
+            let text = String(decoding: data, as: UTF8.self)
+            var accepted = false
+            for chain in [try? Chain.parse(pipeline: text), try? Chain.parse(yaml: text, file: "chain.yaml")] {
+                guard let chain else { continue }
+                if (try? chain.instantiate(registry: BuiltinAnalyzers.registry, sourceStreams: Self.streams)) != nil { accepted = true }
+            }
+            return accepted
+        case .image:
+            let path = put(data, "image")
+            let image = (try? ImageDecoder.decode(path: path)) != nil
+            let pfm = (try? DenseFiles.readPFM(path: path)) != nil
+            let flo = (try? DenseFiles.readFlo(path: path)) != nil
+            return image || pfm || flo
+        case .homography:
+            return (try? HomographyFile.read(path: put(data, "H_1_2"))) != nil
+        }
+    }
+
+    /// A stereo-inertial dataset's streams, with calibration, for wiring chains.
+    static let streams: [StreamDescription] = {
+        let model = CameraModel(width: 752, height: 480, intrinsics: PinholeIntrinsics(fx: 458, fy: 457, cx: 367, cy: 248))
+        let calibration = CameraCalibration(model: model)
+        let imu = IMUCalibration(rateHz: 200, noise: IMUNoiseModel(gyroscopeNoiseDensity: 1.7e-4, gyroscopeRandomWalk: 1.9e-5,
+                                                                    accelerometerNoiseDensity: 2e-3, accelerometerRandomWalk: 3e-3))
+        return [StreamDescription(StreamKey<CameraFrame>("cam0"), metadata: StreamMetadata(camera: calibration)),
+                StreamDescription(StreamKey<CameraFrame>("cam1"), metadata: StreamMetadata(camera: calibration)),
+                StreamDescription(StreamKey<IMUSample>("imu0"), metadata: StreamMetadata(imu: imu)),
+                StreamDescription(StreamKey<Pose>("groundtruth"))]
+    }()
+}
+
