@@ -44,7 +44,8 @@ public struct DelimitedText: Sendable {
         }
 
         /// Field `i`, a decimal number of seconds, as exact integer nanoseconds (digits past
-        /// the ninth decimal are dropped); `nil` if it is not a plain decimal.
+        /// the ninth decimal are dropped); `nil` if it is not a plain decimal or does not fit
+        /// in 64-bit nanoseconds (±292 years).
         public func decimalNanoseconds(_ i: Int) -> Int64? {
             var whole: Int64 = 0, fraction: Int64 = 0, fractionDigits = 0
             var seenDot = false, negative = false, any = false
@@ -64,7 +65,9 @@ public struct DelimitedText: Sendable {
             }
             guard any else { return nil }
             for _ in fractionDigits..<9 { fraction *= 10 }
-            let ns = whole * 1_000_000_000 + fraction
+            let (seconds, o1) = whole.multipliedReportingOverflow(by: 1_000_000_000)
+            let (ns, o2) = seconds.addingReportingOverflow(fraction)
+            guard !o1, !o2 else { return nil }
             return negative ? -ns : ns
         }
 
