@@ -51,10 +51,17 @@ enum PNMDecoder {
         }
         if wide {
             let samples = (0..<count).map { k in UInt16(bytes[i + 2 * k]) << 8 | UInt16(bytes[i + 2 * k + 1]) }
+            if let k = samples.firstIndex(where: { Int($0) > maxval }) {
+                throw ImageDecodingError.corrupt(path: path, message: "PNM sample \(k) is \(samples[k]), above maxval \(maxval)")
+            }
             return .gray16(ImageBuffer(width: width, height: height, samples: samples))
         }
         var samples = Array(bytes[i..<(i + count)])
         if maxval != 255 {  // rescale to the full 8-bit range
+            // A sample above maxval is not a PNM (it trapped here, found by fuzzing).
+            if let k = samples.firstIndex(where: { Int($0) > maxval }) {
+                throw ImageDecodingError.corrupt(path: path, message: "PNM sample \(k) is \(samples[k]), above maxval \(maxval)")
+            }
             for k in samples.indices { samples[k] = UInt8((Int(samples[k]) * 255 + maxval / 2) / maxval) }
         }
         let buffer = ImageBuffer(width: width, height: height, channels: channels, samples: samples)

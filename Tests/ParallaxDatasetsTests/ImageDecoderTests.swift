@@ -78,6 +78,15 @@ import ParallaxCore
         #expect(throws: ImageDecodingError.corrupt(path: cut.path, message: "PNM header: height missing")) {
             _ = try ImageDecoder.decode(path: cut.path)
         }
+        // Samples above maxval (8- and 16-bit) are errors, not a trap or a wrapped value (found by fuzzing).
+        try (Data("P5 2 1 15\n".utf8) + Data([15, 200])).write(to: cut)
+        #expect(throws: ImageDecodingError.corrupt(path: cut.path, message: "PNM sample 1 is 200, above maxval 15")) {
+            _ = try ImageDecoder.decode(path: cut.path)
+        }
+        try (Data("P5 1 1 1000\n".utf8) + Data([0x12, 0x34])).write(to: cut)
+        #expect(throws: ImageDecodingError.corrupt(path: cut.path, message: "PNM sample 0 is 4660, above maxval 1000")) {
+            _ = try ImageDecoder.decode(path: cut.path)
+        }
         // A real HPatches image, when the shared data is present.
         let churchill = Self.root.appendingPathComponent("../shared/data/homography/churchill/1.ppm").standardized.path
         guard FileManager.default.fileExists(atPath: churchill) else { print("skipped: \(churchill) is not present on this machine"); return }
