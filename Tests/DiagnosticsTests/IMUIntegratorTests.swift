@@ -31,6 +31,38 @@ import ParallaxTesting
         }
     }
 
+    @Test func aGyroBiasIsSubtractedGivenOrEstimatedFromAStillStart() throws {
+        let bias = Vector3(0.004, -0.002, 0.003), omega = Vector3(0.3, -0.2, 1.1)
+        var given = IMUIntegrator.Options()
+        given.gyroBias = [bias.x, bias.y, bias.z]
+        var harness = AnalyzerHarness { try IMUIntegrator(options: given) }
+        feed(&harness, omega: omega + bias)
+        for r in try harness.run().packets(on: "cam0/gyro-rotation") as [Packet<FrameRotation>] {
+            #expect((r.payload.rotationVector - omega * 0.05).norm < 1e-12)
+        }
+        // Still for the first 0.3 s (only the bias), then turning: the bias is learned from the rest.
+        var still = IMUIntegrator.Options()
+        still.biasFromStillS = 0.3
+        var learning = AnalyzerHarness { try IMUIntegrator(options: still) }
+        for k in 0...200 {
+            let t = Timestamp(nanoseconds: 1_000_000 + Int64(k) * 5_000_000)
+            learning.push(IMUSample(gyroscope: (t.seconds <= 0.32 ? .zero : omega) + bias, accelerometer: Vector3(0, 0, 9.81)), on: Self.imu, at: t)
+        }
+        for f in 1...19 { learning.push(Self.frame, on: Self.cam, at: Timestamp(nanoseconds: Int64(f) * 50_000_000)) }
+        let rotations: [Packet<FrameRotation>] = try learning.run().packets(on: "cam0/gyro-rotation")
+        #expect(rotations.count >= 10 && rotations.first.map { $0.timestamp.seconds > 0.3 } == true)
+        for r in rotations where r.timestamp.seconds >= 0.4 { #expect((r.payload.rotationVector - omega * 0.05).norm < 1e-12) }
+        // Without it, the bias shows as drift.
+        var plain = AnalyzerHarness { try IMUIntegrator(options: .init()) }
+        feed(&plain, omega: omega + bias)
+        let drifted: [Packet<FrameRotation>] = try plain.run().packets(on: "cam0/gyro-rotation")
+        #expect(drifted.allSatisfy { ($0.payload.rotationVector - omega * 0.05).norm > 1e-4 })
+        // A bias that is not three finite numbers is refused.
+        var bad = IMUIntegrator.Options()
+        bad.gyroBias = [1, 2]
+        #expect(throws: AnalyzerError.self) { _ = try IMUIntegrator(options: bad) }
+    }
+
     @Test func keepsTheAnalyzerContract() throws {
         let problems = try AnalyzerVerifier.verify({ try IMUIntegrator(options: .init()) }) { harness in
             feed(&harness, omega: Vector3(0, 0, 0.5))

@@ -144,6 +144,16 @@ import Parallax
         // A misspelt key would silently turn a setting off: it is an error with a did-you-mean.
         let typo = try suite("runs:\n  - name: x\n    dataset: .\n    chain: stream-stats\n    evalute: gyro-rotation\n")
         #expect { _ = try BenchSuite.load(typo.path) } throws: { "\($0)".contains("suite.yaml:5:5: run 'x': unknown key 'evalute'; did you mean 'evaluate'?") }
+        // The same inside simulate: and at the top; simulation numbers are checked (a negative seed trapped).
+        let simTypo = try suite("runs:\n  - name: x\n    simulate: {secnds: 5}\n    chain: stream-stats\n")
+        #expect { _ = try BenchSuite.load(simTypo.path) } throws: { "\($0)".contains("run 'x' simulate: unknown key 'secnds'; did you mean 'seconds'?") }
+        let topTypo = try suite("nmae: s\nruns:\n  - name: x\n    dataset: .\n    chain: stream-stats\n")
+        #expect { _ = try BenchSuite.load(topTypo.path) } throws: { "\($0)".contains("suite: unknown key 'nmae'; did you mean 'name'?") }
+        for bad in ["seed: -1", "seconds: .nan", "width: 100000", "seconds: -3", "seed: 1.5"] {
+            let file = try suite("runs:\n  - name: x\n    simulate: {\(bad)}\n    chain: stream-stats\n")
+            #expect(throws: ChainError.self, "\(bad)") { _ = try BenchSuite.load(file.path) }
+            #expect(parallax(["bench", file.path, "--out", Paths.temporary("bad-suite").path]) == 2, "\(bad)")
+        }
     }
 
     @Test func oneCaseFromTheCommandLine() throws {

@@ -60,17 +60,21 @@ struct BenchSuite {
         guard let map = doc?.mapping, let list = map["runs"]?.sequence else {
             throw ChainError.syntax(message: "expected a mapping with a 'runs' list", location: loc(doc))
         }
+        /// Unknown keys are errors with a did-you-mean: a typo must not turn a case off in silence.
+        func checkKeys(_ m: Node.Mapping, _ known: [String], _ what: String) throws {
+            for (k, _) in m {
+                guard let key = k.string, !known.contains(key) else { continue }
+                let hint = Spelling.closest(to: key, in: known).map { "; did you mean '\($0)'?" } ?? ""
+                throw ChainError.syntax(message: "\(what): unknown key '\(key)'\(hint) (known: \(known.joined(separator: ", ")))", location: loc(k))
+            }
+        }
+        try checkKeys(map, ["name", "runs"], "suite")
         var runs: [Run] = []
         for item in list {
             guard let m = item.mapping, let name = m["name"]?.string, let chain = m["chain"]?.string else {
                 throw ChainError.syntax(message: "each run needs 'name' and 'chain'", location: loc(item))
             }
-            let known: Set<String> = ["name", "dataset", "simulate", "chain", "evaluate"]
-            for (k, _) in m {
-                guard let key = k.string, !known.contains(key) else { continue }
-                let hint = Spelling.closest(to: key, in: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-                throw ChainError.syntax(message: "run '\(name)': unknown key '\(key)'\(hint)", location: loc(k))
-            }
+            try checkKeys(m, ["chain", "dataset", "evaluate", "name", "simulate"], "run '\(name)'")
             let evaluate = (m["evaluate"]?.sequence?.compactMap(\.string) ?? m["evaluate"]?.string.map { [$0] } ?? []).filter { $0 != "none" }
             for e in evaluate {
                 do { _ = try evaluations.make(e) } catch {
@@ -81,8 +85,22 @@ struct BenchSuite {
             if let d = m["dataset"]?.string {
                 run.dataset = d.hasPrefix("/") ? d : base.appendingPathComponent(d).standardized.path
             } else if let s = m["simulate"]?.mapping {
+                try checkKeys(s, ["seconds", "seed", "stereo", "still", "textures", "width"], "run '\(name)' simulate")
                 let textures = (s["textures"]?.sequence ?? []).compactMap(\.string).map { $0.hasPrefix("/") ? $0 : base.appendingPathComponent($0).standardized.path }
-                run.simulate = (s["seconds"]?.float ?? 10, UInt64(s["seed"]?.int ?? 1), s["width"]?.int ?? 376, s["still"]?.float ?? 0,
+                /// A number in `range`, or an error naming the run, key and range (a negative seed trapped).
+                func number(_ key: String, _ fallback: Double, _ range: ClosedRange<Double>, _ unit: String) throws -> Double {
+                    guard let node = s[key] else { return fallback }
+                    guard let v = node.float, v.isFinite, range.contains(v) else {
+                        throw ChainError.syntax(message: "run '\(name)' simulate: \(key) must be a number in \(range.lowerBound)…\(range.upperBound) \(unit)",
+                                                location: loc(node))
+                    }
+                    return v
+                }
+                let seed = try number("seed", 1, 0...1e15, ""), width = try number("width", 376, 32...4096, "px")
+                guard seed == seed.rounded(), width == width.rounded() else {
+                    throw ChainError.syntax(message: "run '\(name)' simulate: seed and width must be whole numbers", location: loc(item))
+                }
+                run.simulate = (try number("seconds", 10, 0.5...86_400, "s"), UInt64(seed), Int(width), try number("still", 0, 0...86_400, "s"),
                                 s["stereo"]?.bool ?? false, textures)
             } else {
                 throw ChainError.syntax(message: "run '\(name)' needs 'dataset' or 'simulate'", location: loc(item))
