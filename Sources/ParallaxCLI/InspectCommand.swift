@@ -10,8 +10,10 @@ struct InspectCommand: ParsableCommand {
 
     @Argument(help: "A dataset folder (EuRoC/ASL or TUM RGB-D).") var dataset: String
     @Flag(name: .long, help: "Print JSON for machines.") var json = false
+    @OptionGroup var limits: InputLimits
 
     func run() throws {
+        limits.apply()
         let report: DatasetInspection
         do { report = try DatasetInspection.inspect(path: dataset) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
@@ -29,7 +31,7 @@ struct InspectCommand: ParsableCommand {
             rows.append([s.name, s.type, "\(s.count)", String(format: "%.2f", s.rateHz), String(format: "%.3f", s.durationSeconds),
                          "\(s.gaps)", String(format: "%.1f", s.maxGapMilliseconds), "\(s.outOfOrder)", "\(s.missing)", s.imageSize ?? "—"])
         }
-        let widths = header.indices.map { c in rows.map { $0[c].count }.max()! }
+        let widths = header.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
         for r in rows {
             print(r.enumerated().map { $1 + String(repeating: " ", count: widths[$0] - $1.count) }.joined(separator: "  "))
         }

@@ -32,8 +32,10 @@ struct RunCommand: ParsableCommand {
     var strict = false
     @Flag(name: .long, help: "No progress display.")
     var quiet = false
+    @OptionGroup var limits: InputLimits
 
     func run() throws {
+        limits.apply()
         let runner: ChainRunner
         do {
             runner = try ChainRunner(chain: chain, dataset: dataset, registry: ParallaxCLI.registry, strict: strict)

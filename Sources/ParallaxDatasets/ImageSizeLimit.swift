@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The largest image a file may declare: decoders check the size in the header against it
 /// before allocating, so a corrupt or hostile header (a PNG claiming 999999 × 999999) is a
 /// clear error naming the file instead of a trap or gigabytes allocated.
@@ -5,8 +7,17 @@
 /// 100 megapixels: far above the cameras and depth sensors of the datasets Parallax reads
 /// (EuRoC 0.36, KITTI 0.47, Middlebury 2014 full size 6, 8K video 33), below what would
 /// exhaust a workstation's memory (a 100 MP RGB frame is 300 MB, 1.2 GB as float flow).
+/// The CLI's `--max-image-megapixels` changes it for a run (set once, before reading).
 public enum ImageSizeLimit {
-    public static let maxPixels = 100_000_000
+    /// The default limit (pixels).
+    public static let defaultMaxPixels = 100_000_000
+    private static let limit = Atomic<Int>(defaultMaxPixels)
+
+    /// The current limit (pixels); at least 1.
+    public static var maxPixels: Int {
+        get { limit.load(ordering: .relaxed) }
+        set { limit.store(max(1, newValue), ordering: .relaxed) }
+    }
 
     /// `width × height` when both are positive and the product stays within ``maxPixels``
     /// (computed without overflow); otherwise why not.
@@ -25,7 +36,8 @@ public enum ImageSizeLimit {
         public var description: String {
             switch self {
             case let .empty(w, h): return "declared size \(w)×\(h) is empty"
-            case let .tooLarge(w, h): return "declared size \(w)×\(h) exceeds the limit of \(ImageSizeLimit.maxPixels / 1_000_000) megapixels"
+            case let .tooLarge(w, h):
+                return "declared size \(w)×\(h) exceeds the limit of \(Double(ImageSizeLimit.maxPixels) / 1e6) megapixels (--max-image-megapixels)"
             }
         }
     }

@@ -161,3 +161,30 @@ import Parallax
         #expect(try TrajectoryEvaluation.evaluate(reference: a, estimate: b, options: options).0.pairs == 10)
     }
 }
+
+/// `--max-image-megapixels` sets the size limit image headers are checked against.
+@Suite struct ImageLimitOptionTests {
+    @Test func theLimitIsAnOptionWithARange() throws {
+        #expect(parallax(["inspect", Paths.cut, "--max-image-megapixels", "0"]) == 2)
+        #expect(parallax(["inspect", Paths.cut, "--max-image-megapixels", "nan"]) == 2)
+        // The limit is process-wide: lower it in a process of its own, not in this one.
+        let binary = Paths.executable
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            print("skipped: \(binary.path) is not built (swift build builds it)"); return
+        }
+        let out = Paths.temporary("limit")
+        defer { for u in [out, URL(fileURLWithPath: out.path + ".partial")] { try? FileManager.default.removeItem(at: u) } }
+        let process = Process()
+        process.executableURL = binary
+        // The cut's frames are 752×480 = 0.36 MP.
+        process.arguments = ["run", "stream-stats streams=cam0", Paths.cut, "--quiet", "--single-thread", "--max-image-megapixels", "0.3", "--out", out.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(message)")
+        #expect(message.contains("declared size 752×480 exceeds the limit of 0.3 megapixels"), "\(message)")
+    }
+}

@@ -126,7 +126,7 @@ import ParallaxCore
             try data.write(to: file)
             #expect { try read(file.path) } throws: { error in
                 let text = "\(error)"
-                return text.contains(file.path) && text.contains("exceeds the limit of 100 megapixels")
+                return text.contains(file.path) && text.contains("exceeds the limit of 100.0 megapixels")
             }
         }
         for (w, h) in [(999_999, 999_999), (50_000, 50_000)] {

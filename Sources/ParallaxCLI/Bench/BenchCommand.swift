@@ -19,6 +19,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the results as JSON on standard output (metrics and timing) instead of a summary.") var json = false
     @Option(name: .long, help: "Output folder.") var out: String = "out/bench"
     @Flag(name: .long, help: "No progress lines.") var quiet = false
+    @OptionGroup var limits: InputLimits
 
     func validate() throws {
         if suite == nil, chain == nil || dataset == nil {
@@ -30,6 +31,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        limits.apply()
         let spec: BenchSuite
         do {
             if let suite {
