@@ -59,7 +59,7 @@ public struct IMUIntegrator: Analyzer {
                 let start = stillStart ?? p.timestamp
                 stillStart = start
                 guard p.timestamp.seconds(since: start) <= stillSeconds else {
-                    bias = stillCount > 0 ? stillSum * (1 / Double(stillCount)) : .zero
+                    bias = stillSum * (1 / Double(stillCount))   // the first sample always counts
                     break
                 }
                 stillSum = stillSum + p.payload.gyroscope

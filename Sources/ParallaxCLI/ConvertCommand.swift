@@ -22,27 +22,22 @@ struct ConvertCommand: ParsableCommand {
             throw fail("--to must be parallax or euroc (TUM RGB-D is read-only here), got '\(to)'", code: ExitCodes.badInput)
         }
         let source: any DatasetSource
-        let writer: any DatasetWriter
-        let folder: OutputFolder
-        do {
-            source = try DatasetFolder.open(dataset, strict: strict)
-            folder = try OutputFolder(path: out, command: "parallax convert")
-            writer = to == "euroc" ? try EuRoCFolderWriter(path: folder.staging.path) : try ParallaxFolderWriter(path: folder.staging.path)
-        } catch {
+        do { source = try DatasetFolder.open(dataset, strict: strict) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
+        let output = try CommandOutput(out, command: "parallax convert")
         Interruption.install()
         let progress = ProgressDisplay(spanning: source.listing.stamps.values.joined())
         let count: Int
         do {
+            let writer: any DatasetWriter = to == "euroc" ? try EuRoCFolderWriter(path: output.url.path) : try ParallaxFolderWriter(path: output.url.path)
             count = try writer.write(streaming: source, groundTruth: source.groundTruth, progress: { progress?.update($0) },
                                      cancelled: { Interruption.requested })
             progress?.finish()
         } catch {
-            throw fail("\(error); what was written is in '\(folder.staging.path)'", code: ExitCodes.runFailed)
+            throw output.failed("\(error)")
         }
-        if Interruption.requested { throw Interruption.stop(partialResultsIn: folder.staging) }
-        do { try folder.commit() } catch { throw fail("\(error)", code: ExitCodes.runFailed) }
+        try output.finish()
         for (stream, n) in source.missingImages.sorted(by: { $0.key < $1.key }) {
             FileHandle.standardError.write(Data("parallax: warning: \(stream): \(n) listed image(s) do not exist; skipped\n".utf8))
         }

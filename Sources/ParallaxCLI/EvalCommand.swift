@@ -71,21 +71,19 @@ struct EvalCommand: ParsableCommand {
             print(Self.table(result))
         }
         if let out {
+            let output = try CommandOutput(out, command: "parallax eval")
+            let dir = output.url
             do {
-                let folder = try OutputFolder(path: out, command: "parallax eval")
-                let dir = folder.staging
                 try data.write(to: dir.appendingPathComponent("eval.json"))
                 try SVGPlot.topView([("ground truth", "#444444", series.referencePositions), ("estimate (\(mode.rawValue))", "#d62728", series.alignedPositions)],
                                     title: "Trajectories, top view").write(to: dir.appendingPathComponent("trajectories.svg"), atomically: true, encoding: .utf8)
                 try SVGPlot.plot([.init(label: "APE translation", color: "#1f77b4", points: Array(zip(series.times, series.apeTranslation)))],
                                  title: "APE over time (\(mode.rawValue) alignment)", xLabel: "t (s)", yLabel: "error (m)")
                     .write(to: dir.appendingPathComponent("ape.svg"), atomically: true, encoding: .utf8)
-                try folder.commit()
-            } catch let error as OutputFolder.RefusedError {
-                throw fail("\(error)", code: ExitCodes.badInput)
             } catch {
-                throw fail("cannot write into '\(out)': \(OutputFolder.reason(error))", code: ExitCodes.runFailed)
+                throw output.failed("cannot write the results: \(OutputFolder.reason(error))")
             }
+            try output.finish()
         }
     }
 

@@ -43,11 +43,8 @@ struct RunCommand: ParsableCommand {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         let chainSpec = runner.chain, source = runner.source, instances = runner.instances
-        let folder: OutputFolder
-        do { folder = try OutputFolder(path: out, command: "parallax run") } catch {
-            throw fail("\(error)", code: ExitCodes.badInput)
-        }
-        let outURL = folder.staging
+        let output = try CommandOutput(out, command: "parallax run")
+        let outURL = output.url
         let eventsPath = outURL.appendingPathComponent("events.jsonl").path
         guard FileManager.default.createFile(atPath: eventsPath, contents: nil), let events = FileHandle(forWritingAtPath: eventsPath) else {
             throw fail("cannot write \(eventsPath)", code: ExitCodes.badInput)
@@ -124,17 +121,14 @@ struct RunCommand: ParsableCommand {
         }
         RunSummary.printWarnings(report.warnings)
         for line in RunSummary.dropLines(report) { FileHandle.standardError.write(Data("parallax: \(line)\n".utf8)) }
+        let errors = (failure.map { ["\($0)"] } ?? []) + problems
         if Interruption.requested {
-            if let failure { _ = fail("\(failure)", code: ExitCodes.runFailed) }
-            throw Interruption.stop(partialResultsIn: folder.staging)
+            // Stopped by a signal: say what went wrong too, then keep the partial results.
+            for e in errors { _ = fail(e, code: ExitCodes.runFailed) }
+        } else if !errors.isEmpty {
+            throw output.failed(errors.joined(separator: "; "))
         }
-        if let failure {
-            throw fail("\(failure); what was computed is in '\(folder.staging.path)'", code: ExitCodes.runFailed)
-        }
-        if !problems.isEmpty {
-            throw fail(problems.joined(separator: "; ") + "; what was written is in '\(folder.staging.path)'", code: ExitCodes.runFailed)
-        }
-        do { try folder.commit() } catch { throw fail("\(error)", code: ExitCodes.runFailed) }
+        try output.finish()
         let frames = report.streams.filter { $0.type == "CameraFrame" }.map { "\($0.packets) \($0.stream)" }.joined(separator: ", ")
         print("ran '\(chainSpec.name)' over \(String(format: "%.2f", report.datasetSeconds)) s of data (\(frames)) in \(String(format: "%.2f", report.wallSeconds)) s (\(String(format: "%.1f", report.realtimeFactor))× real time); wrote \(out)/events.jsonl and run.json")
     }

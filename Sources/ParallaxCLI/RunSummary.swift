@@ -37,18 +37,10 @@ enum RunSummary {
     /// share of the stream's packets: "klt dropped 1240 of 1790 cam0 packets (69.3 %)".
     static func dropLines(_ report: RunReport) -> [String] {
         report.skipped.compactMap { skip in
-            guard skip.reason.hasPrefix("realtime") else { return nil }
+            guard skip.isRealtimeDrop else { return nil }
             let total = report.streams.first { $0.stream == skip.stream }?.packets ?? 0
             let share = total > 0 ? String(format: " (%.1f %%)", 100 * Double(skip.count) / Double(total)) : ""
             return "\(skip.analyzer ?? "the bus") dropped \(skip.count) of \(total) \(skip.stream) packets\(share): it could not keep up in real time"
         }
     }
-}
-
-/// A result file that could not be written (disk full, read-only or vanished folder): names
-/// the file and the system's reason.
-struct OutputError: Error, CustomStringConvertible {
-    let path: String
-    let error: any Error
-    var description: String { "cannot write '\(path)': \(OutputFolder.reason(error))" }
 }

@@ -58,9 +58,7 @@ struct SimulateCommand: ParsableCommand {
             throw fail("--format euroc cannot hold depth maps: add --depth-rate 0", code: ExitCodes.badInput)
         }
         let simulator: SequenceSimulator
-        let folder: OutputFolder
         do {
-            folder = try OutputFolder(path: out, command: "parallax simulate")
             let camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             let imuCalibration = try EuRoCSensorFile.loadIMU(path: imuCalibration)
             let spline: SE3Spline
@@ -89,6 +87,7 @@ struct SimulateCommand: ParsableCommand {
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
+        let output = try CommandOutput(out, command: "parallax simulate")
         do {
             // Rendered lazily, on worker threads, and written as it comes: memory stays flat
             // however long the sequence.
@@ -96,15 +95,14 @@ struct SimulateCommand: ParsableCommand {
             let groundTruth = sequence.groundTruth
             let points = simulator.scene.cornerPoints.map { "\($0.x) \($0.y) \($0.z)" }.joined(separator: "\n")
             try ("# x y z [m], world frame: ground-truth 3D corners of the simulated room (wall/floor/ceiling corners and texture tile seams)\n"
-                 + points + "\n").write(to: folder.staging.appendingPathComponent("scene_points.txt"), atomically: true, encoding: .utf8)
+                 + points + "\n").write(to: output.url.appendingPathComponent("scene_points.txt"), atomically: true, encoding: .utf8)
             let progress = ProgressDisplay(spanning: groundTruth.poses.map(\.timestamp))
             Interruption.install()
-            let writer: any DatasetWriter = format == "euroc" ? try EuRoCFolderWriter(path: folder.staging.path) : try ParallaxFolderWriter(path: folder.staging.path)
+            let writer: any DatasetWriter = format == "euroc" ? try EuRoCFolderWriter(path: output.url.path) : try ParallaxFolderWriter(path: output.url.path)
             let count = try writer.write(streaming: sequence, groundTruth: groundTruth, progress: { progress?.update($0) },
                                          cancelled: { Interruption.requested })
             progress?.finish()
-            if Interruption.requested { throw Interruption.stop(partialResultsIn: folder.staging) }
-            try folder.commit()
+            try output.finish()
             // The trajectory may be shorter than asked for: say what was simulated.
             let span = groundTruth.poses.last.flatMap { l in groundTruth.poses.first.map { l.timestamp.seconds(since: $0.timestamp) } } ?? 0
             if span + 0.1 < seconds { FileHandle.standardError.write(Data("parallax: warning: the trajectory covers only \(String(format: "%.1f", span)) s of the \(String(format: "%.1f", seconds)) s asked for\n".utf8)) }
@@ -112,7 +110,7 @@ struct SimulateCommand: ParsableCommand {
         } catch let code as ExitCode {
             throw code
         } catch {
-            throw fail("\(error); what was written is in '\(folder.staging.path)'", code: ExitCodes.runFailed)
+            throw output.failed("\(error)")
         }
     }
 
@@ -120,32 +118,25 @@ struct SimulateCommand: ParsableCommand {
     /// ARKit-style pose and gaze ground truth, as a Parallax folder.
     func simulateFace() throws {
         let simulator: FaceSimulator
-        let folder: OutputFolder
         do {
-            folder = try OutputFolder(path: out, command: "parallax simulate")
             var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             camera.bodyFromSensor = .identity
             simulator = FaceSimulator(model: try FaceSimulator.loadOBJ(path: faceModel), camera: camera)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
-        do {
-            let packets = simulator.packets(duration: seconds, seed: seed)
-            try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: folder.staging.path)
-            try folder.commit()
-            print("simulated \(String(format: "%.1f", seconds)) s of a face: \(packets.count / 2) landmark sets (\(simulator.model.count) points) with pose and gaze ground truth → \(out)")
-        } catch {
-            throw fail("\(error)", code: ExitCodes.runFailed)
-        }
+        let output = try CommandOutput(out, command: "parallax simulate")
+        let packets = simulator.packets(duration: seconds, seed: seed)
+        do { try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: output.url.path) } catch { throw output.failed("\(error)") }
+        try output.finish()
+        print("simulated \(String(format: "%.1f", seconds)) s of a face: \(packets.count / 2) landmark sets (\(simulator.model.count) points) with pose and gaze ground truth → \(out)")
     }
 
     /// `--scene object`: a textured object (the last texture) moving in front of a still camera
     /// in a room (the other textures), with ground-truth boxes, as a Parallax folder.
     func simulateObject() throws {
         let simulator: ObjectSimulator
-        let folder: OutputFolder
         do {
-            folder = try OutputFolder(path: out, command: "parallax simulate")
             var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             camera.bodyFromSensor = .identity
             let images = try textures.map { try ImageDecoder.decodeGray8(path: $0) }
@@ -155,15 +146,17 @@ struct SimulateCommand: ParsableCommand {
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
+        let output = try CommandOutput(out, command: "parallax simulate")
+        let packets: [AnyPacket]
         do {
-            let packets = try simulator.packets(duration: seconds, seed: seed)
-            try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: folder.staging.path)
-            try folder.commit()
-            let boxes = packets.filter { $0.stream == "object0/box" }.count
-            print("simulated \(String(format: "%.1f", seconds)) s of a moving object: \(packets.count - boxes) frames, \(boxes) ground-truth boxes → \(out)")
+            packets = try simulator.packets(duration: seconds, seed: seed)
+            try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: output.url.path)
         } catch {
-            throw fail("\(error)", code: ExitCodes.runFailed)
+            throw output.failed("\(error)")
         }
+        try output.finish()
+        let boxes = packets.filter { $0.stream == "object0/box" }.count
+        print("simulated \(String(format: "%.1f", seconds)) s of a moving object: \(packets.count - boxes) frames, \(boxes) ground-truth boxes → \(out)")
     }
 }
 

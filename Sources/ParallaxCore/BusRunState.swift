@@ -359,7 +359,7 @@ struct BusRunState {
             r.analyzers.append(timing)
             for (stream, count) in n.dropped.sorted(by: { $0.key < $1.key }) {
                 r.skipped.append(.init(analyzer: n.instance.name, stream: stream, count: count,
-                                       reason: "realtime: analyzer behind, older trigger dropped"))
+                                       reason: RunReport.Skip.realtimeDropReason))
             }
         }
         for s in streams {

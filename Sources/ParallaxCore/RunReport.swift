@@ -55,6 +55,11 @@ public struct RunReport: Sendable, Codable, Equatable {
         public var count: Int
         public var reason: String
 
+        /// The reason of triggers dropped in realtime mode because the analyzer was behind.
+        public static let realtimeDropReason = "realtime: analyzer behind, older trigger dropped"
+        /// Whether these are realtime drops.
+        public var isRealtimeDrop: Bool { reason == Self.realtimeDropReason }
+
         public init(analyzer: String?, stream: String, count: Int, reason: String) {
             self.analyzer = analyzer
             self.stream = stream

@@ -43,6 +43,12 @@ enum PNMDecoder {
         guard i < bytes.count, isSpace(bytes[i]) else { throw ImageDecodingError.corrupt(path: path, message: "PNM header not followed by whitespace") }
         i += 1
         let wide = maxval > 255
+        /// A sample above maxval is not a PNM (the 8-bit rescale trapped on one; found by fuzzing).
+        func requireWithinMaxval<S: BinaryInteger>(_ samples: [S]) throws {
+            if let k = samples.firstIndex(where: { Int($0) > maxval }) {
+                throw ImageDecodingError.corrupt(path: path, message: "PNM sample \(k) is \(samples[k]), above maxval \(maxval)")
+            }
+        }
         if wide && channels == 3 { throw ImageDecodingError.unsupported(path: path, reason: "16-bit RGB PNM") }
         let count = width * height * channels
         let needed = count * (wide ? 2 : 1)
@@ -51,17 +57,12 @@ enum PNMDecoder {
         }
         if wide {
             let samples = (0..<count).map { k in UInt16(bytes[i + 2 * k]) << 8 | UInt16(bytes[i + 2 * k + 1]) }
-            if let k = samples.firstIndex(where: { Int($0) > maxval }) {
-                throw ImageDecodingError.corrupt(path: path, message: "PNM sample \(k) is \(samples[k]), above maxval \(maxval)")
-            }
+            try requireWithinMaxval(samples)
             return .gray16(ImageBuffer(width: width, height: height, samples: samples))
         }
         var samples = Array(bytes[i..<(i + count)])
         if maxval != 255 {  // rescale to the full 8-bit range
-            // A sample above maxval is not a PNM (it trapped here, found by fuzzing).
-            if let k = samples.firstIndex(where: { Int($0) > maxval }) {
-                throw ImageDecodingError.corrupt(path: path, message: "PNM sample \(k) is \(samples[k]), above maxval \(maxval)")
-            }
+            try requireWithinMaxval(samples)
             for k in samples.indices { samples[k] = UInt8((Int(samples[k]) * 255 + maxval / 2) / maxval) }
         }
         let buffer = ImageBuffer(width: width, height: height, channels: channels, samples: samples)

@@ -46,6 +46,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// This target's scratch folder.
     var scratch: URL { Self.scratchRoot.appendingPathComponent(rawValue) }
 
+    /// Removes this target's scratch folder (and the process's, once empty).
+    public func removeScratch() {
+        try? FileManager.default.removeItem(at: scratch)
+        rmdir(Self.scratchRoot.path)
+    }
+
     /// Writes `contents` at `relative` under the scratch folder and returns its path.
     @discardableResult
     func put(_ contents: Data, _ relative: String) -> String {

@@ -12,10 +12,6 @@ import Parallax
 @Suite struct InterruptTests {
     @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
     func aSignalStopsARunAndKeepsWhatWasComputed(_ signalNumber: Int32, _ name: String) throws {
-        let binary = Paths.executable
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            print("skipped: \(binary.path) is not built (swift build builds it)"); return
-        }
         // 60 s of IMU at 200 Hz, replayed at sensor rate (--realtime): the run is still going
         // when the signal comes.
         let data = Paths.temporary("interrupt-data-\(name)"), out = Paths.temporary("interrupt-out-\(name)")
@@ -28,34 +24,29 @@ import Parallax
         }
         try writer.finish()
 
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["run", "stream-stats streams=imu0", data.path, "--realtime", "--quiet", "--out", out.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
+        guard let run = try RealExecutable.start(["run", "stream-stats streams=imu0", data.path, "--realtime", "--quiet", "--out", out.path]) else { return }
         // The handler is installed right after events.jsonl is created; wait for the file.
         let events = partial.appendingPathComponent("events.jsonl")
-        var waited = 0.0
-        while !FileManager.default.fileExists(atPath: events.path), waited < 30 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        RealExecutable.wait(upTo: 30) { FileManager.default.fileExists(atPath: events.path) }
         Thread.sleep(forTimeInterval: 0.5)
-        #expect(process.isRunning, "the run ended before it could be interrupted")
-        kill(process.processIdentifier, signalNumber)
-        waited = 0
-        while process.isRunning, waited < 20 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); Issue.record("the run did not stop within 20 s of \(name)"); return }
-        #expect(process.terminationReason == .exit, "killed by the signal instead of stopping cleanly")
-        #expect(process.terminationStatus == 128 + signalNumber)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(run.process.isRunning, "the run ended before it could be interrupted")
+        guard run.interrupt(signalNumber, within: 20) else { Issue.record("the run did not stop within 20 s of \(name)"); return }
+        let message = run.finish()
+        #expect(run.process.terminationReason == .exit, "killed by the signal instead of stopping cleanly")
+        #expect(run.process.terminationStatus == 128 + signalNumber)
         #expect(message.contains("\(name): stopped; what was computed is in '\(partial.path)'"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: out.path), "an interrupted run must not take the final folder's name")
         // stream-stats reports at close: its summary was flushed; run.json says how far it got.
         let lines = try String(contentsOf: events, encoding: .utf8).split(separator: "\n")
         #expect(lines.contains { $0.contains("\"producer\":\"stream-stats\"") })
-        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: partial.appendingPathComponent("run.json"))) as! [String: Any]
-        let report = try #require(run["report"] as? [String: Any])
-        #expect(run["interrupted"] as? String == name)
+        let runFile = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: partial.appendingPathComponent("run.json"))) as? [String: Any])
+        let report = try #require(runFile["report"] as? [String: Any])
+        #expect(runFile["interrupted"] as? String == name)
+        // stream-stats keeps up with 200 Hz: at most a few triggers are dropped at a scheduling
+        // hiccup (every one was, before the realtime fix; the bound is loose on purpose).
+        let dropped = (report["skipped"] as? [[String: Any]] ?? []).compactMap { $0["count"] as? Int }.reduce(0, +)
+        let replayed = (report["streams"] as? [[String: Any]] ?? []).first { $0["stream"] as? String == "imu0" }?["packets"] as? Int ?? 0
+        #expect(replayed > 0 && dropped * 2 < replayed, "dropped \(dropped) of \(replayed)")
         let seconds = try #require(report["datasetSeconds"] as? Double)
         #expect(seconds > 0 && seconds < 50, "replayed \(seconds) s of 60 before the interrupt")
     }

@@ -68,24 +68,13 @@ import Parallax
     /// SIGXFSZ ignored): the real executable reports the file and the reason and exits 1; no trap,
     /// nothing takes the final folder's name.
     @Test func aFullDiskIsAnErrorNotATrap() throws {
-        let binary = Paths.executable
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            print("skipped: \(binary.path) is not built (swift build builds it)"); return
-        }
         defer { cleanUp() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
         // 16 KiB per file: klt's tracks of the first frames already need more.
-        process.arguments = ["-c", "ulimit -f 16; trap '' XFSZ; exec \"$0\" \"$@\"", binary.path,
-                             "run", "klt camera=cam0", Paths.cut, "--quiet", "--single-thread", "--out", out.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "\(message)")
-        #expect(process.terminationStatus == 1, "\(message)")
+        guard let run = try RealExecutable.start(["run", "klt camera=cam0", Paths.cut, "--quiet", "--single-thread", "--out", out.path],
+                                                 shellSetup: "ulimit -f 16; trap '' XFSZ") else { return }
+        let message = run.finish()
+        #expect(run.process.terminationReason == .exit, "\(message)")
+        #expect(run.process.terminationStatus == 1, "\(message)")
         #expect(message.contains("events.jsonl") && message.contains("File too large"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
@@ -93,30 +82,15 @@ import Parallax
     /// `simulate` (like `convert` and `bench`) stops on SIGTERM with its partial folder finished
     /// and readable, exit 143.
     @Test func simulateStopsOnASignalAndKeepsAReadableFolder() throws {
-        let binary = Paths.executable
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            print("skipped: \(binary.path) is not built (swift build builds it)"); return
-        }
         defer { cleanUp() }
-        let process = Process()
-        process.executableURL = binary
-        process.currentDirectoryURL = Paths.root
-        process.arguments = ["simulate", "--seconds", "600", "--depth-rate", "0", "--out", out.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        var waited = 0.0
-        let imu = partial.appendingPathComponent("cam0/data")
-        while !FileManager.default.fileExists(atPath: imu.path), waited < 60 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        guard let run = try RealExecutable.start(["simulate", "--seconds", "600", "--depth-rate", "0", "--out", out.path], in: Paths.root) else { return }
+        let frames = partial.appendingPathComponent("cam0/data")
+        RealExecutable.wait(upTo: 60) { FileManager.default.fileExists(atPath: frames.path) }
         Thread.sleep(forTimeInterval: 0.5)
-        #expect(process.isRunning, "the simulation ended before it could be interrupted")
-        kill(process.processIdentifier, SIGTERM)
-        waited = 0
-        while process.isRunning, waited < 30 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); Issue.record("simulate did not stop within 30 s of SIGTERM"); return }
-        #expect(process.terminationReason == .exit && process.terminationStatus == 143)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(run.process.isRunning, "the simulation ended before it could be interrupted")
+        guard run.interrupt(SIGTERM, within: 30) else { Issue.record("simulate did not stop within 30 s of SIGTERM"); return }
+        let message = run.finish()
+        #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 143)
         #expect(message.contains("SIGTERM: stopped"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
         let folder = try ParallaxFolderSource(path: partial.path)
@@ -131,7 +105,7 @@ import Parallax
         #expect(lines.last == "warning: vio: IMU gap of 40 ms")
         var report = RunReport()
         report.streams = [RunReport.StreamCount(stream: "cam0", type: "CameraFrame", packets: 100)]
-        report.skipped = [RunReport.Skip(analyzer: "klt", stream: "cam0", count: 69, reason: "realtime: analyzer behind, older trigger dropped")]
+        report.skipped = [RunReport.Skip(analyzer: "klt", stream: "cam0", count: 69, reason: RunReport.Skip.realtimeDropReason)]
         #expect(RunSummary.dropLines(report) == ["klt dropped 69 of 100 cam0 packets (69.0 %): it could not keep up in real time"])
     }
 }
@@ -168,23 +142,13 @@ import Parallax
         #expect(parallax(["inspect", Paths.cut, "--max-image-megapixels", "0"]) == 2)
         #expect(parallax(["inspect", Paths.cut, "--max-image-megapixels", "nan"]) == 2)
         // The limit is process-wide: lower it in a process of its own, not in this one.
-        let binary = Paths.executable
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            print("skipped: \(binary.path) is not built (swift build builds it)"); return
-        }
         let out = Paths.temporary("limit")
         defer { for u in [out, URL(fileURLWithPath: out.path + ".partial")] { try? FileManager.default.removeItem(at: u) } }
-        let process = Process()
-        process.executableURL = binary
         // The cut's frames are 752×480 = 0.36 MP.
-        process.arguments = ["run", "stream-stats streams=cam0", Paths.cut, "--quiet", "--single-thread", "--max-image-megapixels", "0.3", "--out", out.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(message)")
+        guard let run = try RealExecutable.start(["run", "stream-stats streams=cam0", Paths.cut, "--quiet", "--single-thread",
+                                                  "--max-image-megapixels", "0.3", "--out", out.path]) else { return }
+        let message = run.finish()
+        #expect(run.process.terminationStatus == 1, "\(message)")
         #expect(message.contains("declared size 752×480 exceeds the limit of 0.3 megapixels"), "\(message)")
     }
 }

@@ -15,7 +15,8 @@ import ParallaxFuzzing
     }
 
     @Test(arguments: FuzzTarget.allCases)
-    func seedsAreValidInputs(_ target: FuzzTarget) throws {
+    func seedsAreValidAndSavedCrashesDoNotCrash(_ target: FuzzTarget) throws {
+        defer { target.removeScratch() }
         let seeds = Self.files(Self.fuzz.appendingPathComponent("Seeds/\(target.rawValue)"))
         #expect(!seeds.isEmpty, "no seeds for \(target.rawValue)")
         // A seed the reader refuses would start the fuzzer in the error paths only.
@@ -28,15 +29,27 @@ import ParallaxFuzzing
             for k in stride(from: 0, to: flipped.count, by: 7) { flipped[k] ^= 0xA5 }
             target.run(flipped)
         }
-    }
-
-    @Test func savedCrashesNoLongerCrash() throws {
-        for file in Self.files(Self.fuzz.appendingPathComponent("Crashes")) {
-            let name = file.lastPathComponent
-            guard let target = FuzzTarget.allCases.first(where: { name.hasPrefix($0.rawValue + "-") }) else {
-                Issue.record("\(name): a saved crash must be named TARGET-… (one of \(FuzzTarget.allCases.map(\.rawValue)))"); continue
-            }
+        // Every input that once crashed this target (one target's runs share its scratch folder,
+        // so they are replayed here, not in a test of their own).
+        for file in Self.files(Self.fuzz.appendingPathComponent("Crashes")) where file.lastPathComponent.hasPrefix(target.rawValue + "-") {
             target.run(try Data(contentsOf: file))
         }
+    }
+
+    /// Each saved crash names the target that found it (the test above replays it there).
+    @Test func savedCrashesNameTheirTarget() {
+        for file in Self.files(Self.fuzz.appendingPathComponent("Crashes")) {
+            let name = file.lastPathComponent
+            #expect(FuzzTarget.allCases.contains { name.hasPrefix($0.rawValue + "-") },
+                    "\(name): a saved crash must be named TARGET-… (one of \(FuzzTarget.allCases.map(\.rawValue)))")
+        }
+    }
+
+    /// `scripts/fuzz` runs every target (its list is the one CI and users run).
+    @Test func theFuzzScriptRunsEveryTarget() throws {
+        let script = try String(contentsOf: Self.fuzz.deletingLastPathComponent().appendingPathComponent("scripts/fuzz"), encoding: .utf8)
+        let line = try #require(script.split(separator: "\n").first { $0.hasPrefix("targets=(") })
+        let listed = line.dropFirst("targets=(".count).dropLast().split(separator: " ").map(String.init)
+        #expect(listed == FuzzTarget.allCases.map(\.rawValue))
     }
 }

@@ -40,11 +40,8 @@ struct BenchCommand: ParsableCommand {
                 spec = try BenchSuite.oneCase(chain: chain ?? "", dataset: dataset ?? "", evaluate: evaluate ?? "")
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
-        let folder: OutputFolder
-        do { folder = try OutputFolder(path: out, command: "parallax bench") } catch {
-            throw fail("\(error)", code: ExitCodes.badInput)
-        }
-        let outURL = folder.staging
+        let output = try CommandOutput(out, command: "parallax bench")
+        let outURL = output.url
         Interruption.install()
         var runner = BenchRunner(suite: spec, scratch: outURL.appendingPathComponent("scratch"))
         runner.cancelled = { Interruption.requested }
@@ -62,12 +59,9 @@ struct BenchCommand: ParsableCommand {
             try BenchReport.write(suite: spec, results: results, to: outURL)
             try? FileManager.default.removeItem(at: outURL.appendingPathComponent("scratch"))
         } catch {
-            throw fail("cannot write the report into '\(outURL.path)': \(OutputFolder.reason(error))", code: ExitCodes.runFailed)
+            throw output.failed("cannot write the report: \(OutputFolder.reason(error))")
         }
-        if Interruption.requested {
-            throw Interruption.stop(partialResultsIn: outURL)
-        }
-        do { try folder.commit() } catch { throw fail("\(error)", code: ExitCodes.runFailed) }
+        try output.finish()
         if json {
             print(String(decoding: try BenchReport.json(suite: spec, results: results), as: UTF8.self))
         } else {

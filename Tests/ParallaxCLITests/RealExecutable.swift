@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `parallax` executable (``Paths/executable``) started as a process of its own, for
+/// tests that signal it, limit its resources or change process-wide settings.
+struct RealExecutable {
+    let process: Process
+    private let errors: Pipe
+
+    /// Starts `parallax arguments`, through `bash -c "SETUP; exec parallax …"` when `shellSetup`
+    /// is given (e.g. `ulimit -f 16`), in `directory`; nil (saying why) when it is not built.
+    static func start(_ arguments: [String], shellSetup: String? = nil, in directory: URL? = nil) throws -> RealExecutable? {
+        let binary = Paths.executable
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            print("skipped: \(binary.path) is not built (swift build builds it)"); return nil
+        }
+        let process = Process()
+        if let shellSetup {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "\(shellSetup); exec \"$0\" \"$@\"", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
+        if let directory { process.currentDirectoryURL = directory }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return RealExecutable(process: process, errors: errors)
+    }
+
+    /// Polls `condition` every 50 ms for up to `seconds`; whether it held.
+    @discardableResult
+    static func wait(upTo seconds: Double, until condition: () -> Bool) -> Bool {
+        var waited = 0.0
+        while !condition(), waited < seconds { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        return condition()
+    }
+
+    /// Sends `signal` and waits up to `seconds` for the process to end; when it does not, kills
+    /// it and returns false.
+    func interrupt(_ signal: Int32, within seconds: Double) -> Bool {
+        kill(process.processIdentifier, signal)
+        if Self.wait(upTo: seconds, until: { !process.isRunning }) { return true }
+        kill(process.processIdentifier, SIGKILL)
+        return false
+    }
+
+    /// Waits for the end and returns what it wrote on standard error.
+    func finish() -> String {
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return message
+    }
+}
