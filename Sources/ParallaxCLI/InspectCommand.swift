@@ -10,12 +10,14 @@ struct InspectCommand: ParsableCommand {
 
     @Argument(help: "A dataset folder (EuRoC/ASL or TUM RGB-D).") var dataset: String
     @Flag(name: .long, help: "Print JSON for machines.") var json = false
+    @Option(name: .customLong("groundtruth"), help: ArgumentHelp("Ground truth from this trajectory file (TUM, or EuRoC CSV) instead of the dataset's own.", valueName: "file"))
+    var groundTruth: String?
     @OptionGroup var limits: InputLimits
 
     func run() throws {
         limits.apply()
         let report: DatasetInspection
-        do { report = try DatasetInspection.inspect(path: dataset) } catch {
+        do { report = try DatasetInspection.inspect(path: dataset, groundTruth: groundTruth) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         if json {

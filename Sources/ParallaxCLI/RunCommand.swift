@@ -30,6 +30,8 @@ struct RunCommand: ParsableCommand {
     var realtime = false
     @Flag(name: .long, help: "Treat a listed image that does not exist as an error instead of skipping it.")
     var strict = false
+    @Option(name: .customLong("groundtruth"), help: ArgumentHelp("Ground truth from this trajectory file (TUM, or EuRoC CSV) instead of the dataset's own; also the 'groundtruth' stream.", valueName: "file"))
+    var groundTruth: String?
     @Flag(name: .long, help: "No progress display.")
     var quiet = false
     @OptionGroup var limits: InputLimits
@@ -38,7 +40,7 @@ struct RunCommand: ParsableCommand {
         limits.apply()
         let runner: ChainRunner
         do {
-            runner = try ChainRunner(chain: chain, dataset: dataset, registry: ParallaxCLI.registry, strict: strict)
+            runner = try ChainRunner(chain: chain, dataset: dataset, registry: ParallaxCLI.registry, strict: strict, groundTruth: groundTruth)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }

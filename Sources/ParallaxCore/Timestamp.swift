@@ -9,8 +9,16 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// A timestamp from nanoseconds.
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
-    /// A timestamp from seconds (rounded to the nearest nanosecond).
-    public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+    /// A timestamp from seconds (rounded to the nearest nanosecond). Never traps: seconds
+    /// beyond ±9.2e9 (Int64 nanoseconds) saturate and NaN gives 0, so readers must check the
+    /// range of what they read (``isRepresentable(seconds:)``) and say which line is wrong.
+    public init(seconds: Double) {
+        let ns = (seconds * 1e9).rounded()
+        if ns.isNaN { self.nanoseconds = 0 } else if ns >= 9.223372036854775e18 { self.nanoseconds = .max } else if ns <= -9.223372036854775e18 { self.nanoseconds = .min } else { self.nanoseconds = Int64(ns) }
+    }
+
+    /// Whether `seconds` fits integer nanoseconds (|t| < 9e9 s, about 285 years).
+    public static func isRepresentable(seconds: Double) -> Bool { seconds.isFinite && abs(seconds) < 9e9 }
 
     /// Seconds as a `Double` (loses sub-microsecond precision for epoch-based stamps).
     public var seconds: Double { Double(nanoseconds) / 1e9 }

@@ -9,12 +9,18 @@ public struct StampedPose: Sendable, Equatable {
     public var timestamp: Timestamp
     /// Body-to-world transform `T_WB`.
     public var pose: SE3
+    /// The rotation block exactly as the file gives it, when the file gives a matrix (KITTI).
+    /// Such files print 7 significant digits, so the block is orthonormal only to about 1e-7;
+    /// `pose` holds the closest rotation, and evaluation uses this block as evo does (RPE
+    /// composes the matrices as read), so that every statistic matches evo's.
+    public var rotationAsRead: Matrix3?
 
     /// A stamped pose; `timestamp` defaults to `time` rounded to the nanosecond.
-    public init(time: Double, timestamp: Timestamp? = nil, pose: SE3) {
+    public init(time: Double, timestamp: Timestamp? = nil, pose: SE3, rotationAsRead: Matrix3? = nil) {
         self.time = time
         self.timestamp = timestamp ?? Timestamp(seconds: time)
         self.pose = pose
+        self.rotationAsRead = rotationAsRead
     }
 }
 

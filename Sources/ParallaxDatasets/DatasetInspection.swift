@@ -39,8 +39,8 @@ public struct DatasetInspection: Sendable, Codable {
     public var groundTruthSeconds: Double
 
     /// Inspects `path`. Decodes only the first image of each image stream.
-    public static func inspect(path: String) throws -> DatasetInspection {
-        let source = try DatasetFolder.open(path, validateOrder: false)
+    public static func inspect(path: String, groundTruth: String? = nil) throws -> DatasetInspection {
+        let source = try DatasetFolder.open(path, validateOrder: false, groundTruth: groundTruth)
         var firstImages: [String: String] = [:]
         let imageStreams = Set(source.streams.filter { $0.type == PayloadType(CameraFrame.self) || $0.type == PayloadType(DepthMap.self) }.map(\.name))
         while firstImages.count < imageStreams.count, let packet = try source.next() {

@@ -70,12 +70,13 @@ extension DatasetError {
 /// and the stereo partner when two cameras are calibrated) and `imu0` (``IMUSample``; metadata:
 /// rate and noise densities from `imu0/sensor.yaml` when present). Rows whose image file is missing are skipped and counted
 /// (``missingImages``) unless `strict`.
-public final class EuRoCSource: DatasetSource, DeferredPacketSource {
-    public let streams: [StreamDescription]
+public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruthReplacing {
+    public private(set) var streams: [StreamDescription]
     public let formatName = "EuRoC/ASL"
     public private(set) var listing = StreamListing()
-    /// Ground truth from `mav0/state_groundtruth_estimate0/data.csv`, when present.
-    public let groundTruth: Trajectory?
+    /// Ground truth from `mav0/state_groundtruth_estimate0/data.csv` (or `groundtruth/*.csv`, or
+    /// the file given to ``replaceGroundTruth(with:file:)``), when present.
+    public private(set) var groundTruth: Trajectory?
     /// Image rows listed in `data.csv` whose file does not exist, per camera (found when the
     /// folder is opened; those rows are skipped).
     public let missingImages: [String: Int]
@@ -169,4 +170,13 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource {
 
     /// The next packet; camera frames are deferred (decoded by whoever runs the work).
     public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+
+    /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
+    public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
+        if !streams.contains(where: { $0.name == DatasetStreams.groundTruth }) {
+            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
+        }
+        try rows.replaceGroundTruth(trajectory, file: file, rank: streams.count, listing: &listing)
+        groundTruth = trajectory
+    }
 }

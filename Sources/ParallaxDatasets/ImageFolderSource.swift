@@ -6,11 +6,12 @@ import ParallaxCore
 /// folders carry no times). For image collections and registration benchmarks such as
 /// HPatches (`1.ppm … 6.ppm` with ground-truth homographies `H_1_k`, which this reader leaves
 /// to the evaluation). Images are decoded only when the bus asks for them.
-public final class ImageFolderSource: DatasetSource, DeferredPacketSource {
+public final class ImageFolderSource: DatasetSource, DeferredPacketSource, GroundTruthReplacing {
     public let formatName = "image folder"
-    public let listing: StreamListing
-    public let streams = [StreamDescription(StreamKey<CameraFrame>(ImageFolderSource.stream))]
-    public let groundTruth: Trajectory? = nil
+    public private(set) var listing: StreamListing
+    public private(set) var streams = [StreamDescription(StreamKey<CameraFrame>(ImageFolderSource.stream))]
+    /// None of its own; the file given to ``replaceGroundTruth(with:file:)``.
+    public private(set) var groundTruth: Trajectory?
     public let missingImages: [String: Int] = [:]
     /// The stream's name.
     public static let stream = "cam0"
@@ -54,4 +55,13 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource {
     public static func timestamp(ofFrame k: Int) -> Timestamp { Timestamp(seconds: Double(k) * frameInterval) }
 
     public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+
+    /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
+    public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
+        if !streams.contains(where: { $0.name == DatasetStreams.groundTruth }) {
+            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
+        }
+        try rows.replaceGroundTruth(trajectory, file: file, rank: streams.count, listing: &listing)
+        groundTruth = trajectory
+    }
 }

@@ -68,6 +68,19 @@ public struct IndexedRows: Sendable {
         }
     }
 
+    /// Replaces the ``DatasetStreams/groundTruth`` rows (if any) by `trajectory`, as
+    /// ``addGroundTruth(_:file:rank:listing:)`` adds them. Before the first ``next()``.
+    public mutating func replaceGroundTruth(_ trajectory: Trajectory, file: String, rank: Int, listing: inout StreamListing) throws {
+        rows.removeAll { entry in
+            if case let .ready(packet) = entry.row { return packet.stream == DatasetStreams.groundTruth }
+            return false
+        }
+        listing.remove(stream: DatasetStreams.groundTruth)
+        merged = false
+        index = 0
+        try addGroundTruth(trajectory, file: file, rank: rank, listing: &listing)
+    }
+
     /// The next packet in merged order (merging on the first call), or `nil` at the end.
     public mutating func next() -> DeferredPacket? {
         if !merged {

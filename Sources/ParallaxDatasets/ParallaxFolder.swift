@@ -45,11 +45,11 @@ public enum ParallaxFolder {
 }
 
 /// Reads a Parallax folder lazily (images are decoded on demand, possibly on worker threads).
-public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
-    public let streams: [StreamDescription]
+public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, GroundTruthReplacing {
+    public private(set) var streams: [StreamDescription]
     public let formatName = "Parallax"
     public private(set) var listing = StreamListing()
-    public let groundTruth: Trajectory?
+    public private(set) var groundTruth: Trajectory?
     public let missingImages: [String: Int]
 
     private var indexed = IndexedRows()
@@ -196,6 +196,15 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource {
     }
 
     public func nextDeferred() throws -> DeferredPacket? { indexed.next() }
+
+    /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
+    public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
+        if !streams.contains(where: { $0.name == DatasetStreams.groundTruth }) {
+            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
+        }
+        try indexed.replaceGroundTruth(trajectory, file: file, rank: streams.count, listing: &listing)
+        groundTruth = trajectory
+    }
 }
 
 /// Writes packets into a Parallax folder: images as lossless PNG, samples as CSV with

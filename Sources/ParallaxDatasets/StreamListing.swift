@@ -15,11 +15,18 @@ public struct StreamListing: Sendable {
 
     /// Records a row; remembers the first row whose timestamp is not after the previous one.
     public mutating func record(stream: String, timestamp: Timestamp, file: String, line: Int) {
-        if stamps[stream] == nil { order.append(stream); stamps[stream] = [] }
-        if let previous = stamps[stream]!.last, timestamp <= previous, firstDisorder[stream] == nil {
+        if stamps[stream] == nil { order.append(stream) }
+        if let previous = stamps[stream]?.last, timestamp <= previous, firstDisorder[stream] == nil {
             firstDisorder[stream] = .outOfOrder(file: file, line: line, previous: previous, current: timestamp)
         }
-        stamps[stream]!.append(timestamp)
+        stamps[stream, default: []].append(timestamp)
+    }
+
+    /// Forgets `stream` (its rows are about to be replaced).
+    public mutating func remove(stream: String) {
+        stamps[stream] = nil
+        firstDisorder[stream] = nil
+        order.removeAll { $0 == stream }
     }
 
     /// Throws the first disorder found, in stream order.

@@ -6,15 +6,16 @@ import ParallaxMath
 /// `depth.txt` → `depth` (``DepthMap`` in metres: raw 16-bit / 5000, 0 → NaN = invalid),
 /// `accelerometer.txt` → `accelerometer` (``AccelerometerSample``), and `groundtruth.txt` as
 /// ``groundTruth`` (not a stream). Images are decoded only when the bus asks for them.
-public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
+public final class TUMRGBDSource: DatasetSource, DeferredPacketSource, GroundTruthReplacing {
     public let formatName = "TUM RGB-D"
     public private(set) var listing = StreamListing()
     /// TUM's depth scale: raw units per metre.
     public static let depthUnitsPerMetre: Float = 5000
 
     public let streams: [StreamDescription]
-    /// The ground-truth trajectory, when `groundtruth.txt` exists.
-    public let groundTruth: Trajectory?
+    /// The ground-truth trajectory, when `groundtruth.txt` exists (or the file given to
+    /// ``replaceGroundTruth(with:file:)``).
+    public private(set) var groundTruth: Trajectory?
     /// Listed images whose file does not exist, per stream (found when the folder is opened;
     /// those rows are skipped).
     public let missingImages: [String: Int]
@@ -85,4 +86,10 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource {
 
     /// The next packet; images are deferred (decoded by whoever runs the work).
     public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+
+    /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` (TUM's ground truth is not a stream).
+    public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
+        try DatasetError.requireIncreasing(trajectory, file: file)
+        groundTruth = trajectory
+    }
 }

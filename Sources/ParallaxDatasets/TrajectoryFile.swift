@@ -109,7 +109,8 @@ public enum TrajectoryFile {
                 if let times, index >= times.count {
                     throw TrajectoryFileError.timesMismatch(path: path, poses: index + 1, times: times.count)
                 }
-                poses.append(StampedPose(time: times?[index] ?? Double(index), pose: pose))
+                let asRead = Matrix3(rows: Vector3(v[0], v[1], v[2]), Vector3(v[4], v[5], v[6]), Vector3(v[8], v[9], v[10]))
+                poses.append(StampedPose(time: times?[index] ?? Double(index), pose: pose, rotationAsRead: asRead))
             }
         }
         if let times, times.count != poses.count { throw TrajectoryFileError.timesMismatch(path: path, poses: poses.count, times: times.count) }
@@ -144,6 +145,9 @@ public enum TrajectoryFile {
         try table.forEachRow(separatedBy: .whitespace) { row in
             guard row.count == 1, let v = row.double(0) else {
                 throw TrajectoryFileError.malformedLine(path: path, line: row.line, reason: "expected one time in seconds per line")
+            }
+            guard Timestamp.isRepresentable(seconds: v) else {
+                throw TrajectoryFileError.malformedLine(path: path, line: row.line, reason: "time \(row.string(0)) s is out of range (|t| < 9e9 s)")
             }
             out.append(v)
         }

@@ -31,7 +31,11 @@ public enum TrajectoryAlignment {
             transform = try positionYaw(source: estimate.positions, target: reference.positions)
         }
         var aligned = estimate
-        for i in aligned.poses.indices { aligned.poses[i].pose = transform.apply(to: aligned.poses[i].pose) }
+        let rotation = transform.rotation.matrix
+        for i in aligned.poses.indices {
+            aligned.poses[i].pose = transform.apply(to: aligned.poses[i].pose)
+            aligned.poses[i].rotationAsRead = aligned.poses[i].rotationAsRead.map { rotation * $0 }
+        }
         return (aligned, transform)
     }
 

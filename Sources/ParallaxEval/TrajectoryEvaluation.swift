@@ -44,7 +44,8 @@ public struct TrajectoryEvaluation: Sendable, Codable {
     /// APE translation (m) and rotation (deg) after alignment.
     public var apeTranslation: ErrorStatistics
     public var apeRotationDegrees: ErrorStatistics
-    /// RPE translation (m) and rotation (deg) (alignment-invariant).
+    /// RPE translation (m) and rotation (deg) of the aligned estimate (as evo_rpe `-a`/`-as`:
+    /// rigid alignments leave it unchanged, Sim(3) scales the translations).
     public var rpeTranslation: ErrorStatistics
     public var rpeRotationDegrees: ErrorStatistics
 
@@ -69,7 +70,7 @@ public struct TrajectoryEvaluation: Sendable, Codable {
         }
         let (aligned, s) = try TrajectoryAlignment.align(e, to: r, mode: options.alignment)
         let ape = TrajectoryMetrics.absolute(reference: r, estimate: aligned)
-        let rpe = TrajectoryMetrics.relative(reference: r, estimate: e, delta: options.rpeDelta, unit: options.rpeUnit)
+        let rpe = TrajectoryMetrics.relative(reference: r, estimate: aligned, delta: options.rpeDelta, unit: options.rpeUnit)
         let result = TrajectoryEvaluation(
             reference: reference.name, estimate: estimate.name, options: options,
             referencePoses: reference.count, estimatePoses: estimate.count, pairs: r.count,

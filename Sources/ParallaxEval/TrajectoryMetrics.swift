@@ -4,8 +4,10 @@ import ParallaxMath
 
 /// Absolute and relative pose errors, defined exactly as evo defines them.
 ///
-/// - APE at i: `E = T_est,i⁻¹ · T_ref,i`; translation error `‖p_est − p_ref‖` (m), rotation
+/// - APE at i: `E = T_ref,i⁻¹ · T_est,i`; translation error `‖p_est − p_ref‖` (m), rotation
 ///   error the angle of `E` (deg).
+/// - Poses are composed as evo composes them: as matrices, with KITTI's rotation blocks as read
+///   (``PoseMatrix``), and angles taken as scipy takes them.
 /// - RPE over pairs (i, j): `E = (T_ref,i⁻¹ T_ref,j)⁻¹ · (T_est,i⁻¹ T_est,j)`; the same two parts.
 ///   Pairs are consecutive and non-overlapping (evo's default `all_pairs = False`): every
 ///   `delta` frames, or each time the traveled path reaches `delta` metres (path measured on
@@ -30,23 +32,25 @@ public enum TrajectoryMetrics {
         var t: [Double] = [], r: [Double] = []
         for (ref, est) in zip(reference.poses, estimate.poses) {
             t.append((est.pose.translation - ref.pose.translation).norm)
-            r.append((est.pose.rotation.inverse * ref.pose.rotation).angle * 180 / .pi)
+            r.append((PoseMatrix(ref).inverse * PoseMatrix(est)).angleDegrees)
         }
         return Errors(translation: t, rotationDegrees: r, indices: Array(reference.poses.indices))
     }
 
-    /// RPE of associated, equally long trajectories.
+    /// RPE of associated, equally long trajectories. Pass the aligned estimate, as evo does:
+    /// a Sim(3) alignment scales the relative translations (and the path for metre deltas).
     public static func relative(reference: Trajectory, estimate: Trajectory, delta: Double, unit: DeltaUnit) -> Errors {
         precondition(reference.count == estimate.count, "RPE needs associated trajectories of equal length")
         let pairs = unit == .frames ? pairsByIndex(count: estimate.count, delta: max(1, Int(delta)))
                                     : pairsByPath(estimate.positions, delta: delta)
         var t: [Double] = [], r: [Double] = []
+        let ref = reference.poses.map(PoseMatrix.init), est = estimate.poses.map(PoseMatrix.init)
         for (i, j) in pairs {
-            let q = reference.poses[i].pose.inverse * reference.poses[j].pose
-            let p = estimate.poses[i].pose.inverse * estimate.poses[j].pose
+            let q = ref[i].inverse * ref[j]
+            let p = est[i].inverse * est[j]
             let e = q.inverse * p
             t.append(e.translation.norm)
-            r.append(e.rotation.angle * 180 / .pi)
+            r.append(e.angleDegrees)
         }
         return Errors(translation: t, rotationDegrees: r, indices: pairs.map(\.1))
     }

@@ -149,6 +149,11 @@ import Parallax
         #expect { _ = try BenchSuite.load(simTypo.path) } throws: { "\($0)".contains("run 'x' simulate: unknown key 'secnds'; did you mean 'seconds'?") }
         let topTypo = try suite("nmae: s\nruns:\n  - name: x\n    dataset: .\n    chain: stream-stats\n")
         #expect { _ = try BenchSuite.load(topTypo.path) } throws: { "\($0)".contains("suite: unknown key 'nmae'; did you mean 'name'?") }
+        let withGroundTruth = try suite("runs:\n  - name: x\n    dataset: data\n    groundtruth: gt/poses.txt\n    chain: stream-stats\n")
+        let loaded = try BenchSuite.load(withGroundTruth.path)
+        #expect(loaded.runs.first?.groundTruth == withGroundTruth.deletingLastPathComponent().appendingPathComponent("gt/poses.txt").path)
+        let orphan = try suite("runs:\n  - name: x\n    simulate: {seconds: 2}\n    groundtruth: gt.txt\n    chain: stream-stats\n")
+        #expect { _ = try BenchSuite.load(orphan.path) } throws: { "\($0)".contains("groundtruth must be a trajectory file, next to a dataset") }
         for bad in ["seed: -1", "seconds: .nan", "width: 100000", "seconds: -3", "seed: 1.5"] {
             let file = try suite("runs:\n  - name: x\n    simulate: {\(bad)}\n    chain: stream-stats\n")
             #expect(throws: ChainError.self, "\(bad)") { _ = try BenchSuite.load(file.path) }

@@ -48,6 +48,29 @@ enum Paths {
         #expect(parallax(["inspect", Paths.cut, "--json"]) == 0)
     }
 
+    /// `--groundtruth FILE` on inspect, run and bench: the file's poses are the ground truth
+    /// (and the `groundtruth` stream); a file that cannot be is bad input (exit 2).
+    @Test func groundTruthFromAFile() throws {
+        let dir = Paths.temporary("gt-option")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let own = try TrajectoryFile.read(path: Paths.cut + "/groundtruth/V1_01_easy_openvins_vicon2gt_gt.csv")
+        let file = dir.appendingPathComponent("gt.txt").path
+        try TrajectoryFile.writeTUM(own.subset([0, 2, 4, 6]), to: file)
+        let r = try DatasetInspection.inspect(path: Paths.cut, groundTruth: file)
+        #expect(r.groundTruthPoses == 4 && r.streams.map(\.count) == [6, 6, 61, 4])
+        #expect(parallax(["inspect", Paths.cut, "--groundtruth", file]) == 0)
+        let out = dir.appendingPathComponent("run")
+        #expect(parallax(["run", "stream-stats streams=groundtruth", Paths.cut, "--groundtruth", file, "--out", out.path]) == 0)
+        let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        #expect(events.contains("\"packets\":4,") && events.contains("\"stream\":\"groundtruth\""))
+        let bad = dir.appendingPathComponent("kitti.txt").path
+        try "1 0 0 0 0 1 0 0 0 0 1 0\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        #expect(parallax(["run", "stream-stats", Paths.cut, "--groundtruth", bad, "--out", dir.appendingPathComponent("bad").path]) == 2)
+        #expect(parallax(["inspect", Paths.cut, "--groundtruth", dir.appendingPathComponent("none.txt").path]) == 2)
+        #expect(parallax(["bench", "--chain", "stream-stats", "--dataset", Paths.cut, "--groundtruth", bad, "--out", dir.appendingPathComponent("b").path, "--quiet"]) == 2)
+    }
+
     @Test func realEuRoCClipWithItsMissingImages() throws {
         guard FileManager.default.fileExists(atPath: Paths.sharedV101) else {
             print("skipped: ../shared/data/euroc/V1_01_easy_micro is not present"); return

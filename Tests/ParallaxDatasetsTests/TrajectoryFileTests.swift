@@ -49,6 +49,14 @@ import ParallaxMath
         #expect(throws: TrajectoryFileError.timesMismatch(path: kitti, poses: 2, times: 1)) {
             _ = try TrajectoryFile.read(path: kitti, kittiTimes: try temp("t1.txt", "0.0\n"))
         }
+        // A times file with a time beyond 64-bit nanoseconds trapped; now its line is named.
+        let huge = try temp("t2.txt", "0.0\n1e300\n")
+        #expect(throws: TrajectoryFileError.malformedLine(path: huge, line: 2, reason: "time 1e300 s is out of range (|t| < 9e9 s)")) {
+            _ = try TrajectoryFile.read(path: kitti, kittiTimes: huge)
+        }
+        // Timestamps from seconds never trap: they saturate (readers check the range first).
+        #expect(Timestamp(seconds: 1e300).nanoseconds == .max && Timestamp(seconds: -.infinity).nanoseconds == .min)
+        #expect(Timestamp(seconds: .nan).nanoseconds == 0 && Timestamp(seconds: 1.5).nanoseconds == 1_500_000_000)
     }
 
     @Test func badLinesNameFileAndLine() throws {

@@ -16,6 +16,8 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "One case: the chain (YAML file or pipeline string).") var chain: String?
     @Option(name: .long, help: "One case: the dataset folder.") var dataset: String?
     @Option(name: .long, help: "One case: evaluations, comma-separated (e.g. trajectory).") var evaluate: String?
+    @Option(name: .customLong("groundtruth"), help: ArgumentHelp("One case: ground truth from this trajectory file instead of the dataset's own.", valueName: "file"))
+    var groundTruth: String?
     @Flag(name: .long, help: "Print the results as JSON on standard output (metrics and timing) instead of a summary.") var json = false
     @Option(name: .long, help: "Output folder.") var out: String = "out/bench"
     @Flag(name: .long, help: "No progress lines.") var quiet = false
@@ -37,7 +39,7 @@ struct BenchCommand: ParsableCommand {
             if let suite {
                 spec = try BenchSuite.load(suite)
             } else {
-                spec = try BenchSuite.oneCase(chain: chain ?? "", dataset: dataset ?? "", evaluate: evaluate ?? "")
+                spec = try BenchSuite.oneCase(chain: chain ?? "", dataset: dataset ?? "", evaluate: evaluate ?? "", groundTruth: groundTruth)
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         let output = try CommandOutput(out, command: "parallax bench")

@@ -64,7 +64,7 @@ struct BenchRunner {
             datasetPath = folder.path
             result.dataset = String(format: "simulated (%.0f s, seed %d)", seconds, seed)
         }
-        let runner = try ChainRunner(chain: run.chain, dataset: datasetPath, registry: registry)
+        let runner = try ChainRunner(chain: run.chain, dataset: datasetPath, registry: registry, groundTruth: run.groundTruth)
         progress("\(run.name): running \(runner.chain.name)")
         let (outcome, outputs) = try runner.runCollecting(cancelled: cancelled)
         for s in outcome.report.streams { result.packets[s.stream] = s.packets }

@@ -22,6 +22,8 @@ struct BenchSuite {
     struct Run {
         var name: String
         var dataset: String?
+        /// A trajectory file replacing the dataset's ground truth (`groundtruth:`), absolute.
+        var groundTruth: String? = nil
         /// Simulated sequence: length (s), seed, image width (px; height and intrinsics scale with
         /// it), texture images for the room (absolute paths; empty: a seeded noise texture).
         var simulate: (seconds: Double, seed: UInt64, width: Int, still: Double, stereo: Bool, textures: [String])?
@@ -36,7 +38,7 @@ struct BenchSuite {
     var file: String
 
     /// A suite of one run from the command line (`--chain`, `--dataset`, `--evaluate a,b`).
-    static func oneCase(chain: String, dataset: String, evaluate: String, evaluations: EvaluationRegistry = .standard) throws -> BenchSuite {
+    static func oneCase(chain: String, dataset: String, evaluate: String, groundTruth: String? = nil, evaluations: EvaluationRegistry = .standard) throws -> BenchSuite {
         let names = evaluate.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "none" }
         for n in names {
             do { _ = try evaluations.make(n) } catch { throw ChainError.syntax(message: "--evaluate: \(error)", location: nil) }
@@ -45,7 +47,10 @@ struct BenchSuite {
             throw ChainError.syntax(message: "--dataset: '\(dataset)' does not exist", location: nil)
         }
         let name = URL(fileURLWithPath: dataset).standardized.lastPathComponent
-        return BenchSuite(name: "command line", runs: [Run(name: name, dataset: dataset, simulate: nil, chain: chain, evaluate: names, line: 0)],
+        if let groundTruth, !FileManager.default.fileExists(atPath: groundTruth) {
+            throw ChainError.syntax(message: "--groundtruth: '\(groundTruth)' does not exist", location: nil)
+        }
+        return BenchSuite(name: "command line", runs: [Run(name: name, dataset: dataset, groundTruth: groundTruth, simulate: nil, chain: chain, evaluate: names, line: 0)],
                           file: "(command line)")
     }
 
@@ -74,7 +79,7 @@ struct BenchSuite {
             guard let m = item.mapping, let name = m["name"]?.string, let chain = m["chain"]?.string else {
                 throw ChainError.syntax(message: "each run needs 'name' and 'chain'", location: loc(item))
             }
-            try checkKeys(m, ["chain", "dataset", "evaluate", "name", "simulate"], "run '\(name)'")
+            try checkKeys(m, ["chain", "dataset", "evaluate", "groundtruth", "name", "simulate"], "run '\(name)'")
             let evaluate = (m["evaluate"]?.sequence?.compactMap(\.string) ?? m["evaluate"]?.string.map { [$0] } ?? []).filter { $0 != "none" }
             for e in evaluate {
                 do { _ = try evaluations.make(e) } catch {
@@ -82,6 +87,12 @@ struct BenchSuite {
                 }
             }
             var run = Run(name: name, dataset: nil, simulate: nil, chain: chain, evaluate: evaluate, line: item.mark?.line ?? 1)
+            if let g = m["groundtruth"] {
+                guard let file = g.string, m["dataset"] != nil else {
+                    throw ChainError.syntax(message: "run '\(name)': groundtruth must be a trajectory file, next to a dataset", location: loc(g))
+                }
+                run.groundTruth = file.hasPrefix("/") ? file : base.appendingPathComponent(file).standardized.path
+            }
             if let d = m["dataset"]?.string {
                 run.dataset = d.hasPrefix("/") ? d : base.appendingPathComponent(d).standardized.path
             } else if let s = m["simulate"]?.mapping {
