@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxGeometry
 import Yams
 
 /// A named list of analyzers with options: what `parallax run` runs.
@@ -50,7 +51,7 @@ public struct Chain: Sendable, Equatable {
     /// A chain from a YAML file path (`.yaml`/`.yml`) or else a pipeline string.
     public static func load(_ argument: String) throws -> Chain {
         if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml") {
-            guard let text = try? String(contentsOfFile: argument, encoding: .utf8) else {
+            guard let text = FileContents.string(atPath: argument) else {
                 throw ChainError.syntax(message: "cannot read chain file '\(argument)'", location: nil)
             }
             return try parse(yaml: text, file: argument)

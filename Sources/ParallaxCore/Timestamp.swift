@@ -17,6 +17,34 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         if ns.isNaN { self.nanoseconds = 0 } else if ns >= 9.223372036854775e18 { self.nanoseconds = .max } else if ns <= -9.223372036854775e18 { self.nanoseconds = .min } else { self.nanoseconds = Int64(ns) }
     }
 
+    /// `text`, a plain decimal number of seconds (`[+-]digits[.digits]`, as ASCII bytes), as
+    /// exact integer nanoseconds (digits past the ninth decimal are dropped): no rounding
+    /// through `Double`, which keeps only microseconds for epoch times. `nil` if it is not a
+    /// plain decimal or does not fit in 64-bit nanoseconds (±292 years).
+    public static func nanoseconds(decimalSeconds text: some Sequence<UInt8>) -> Int64? {
+        var whole: Int64 = 0, fraction: Int64 = 0, fractionDigits = 0
+        var seenDot = false, negative = false, any = false
+        for (n, b) in text.enumerated() {
+            if n == 0 && (b == UInt8(ascii: "-") || b == UInt8(ascii: "+")) { negative = b == UInt8(ascii: "-"); continue }
+            if b == UInt8(ascii: ".") && !seenDot { seenDot = true; continue }
+            let d = b &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            any = true
+            if seenDot {
+                if fractionDigits < 9 { fraction = fraction * 10 + Int64(d); fractionDigits += 1 }
+            } else {
+                guard whole < 9_000_000_000 else { return nil }
+                whole = whole * 10 + Int64(d)
+            }
+        }
+        guard any else { return nil }
+        for _ in fractionDigits..<9 { fraction *= 10 }
+        let (seconds, o1) = whole.multipliedReportingOverflow(by: 1_000_000_000)
+        let (ns, o2) = seconds.addingReportingOverflow(fraction)
+        guard !o1, !o2 else { return nil }
+        return negative ? -ns : ns
+    }
+
     /// Whether `seconds` fits integer nanoseconds (|t| < 9e9 s, about 285 years).
     public static func isRepresentable(seconds: Double) -> Bool { seconds.isFinite && abs(seconds) < 9e9 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import ParallaxCore
+import ParallaxGeometry
 
 /// Byte-level scanning of line-oriented tables (EuRoC CSV, TUM/KITTI space-separated).
 ///
@@ -13,7 +15,7 @@ public struct DelimitedText: Sendable {
 
     /// Reads `path`; `nil` when the file cannot be read.
     public init?(path: String) {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = FileContents.data(atPath: path) else { return nil }
         self.path = path
         // A trailing NUL lets strtod run directly on the buffer: it stops at any separator.
         self.bytes = [UInt8](data) + [0]
@@ -47,28 +49,7 @@ public struct DelimitedText: Sendable {
         /// the ninth decimal are dropped); `nil` if it is not a plain decimal or does not fit
         /// in 64-bit nanoseconds (±292 years).
         public func decimalNanoseconds(_ i: Int) -> Int64? {
-            var whole: Int64 = 0, fraction: Int64 = 0, fractionDigits = 0
-            var seenDot = false, negative = false, any = false
-            for (n, k) in ranges[i].enumerated() {
-                let b = base[k]
-                if n == 0 && (b == UInt8(ascii: "-") || b == UInt8(ascii: "+")) { negative = b == UInt8(ascii: "-"); continue }
-                if b == UInt8(ascii: ".") && !seenDot { seenDot = true; continue }
-                let d = b &- UInt8(ascii: "0")
-                guard d < 10 else { return nil }
-                any = true
-                if seenDot {
-                    if fractionDigits < 9 { fraction = fraction * 10 + Int64(d); fractionDigits += 1 }
-                } else {
-                    guard whole < 9_000_000_000 else { return nil }
-                    whole = whole * 10 + Int64(d)
-                }
-            }
-            guard any else { return nil }
-            for _ in fractionDigits..<9 { fraction *= 10 }
-            let (seconds, o1) = whole.multipliedReportingOverflow(by: 1_000_000_000)
-            let (ns, o2) = seconds.addingReportingOverflow(fraction)
-            guard !o1, !o2 else { return nil }
-            return negative ? -ns : ns
+            Timestamp.nanoseconds(decimalSeconds: ranges[i].lazy.map { base[$0] })
         }
 
         /// Field `i` as an integer (optional leading sign, digits only), or `nil`.

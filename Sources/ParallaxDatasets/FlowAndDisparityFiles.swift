@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxGeometry
 import ParallaxCore
 
 /// A dense 2D vector field, e.g. optical flow (px), with unknown vectors as NaN.
@@ -55,7 +56,7 @@ public enum DenseFiles {
     /// Reads a Middlebury `.flo`: float32 tag 202021.25, int32 width, height, then interleaved
     /// (u, v) float32, little-endian; |value| > 1e9 means unknown (→ NaN).
     public static func readFlo(path: String) throws -> FlowField {
-        guard let data = FileManager.default.contents(atPath: path) else { throw DenseFileError.unreadable(path: path) }
+        guard let data = FileContents.data(atPath: path) else { throw DenseFileError.unreadable(path: path) }
         guard data.count >= 12 else { throw DenseFileError.malformed(path: path, reason: "shorter than the 12-byte header") }
         let tag = Float(bitPattern: data.loadLE(UInt32.self, at: 0))
         guard tag == 202021.25 else { throw DenseFileError.malformed(path: path, reason: "tag \(tag) is not 202021.25 (not a .flo file)") }
@@ -76,7 +77,7 @@ public enum DenseFiles {
     /// endianness), then float32 rows bottom to top. Non-finite values become NaN (unknown).
     /// Returned top row first.
     public static func readPFM(path: String) throws -> ImageBuffer<Float> {
-        guard let data = FileManager.default.contents(atPath: path) else { throw DenseFileError.unreadable(path: path) }
+        guard let data = FileContents.data(atPath: path) else { throw DenseFileError.unreadable(path: path) }
         var fields: [String] = []
         var offset = 0
         var current = ""

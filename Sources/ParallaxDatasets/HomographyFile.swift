@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxGeometry
 import ParallaxMath
 
 /// A ground-truth homography file (HPatches / Oxford affine `H_1_k`): three lines of three
@@ -6,7 +7,7 @@ import ParallaxMath
 public enum HomographyFile {
     /// Reads `path`; errors name the file and line.
     public static func read(path: String) throws -> Matrix3 {
-        guard let data = FileManager.default.contents(atPath: path) else { throw DenseFileError.unreadable(path: path) }
+        guard let data = FileContents.data(atPath: path) else { throw DenseFileError.unreadable(path: path) }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         var rows: [Vector3] = []
         for (number, line) in lines.enumerated() {

@@ -1,5 +1,6 @@
 import CImageCodecs
 import Foundation
+import ParallaxGeometry
 import ParallaxCore
 
 /// Why an image file could not be decoded. Names the file.
@@ -43,7 +44,7 @@ public enum DecodedImage: Sendable {
 public enum ImageDecoder {
     /// Decodes `path`, choosing the codec by content (PNG, JPEG or binary PNM signature).
     public static func decode(path: String) throws -> DecodedImage {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ImageDecodingError.unreadable(path: path) }
+        guard let data = FileContents.data(atPath: path) else { throw ImageDecodingError.unreadable(path: path) }
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path) }
         if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data, path: path) }
         if PNMDecoder.matches(data) { return try PNMDecoder.decode(data, path: path) }

@@ -58,7 +58,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
     public init(path: String, strict: Bool = false, validateOrder: Bool = true) throws {
         let root = URL(fileURLWithPath: path)
         let yamlPath = root.appendingPathComponent("parallax.yaml").path
-        guard let text = try? String(contentsOfFile: yamlPath, encoding: .utf8) else {
+        guard let text = FileContents.string(atPath: yamlPath) else {
             throw DatasetError.notADataset(path: path, expected: "a Parallax folder with parallax.yaml")
         }
         func invalid(_ node: Node?, _ reason: String) -> DatasetError {

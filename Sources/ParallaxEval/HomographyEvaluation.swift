@@ -16,8 +16,7 @@ public struct HomographyEvaluation: Evaluation {
             throw EvaluationError.needs(evaluation: Self.name, what: "a folder of images with ground-truth homographies H_<a>_<b>")
         }
         func stem(_ t: Timestamp) -> String? {
-            let k = Int((t.seconds / ImageFolderSource.frameInterval).rounded())
-            return folder.files.indices.contains(k) ? ((folder.files[k] as NSString).lastPathComponent as NSString).deletingPathExtension : nil
+            folder.file(at: t).map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }
         }
         var inlierErrors: [Double] = [], pairs: [String] = [], missing = 0
         for p in input.outputs {

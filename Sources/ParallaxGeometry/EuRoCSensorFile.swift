@@ -88,12 +88,11 @@ public enum EuRoCSensorFile {
     }
 
     static func read(_ path: String) throws -> String {
-        do {
-            return try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
+        guard let text = FileContents.string(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "not UTF-8 text or not readable" : "no such file"
             throw CalibrationError.unreadable(path: path, reason: reason)
         }
+        return text
     }
 }
 

@@ -33,7 +33,7 @@ public struct FaceSimulator: Sendable {
 
     /// Reads the vertices of a Wavefront OBJ (`v x y z` lines), scaled by `scale` (0.01: cm → m).
     public static func loadOBJ(path: String, scale: Double = 0.01) throws -> [Vector3] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        guard let text = FileContents.string(atPath: path) else {
             throw CalibrationError.unreadable(path: path, reason: "cannot read the face model")
         }
         var vertices: [Vector3] = []

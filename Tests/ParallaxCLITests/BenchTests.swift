@@ -161,6 +161,19 @@ import Parallax
         }
     }
 
+    /// A case with bad input is reported `invalid` (exit 2) without losing the other cases.
+    @Test func anInvalidCaseKeepsTheOthers() throws {
+        let cut = Paths.cut
+        let file = try suite("runs:\n  - name: bad\n    dataset: \(cut)\n    chain: \"klt camera=cam7\"\n  - name: good\n    dataset: \(cut)\n    chain: \"stream-stats streams=imu0\"\n")
+        let out = Paths.temporary("invalid-case")
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 2)
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
+        let runs = try #require(report?["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["status"] as? String } == ["invalid", "ok"])
+        #expect((runs[0]["note"] as? String)?.contains("cam7") == true)
+    }
+
     @Test func oneCaseFromTheCommandLine() throws {
         let data = Paths.temporary("one-case-data"), out = Paths.temporary("one-case-out")
         defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }

@@ -71,6 +71,31 @@ enum Paths {
         #expect(parallax(["bench", "--chain", "stream-stats", "--dataset", Paths.cut, "--groundtruth", bad, "--out", dir.appendingPathComponent("b").path, "--quiet"]) == 2)
     }
 
+    /// `--image-rate` times a folder of images whose names are not times (a process-wide
+    /// setting: tested on the real executable); names that are times are kept.
+    @Test func imageFolderRate() throws {
+        let dir = Paths.temporary("image-rate")
+        let images = dir.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = try FileManager.default.contentsOfDirectory(atPath: Paths.cut + "/mav0/cam0/data").sorted().prefix(3)
+        for (k, name) in frames.enumerated() {
+            try FileManager.default.copyItem(atPath: Paths.cut + "/mav0/cam0/data/" + name, toPath: images.appendingPathComponent("frame\(k).png").path)
+        }
+        let out = dir.appendingPathComponent("out")
+        guard let run = try RealExecutable.start(["run", "stream-stats streams=cam0", images.path, "--image-rate", "10", "--quiet", "--out", out.path]) else { return }
+        run.process.waitUntilExit()
+        #expect(run.process.terminationStatus == 0)
+        let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        #expect(events.contains("\"medianPeriodMilliseconds\":100,"), "\(events)")
+        // The cut's own frames are named by their times (ns): 20 Hz, whatever the option says.
+        let r = try DatasetInspection.inspect(path: Paths.cut + "/mav0/cam0/data")
+        #expect(abs((r.streams.first?.rateHz ?? 0) - 20) < 0.01)
+        for bad in ["0", "-5", "nan", "1e9"] {
+            #expect(parallax(["inspect", images.path, "--image-rate", bad]) == 2, "\(bad)")
+        }
+    }
+
     @Test func realEuRoCClipWithItsMissingImages() throws {
         guard FileManager.default.fileExists(atPath: Paths.sharedV101) else {
             print("skipped: ../shared/data/euroc/V1_01_easy_micro is not present"); return

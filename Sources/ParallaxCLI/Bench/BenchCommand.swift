@@ -75,6 +75,8 @@ struct BenchCommand: ParsableCommand {
             }
             print("wrote \(out)/report.md, report.json and plots")
         }
+        for r in results where r.status == "invalid" { FileHandle.standardError.write(Data("parallax: bench run '\(r.name)': \(r.note ?? "")\n".utf8)) }
+        if results.contains(where: { $0.status == "invalid" }) { throw ExitCodes.badInput }
         if results.contains(where: { $0.status == "failed" }) { throw ExitCodes.runFailed }
     }
 }

@@ -8,7 +8,7 @@ struct BenchRunner {
         var name: String
         var dataset: String
         var chain: String
-        var status: String               // ok | skipped | failed
+        var status: String               // ok | skipped | failed | invalid | interrupted
         var note: String?
         var packets: [String: Int] = [:]
         /// The evaluations asked for, in order, with what each found.
@@ -37,7 +37,13 @@ struct BenchRunner {
         var results: [Result] = []
         for r in suite.runs {
             if cancelled() { break }
-            results.append(try runOne(r))
+            do {
+                results.append(try runOne(r))
+            } catch {
+                // Bad input in one case (a chain that does not wire, a ground-truth file that
+                // cannot be used) must not lose the cases before and after it.
+                results.append(Result(name: r.name, dataset: r.dataset ?? "simulated", chain: r.chain, status: "invalid", note: "\(error)"))
+            }
         }
         return results
     }

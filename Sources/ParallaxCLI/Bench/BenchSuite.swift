@@ -55,7 +55,7 @@ struct BenchSuite {
     }
 
     static func load(_ path: String, evaluations: EvaluationRegistry = .standard) throws -> BenchSuite {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        guard let text = FileContents.string(atPath: path) else {
             throw ChainError.syntax(message: "cannot read suite file '\(path)'", location: nil)
         }
         let base = URL(fileURLWithPath: path).absoluteURL.deletingLastPathComponent()
