@@ -5,7 +5,7 @@ Reports both RMSEs (they must agree) and the wall-time ratio of the whole proces
 N runs each, alternating). Needs `pip install evo==1.38.1` and a release build of parallax:
 
     swift build -c release
-    python3 Benchmarks/reference/eval_vs_evo.py [--runs 7] [GT EST]
+    python3 Benchmarks/reference/eval_vs_evo.py [--runs 7] [--format tum|kitti] [GT EST]
 """
 import argparse, os, re, statistics, subprocess, sys, time
 
@@ -17,10 +17,11 @@ ap = argparse.ArgumentParser()
 ap.add_argument("gt", nargs="?", default=os.path.join(evo_dir, "fr2_desk_groundtruth.txt"))
 ap.add_argument("est", nargs="?", default=os.path.join(evo_dir, "fr2_desk_ORB.txt"))
 ap.add_argument("--runs", type=int, default=7)
+ap.add_argument("--format", choices=["tum", "kitti"], default="tum", help="evo's file format (KITTI: 12 numbers per line)")
 ap.add_argument("--parallax", default=os.path.join(root, ".build", "release", "parallax"))
 args = ap.parse_args()
 
-evo_cmd = ["evo_ape", "tum", args.gt, args.est, "-a", "--no_warnings"]
+evo_cmd = ["evo_ape", args.format, args.gt, args.est, "-a", "--no_warnings"]
 px_cmd = [args.parallax, "eval", args.gt, args.est, "--align", "se3"]
 
 def run(cmd):
@@ -39,7 +40,7 @@ px_rmse = float(px_out.splitlines()[2].split()[3])
 e, p = statistics.median(evo_times), statistics.median(px_times)
 print(f"| tool | APE RMSE (m) | median wall time ({args.runs} runs) |")
 print("|---|---:|---:|")
-print(f"| evo_ape 1.38.1 `tum -a` | {evo_rmse:.6f} | {e*1000:.1f} ms |")
+print(f"| evo_ape 1.38.1 `{args.format} -a` | {evo_rmse:.6f} | {e*1000:.1f} ms |")
 print(f"| parallax eval `--align se3` | {px_rmse:.6f} | {p*1000:.1f} ms |")
 print(f"\nparallax is {e/p:.1f}x faster than evo on {os.path.basename(args.est)}; RMSE difference {abs(evo_rmse-px_rmse):.1e} m")
 if abs(evo_rmse - px_rmse) > 1e-6 * max(evo_rmse, 1e-12) + 5e-7:

@@ -21,7 +21,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// exact integer nanoseconds (digits past the ninth decimal are dropped): no rounding
     /// through `Double`, which keeps only microseconds for epoch times. `nil` if it is not a
     /// plain decimal or does not fit in 64-bit nanoseconds (±292 years).
-    public static func nanoseconds(decimalSeconds text: some Sequence<UInt8>) -> Int64? {
+    @inlinable public static func nanoseconds(decimalSeconds text: some Sequence<UInt8>) -> Int64? {
         var whole: Int64 = 0, fraction: Int64 = 0, fractionDigits = 0
         var seenDot = false, negative = false, any = false
         for (n, b) in text.enumerated() {

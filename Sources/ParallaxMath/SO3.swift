@@ -20,9 +20,14 @@ public struct SO3: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// A rotation from a rotation matrix (assumed orthonormal; see ``init(orthonormalizing:)``).
     public init(_ m: Matrix3) { self.init(Quaternion(rotationMatrix: m)) }
 
-    /// The closest rotation to an approximately orthonormal matrix (polar decomposition by
-    /// SVD, LAPACK `dgesdd`); throws on NaN/Inf or a reflection-only input.
+    /// The closest rotation to an approximately orthonormal matrix (the polar factor: by
+    /// Newton's iteration, ``Matrix3/nearestRotationByPolarIteration``, or else by SVD, LAPACK
+    /// `dgesdd`); throws on NaN/Inf or a reflection-only input.
     public init(orthonormalizing m: Matrix3) throws {
+        if let r = m.nearestRotationByPolarIteration {
+            self.init(r)
+            return
+        }
         let svd = try SVD(m.matrix)
         var r = try Matrix3(svd.u.multiplied(by: svd.vt))
         if r.determinant < 0 {

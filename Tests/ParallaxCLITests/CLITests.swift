@@ -114,6 +114,24 @@ enum Paths {
     }
 }
 
+/// `simulate` finds its bundled defaults (calibration, textures, face mesh) from any working
+/// folder: next to the binary's checkout or install, not only relative to the repository.
+@Suite struct BundledDataTests {
+    @Test func simulateRunsFromAnotherFolder() throws {
+        let elsewhere = Paths.temporary("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        for scene in ["room", "face"] {
+            guard let run = try RealExecutable.start(["simulate", "--scene", scene, "--seconds", "0.5", "--out", "sim-\(scene)"], in: elsewhere) else { return }
+            let errors = run.finish()
+            #expect(run.process.terminationStatus == 0, "\(scene): \(errors)")
+            #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("sim-\(scene)/parallax.yaml").path))
+        }
+        // A path outside datasets/ is used as given.
+        #expect(BundledData.resolve("my/own.yaml") == "my/own.yaml")
+    }
+}
+
 @Suite struct RunTests {
     @Test func runsTheDiagnosticsChainAndWritesItsFiles() throws {
         let out = Paths.temporary("run")

@@ -75,4 +75,22 @@ import Testing
         #expect((r.matrix.transposed * r.matrix - .identity).frobeniusNorm < 1e-14)
         #expect((r.matrix - m).frobeniusNorm < 1e-6)
     }
+
+    /// The Newton polar iteration gives the SVD's polar factor `U Vᵀ` (the closest rotation)
+    /// for matrices as far from orthonormal as 7-digit files and farther; reflections and
+    /// singular matrices are left to the SVD.
+    @Test func polarIterationEqualsTheSVDPolarFactor() throws {
+        var rng = SeededGenerator(seed: 11)
+        for k in 0..<200 {
+            var m = SO3.exp(Vector3(Double.random(in: -3...3, using: &rng), Double.random(in: -3...3, using: &rng), Double.random(in: -3...3, using: &rng))).matrix
+            let size = [1e-7, 1e-4, 1e-2][k % 3]
+            for i in 0..<3 { for j in 0..<3 { m[i, j] += Double.random(in: -size...size, using: &rng) } }
+            let polar = try #require(m.nearestRotationByPolarIteration)
+            let svd = try SVD(m.matrix)
+            let reference = try Matrix3(svd.u.multiplied(by: svd.vt))
+            #expect((polar - reference).frobeniusNorm < 1e-13, "perturbation \(size)")
+        }
+        #expect(Matrix3.diagonal(Vector3(1, 1, -1)).nearestRotationByPolarIteration == nil)
+        #expect(Matrix3.zero.nearestRotationByPolarIteration == nil)
+    }
 }
