@@ -75,11 +75,14 @@ struct EvalCommand: ParsableCommand {
             let dir = output.url
             do {
                 try data.write(to: dir.appendingPathComponent("eval.json"))
-                try SVGPlot.topView([("ground truth", "#444444", series.referencePositions), ("estimate (\(mode.rawValue))", "#d62728", series.alignedPositions)],
-                                    title: "Trajectories, top view").write(to: dir.appendingPathComponent("trajectories.svg"), atomically: true, encoding: .utf8)
-                try SVGPlot.plot([.init(label: "APE translation", color: "#1f77b4", points: Array(zip(series.times, series.apeTranslation)))],
-                                 title: "APE over time (\(mode.rawValue) alignment)", xLabel: "t (s)", yLabel: "error (m)")
+                try SVGPlot.topViewColoredByError(reference: series.referencePositions, estimate: series.alignedPositions, errors: series.apeTranslation,
+                                                  title: "Top view: ground truth (grey), estimate coloured by APE (\(mode.rawValue))", unit: "m")
+                    .write(to: dir.appendingPathComponent("trajectories.svg"), atomically: true, encoding: .utf8)
+                try SVGPlot.errorOverTime(times: series.times, errors: series.apeTranslation, title: "APE translation over time (\(mode.rawValue) alignment)",
+                                          yLabel: "APE (m)", unit: "m")
                     .write(to: dir.appendingPathComponent("ape.svg"), atomically: true, encoding: .utf8)
+                try SVGPlot.histogram(series.apeTranslation, title: "APE translation distribution (\(mode.rawValue) alignment)", xLabel: "APE (m)")
+                    .write(to: dir.appendingPathComponent("ape-histogram.svg"), atomically: true, encoding: .utf8)
             } catch {
                 throw output.failed("cannot write the results: \(OutputFolder.reason(error))")
             }

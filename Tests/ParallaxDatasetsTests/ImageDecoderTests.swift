@@ -147,6 +147,7 @@ import ParallaxCore
     @Test func nonImagesAreRefusedByName() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-\(UUID()).png")
         try Data("not an image".utf8).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
         #expect(throws: ImageDecodingError.unsupported(path: path.path, reason: "not PNG, JPEG or binary PNM (P5/P6)")) {
             _ = try ImageDecoder.decode(path: path.path)
         }

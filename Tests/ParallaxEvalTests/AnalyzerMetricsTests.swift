@@ -31,6 +31,7 @@ import ParallaxMath
     @Test func floFilesAreValidated() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-\(UUID()).flo")
         try Data([0, 1, 2]).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
         #expect(throws: DenseFileError.self) { _ = try DenseFiles.readFlo(path: url.path) }
         var header = Data()
         for v: UInt32 in [Float(202021.25).bitPattern, 4, 4] { withUnsafeBytes(of: v.littleEndian) { header.append(contentsOf: $0) } }

@@ -42,17 +42,18 @@ enum BenchReport {
         for r in results {
             for e in r.evaluations {
                 guard let series = e.result.series else { continue }
-                let file = "\(r.name)-\(e.evaluation)-error.svg"
-                try SVGPlot.plot([.init(label: e.result.metric, color: "#1f77b4", points: Array(zip(e.result.seriesTimes ?? [], series)))],
-                                 title: "\(r.name): \(e.evaluation) error over time", xLabel: "t (s)", yLabel: "error")
+                let file = "\(r.name)-\(e.evaluation)-error.svg", histogram = "\(r.name)-\(e.evaluation)-histogram.svg"
+                try SVGPlot.errorOverTime(times: e.result.seriesTimes ?? [], errors: series, title: "\(r.name): \(e.evaluation) error over time",
+                                          yLabel: e.result.metric, unit: "")
                     .write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
-                md += "![\(r.name) \(e.evaluation)](\(file))\n\n"
+                try SVGPlot.histogram(series, title: "\(r.name): \(e.evaluation) error distribution", xLabel: e.result.metric)
+                    .write(to: folder.appendingPathComponent(histogram), atomically: true, encoding: .utf8)
+                md += "![\(r.name) \(e.evaluation)](\(file)) ![\(r.name) \(e.evaluation) distribution](\(histogram))\n\n"
             }
         }
         let timing = results.flatMap { r in r.timing.map { ("\(r.name)/\($0.instance)", $0.p50Milliseconds) } }
         if !timing.isEmpty {
-            try SVGPlot.plot([.init(label: "p50 time per call (ms)", color: "#2ca02c", points: timing.enumerated().map { (Double($0.offset), $0.element.1) })],
-                             title: "Per-analyzer time (" + timing.map(\.0).joined(separator: ", ") + ")", xLabel: "analyzer #", yLabel: "ms")
+            try SVGPlot.bars(timing.map { (label: $0.0, value: $0.1) }, title: "Median time per call, per case and analyzer", unit: "ms")
                 .write(to: folder.appendingPathComponent("timing.svg"), atomically: true, encoding: .utf8)
             md += "![timing](timing.svg)\n"
         }

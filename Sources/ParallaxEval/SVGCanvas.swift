@@ -1,0 +1,50 @@
+import Foundation
+
+/// A plotting area of ``SVGPlot``: data bounds, their mapping to pixels, axes with five ticks,
+/// title and labels. Numbers are written with fixed formatting, so plots are byte-identical
+/// for identical data.
+struct SVGCanvas {
+    let width = 640.0, height = 480.0, margin = 60.0
+    /// Extra room on the right (px), for a colour bar.
+    var rightMargin = 60.0
+    private(set) var minX: Double, maxX: Double, minY: Double, maxY: Double
+    private var sx = 1.0, sy = 1.0
+
+    /// Bounds of the finite points (a flat range is widened to 1), optionally with equal scales.
+    init(points: [(Double, Double)], equalAspect: Bool = false, includeZeroY: Bool = false, rightMargin: Double = 60) {
+        self.rightMargin = rightMargin
+        let finite = points.filter { $0.0.isFinite && $0.1.isFinite }
+        minX = finite.map(\.0).min() ?? 0; maxX = finite.map(\.0).max() ?? 1
+        minY = finite.map(\.1).min() ?? 0; maxY = finite.map(\.1).max() ?? 1
+        if includeZeroY { minY = min(minY, 0) }
+        if maxX - minX < 1e-12 { maxX = minX + 1 }
+        if maxY - minY < 1e-12 { maxY = minY + 1 }
+        sx = (width - margin - rightMargin) / (maxX - minX)
+        sy = (height - 2 * margin) / (maxY - minY)
+        if equalAspect { let s = min(sx, sy); sx = s; sy = s }
+    }
+
+    func px(_ x: Double) -> Double { margin + (x - minX) * sx }
+    func py(_ y: Double) -> Double { height - margin - (y - minY) * sy }
+
+    static func f(_ v: Double) -> String { String(format: "%.2f", v) }
+
+    /// The document's opening, white background, title, axes, ticks and axis labels.
+    func header(title: String, xLabel: String, yLabel: String, xTicks: Bool = true) -> String {
+        let f = Self.f
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        svg += "<text x=\"\(f(width / 2))\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">\(SVGPlot.escape(title))</text>\n"
+        svg += "<line x1=\"\(f(margin))\" y1=\"\(f(height - margin))\" x2=\"\(f(width - rightMargin))\" y2=\"\(f(height - margin))\" stroke=\"black\"/>\n"
+        svg += "<line x1=\"\(f(margin))\" y1=\"\(f(margin))\" x2=\"\(f(margin))\" y2=\"\(f(height - margin))\" stroke=\"black\"/>\n"
+        for k in 0...4 {
+            let x = minX + (maxX - minX) * Double(k) / 4, y = minY + (maxY - minY) * Double(k) / 4
+            if xTicks { svg += "<text x=\"\(f(px(x)))\" y=\"\(f(height - margin + 16))\" text-anchor=\"middle\">\(String(format: "%.3g", x))</text>\n" }
+            svg += "<text x=\"\(f(margin - 6))\" y=\"\(f(py(y) + 4))\" text-anchor=\"end\">\(String(format: "%.3g", y))</text>\n"
+            svg += "<line x1=\"\(f(margin))\" y1=\"\(f(py(y)))\" x2=\"\(f(width - rightMargin))\" y2=\"\(f(py(y)))\" stroke=\"#e5e5e5\"/>\n"
+        }
+        svg += "<text x=\"\(f(width / 2))\" y=\"\(f(height - 16))\" text-anchor=\"middle\">\(SVGPlot.escape(xLabel))</text>\n"
+        svg += "<text x=\"16\" y=\"\(f(height / 2))\" transform=\"rotate(-90 16 \(f(height / 2)))\" text-anchor=\"middle\">\(SVGPlot.escape(yLabel))</text>\n"
+        return svg
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import ParallaxMath
+@testable import ParallaxEval
+
+/// The evo-style plots: reference lines at the right values, bins that add up, colours that
+/// follow the error, and no NaN written into a file.
+@Suite struct SVGErrorPlotsTests {
+    func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
+
+    @Test func errorOverTimeDrawsMeanMedianAndRMSE() {
+        let errors = [1.0, 2, 3, 4, 10]
+        let svg = SVGPlot.errorOverTime(times: [0, 1, 2, 3, 4], errors: errors, title: "t", yLabel: "APE (m)", unit: "m")
+        let stats = ErrorStatistics(errors)
+        #expect(svg.contains("rmse \(String(format: "%.4g", stats.rmse)) m"))
+        #expect(svg.contains("median 3 m") && svg.contains("mean 4 m"))
+        #expect(svg == SVGPlot.errorOverTime(times: [0, 1, 2, 3, 4], errors: errors, title: "t", yLabel: "APE (m)", unit: "m"))
+        let withNaN = SVGPlot.errorOverTime(times: [0, 1, 2], errors: [1, .nan, 2], title: "t", yLabel: "e", unit: "m")
+        #expect(!withNaN.lowercased().contains("nan"))
+    }
+
+    @Test func histogramBinsCountEveryValue() {
+        let svg = SVGPlot.histogram([0, 0, 0.1, 0.9, 1], bins: 2, title: "h", xLabel: "e")
+        // Two bars (3 values below 0.5, 2 above); tick labels show the counts' range 0…3.
+        #expect(count("fill=\"#1f77b4\"", in: svg) == 2)
+        #expect(svg.contains(">3</text>"))
+        #expect(!SVGPlot.histogram([.nan, .infinity], title: "h", xLabel: "e").lowercased().contains("nan"))
+    }
+
+    @Test func topViewColoursSegmentsByError() {
+        let estimate = (0..<5).map { Vector3(Double($0), 0, 0) }
+        let svg = SVGPlot.topViewColoredByError(reference: estimate, estimate: estimate, errors: [0, 0, 1, 2, 4], title: "top", unit: "m")
+        #expect(count("stroke-width=\"2\"", in: svg) == 4)
+        #expect(svg.contains("stroke=\"#fde725\""), "the largest error is yellow")
+        #expect(svg.contains("stroke=\"#440154\""), "the smallest is dark blue")
+        #expect(SVGPlot.color(0) == "#440154" && SVGPlot.color(1) == "#fde725")
+    }
+
+    @Test func barsLabelEveryValue() {
+        let svg = SVGPlot.bars([(label: "case/klt", value: 12.5), (label: "case/vio", value: 2)], title: "timing", unit: "ms")
+        #expect(svg.contains(">case/klt</text>") && svg.contains(">12.5 ms</text>") && svg.contains(">2 ms</text>"))
+        #expect(count("fill=\"#2ca02c\"", in: svg) == 2)
+    }
+}
