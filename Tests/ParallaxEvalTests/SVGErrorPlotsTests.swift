@@ -36,6 +36,12 @@ import ParallaxMath
         #expect(SVGPlot.color(0) == "#440154" && SVGPlot.color(1) == "#fde725")
     }
 
+    /// The general line plot (public, for plugins' own reports) shares the canvas.
+    @Test func linePlotsDrawOnePolylinePerSeries() {
+        let svg = SVGPlot.topView([("a", "#111111", [Vector3(0, 0, 0), Vector3(1, 1, 0)]), ("b", "#222222", [Vector3(0, 1, 0), Vector3(2, 0, 0)])], title: "top")
+        #expect(count("<polyline", in: svg) == 2 && svg.contains(">a</text>") && svg.contains(">b</text>"))
+    }
+
     @Test func barsLabelEveryValue() {
         let svg = SVGPlot.bars([(label: "case/klt", value: 12.5), (label: "case/vio", value: 2)], title: "timing", unit: "ms")
         #expect(svg.contains(">case/klt</text>") && svg.contains(">12.5 ms</text>") && svg.contains(">2 ms</text>"))
