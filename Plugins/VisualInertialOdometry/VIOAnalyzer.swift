@@ -367,14 +367,15 @@ public struct VIOAnalyzer: Analyzer {
             }
         }
         var count = try apply(Array(once.prefix(options.maxFeaturesPerUpdate)), &f)
-        for id in joining { if try addLandmark(id, &f) { count += 1 } }
+        let index = f.cloneIndex   // landmarks joining grow the state, not the clones
+        for id in joining { if try addLandmark(id, index: index, &f) { count += 1 } }
         return count
     }
 
     /// Adds feature `id` to the state from its observations in the window; false when it could
     /// not be triangulated or its rows free of it fail the gate (it is then dropped).
-    private mutating func addLandmark(_ id: UInt64, _ f: inout MSCKF) throws -> Bool {
-        let obs = observations(of: id, index: f.cloneIndex)
+    private mutating func addLandmark(_ id: UInt64, index: [Timestamp: Int], _ f: inout MSCKF) throws -> Bool {
+        let obs = observations(of: id, index: index)
         features[id] = nil
         let triangulated: (point: Vector3, linear: FeatureUpdate.Linearization)
         switch update.triangulated(obs, filter: f) {

@@ -34,13 +34,13 @@ public final class ChainRunner {
     public let datasetPath: String
     public let instances: [AnalyzerInstance]
 
-    /// Loads `chain` (a YAML file or a pipeline string) and the dataset folder `dataset` (with
-    /// its ground truth replaced by the trajectory file `groundTruth`, when given), and wires
-    /// the analyzers from `registry` to the dataset's streams.
-    public init(chain: String, dataset: String, registry: AnalyzerRegistry = BuiltinAnalyzers.registry, strict: Bool = false,
-                groundTruth: String? = nil) throws {
+    /// Loads `chain` (a YAML file or a pipeline string) and the dataset folder `dataset` (opened
+    /// as `datasetOptions` say: strictness, image-folder rate, ground truth from a file), and
+    /// wires the analyzers from `registry` to the dataset's streams.
+    public init(chain: String, dataset: String, registry: AnalyzerRegistry = BuiltinAnalyzers.registry,
+                datasetOptions: DatasetOptions = DatasetOptions()) throws {
         self.chain = try Chain.load(chain)
-        self.source = try DatasetFolder.open(dataset, strict: strict, groundTruth: groundTruth)
+        self.source = try DatasetFolder.open(dataset, options: datasetOptions)
         self.datasetPath = dataset
         self.instances = try self.chain.instantiate(registry: registry, sourceStreams: source.streams)
     }

@@ -8,20 +8,19 @@ import Foundation
 /// line copies them, for a binary in `PREFIX/bin`), then in the checkout the binary was built
 /// in (`.build/release/parallax` → the repository root). Other paths are used as given.
 enum BundledData {
-    /// `path`, or where the bundled file it names is.
-    static func resolve(_ path: String) -> String {
+    /// `path`, or where the bundled file it names is, for the binary at `executable`.
+    static func resolve(_ path: String, executable: URL? = Bundle.main.executableURL) -> String {
         let fm = FileManager.default
-        guard path.hasPrefix("datasets/"), !fm.fileExists(atPath: path) else { return path }
-        for root in roots() {
+        guard path.hasPrefix("datasets/"), !fm.fileExists(atPath: path), let executable else { return path }
+        for root in roots(executable: executable.resolvingSymlinksInPath()) {
             let candidate = root.appendingPathComponent(path).path
             if fm.fileExists(atPath: candidate) { return candidate }
         }
         return path
     }
 
-    /// Where bundled data may live, nearest first.
-    static func roots() -> [URL] {
-        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return [] }
+    /// Where bundled data may live for the binary at `executable`, nearest first.
+    static func roots(executable: URL) -> [URL] {
         let bin = executable.deletingLastPathComponent()
         var roots = [bin.deletingLastPathComponent().appendingPathComponent("share/parallax")]
         // .build/<triple>/release/parallax: the checkout is three or four levels up.

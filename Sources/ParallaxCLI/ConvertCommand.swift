@@ -14,15 +14,15 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "Target format: parallax, or euroc (cameras with calibration, imu0 and ground truth only).") var to: String = "parallax"
     @Option(name: .long, help: "Output folder.") var out: String
     @Flag(name: .long, help: "Treat a listed image that does not exist as an error.") var strict = false
-    @OptionGroup var limits: InputLimits
+    @OptionGroup var input: InputOptions
 
     func run() throws {
-        limits.apply()
+        input.applyImageSizeLimit()
         guard to == "parallax" || to == "euroc" else {
             throw fail("--to must be parallax or euroc (TUM RGB-D is read-only here), got '\(to)'", code: ExitCodes.badInput)
         }
         let source: any DatasetSource
-        do { source = try DatasetFolder.open(dataset, strict: strict) } catch {
+        do { source = try DatasetFolder.open(dataset, options: input.datasetOptions(strict: strict)) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         let output = try CommandOutput(out, command: "parallax convert")

@@ -23,7 +23,7 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .long, help: "KITTI times file for the estimate.") var estTimes: String?
     @Option(name: .customLong("min-overlap"), help: "Smallest share (0…1) of the shorter trajectory's poses that must pair up; fewer is an error (0 accepts any, as evo).")
     var minOverlap: Double = 0.5
-    @Option(name: .long, help: "Write eval.json, trajectories.svg and ape.svg here.") var out: String?
+    @Option(name: .long, help: "Write eval.json, trajectories.svg, ape.svg and ape-histogram.svg here.") var out: String?
     @Flag(name: .long, help: "Print JSON instead of the table.") var json = false
 
     func run() throws {

@@ -12,12 +12,12 @@ struct InspectCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON for machines.") var json = false
     @Option(name: .customLong("groundtruth"), help: ArgumentHelp("Ground truth from this trajectory file (TUM, or EuRoC CSV) instead of the dataset's own.", valueName: "file"))
     var groundTruth: String?
-    @OptionGroup var limits: InputLimits
+    @OptionGroup var input: InputOptions
 
     func run() throws {
-        limits.apply()
+        input.applyImageSizeLimit()
         let report: DatasetInspection
-        do { report = try DatasetInspection.inspect(path: dataset, groundTruth: groundTruth) } catch {
+        do { report = try DatasetInspection.inspect(path: dataset, options: input.datasetOptions(groundTruth: groundTruth)) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         if json {

@@ -30,17 +30,18 @@ struct RunCommand: ParsableCommand {
     var realtime = false
     @Flag(name: .long, help: "Treat a listed image that does not exist as an error instead of skipping it.")
     var strict = false
-    @Option(name: .customLong("groundtruth"), help: ArgumentHelp("Ground truth from this trajectory file (TUM, or EuRoC CSV) instead of the dataset's own; also the 'groundtruth' stream.", valueName: "file"))
+    @Option(name: .customLong("groundtruth"), help: ArgumentHelp("Ground truth from this trajectory file (TUM, or EuRoC CSV) instead of the dataset's own; also the 'groundtruth' stream for EuRoC, Parallax and image folders (TUM's ground truth is not a stream).", valueName: "file"))
     var groundTruth: String?
     @Flag(name: .long, help: "No progress display.")
     var quiet = false
-    @OptionGroup var limits: InputLimits
+    @OptionGroup var input: InputOptions
 
     func run() throws {
-        limits.apply()
+        input.applyImageSizeLimit()
         let runner: ChainRunner
         do {
-            runner = try ChainRunner(chain: chain, dataset: dataset, registry: ParallaxCLI.registry, strict: strict, groundTruth: groundTruth)
+            runner = try ChainRunner(chain: chain, dataset: dataset, registry: ParallaxCLI.registry,
+                                     datasetOptions: input.datasetOptions(strict: strict, groundTruth: groundTruth))
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }

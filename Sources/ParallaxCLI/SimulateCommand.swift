@@ -36,8 +36,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Output folder.") var out: String
 
     /// Every number is checked before anything is simulated: a bad one is a usage error naming
-    /// the option (exit 2), never a trap.
-    func validate() throws {
+    /// the option (exit 2), never a trap. The bundled defaults are found from any working folder.
+    mutating func validate() throws {
+        cameraCalibration = BundledData.resolve(cameraCalibration)
+        imuCalibration = BundledData.resolve(imuCalibration)
+        textures = textures.map { BundledData.resolve($0) }
+        faceModel = BundledData.resolve(faceModel)
         func check(_ value: Double, _ name: String, _ range: ClosedRange<Double>, _ unit: String) throws {
             guard value.isFinite, range.contains(value) else {
                 throw ValidationError("--\(name) must be a number in \(range.lowerBound)…\(range.upperBound) \(unit), got \(value)")
@@ -59,8 +63,8 @@ struct SimulateCommand: ParsableCommand {
         }
         let simulator: SequenceSimulator
         do {
-            let camera = try EuRoCSensorFile.loadCamera(path: BundledData.resolve(cameraCalibration))
-            let imuCalibration = try EuRoCSensorFile.loadIMU(path: BundledData.resolve(imuCalibration))
+            let camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
+            let imuCalibration = try EuRoCSensorFile.loadIMU(path: imuCalibration)
             let spline: SE3Spline
             if let trajectory {
                 let samples = try TrajectoryFile.read(path: trajectory)
@@ -72,7 +76,7 @@ struct SimulateCommand: ParsableCommand {
             } else {
                 spline = SyntheticMotion.orbit(seconds: seconds, still: still)
             }
-            let textureImages = try textures.map { try ImageDecoder.decodeGray8(path: BundledData.resolve($0)) }
+            let textureImages = try textures.map { try ImageDecoder.decodeGray8(path: $0) }
             let positions = stride(from: spline.validRange.lowerBound, through: spline.validRange.upperBound, by: 0.05).map { spline.pose(at: $0).translation }
             let lo = positions.reduce(Vector3(repeating: .infinity)) { pointwiseMin($0, $1) } - Vector3(1.5, 1.5, 0)
             let hi = positions.reduce(Vector3(repeating: -.infinity)) { pointwiseMax($0, $1) } + Vector3(1.5, 1.5, 1.5)
@@ -119,9 +123,9 @@ struct SimulateCommand: ParsableCommand {
     func simulateFace() throws {
         let simulator: FaceSimulator
         do {
-            var camera = try EuRoCSensorFile.loadCamera(path: BundledData.resolve(cameraCalibration))
+            var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             camera.bodyFromSensor = .identity
-            simulator = FaceSimulator(model: try FaceSimulator.loadOBJ(path: BundledData.resolve(faceModel)), camera: camera)
+            simulator = FaceSimulator(model: try FaceSimulator.loadOBJ(path: faceModel), camera: camera)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
@@ -137,9 +141,9 @@ struct SimulateCommand: ParsableCommand {
     func simulateObject() throws {
         let simulator: ObjectSimulator
         do {
-            var camera = try EuRoCSensorFile.loadCamera(path: BundledData.resolve(cameraCalibration))
+            var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             camera.bodyFromSensor = .identity
-            let images = try textures.map { try ImageDecoder.decodeGray8(path: BundledData.resolve($0)) }
+            let images = try textures.map { try ImageDecoder.decodeGray8(path: $0) }
             let background = TexturedScene.room(min: Vector3(-4, -4, 0), max: Vector3(6, 4, 3), textures: Array(images.dropLast().isEmpty ? images : images.dropLast()))
             guard let objectTexture = images.last else { throw InputError(description: "--textures: --scene object needs at least one texture") }
             simulator = ObjectSimulator(background: background, camera: camera, texture: objectTexture)

@@ -3,8 +3,17 @@ public enum DatasetFolder {
     /// Opens `path` with the first format of ``DatasetFormatRegistry/shared`` that recognizes it
     /// (Parallax when `parallax.yaml`, EuRoC/ASL when `mav0/`, TUM RGB-D when `rgb.txt` or
     /// `depth.txt`, an image folder when it holds images, and any format a host registered);
-    /// otherwise ``DatasetError/notADataset(path:expected:)`` saying what was expected.
-    public static func open(_ path: String, strict: Bool = false, validateOrder: Bool = true) throws -> any DatasetSource {
-        try DatasetFormatRegistry.shared.open(path, strict: strict, validateOrder: validateOrder)
+    /// otherwise ``DatasetError/notADataset(path:expected:)`` saying what was expected. With
+    /// ``DatasetOptions/groundTruth``, that file's poses replace the dataset's ground truth
+    /// (``replacingGroundTruth(of:with:)``).
+    public static func open(_ path: String, options: DatasetOptions = DatasetOptions()) throws -> any DatasetSource {
+        let source = try DatasetFormatRegistry.shared.open(path, options: options)
+        guard let file = options.groundTruth else { return source }
+        return try replacingGroundTruth(of: source, with: file)
+    }
+
+    /// ``open(_:options:)`` with only the reading rules given.
+    public static func open(_ path: String, strict: Bool, validateOrder: Bool = true) throws -> any DatasetSource {
+        try open(path, options: DatasetOptions(strict: strict, validateOrder: validateOrder))
     }
 }

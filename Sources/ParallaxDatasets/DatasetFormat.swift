@@ -9,9 +9,10 @@ public protocol DatasetFormat: Sendable {
     static var expects: String { get }
     /// Whether `path` (a folder or a file) looks like this format. Cheap: file names, not contents.
     static func recognizes(_ path: String) -> Bool
-    /// Opens `path`. `strict`: a listed file that does not exist is an error instead of being
-    /// skipped; `validateOrder`: timestamps going back are an error instead of being sorted.
-    static func open(_ path: String, strict: Bool, validateOrder: Bool) throws -> any DatasetSource
+    /// Opens `path` as `options` say (a format takes what applies to it: ``DatasetOptions/strict``,
+    /// ``DatasetOptions/validateOrder``, ``DatasetOptions/imageRateHz``; ground truth from a
+    /// file is applied afterwards by ``DatasetFolder/open(_:options:)``).
+    static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource
 }
 
 /// The dataset formats, asked in order: the first that recognizes a path opens it.
@@ -32,14 +33,14 @@ public struct DatasetFormatRegistry: Sendable {
     public var names: [String] { formats.map { $0.name } }
 
     /// Opens `path` with the first format that recognizes it, or says what was expected.
-    public func open(_ path: String, strict: Bool = false, validateOrder: Bool = true) throws -> any DatasetSource {
+    public func open(_ path: String, options: DatasetOptions = DatasetOptions()) throws -> any DatasetSource {
         guard FileManager.default.fileExists(atPath: path) else {
             throw DatasetError.notADataset(path: path, expected: "an existing dataset folder or file (" + formats.map { $0.expects }.joined(separator: ", ") + ")")
         }
         guard let format = formats.first(where: { $0.recognizes(path) }) else {
             throw DatasetError.notADataset(path: path, expected: formats.map { $0.expects }.joined(separator: ", or "))
         }
-        return try format.open(path, strict: strict, validateOrder: validateOrder)
+        return try format.open(path, options: options)
     }
 
     /// The formats that ship with Parallax. Asked in this order: Parallax, EuRoC/ASL, TUM RGB-D,
@@ -50,7 +51,7 @@ public struct DatasetFormatRegistry: Sendable {
         return r
     }()
 
-    /// The registry ``DatasetFolder/open(_:strict:validateOrder:)`` uses: the standard formats
+    /// The registry ``DatasetFolder/open(_:options:)`` uses: the standard formats
     /// plus those a host program registered at start-up (before any run).
     nonisolated(unsafe) public static var shared = standard
 }
@@ -67,8 +68,8 @@ public enum ParallaxFolderFormat: DatasetFormat {
     public static func recognizes(_ path: String) -> Bool {
         isFolder(path) && FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent("parallax.yaml").path)
     }
-    public static func open(_ path: String, strict: Bool, validateOrder: Bool) throws -> any DatasetSource {
-        try ParallaxFolderSource(path: path, strict: strict, validateOrder: validateOrder)
+    public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
+        try ParallaxFolderSource(path: path, strict: options.strict, validateOrder: options.validateOrder)
     }
 }
 
@@ -80,8 +81,8 @@ public enum EuRoCFormat: DatasetFormat {
         let url = URL(fileURLWithPath: path)
         return isFolder(path) && (url.lastPathComponent == "mav0" || FileManager.default.fileExists(atPath: url.appendingPathComponent("mav0").path))
     }
-    public static func open(_ path: String, strict: Bool, validateOrder: Bool) throws -> any DatasetSource {
-        try EuRoCSource(path: path, strict: strict, validateOrder: validateOrder)
+    public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
+        try EuRoCSource(path: path, strict: options.strict, validateOrder: options.validateOrder)
     }
 }
 
@@ -94,17 +95,18 @@ public enum TUMRGBDFormat: DatasetFormat {
         return isFolder(path) && (FileManager.default.fileExists(atPath: url.appendingPathComponent("rgb.txt").path)
             || FileManager.default.fileExists(atPath: url.appendingPathComponent("depth.txt").path))
     }
-    public static func open(_ path: String, strict: Bool, validateOrder: Bool) throws -> any DatasetSource {
-        try TUMRGBDSource(path: path, strict: strict, validateOrder: validateOrder)
+    public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
+        try TUMRGBDSource(path: path, strict: options.strict, validateOrder: options.validateOrder)
     }
 }
 
-/// Plain folders of images, one `cam0` frame per file in natural name order.
+/// Plain folders of images, one `cam0` frame per file (times from the names, or
+/// ``DatasetOptions/imageRateHz``).
 public enum ImageFolderFormat: DatasetFormat {
     public static let name = "images"
     public static let expects = "a folder of images"
     public static func recognizes(_ path: String) -> Bool { isFolder(path) && ImageFolderSource.looksLikeImageFolder(path) }
-    public static func open(_ path: String, strict: Bool, validateOrder: Bool) throws -> any DatasetSource {
-        try ImageFolderSource(path: path)
+    public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
+        try ImageFolderSource(path: path, rateHz: options.imageRateHz)
     }
 }

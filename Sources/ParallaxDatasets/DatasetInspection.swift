@@ -38,9 +38,12 @@ public struct DatasetInspection: Sendable, Codable {
     public var groundTruthPoses: Int
     public var groundTruthSeconds: Double
 
-    /// Inspects `path`. Decodes only the first image of each image stream.
-    public static func inspect(path: String, groundTruth: String? = nil) throws -> DatasetInspection {
-        let source = try DatasetFolder.open(path, validateOrder: false, groundTruth: groundTruth)
+    /// Inspects `path` (opened as `options` say, except that timestamps going back are
+    /// reported, not refused). Decodes only the first image of each image stream.
+    public static func inspect(path: String, options: DatasetOptions = DatasetOptions()) throws -> DatasetInspection {
+        var options = options
+        options.validateOrder = false
+        let source = try DatasetFolder.open(path, options: options)
         var firstImages: [String: String] = [:]
         let imageStreams = Set(source.streams.filter { $0.type == PayloadType(CameraFrame.self) || $0.type == PayloadType(DepthMap.self) }.map(\.name))
         while firstImages.count < imageStreams.count, let packet = try source.next() {

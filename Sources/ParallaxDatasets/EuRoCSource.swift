@@ -147,7 +147,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
         groundTruth = try gtFile.map { try TrajectoryFile.read(path: $0, format: .euroc) }
         if let gt = groundTruth, let gtFile {
             // Ground truth is also a stream (`groundtruth`, Pose T_WB), for analyzers that need poses.
-            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
+            streams.declareGroundTruth()
             try rows.addGroundTruth(gt, file: gtFile, rank: cams.count + 1, listing: &listing)
         }
         self.listing = listing
@@ -173,9 +173,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
-        if !streams.contains(where: { $0.name == DatasetStreams.groundTruth }) {
-            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
-        }
+        streams.declareGroundTruth()
         try rows.replaceGroundTruth(trajectory, file: file, rank: streams.count, listing: &listing)
         groundTruth = trajectory
     }

@@ -34,12 +34,10 @@ public enum GroundTruthFileError: Error, CustomStringConvertible, Equatable {
 }
 
 extension DatasetFolder {
-    /// Opens `path` like ``open(_:strict:validateOrder:)``; with `groundTruth`, the trajectory in
-    /// that file (TUM, or EuRoC CSV; detected) replaces the dataset's own. A file whose times do
-    /// not overlap the dataset's streams is an error, as is a reader that cannot take one.
-    public static func open(_ path: String, strict: Bool = false, validateOrder: Bool = true, groundTruth file: String?) throws -> any DatasetSource {
-        let source = try open(path, strict: strict, validateOrder: validateOrder)
-        guard let file else { return source }
+    /// `source` with the trajectory in `file` (TUM, or EuRoC CSV; detected) as its ground truth.
+    /// A file whose times do not overlap the dataset's streams is an error, as is a reader that
+    /// cannot take one. Before the first packet is read.
+    public static func replacingGroundTruth(of source: any DatasetSource, with file: String) throws -> any DatasetSource {
         guard let replacing = source as? any GroundTruthReplacing else {
             throw GroundTruthFileError.notAccepted(file: file, format: source.formatName)
         }
@@ -53,5 +51,12 @@ extension DatasetFolder {
         }
         try replacing.replaceGroundTruth(with: trajectory, file: file)
         return source
+    }
+}
+
+extension Array where Element == StreamDescription {
+    /// Declares the ``DatasetStreams/groundTruth`` pose stream (``Pose``, `T_WB`), once.
+    mutating func declareGroundTruth() {
+        if !contains(where: { $0.name == DatasetStreams.groundTruth }) { append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth))) }
     }
 }

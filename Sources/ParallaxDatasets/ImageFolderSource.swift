@@ -1,6 +1,5 @@
 import Foundation
 import ParallaxCore
-import Synchronization
 
 /// A folder of still images as one camera stream `cam0`, for image collections, registration
 /// benchmarks such as HPatches (`1.ppm … 6.ppm` with ground-truth homographies `H_1_k`, which
@@ -9,9 +8,9 @@ import Synchronization
 /// Times: when every file name (without extension) is a time — integer nanoseconds of at least
 /// 16 digits (`1403715273262142976.png`, EuRoC's naming) or decimal seconds
 /// (`1341847980.722988.png`, TUM's) — frames are at those times, in time order. Otherwise the
-/// files play in natural name order (`2.ppm` before `10.ppm`), frame k at k / ``rateHz``
-/// seconds (1 Hz unless `--image-rate` says otherwise). Images are decoded only when the bus
-/// asks for them.
+/// files play in natural name order (`2.ppm` before `10.ppm`), frame k at k / rate seconds
+/// (``DatasetOptions/imageRateHz``: 1 Hz unless `--image-rate` says otherwise). Images are
+/// decoded only when the bus asks for them.
 public final class ImageFolderSource: DatasetSource, DeferredPacketSource, GroundTruthReplacing {
     public let formatName = "image folder"
     public private(set) var listing: StreamListing
@@ -23,14 +22,6 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
     public static let stream = "cam0"
     /// File extensions read as images (lower case).
     public static let extensions: Set<String> = ["png", "jpg", "jpeg", "ppm", "pgm"]
-
-    /// Frames per second for folders whose names are not times (default 1; `--image-rate`).
-    /// Set once per process, before folders are opened.
-    public static var rateHz: Double {
-        get { Double(bitPattern: rate.load(ordering: .relaxed)) }
-        set { rate.store((newValue.isFinite && newValue > 0 ? newValue : 1).bitPattern, ordering: .relaxed) }
-    }
-    private static let rate = Atomic<UInt64>(1.0.bitPattern)
 
     /// Where the frames' times come from.
     public enum Timing: Equatable, Sendable {
@@ -50,10 +41,9 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
     public let timing: Timing
     private var rows = IndexedRows()
 
-    /// Opens the folder at `path`; it must hold at least one image file.
-    /// `rateHz`: frames per second when the names are not times (default ``rateHz``, the
-    /// process-wide `--image-rate`).
-    public init(path: String, rateHz: Double = ImageFolderSource.rateHz) throws {
+    /// Opens the folder at `path`; it must hold at least one image file. `rateHz`: frames per
+    /// second when the names are not times (a value that is not positive and finite counts as 1).
+    public init(path: String, rateHz: Double = 1) throws {
         let rateHz = rateHz.isFinite && rateHz > 0 ? rateHz : 1
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         var images = names.filter { Self.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
@@ -61,9 +51,9 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
         guard !images.isEmpty else {
             throw DatasetError.notADataset(path: path, expected: "a folder of images (png, jpg, ppm, pgm)")
         }
-        let (timing, named) = Self.timesFromNames(images)
         var times: [Timestamp]
-        if let named {
+        if let (nameTiming, named) = Self.timesFromNames(images) {
+            timing = nameTiming
             let order = named.indices.sorted { named[$0] < named[$1] }
             images = order.map { images[$0] }
             times = order.map { named[$0] }
@@ -72,9 +62,9 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
                                                 reason: "the file names are times, and \(images[k - 1]) names the same time")
             }
         } else {
-            times = images.indices.map { Self.timestamp(ofFrame: $0, rateHz: rateHz) }
+            timing = .rate(rateHz)
+            times = images.indices.map { Timestamp(seconds: Double($0) / rateHz) }
         }
-        self.timing = named == nil ? .rate(rateHz) : timing
         self.times = times
         files = images.map { URL(fileURLWithPath: path).appendingPathComponent($0).path }
         var listing = StreamListing()
@@ -95,9 +85,6 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
         }
     }
 
-    /// The time of frame `k` at `rateHz` frames per second.
-    public static func timestamp(ofFrame k: Int, rateHz: Double) -> Timestamp { Timestamp(seconds: Double(k) / rateHz) }
-
     /// The file at time `t`, if a frame is there.
     public func file(at t: Timestamp) -> String? {
         var lo = 0, hi = times.count
@@ -108,7 +95,7 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
     private static func isDigit(_ c: Character) -> Bool { c >= "0" && c <= "9" }
 
     /// The times the names give, when every name is one (see the type's documentation).
-    static func timesFromNames(_ names: [String]) -> (Timing, [Timestamp]?) {
+    static func timesFromNames(_ names: [String]) -> (Timing, [Timestamp])? {
         let stems = names.map { ($0 as NSString).deletingPathExtension }
         if stems.allSatisfy({ $0.count >= 16 && $0.count <= 19 && $0.allSatisfy(Self.isDigit) }),
            case let ns = stems.compactMap({ Int64($0) }), ns.count == stems.count {
@@ -120,17 +107,14 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
                   let ns = Timestamp.nanoseconds(decimalSeconds: stem.utf8) else { return nil }
             return Timestamp(nanoseconds: ns)
         }
-        if decimal.count == stems.count { return (.namesInSeconds, decimal) }
-        return (.rate(rateHz), nil)
+        return decimal.count == stems.count ? (.namesInSeconds, decimal) : nil
     }
 
     public func nextDeferred() throws -> DeferredPacket? { rows.next() }
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
-        if !streams.contains(where: { $0.name == DatasetStreams.groundTruth }) {
-            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
-        }
+        streams.declareGroundTruth()
         try rows.replaceGroundTruth(trajectory, file: file, rank: streams.count, listing: &listing)
         groundTruth = trajectory
     }

@@ -187,7 +187,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
         let gt = try map["ground_truth"]?.string.map { try DatasetPath.resolve($0, under: root.path, listedIn: yamlPath, line: map["ground_truth"]?.mark?.line ?? 0) }
         groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc) }
         if let trajectory = groundTruth {
-            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
+            streams.declareGroundTruth()
             try rows.addGroundTruth(trajectory, file: gt ?? "", rank: list.count, listing: &listing)
         }
         self.streams = streams
@@ -199,9 +199,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
-        if !streams.contains(where: { $0.name == DatasetStreams.groundTruth }) {
-            streams.append(StreamDescription(StreamKey<Pose>(DatasetStreams.groundTruth)))
-        }
+        streams.declareGroundTruth()
         try indexed.replaceGroundTruth(trajectory, file: file, rank: streams.count, listing: &listing)
         groundTruth = trajectory
     }

@@ -30,15 +30,10 @@ struct PoseMatrix {
         PoseMatrix(rotation: a.rotation * b.rotation, translation: a.rotation * b.translation + a.translation)
     }
 
-    /// The rotation angle (deg) as evo computes it (scipy's `Rotation.from_matrix`): a block
-    /// whose Gram matrix differs from the identity by more than scipy's tolerance (1e-12
-    /// absolute, plus 1e-5 relative on the diagonal) is first replaced by its closest rotation
-    /// (polar decomposition by SVD), then the angle of that rotation.
+    /// The rotation angle (deg) as evo computes it: scipy's `Rotation.from_matrix` takes the
+    /// closest rotation (the polar factor) of a block that is not orthonormal, then its angle.
+    /// (scipy skips the projection for blocks orthonormal to 1e-12, where it changes nothing.)
     var angleDegrees: Double {
-        let gram = rotation * rotation.transposed
-        var orthogonal = true
-        for i in 0..<3 { for j in 0..<3 where abs(gram[i, j] - (i == j ? 1 : 0)) > 1e-12 + (i == j ? 1e-5 : 0) { orthogonal = false } }
-        let r = orthogonal ? SO3(rotation) : ((try? SO3(orthonormalizing: rotation)) ?? SO3(rotation))
-        return r.angle * 180 / .pi
+        ((try? SO3(orthonormalizing: rotation)) ?? SO3(rotation)).angle * 180 / .pi
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// for identical data.
 struct SVGCanvas {
     let width = 640.0, height = 480.0, margin = 60.0
-    /// Extra room on the right (px), for a colour bar.
-    var rightMargin = 60.0
+    /// Room on the right (px): a legend's or a colour bar's.
+    let rightMargin: Double
     private(set) var minX: Double, maxX: Double, minY: Double, maxY: Double
     private var sx = 1.0, sy = 1.0
 
@@ -30,7 +30,7 @@ struct SVGCanvas {
     static func f(_ v: Double) -> String { String(format: "%.2f", v) }
 
     /// The document's opening, white background, title, axes, ticks and axis labels.
-    func header(title: String, xLabel: String, yLabel: String, xTicks: Bool = true) -> String {
+    func header(title: String, xLabel: String, yLabel: String) -> String {
         let f = Self.f
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
@@ -39,7 +39,7 @@ struct SVGCanvas {
         svg += "<line x1=\"\(f(margin))\" y1=\"\(f(margin))\" x2=\"\(f(margin))\" y2=\"\(f(height - margin))\" stroke=\"black\"/>\n"
         for k in 0...4 {
             let x = minX + (maxX - minX) * Double(k) / 4, y = minY + (maxY - minY) * Double(k) / 4
-            if xTicks { svg += "<text x=\"\(f(px(x)))\" y=\"\(f(height - margin + 16))\" text-anchor=\"middle\">\(String(format: "%.3g", x))</text>\n" }
+            svg += "<text x=\"\(f(px(x)))\" y=\"\(f(height - margin + 16))\" text-anchor=\"middle\">\(String(format: "%.3g", x))</text>\n"
             svg += "<text x=\"\(f(margin - 6))\" y=\"\(f(py(y) + 4))\" text-anchor=\"end\">\(String(format: "%.3g", y))</text>\n"
             svg += "<line x1=\"\(f(margin))\" y1=\"\(f(py(y)))\" x2=\"\(f(width - rightMargin))\" y2=\"\(f(py(y)))\" stroke=\"#e5e5e5\"/>\n"
         }

@@ -74,7 +74,8 @@ extension SVGPlot {
         return svg + "</svg>\n"
     }
 
-    /// Horizontal bars, one per labelled value (timing: ms per call), largest scale first.
+    /// Horizontal bars, one per labelled value in the given order (timing: ms per call), scaled
+    /// to the largest.
     public static func bars(_ items: [(label: String, value: Double)], title: String, unit: String) -> String {
         let rowHeight = 22.0, left = 230.0, right = 80.0, top = 50.0
         let height = top + rowHeight * Double(max(1, items.count)) + 30

@@ -57,7 +57,7 @@ enum Paths {
         let own = try TrajectoryFile.read(path: Paths.cut + "/groundtruth/V1_01_easy_openvins_vicon2gt_gt.csv")
         let file = dir.appendingPathComponent("gt.txt").path
         try TrajectoryFile.writeTUM(own.subset([0, 2, 4, 6]), to: file)
-        let r = try DatasetInspection.inspect(path: Paths.cut, groundTruth: file)
+        let r = try DatasetInspection.inspect(path: Paths.cut, options: DatasetOptions(groundTruth: file))
         #expect(r.groundTruthPoses == 4 && r.streams.map(\.count) == [6, 6, 61, 4])
         #expect(parallax(["inspect", Paths.cut, "--groundtruth", file]) == 0)
         let out = dir.appendingPathComponent("run")
@@ -71,8 +71,8 @@ enum Paths {
         #expect(parallax(["bench", "--chain", "stream-stats", "--dataset", Paths.cut, "--groundtruth", bad, "--out", dir.appendingPathComponent("b").path, "--quiet"]) == 2)
     }
 
-    /// `--image-rate` times a folder of images whose names are not times (a process-wide
-    /// setting: tested on the real executable); names that are times are kept.
+    /// `--image-rate` times a folder of images whose names are not times; names that are times
+    /// are kept.
     @Test func imageFolderRate() throws {
         let dir = Paths.temporary("image-rate")
         let images = dir.appendingPathComponent("images")
@@ -83,11 +83,11 @@ enum Paths {
             try FileManager.default.copyItem(atPath: Paths.cut + "/mav0/cam0/data/" + name, toPath: images.appendingPathComponent("frame\(k).png").path)
         }
         let out = dir.appendingPathComponent("out")
-        guard let run = try RealExecutable.start(["run", "stream-stats streams=cam0", images.path, "--image-rate", "10", "--quiet", "--out", out.path]) else { return }
-        run.process.waitUntilExit()
-        #expect(run.process.terminationStatus == 0)
+        #expect(parallax(["run", "stream-stats streams=cam0", images.path, "--image-rate", "10", "--quiet", "--out", out.path]) == 0)
         let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8)
         #expect(events.contains("\"medianPeriodMilliseconds\":100,"), "\(events)")
+        // One run's rate does not leak into the next: the default is 1 Hz again.
+        #expect(abs((try DatasetInspection.inspect(path: images.path).streams.first?.rateHz ?? 0) - 1) < 1e-9)
         // The cut's own frames are named by their times (ns): 20 Hz, whatever the option says.
         let r = try DatasetInspection.inspect(path: Paths.cut + "/mav0/cam0/data")
         #expect(abs((r.streams.first?.rateHz ?? 0) - 20) < 0.01)
@@ -127,6 +127,15 @@ enum Paths {
             #expect(run.process.terminationStatus == 0, "\(scene): \(errors)")
             #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("sim-\(scene)/parallax.yaml").path))
         }
+        // An installed binary finds them in PREFIX/share/parallax (where the README copies them).
+        let prefix = Paths.temporary("prefix")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let installed = prefix.appendingPathComponent("share/parallax/datasets/face_model/face.obj")
+        try FileManager.default.createDirectory(at: installed.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("v 0 0 0\n".utf8).write(to: installed)
+        let binary = prefix.appendingPathComponent("bin/parallax")
+        #expect(BundledData.resolve("datasets/face_model/face.obj", executable: binary) == installed.path)
+        #expect(BundledData.resolve("datasets/none.obj", executable: binary) == "datasets/none.obj")
         // A path outside datasets/ is used as given.
         #expect(BundledData.resolve("my/own.yaml") == "my/own.yaml")
     }

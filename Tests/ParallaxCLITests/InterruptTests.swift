@@ -27,11 +27,7 @@ import Parallax
         guard let run = try RealExecutable.start(["run", "stream-stats streams=imu0", data.path, "--realtime", "--quiet", "--out", out.path]) else { return }
         // The handler is installed right after events.jsonl is created; wait for the file.
         let events = partial.appendingPathComponent("events.jsonl")
-        RealExecutable.wait(upTo: 30) { FileManager.default.fileExists(atPath: events.path) }
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(run.process.isRunning, "the run ended before it could be interrupted")
-        guard run.interrupt(signalNumber, within: 20) else { Issue.record("the run did not stop within 20 s of \(name)"); return }
-        let message = run.finish()
+        guard let message = run.interrupt(signalNumber, once: events, startup: 30, within: 20) else { return }
         #expect(run.process.terminationReason == .exit, "killed by the signal instead of stopping cleanly")
         #expect(run.process.terminationStatus == 128 + signalNumber)
         #expect(message.contains("\(name): stopped; what was computed is in '\(partial.path)'"), "\(message)")

@@ -84,12 +84,7 @@ import Parallax
     @Test func simulateStopsOnASignalAndKeepsAReadableFolder() throws {
         defer { cleanUp() }
         guard let run = try RealExecutable.start(["simulate", "--seconds", "600", "--depth-rate", "0", "--out", out.path], in: Paths.root) else { return }
-        let frames = partial.appendingPathComponent("cam0/data")
-        RealExecutable.wait(upTo: 60) { FileManager.default.fileExists(atPath: frames.path) }
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(run.process.isRunning, "the simulation ended before it could be interrupted")
-        guard run.interrupt(SIGTERM, within: 30) else { Issue.record("simulate did not stop within 30 s of SIGTERM"); return }
-        let message = run.finish()
+        guard let message = run.interrupt(SIGTERM, once: partial.appendingPathComponent("cam0/data"), startup: 60, within: 30) else { return }
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 143)
         #expect(message.contains("SIGTERM: stopped"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: out.path))

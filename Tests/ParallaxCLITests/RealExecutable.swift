@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,6 +48,18 @@ struct RealExecutable {
         if Self.wait(upTo: seconds, until: { !process.isRunning }) { return true }
         kill(process.processIdentifier, SIGKILL)
         return false
+    }
+
+    /// Waits (up to `startup` seconds) for `file` to appear — the command is then under way —
+    /// sends `signal` and waits up to `seconds` for the end. Returns what the process wrote on
+    /// standard error, or nil (with the reason recorded as a test issue) when it had already
+    /// ended or did not stop.
+    func interrupt(_ signal: Int32, once file: URL, startup: Double, within seconds: Double) -> String? {
+        Self.wait(upTo: startup) { FileManager.default.fileExists(atPath: file.path) }
+        Thread.sleep(forTimeInterval: 0.5)
+        guard process.isRunning else { Issue.record("the command ended before it could be interrupted"); return nil }
+        guard interrupt(signal, within: seconds) else { Issue.record("the command did not stop within \(seconds) s of signal \(signal)"); return nil }
+        return finish()
     }
 
     /// Waits for the end and returns what it wrote on standard error.

@@ -30,7 +30,7 @@ import ParallaxMath
             let first = try #require(own.listing.stamps["cam0"]?.first)
             let file = dir.appendingPathComponent("gt.csv").path
             try TrajectoryFile.writeEuRoC(Self.trajectory(start: first, count: 30), to: file)
-            let source = try DatasetFolder.open(Self.cut, groundTruth: file)
+            let source = try DatasetFolder.open(Self.cut, options: DatasetOptions(groundTruth: file))
             #expect(source.groundTruth?.count == 30, "the cut's own ground truth has 7 poses")
             #expect(source.listing.stamps[DatasetStreams.groundTruth]?.count == 30)
             var poses: [Pose] = []
@@ -50,7 +50,7 @@ import ParallaxMath
             for k in 0..<3 { try FileManager.default.copyItem(atPath: png, toPath: images.appendingPathComponent("\(k).png").path) }
             let file = dir.appendingPathComponent("gt.txt").path
             try TrajectoryFile.writeTUM(Self.trajectory(start: Timestamp(nanoseconds: 0), count: 250), to: file)
-            let source = try DatasetFolder.open(images.path, groundTruth: file)
+            let source = try DatasetFolder.open(images.path, options: DatasetOptions(groundTruth: file))
             #expect(source.streams.map(\.name) == ["cam0", DatasetStreams.groundTruth])
             var count = 0
             while let p = try source.next() { if p.stream == DatasetStreams.groundTruth { count += 1 } }
@@ -63,18 +63,18 @@ import ParallaxMath
             // Times relative to the start where the dataset's are since 1970: no overlap.
             let shifted = dir.appendingPathComponent("relative.txt").path
             try "0.0 0 0 0 0 0 0 1\n0.5 0 0 0 0 0 0 1\n".write(toFile: shifted, atomically: true, encoding: .utf8)
-            #expect { try DatasetFolder.open(Self.cut, groundTruth: shifted) } throws: { error in
+            #expect { try DatasetFolder.open(Self.cut, options: DatasetOptions(groundTruth: shifted)) } throws: { error in
                 guard case .noOverlap(let file, _, _, _, _)? = error as? GroundTruthFileError else { return false }
                 return file == shifted && "\(error)".contains("no overlap")
             }
             let kitti = dir.appendingPathComponent("kitti.txt").path
             try "1 0 0 0 0 1 0 0 0 0 1 0\n".write(toFile: kitti, atomically: true, encoding: .utf8)
-            #expect(throws: GroundTruthFileError.noTimes(file: kitti)) { try DatasetFolder.open(Self.cut, groundTruth: kitti) }
+            #expect(throws: GroundTruthFileError.noTimes(file: kitti)) { try DatasetFolder.open(Self.cut, options: DatasetOptions(groundTruth: kitti)) }
             // Times going back are named with the file.
             let back = dir.appendingPathComponent("back.txt").path
             try "1403715273.3 0 0 0 0 0 0 1\n1403715273.2 0 0 0 0 0 0 1\n".write(toFile: back, atomically: true, encoding: .utf8)
-            #expect { try DatasetFolder.open(Self.cut, groundTruth: back) } throws: { "\($0)".contains(back) }
-            #expect(throws: (any Error).self) { try DatasetFolder.open(Self.cut, groundTruth: dir.appendingPathComponent("missing.txt").path) }
+            #expect { try DatasetFolder.open(Self.cut, options: DatasetOptions(groundTruth: back)) } throws: { "\($0)".contains(back) }
+            #expect(throws: (any Error).self) { try DatasetFolder.open(Self.cut, options: DatasetOptions(groundTruth: dir.appendingPathComponent("missing.txt").path)) }
         }
     }
 }

@@ -72,9 +72,9 @@ import ParallaxCore
             #expect(source.times == [Timestamp(nanoseconds: 0), Timestamp(nanoseconds: 50_000_000), Timestamp(nanoseconds: 100_000_000)])
         }
         // Small integers are frame numbers (HPatches' 1.ppm … 6.ppm), not times.
-        #expect(ImageFolderSource.timesFromNames(["1.ppm", "2.ppm"]).1 == nil)
+        #expect(ImageFolderSource.timesFromNames(["1.ppm", "2.ppm"]) == nil)
         // One name that is not a time makes the whole folder index-timed.
-        #expect(ImageFolderSource.timesFromNames(["1403715273262142976.png", "cover.png"]).1 == nil)
+        #expect(ImageFolderSource.timesFromNames(["1403715273262142976.png", "cover.png"]) == nil)
     }
 
     @Test func twoNamesForOneTimeAreAnError() throws {

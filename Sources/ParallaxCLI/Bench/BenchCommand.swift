@@ -21,7 +21,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the results as JSON on standard output (metrics and timing) instead of a summary.") var json = false
     @Option(name: .long, help: "Output folder.") var out: String = "out/bench"
     @Flag(name: .long, help: "No progress lines.") var quiet = false
-    @OptionGroup var limits: InputLimits
+    @OptionGroup var input: InputOptions
 
     func validate() throws {
         if suite == nil, chain == nil || dataset == nil {
@@ -33,7 +33,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        limits.apply()
+        input.applyImageSizeLimit()
         let spec: BenchSuite
         do {
             if let suite {
@@ -46,6 +46,7 @@ struct BenchCommand: ParsableCommand {
         let outURL = output.url
         Interruption.install()
         var runner = BenchRunner(suite: spec, scratch: outURL.appendingPathComponent("scratch"))
+        runner.datasetOptions = input.datasetOptions()
         runner.cancelled = { Interruption.requested }
         let total = spec.runs.count
         var index = 0
@@ -55,8 +56,7 @@ struct BenchCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("[\(index)/\(total)] \(message)\n".utf8))
             }
         }
-        let results: [BenchRunner.Result]
-        do { results = try runner.run() } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        let results = runner.run()
         do {
             try BenchReport.write(suite: spec, results: results, to: outURL)
             try? FileManager.default.removeItem(at: outURL.appendingPathComponent("scratch"))

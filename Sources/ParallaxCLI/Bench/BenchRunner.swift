@@ -28,12 +28,14 @@ struct BenchRunner {
     var registry = ParallaxCLI.registry
     var evaluations = EvaluationRegistry.standard
     var progress: (String) -> Void = { _ in }
+    /// How datasets are opened (a run's `groundtruth:` is added to it).
+    var datasetOptions = DatasetOptions()
     /// Polled while running: when true, the current run stops where it is (its result is
     /// marked `interrupted`) and no further run starts.
     var cancelled: @Sendable () -> Bool = { false }
 
     /// The results of the suite's runs, in order; only those that started when cancelled.
-    func run() throws -> [Result] {
+    func run() -> [Result] {
         var results: [Result] = []
         for r in suite.runs {
             if cancelled() { break }
@@ -70,7 +72,9 @@ struct BenchRunner {
             datasetPath = folder.path
             result.dataset = String(format: "simulated (%.0f s, seed %d)", seconds, seed)
         }
-        let runner = try ChainRunner(chain: run.chain, dataset: datasetPath, registry: registry, groundTruth: run.groundTruth)
+        var options = datasetOptions
+        options.groundTruth = run.groundTruth
+        let runner = try ChainRunner(chain: run.chain, dataset: datasetPath, registry: registry, datasetOptions: options)
         progress("\(run.name): running \(runner.chain.name)")
         let (outcome, outputs) = try runner.runCollecting(cancelled: cancelled)
         for s in outcome.report.streams { result.packets[s.stream] = s.packets }

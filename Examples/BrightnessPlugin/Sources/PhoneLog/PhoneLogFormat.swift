@@ -15,8 +15,8 @@ public enum PhoneLogFormat: DatasetFormat {
         FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent("sensorlog.csv").path)
     }
 
-    public static func open(_ path: String, strict: Bool, validateOrder: Bool) throws -> any DatasetSource {
-        try PhoneLogSource(path: path, validateOrder: validateOrder)
+    public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
+        try PhoneLogSource(path: path, validateOrder: options.validateOrder)
     }
 }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Parallax
 
-/// Options about how input is read and what is accepted, shared by the commands that read datasets.
-struct InputLimits: ParsableArguments {
+/// Options about how datasets are read and what is accepted, shared by the commands that read them.
+struct InputOptions: ParsableArguments {
     @Option(name: .customLong("image-rate"),
             help: "Frames per second of a folder of images whose file names are not times (Hz, 0.001…100000); names that are times (ns or decimal s) are used as they are.")
     var imageRate: Double = 1
@@ -20,9 +20,11 @@ struct InputLimits: ParsableArguments {
         }
     }
 
-    /// Sets the decoders' limit and the image-folder rate for this process.
-    func apply() {
-        ImageSizeLimit.maxPixels = Int((maxImageMegapixels * 1e6).rounded())
-        ImageFolderSource.rateHz = imageRate
+    /// Sets the decoders' size limit for this process (decoders deep in the readers check it).
+    func applyImageSizeLimit() { ImageSizeLimit.maxPixels = Int((maxImageMegapixels * 1e6).rounded()) }
+
+    /// How to open datasets with these options.
+    func datasetOptions(strict: Bool = false, groundTruth: String? = nil) -> DatasetOptions {
+        DatasetOptions(strict: strict, imageRateHz: imageRate, groundTruth: groundTruth)
     }
 }

@@ -1,0 +1,20 @@
+/// How a dataset is opened: what every reader is told (``DatasetFormat/open(_:options:)``) and
+/// what ``DatasetFolder/open(_:options:)`` does after (ground truth from a file). The CLI's
+/// `--strict`, `--image-rate` and `--groundtruth` fill it.
+public struct DatasetOptions: Sendable, Equatable {
+    /// A listed file that does not exist is an error instead of being skipped and counted.
+    public var strict = false
+    /// Timestamps going back are an error naming the file and line, instead of being sorted.
+    public var validateOrder = true
+    /// Frames per second of a folder of images whose file names are not times (Hz, > 0).
+    public var imageRateHz = 1.0
+    /// A trajectory file (TUM, or EuRoC CSV) whose poses replace the dataset's ground truth.
+    public var groundTruth: String?
+
+    public init(strict: Bool = false, validateOrder: Bool = true, imageRateHz: Double = 1, groundTruth: String? = nil) {
+        self.strict = strict
+        self.validateOrder = validateOrder
+        self.imageRateHz = imageRateHz
+        self.groundTruth = groundTruth
+    }
+}
