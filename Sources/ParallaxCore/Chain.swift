@@ -94,6 +94,10 @@ public struct Chain: Sendable, Equatable {
                     throw ChainError.syntax(message: "expected key=value or port=@stream, got '\(token)'", location: at)
                 }
                 let key = String(token[..<eq]), value = String(token[token.index(after: eq)...])
+                // The same key twice is a typo or a pasted leftover: neither value may win in silence.
+                guard options[key] == nil, remap[key] == nil else {
+                    throw ChainError.syntax(message: "'\(key)' is given twice to '\(nameParts[0])'", location: at)
+                }
                 if value.hasPrefix("@") {
                     guard value.count > 1 else { throw ChainError.syntax(message: "'\(key)=@' names no stream", location: at) }
                     remap[key] = String(value.dropFirst())
@@ -110,13 +114,8 @@ public struct Chain: Sendable, Equatable {
     /// Parses a YAML chain (see the type's documentation); `file` names it in errors.
     public static func parse(yaml: String, file: String) throws -> Chain {
         let root: Node_?
-        do { root = try Yams.compose(yaml: yaml) } catch let error as YamlError {
-            switch error {
-            case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-                throw ChainError.syntax(message: "malformed YAML: \(problem)", location: ChainLocation(file: file, line: mark.line, column: mark.column))
-            default:
-                throw ChainError.syntax(message: "malformed YAML: \(error)", location: ChainLocation(file: file, line: 1, column: 1))
-            }
+        do { root = try YAMLText.compose(yaml) } catch {
+            throw ChainError.syntax(message: "malformed YAML: \(error.message)", location: ChainLocation(file: file, line: error.line ?? 1, column: error.column ?? 1))
         }
         func loc(_ n: Node_?) -> ChainLocation? { n?.mark.map { ChainLocation(file: file, line: $0.line, column: $0.column) } }
         guard let map = root?.mapping, let list = map["analyzers"]?.sequence else {
@@ -138,6 +137,9 @@ public struct Chain: Sendable, Equatable {
                 guard let om = o.mapping else { throw ChainError.syntax(message: "'options' must be a mapping", location: loc(o)) }
                 for (k, v) in om {
                     guard let key = k.string else { continue }
+                    guard options[key] == nil else {
+                        throw ChainError.syntax(message: "option '\(key)' is given twice to '\(name)'", location: loc(k))
+                    }
                     options[key] = try optionText(v, key: key, location: loc(v))
                 }
             }
@@ -148,6 +150,9 @@ public struct Chain: Sendable, Equatable {
                 for (k, v) in sm {
                     guard let port = k.string, let stream = v.string, v.scalar != nil else {
                         throw ChainError.syntax(message: "'\(section)' must map port names to stream names", location: loc(v))
+                    }
+                    guard remap[port] == nil else {
+                        throw ChainError.syntax(message: "port '\(port)' of '\(name)' is mapped twice", location: loc(k))
                     }
                     remap[port] = stream
                 }

@@ -65,7 +65,9 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
             .malformedRow(file: yamlPath, line: node?.mark?.line ?? 1, reason: reason)
         }
         let doc: Node?
-        do { doc = try Yams.compose(yaml: text) } catch { throw invalid(nil, "malformed YAML: \(error)") }
+        do { doc = try YAMLText.compose(text) } catch {
+            throw DatasetError.malformedRow(file: yamlPath, line: error.line ?? 1, reason: "malformed YAML: \(error.message)")
+        }
         guard let map = doc?.mapping, map["format"]?.string == ParallaxFolder.formatTag else {
             throw invalid(doc, "expected 'format: \(ParallaxFolder.formatTag)'")
         }

@@ -59,6 +59,24 @@ public struct TrajectoryEvaluation: Sendable, Codable {
         public var estimateTimestamps: [Timestamp]
     }
 
+    /// Why a pair of trajectories cannot be evaluated (bad input), naming both.
+    public enum EvaluationError: Error, CustomStringConvertible {
+        /// The associated poses cannot be aligned (too few, collinear, …).
+        case alignment(reference: String, estimate: String, mode: TrajectoryAlignment.Mode, reason: String)
+        /// No RPE pair is `delta` apart: every RPE statistic would be an empty zero.
+        case noRelativePairs(reference: String, estimate: String, delta: Double, unit: TrajectoryMetrics.DeltaUnit, poses: Int)
+
+        public var description: String {
+            switch self {
+            case let .alignment(r, e, mode, reason):
+                return "cannot align \(e) to \(r) (--align \(mode.rawValue)): \(reason)"
+            case let .noRelativePairs(r, e, delta, unit, poses):
+                return "no RPE pair of \(e) and \(r) is \(delta) \(unit == .frames ? "frame(s)" : "m") apart "
+                    + "(\(poses) associated poses): choose a smaller --delta"
+            }
+        }
+    }
+
     /// Evaluates `estimate` against `reference`; also returns the per-pair series.
     public static func evaluate(reference: Trajectory, estimate: Trajectory, options: Options = Options()) throws -> (TrajectoryEvaluation, Series) {
         let (r, e) = try Association.associate(reference: reference, estimate: estimate,
@@ -68,9 +86,16 @@ public struct TrajectoryEvaluation: Sendable, Codable {
             throw Association.AssociationError.smallOverlap(reference: reference.name, estimate: estimate.name, pairs: r.count, of: shorter,
                                                             minimum: options.minimumOverlap, maxDifference: options.maxTimeDifference)
         }
-        let (aligned, s) = try TrajectoryAlignment.align(e, to: r, mode: options.alignment)
+        let aligned: Trajectory, s: Sim3
+        do { (aligned, s) = try TrajectoryAlignment.align(e, to: r, mode: options.alignment) } catch {
+            throw EvaluationError.alignment(reference: reference.name, estimate: estimate.name, mode: options.alignment, reason: "\(error)")
+        }
         let ape = TrajectoryMetrics.absolute(reference: r, estimate: aligned)
         let rpe = TrajectoryMetrics.relative(reference: r, estimate: aligned, delta: options.rpeDelta, unit: options.rpeUnit)
+        guard !rpe.translation.isEmpty else {
+            throw EvaluationError.noRelativePairs(reference: reference.name, estimate: estimate.name, delta: options.rpeDelta,
+                                                  unit: options.rpeUnit, poses: r.count)
+        }
         let result = TrajectoryEvaluation(
             reference: reference.name, estimate: estimate.name, options: options,
             referencePoses: reference.count, estimatePoses: estimate.count, pairs: r.count,

@@ -1,5 +1,6 @@
 import Foundation
 import Parallax
+import ParallaxCLI
 
 /// The fuzz targets (`scripts/fuzz`, the `Fuzz/` package): each takes libFuzzer's bytes as the contents of one or more files a user
 /// could hand Parallax and runs the real reader on them. Errors are the expected outcome for
@@ -26,6 +27,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case image
     /// HPatches homography files.
     case homography
+    /// Bench suites (`parallax bench SUITE`): the YAML, then every run's one-line chain parsed
+    /// and wired to a stereo-inertial dataset's streams, as the bench does before it runs.
+    case benchSuite = "bench-suite"
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -134,6 +138,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return image || pfm || flo
         case .homography:
             return (try? HomographyFile.read(path: put(data, "H_1_2"))) != nil
+        case .benchSuite:
+            guard let suite = try? BenchSuite.load(put(data, "suite.yaml")) else { return false }
+            for run in suite.runs where !run.chain.hasSuffix(".yaml") && !run.chain.hasSuffix(".yml") {
+                _ = try? Chain.parse(pipeline: run.chain).instantiate(registry: BuiltinAnalyzers.registry, sourceStreams: Self.streams)
+            }
+            return true
         }
     }
 

@@ -108,15 +108,8 @@ struct Document {
             .map { $0.hasPrefix("%YAML:") ? "" : String($0) }
             .joined(separator: "\n")
         let node: Node?
-        do {
-            node = try Yams.compose(yaml: cleaned)
-        } catch let error as YamlError {
-            switch error {
-            case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-                throw CalibrationError.syntax(path: path, line: mark.line, message: problem)
-            default:
-                throw CalibrationError.syntax(path: path, line: nil, message: String(describing: error))
-            }
+        do { node = try YAMLText.compose(cleaned) } catch {
+            throw CalibrationError.syntax(path: path, line: error.line, message: error.message)
         }
         guard let mapping = node?.mapping else {
             throw CalibrationError.syntax(path: path, line: node?.mark?.line, message: "expected a mapping of keys at the top level")

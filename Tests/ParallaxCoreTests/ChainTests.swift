@@ -71,6 +71,26 @@ import Testing
         }
     }
 
+    /// A key given twice is an error naming it, in a pipeline (options and ports) and in YAML:
+    /// neither value may win in silence.
+    @Test func keysGivenTwiceAreErrors() {
+        for pipeline in ["doubler factor=2 factor=3", "doubler input=@cam0 input=@cam1", "doubler input=@cam0 input=2"] {
+            #expect {
+                _ = try Chain.parse(pipeline: pipeline)
+            } throws: { error in
+                guard case let ChainError.syntax(message, location) = error else { return false }
+                return message.contains("given twice") && location?.column ?? 0 > 12
+            }
+        }
+        let yaml = "analyzers:\n  - analyzer: doubler\n    options: {factor: 2, factor: 3}\n"
+        #expect {
+            _ = try Chain.parse(yaml: yaml, file: "c.yaml")
+        } throws: { error in
+            guard case let ChainError.syntax(message, location) = error else { return false }
+            return message.contains("'factor'") && message.contains("twice") && location?.line == 3
+        }
+    }
+
     @Test func registryListsOptionsWithDefaultsAndDocs() throws {
         let entry = try #require(registry.entry("doubler"))
         #expect(entry.options.map(\.name) == ["fail_at", "input", "output", "sleep_ms"])

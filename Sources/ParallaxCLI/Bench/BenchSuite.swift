@@ -18,8 +18,8 @@ import Yams
 /// ```
 /// A run whose dataset folder does not exist is skipped with a note (e.g. `../shared` data on a
 /// user's machine).
-struct BenchSuite {
-    struct Run {
+package struct BenchSuite {
+    package struct Run {
         var name: String
         var dataset: String?
         /// A trajectory file replacing the dataset's ground truth (`groundtruth:`), absolute.
@@ -27,15 +27,15 @@ struct BenchSuite {
         /// Simulated sequence: length (s), seed, image width (px; height and intrinsics scale with
         /// it), texture images for the room (absolute paths; empty: a seeded noise texture).
         var simulate: (seconds: Double, seed: UInt64, width: Int, still: Double, stereo: Bool, textures: [String])?
-        var chain: String
+        package var chain: String
         /// Evaluation names (``EvaluationRegistry``), in order.
         var evaluate: [String]
         var line: Int
     }
 
-    var name: String
-    var runs: [Run]
-    var file: String
+    package var name: String
+    package var runs: [Run]
+    package var file: String
 
     /// A suite of one run from the command line (`--chain`, `--dataset`, `--evaluate a,b`).
     static func oneCase(chain: String, dataset: String, evaluate: String, groundTruth: String? = nil, evaluations: EvaluationRegistry = .standard) throws -> BenchSuite {
@@ -54,14 +54,16 @@ struct BenchSuite {
                           file: "(command line)")
     }
 
-    static func load(_ path: String, evaluations: EvaluationRegistry = .standard) throws -> BenchSuite {
+    package static func load(_ path: String, evaluations: EvaluationRegistry = .standard) throws -> BenchSuite {
         guard let text = FileContents.string(atPath: path) else {
             throw ChainError.syntax(message: "cannot read suite file '\(path)'", location: nil)
         }
         let base = URL(fileURLWithPath: path).absoluteURL.deletingLastPathComponent()
         func loc(_ n: Node?) -> ChainLocation { ChainLocation(file: path, line: n?.mark?.line ?? 1, column: n?.mark?.column ?? 1) }
         let doc: Node?
-        do { doc = try Yams.compose(yaml: text) } catch { throw ChainError.syntax(message: "malformed YAML: \(error)", location: loc(nil)) }
+        do { doc = try YAMLText.compose(text) } catch {
+            throw ChainError.syntax(message: "malformed YAML: \(error.message)", location: ChainLocation(file: path, line: error.line ?? 1, column: error.column ?? 1))
+        }
         guard let map = doc?.mapping, let list = map["runs"]?.sequence else {
             throw ChainError.syntax(message: "expected a mapping with a 'runs' list", location: loc(doc))
         }
