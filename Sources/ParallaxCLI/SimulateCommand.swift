@@ -29,8 +29,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("pixel-noise"), help: "Gaussian pixel noise σ (gray levels).") var pixelNoise: Double = 2
     @Option(name: .long, help: "What to simulate: room (camera + depth + IMU in a textured room), face (landmarks + pose/gaze ground truth) or object (a textured object moving in front of a still camera, with ground-truth boxes).")
     var scene: String = "room"
-    @Option(name: .customLong("face-model"), help: "Face mesh (OBJ, cm) for --scene face.")
-    var faceModel: String = "datasets/face_model/face_model_with_iris.obj"
+    @Option(name: .customLong("face-model"), help: "Face mesh (OBJ, cm) for --scene face (default: the bundled MediaPipe canonical face).")
+    var faceModel: String?
     @Option(name: .long, help: "Output layout: parallax or euroc (EuRoC holds cameras, IMU and ground truth; use --depth-rate 0).")
     var format: String = "parallax"
     @Option(name: .long, help: "Output folder.") var out: String
@@ -41,7 +41,7 @@ struct SimulateCommand: ParsableCommand {
         cameraCalibration = BundledData.resolve(cameraCalibration)
         imuCalibration = BundledData.resolve(imuCalibration)
         textures = textures.map { BundledData.resolve($0) }
-        faceModel = BundledData.resolve(faceModel)
+        faceModel = faceModel.map { BundledData.resolve($0) }
         func check(_ value: Double, _ name: String, _ range: ClosedRange<Double>, _ unit: String) throws {
             guard value.isFinite, range.contains(value) else {
                 throw ValidationError("--\(name) must be a number in \(range.lowerBound)…\(range.upperBound) \(unit), got \(value)")
@@ -51,10 +51,19 @@ struct SimulateCommand: ParsableCommand {
         try check(still, "still", 0...86_400, "s")
         try check(depthRate, "depth-rate", 0...1000, "Hz")
         try check(pixelNoise, "pixel-noise", 0...255, "gray levels")
+        guard ["room", "face", "object"].contains(scene) else { throw ValidationError("--scene must be room, face or object, got '\(scene)'") }
+        // An option the chosen scene does not use would be ignored in silence: refuse it.
+        let sceneOnly: [(given: Bool, option: String, scenes: [String])] = [
+            (faceModel != nil, "face-model", ["face"]), (trajectory != nil, "trajectory", ["room"]),
+            (stereoCalibration != nil, "stereo-calibration", ["room"]), (format != "parallax", "format", ["room"]),
+            (still != 0, "still", ["room"]),
+        ]
+        for o in sceneOnly where o.given && !o.scenes.contains(scene) {
+            throw ValidationError("--\(o.option) is used only with --scene \(o.scenes.joined(separator: " or ")), not with --scene \(scene)")
+        }
     }
 
     func run() throws {
-        guard ["room", "face", "object"].contains(scene) else { throw fail("--scene must be room, face or object, got '\(scene)'", code: ExitCodes.badInput) }
         if scene == "face" { return try simulateFace() }
         if scene == "object" { return try simulateObject() }
         guard ["parallax", "euroc"].contains(format) else { throw fail("--format must be parallax or euroc, got '\(format)'", code: ExitCodes.badInput) }
@@ -71,6 +80,12 @@ struct SimulateCommand: ParsableCommand {
                 // The spline needs four knots (0.05 s apart) plus one on either side.
                 guard samples.count >= 2, let a = samples.poses.first?.timestamp, let b = samples.poses.last?.timestamp, b.seconds(since: a) >= 0.3 else {
                     throw InputError(description: "\(trajectory): a trajectory to follow must span at least 0.3 s (it has \(samples.count) pose(s))")
+                }
+                // Times beyond 9e9 s (285 years after 1970) do not fit a nanosecond Timestamp: they
+                // are nanoseconds written as seconds, and the simulation would never advance.
+                let firstTime = samples.poses[0].time   // as read: a Timestamp saturates at 9.2e9 s
+                guard abs(firstTime) < 1e9 * 9 else {
+                    throw InputError(description: "\(trajectory): times like \(firstTime) s look like nanoseconds written as seconds; simulate needs seconds (divide the times by 1e9)")
                 }
                 spline = SE3Spline.fit(samples, interval: 0.05, duration: seconds)
             } else {
@@ -125,7 +140,7 @@ struct SimulateCommand: ParsableCommand {
         do {
             var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             camera.bodyFromSensor = .identity
-            simulator = FaceSimulator(model: try FaceSimulator.loadOBJ(path: faceModel), camera: camera)
+            simulator = FaceSimulator(model: try FaceSimulator.loadOBJ(path: BundledData.resolve(faceModel ?? "datasets/face_model/face_model_with_iris.obj")), camera: camera)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }

@@ -39,8 +39,16 @@ public struct FaceSimulator: Sendable {
         var vertices: [Vector3] = []
         for (i, line) in text.split(separator: "\n").enumerated() where line.hasPrefix("v ") {
             let f = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-            guard f.count >= 3 else { throw CalibrationError.invalidValue(path: path, key: "v", line: i + 1, reason: "expected 3 coordinates") }
+            guard f.count >= 3, f.allSatisfy(\.isFinite), f.allSatisfy({ abs($0) < 1e6 }) else {
+                throw CalibrationError.invalidValue(path: path, key: "v", line: i + 1, reason: "expected 3 finite coordinates (cm)")
+            }
             vertices.append(Vector3(f[0], f[1], f[2]) * scale)
+        }
+        // The gaze ground truth needs the irises: MediaPipe's 478-point canonical face.
+        let needed = max(rightIris, leftIris) + 1
+        guard vertices.count >= needed else {
+            throw CalibrationError.invalidValue(path: path, key: "v", line: nil,
+                                                reason: "a face model needs MediaPipe's \(needed) vertices with the irises (canonical face with iris); it has \(vertices.count)")
         }
         return vertices
     }

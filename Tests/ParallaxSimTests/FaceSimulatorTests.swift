@@ -16,6 +16,17 @@ import ParallaxMath
         #expect(abs(xs.max()! - 0.0774) < 1e-3 && abs(xs.min()! + 0.0774) < 1e-3)   // face ≈ 15.5 cm wide
     }
 
+    /// A mesh without the irises (or with a coordinate that is not a number) is refused when read,
+    /// naming the file: the gaze ground truth indexes the iris vertices (it trapped).
+    @Test func aModelWithoutIrisesOrWithBadCoordinatesIsRefused() throws {
+        let path = NSTemporaryDirectory() + "parallax-face-\(getpid()).obj"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for text in ["v 1 2 3\nv 4 5 6\nf 1 2 3\n", "not a mesh\n", "v 1 nan 3\n" + String(repeating: "v 1 2 3\n", count: 478)] {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect { _ = try FaceSimulator.loadOBJ(path: path) } throws: { "\($0)".contains(path) }
+        }
+    }
+
     @Test func noiselessLandmarksAreTheModelSeenFromTheTruePose() throws {
         var sim = FaceSimulator(model: Self.model, camera: Self.camera)
         sim.pixelNoise = 0
