@@ -90,8 +90,7 @@ public struct KLTAnalyzer: Analyzer {
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let frame = input.payload(frames) else { return }
-        var image = GrayImage(frame.image)
-        if options.equalize { HistogramEqualization.equalize(&image) }
+        let image = options.equalize ? HistogramEqualization.equalized(frame.image) : GrayImage(frame.image)
         let current = lk.prepare(image)
         var ended: [EndedTrack] = []
         if let prev = previous, prev.size.width != current.size.width || prev.size.height != current.size.height {

@@ -74,7 +74,7 @@ struct EvalCommand: ParsableCommand {
             let output = try CommandOutput(out, command: "parallax eval")
             let dir = output.url
             do {
-                try data.write(to: dir.appendingPathComponent("eval.json"))
+                try data.write(to: dir.appendingPathComponent("eval.json"), options: .atomic)
                 try SVGPlot.topViewColoredByError(reference: series.referencePositions, estimate: series.alignedPositions, errors: series.apeTranslation,
                                                   title: "Top view: ground truth (grey), estimate coloured by APE (\(mode.rawValue))", unit: "m")
                     .write(to: dir.appendingPathComponent("trajectories.svg"), atomically: true, encoding: .utf8)

@@ -49,10 +49,10 @@ struct RunCommand: ParsableCommand {
         let output = try CommandOutput(out, command: "parallax run")
         let outURL = output.url
         let eventsPath = outURL.appendingPathComponent("events.jsonl").path
-        guard FileManager.default.createFile(atPath: eventsPath, contents: nil), let events = FileHandle(forWritingAtPath: eventsPath) else {
+        let events: LineFile
+        do { events = try LineFile(path: eventsPath) } catch {
             throw fail("cannot write \(eventsPath)", code: ExitCodes.badInput)
         }
-        defer { try? events.close() }
         // Each signal stops the run between timestamp groups; what was computed is flushed and
         // run.json says which signal came; the exit status is 128 + its number.
         Interruption.install()
@@ -80,7 +80,7 @@ struct RunCommand: ParsableCommand {
             if !encoded { unencodable[producer, default: 0] += 1 }
             buffered.append(line)
             if buffered.count > 1 << 16 {
-                do { try events.write(contentsOf: buffered) } catch { throw OutputError(path: eventsPath, error: error) }
+                do { try events.append(buffered) } catch { throw OutputError(path: eventsPath, error: error) }
                 buffered.removeAll(keepingCapacity: true)
             }
             try writers[packet.stream]?.write(packet)
@@ -98,7 +98,7 @@ struct RunCommand: ParsableCommand {
         let failure = outcome.failure
         display?.finish()
         var problems: [String] = []
-        do { try events.write(contentsOf: buffered); try events.synchronize() } catch {
+        do { try events.append(buffered); try events.close() } catch {
             problems.append("\(OutputError(path: eventsPath, error: error))")
         }
         for (stream, writer) in fileWriters.sorted(by: { $0.key < $1.key }) {
@@ -182,6 +182,6 @@ enum RunFile {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(Contents(chain: chain.name, dataset: dataset, analyzers: analyzers, report: report, interrupted: interrupted)).write(to: url)
+        try encoder.encode(Contents(chain: chain.name, dataset: dataset, analyzers: analyzers, report: report, interrupted: interrupted)).write(to: url, options: .atomic)
     }
 }

@@ -89,17 +89,13 @@ public final class TUMTrajectoryWriter: StreamFileWriter {
     public let path: String
     /// Poses not written because a value was not finite.
     public private(set) var skipped = 0
-    private let handle: FileHandle
+    private let file: LineFile
     private var buffer = "# timestamp tx ty tz qx qy qz qw\n"
 
     /// Starts `path.partial`.
     public init(path: String) throws {
         self.path = path
-        let partial = path + ".partial"
-        guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: partial])
-        }
-        self.handle = handle
+        file = try LineFile(path: path + ".partial")
     }
 
     public func write(_ packet: AnyPacket) throws {
@@ -116,14 +112,14 @@ public final class TUMTrajectoryWriter: StreamFileWriter {
 
     public func finish() throws -> String {
         try flush()
-        try handle.close()
+        try file.close()
         if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         try FileManager.default.moveItem(atPath: path + ".partial", toPath: path)
         return path
     }
 
     private func flush() throws {
-        try handle.write(contentsOf: Data(buffer.utf8))
+        try file.append(Data(buffer.utf8))
         buffer = ""
     }
 }

@@ -9,8 +9,32 @@ public enum HistogramEqualization {
         func level(_ v: Float) -> Int { Int(max(0, min(255, v.rounded()))) }
         var histogram = [Int](repeating: 0, count: 256)
         for v in image.pixels { histogram[level(v)] += 1 }
-        let total = image.pixels.count
-        guard let first = histogram.firstIndex(where: { $0 > 0 }), histogram[first] < total else { return }
+        guard let lut = lookupTable(histogram, total: image.pixels.count) else { return }
+        for i in image.pixels.indices { image.pixels[i] = lut[level(image.pixels[i])] }
+    }
+
+    /// `GrayImage(image)` equalized, in one histogram pass over the bytes and one lookup per
+    /// pixel (the same values as converting, then ``equalize(_:)``; RGB goes that way).
+    public static func equalized(_ image: ImageBuffer<UInt8>) -> GrayImage {
+        guard image.channels == 1 else {
+            var gray = GrayImage(image)
+            equalize(&gray)
+            return gray
+        }
+        var histogram = [Int](repeating: 0, count: 256)
+        image.samples.withUnsafeBufferPointer { samples in
+            histogram.withUnsafeMutableBufferPointer { h in
+                for v in samples { h[Int(v)] += 1 }
+            }
+        }
+        guard let lut = lookupTable(histogram, total: image.samples.count) else { return GrayImage(image) }
+        let pixels = lut.withUnsafeBufferPointer { lut in image.samples.map { lut[Int($0)] } }
+        return GrayImage(width: image.width, height: image.height, pixels: pixels)
+    }
+
+    /// The level map of a histogram of `total` pixels; nil for a constant (or empty) image.
+    static func lookupTable(_ histogram: [Int], total: Int) -> [Float]? {
+        guard let first = histogram.firstIndex(where: { $0 > 0 }), histogram[first] < total else { return nil }
         let minimum = histogram[first]
         let scale = 255 / Double(total - minimum)
         var lut = [Float](repeating: 0, count: 256)
@@ -19,6 +43,6 @@ public enum HistogramEqualization {
             cumulative += histogram[v]
             lut[v] = Float(max(0, (Double(cumulative - minimum) * scale).rounded()))
         }
-        for i in image.pixels.indices { image.pixels[i] = lut[level(image.pixels[i])] }
+        return lut
     }
 }

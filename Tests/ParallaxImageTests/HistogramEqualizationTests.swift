@@ -13,4 +13,19 @@ import Testing
         HistogramEqualization.equalize(&flat)
         #expect(flat.pixels == [Float](repeating: 9, count: 6))
     }
+
+    /// The byte path gives exactly what converting and equalizing gives (gray and RGB, and a
+    /// constant image).
+    @Test func equalizingBytesMatchesEqualizingTheConvertedImage() {
+        var random = SystemRandomNumberGenerator()
+        for channels in [1, 3] {
+            let samples = (0..<(37 * 23 * channels)).map { _ in UInt8(truncatingIfNeeded: Int.random(in: 30...200, using: &random)) }
+            let bytes = ImageBuffer(width: 37, height: 23, channels: channels, samples: samples)
+            var converted = GrayImage(bytes)
+            HistogramEqualization.equalize(&converted)
+            #expect(HistogramEqualization.equalized(bytes) == converted)
+        }
+        let flat = ImageBuffer<UInt8>(width: 4, height: 4, repeating: 77)
+        #expect(HistogramEqualization.equalized(flat) == GrayImage(flat))
+    }
 }

@@ -11,7 +11,7 @@ enum BenchReport {
     }
 
     static func write(suite: BenchSuite, results: [BenchRunner.Result], to folder: URL) throws {
-        try json(suite: suite, results: results).write(to: folder.appendingPathComponent("report.json"))
+        try json(suite: suite, results: results).write(to: folder.appendingPathComponent("report.json"), options: .atomic)
 
         var md = "# Benchmark report: \(suite.name)\n\nSuite `\(suite.file)`. Metrics are deterministic; times are from this machine and run.\n\n"
         md += "| run | dataset | status | metric | rmse | mean | median | max | n |\n|---|---|---|---|---:|---:|---:|---:|---:|\n"
