@@ -83,9 +83,8 @@ struct SimulateCommand: ParsableCommand {
                 }
                 // Times beyond 9e9 s (285 years after 1970) do not fit a nanosecond Timestamp: they
                 // are nanoseconds written as seconds, and the simulation would never advance.
-                let firstTime = samples.poses[0].time   // as read: a Timestamp saturates at 9.2e9 s
-                guard abs(firstTime) < 1e9 * 9 else {
-                    throw InputError(description: "\(trajectory): times like \(firstTime) s look like nanoseconds written as seconds; simulate needs seconds (divide the times by 1e9)")
+                guard abs(a.seconds) < 9e9 else {
+                    throw InputError(description: "\(trajectory): times like \(samples.poses[0].time) s look like nanoseconds written as seconds; simulate needs seconds (divide the times by 1e9)")
                 }
                 spline = SE3Spline.fit(samples, interval: 0.05, duration: seconds)
             } else {

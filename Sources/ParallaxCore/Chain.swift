@@ -86,7 +86,10 @@ public struct Chain: Sendable, Equatable {
             guard let head = tokens.first else {
                 throw ChainError.syntax(message: "empty element in pipeline (two '!' in a row?)", location: loc)
             }
-            let nameParts = head.0.split(separator: ":", maxSplits: 1).map(String.init)
+            let nameParts = head.0.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let analyzerName = nameParts.first, !analyzerName.isEmpty, nameParts.count == 1 || !nameParts[1].isEmpty else {
+                throw ChainError.syntax(message: "expected an analyzer name (or name:instance), got '\(head.0)'", location: loc)
+            }
             var options: [String: String] = [:], remap: [String: String] = [:]
             for (token, column) in tokens.dropFirst() {
                 let at = ChainLocation(file: "<pipeline>", line: 1, column: segmentStart + column + 1)
@@ -96,7 +99,7 @@ public struct Chain: Sendable, Equatable {
                 let key = String(token[..<eq]), value = String(token[token.index(after: eq)...])
                 // The same key twice is a typo or a pasted leftover: neither value may win in silence.
                 guard options[key] == nil, remap[key] == nil else {
-                    throw ChainError.syntax(message: "'\(key)' is given twice to '\(nameParts[0])'", location: at)
+                    throw ChainError.syntax(message: "'\(key)' is given twice to '\(analyzerName)'", location: at)
                 }
                 if value.hasPrefix("@") {
                     guard value.count > 1 else { throw ChainError.syntax(message: "'\(key)=@' names no stream", location: at) }
@@ -105,7 +108,7 @@ public struct Chain: Sendable, Equatable {
                     options[key] = value
                 }
             }
-            nodes.append(Node(analyzer: nameParts[0], instanceName: nameParts.count > 1 ? nameParts[1] : nil, options: options,
+            nodes.append(Node(analyzer: analyzerName, instanceName: nameParts.count > 1 ? nameParts[1] : nil, options: options,
                               remap: remap, location: loc))
         }
         return Chain(name: "pipeline", nodes: nodes)

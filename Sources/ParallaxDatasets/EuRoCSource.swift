@@ -113,7 +113,9 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
                 listing.record(stream: name, timestamp: Timestamp(nanoseconds: ns), file: csv, line: row.line)
                 let t = Timestamp(nanoseconds: ns)
                 rows.addImage(at: t, rank: rank, stream: name, path: try DatasetPath.resolve(row.string(1), under: dataFolder, listedIn: csv, line: row.line), listedAs: row.string(1), in: csv, line: row.line) { path in
-                    AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: try ImageDecoder.decodeGray8(path: path)))
+                    let image = try ImageDecoder.decodeGray8(path: path)
+                    try ImageDecodingError.checkSize(path: path, width: image.width, height: image.height, calibration: calibration)
+                    return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image))
                 }
             }
         }

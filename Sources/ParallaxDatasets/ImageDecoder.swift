@@ -8,12 +8,23 @@ public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConverti
     case unreadable(path: String)
     case corrupt(path: String, message: String)
     case unsupported(path: String, reason: String)
+    /// The image is not the size its camera's calibration was made for: its intrinsics would
+    /// be wrong for every pixel.
+    case notTheCalibratedSize(path: String, width: Int, height: Int, calibratedWidth: Int, calibratedHeight: Int)
+
+    /// Checks that an image of `width` × `height` fits `calibration` (nil: nothing to check).
+    public static func checkSize(path: String, width: Int, height: Int, calibration: CameraCalibration?) throws {
+        guard let m = calibration?.model, m.width != width || m.height != height else { return }
+        throw notTheCalibratedSize(path: path, width: width, height: height, calibratedWidth: m.width, calibratedHeight: m.height)
+    }
 
     public var description: String {
         switch self {
         case let .unreadable(path): return "\(path): cannot read image file"
         case let .corrupt(path, message): return "\(path): corrupt or truncated image (\(message))"
         case let .unsupported(path, reason): return "\(path): unsupported image (\(reason))"
+        case let .notTheCalibratedSize(path, w, h, cw, ch):
+            return "\(path): the image is \(w)×\(h) px but its camera's calibration (sensor.yaml resolution) is for \(cw)×\(ch) px"
         }
     }
 }

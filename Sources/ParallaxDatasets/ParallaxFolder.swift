@@ -119,12 +119,14 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
                     let sensor = DepthSensor(kind: depthKind, camera: try camera(), unitsPerMetre: Double(scale))
                     streams.append(StreamDescription(StreamKey<DepthMap>(name), metadata: StreamMetadata(depth: sensor)))
                 }
+                let calibration = kind == .camera ? cameras[name] : nil
                 try table.forEachRow(separatedBy: .comma) { row in
                     guard row.count == 2 else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected 2 columns (t_ns,filename), found \(row.count)") }
                     let t = try stamp(row)
                     rows.addImage(at: t, rank: rank, stream: name, path: try DatasetPath.resolve(row.string(1), under: dataFolder, listedIn: csv, line: row.line), listedAs: row.string(1), in: csv, line: row.line) { path in
                         switch (kind, try ImageDecoder.decode(path: path)) {
                         case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
+                            try ImageDecodingError.checkSize(path: path, width: image.width, height: image.height, calibration: calibration)
                             return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image))
                         case let (.depth, .gray16(raw)):
                             return AnyPacket(stream: name, timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: scale, sensorID: name, kind: depthKind))

@@ -58,11 +58,15 @@ public enum EuRoCSensorFile {
             throw CalibrationError.invalidValue(path: path, key: "distortion_model", line: doc.line(of: "distortion_model"),
                                                 reason: "'\(distortionName)' is not supported (radial-tangential, equidistant or none)")
         }
+        let rate = try doc.optionalNumber("rate_hz")
+        guard rate.map({ $0.isFinite && $0 > 0 }) ?? true else {
+            throw CalibrationError.invalidValue(path: path, key: "rate_hz", line: doc.line(of: "rate_hz"), reason: "must be positive, got \(rate ?? 0)")
+        }
         let camera = CameraModel(width: Int(resolution.value[0]), height: Int(resolution.value[1]),
                                  intrinsics: PinholeIntrinsics(fx: intr.value[0], fy: intr.value[1], cx: intr.value[2], cy: intr.value[3]),
                                  distortion: distortion)
         return CameraCalibration(model: camera, bodyFromSensor: try doc.transform("T_BS"),
-                                 rateHz: try doc.optionalNumber("rate_hz"), comment: try doc.optionalString("comment")?.value)
+                                 rateHz: rate, comment: try doc.optionalString("comment")?.value)
     }
 
     /// Parses IMU calibration text; `path` names the source in errors.

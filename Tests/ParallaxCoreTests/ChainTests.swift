@@ -71,6 +71,19 @@ import Testing
         }
     }
 
+    /// An element without an analyzer name (`:x`, `x:`, `:`) is an error naming it (it trapped).
+    @Test func elementsWithoutAnAnalyzerNameAreErrors() {
+        for pipeline in [":", ":tracker camera=cam0", "klt: camera=cam0", "doubler ! :x"] {
+            #expect {
+                _ = try Chain.parse(pipeline: pipeline)
+            } throws: { error in
+                guard case let ChainError.syntax(message, _) = error else { return false }
+                return message.contains("expected an analyzer name")
+            }
+        }
+        #expect((try? Chain.parse(pipeline: "doubler:twice"))?.nodes.first?.instanceName == "twice")
+    }
+
     /// A key given twice is an error naming it, in a pipeline (options and ports) and in YAML:
     /// neither value may win in silence.
     @Test func keysGivenTwiceAreErrors() {

@@ -77,5 +77,13 @@ import ParallaxMath
             guard case let ImageDecodingError.corrupt(path, _) = error else { return false }
             return path.hasSuffix("1403715273262142976.png")
         }
+        // An image of another size than its calibration is an error naming the file and both sizes
+        // (the intrinsics would be wrong for every pixel).
+        try ImageEncoder.writePNG(ImageBuffer(width: 100, height: 80, repeating: 7), to: png.path)
+        let resized = try EuRoCSource(path: tmp.path)
+        #expect { _ = try drain(resized) } throws: { error in
+            guard case let ImageDecodingError.notTheCalibratedSize(path, 100, 80, 752, 480) = error else { return false }
+            return path.hasSuffix("1403715273262142976.png") && "\(error)".contains("752×480")
+        }
     }
 }

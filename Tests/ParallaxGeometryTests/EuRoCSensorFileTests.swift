@@ -56,6 +56,13 @@ import ParallaxMath
         #expect(throws: CalibrationError.invalidValue(path: "s.yaml", key: "intrinsics", line: 19, reason: "expected 4 numbers, got 2")) {
             _ = try EuRoCSensorFile.parseCamera(yaml: shortIntrinsics, path: "s.yaml")
         }
+        for rate in ["0", "-20", ".nan"] {
+            let badRate = try cameraText(replacing: "rate_hz: 20", with: "rate_hz: \(rate)")
+            #expect { _ = try EuRoCSensorFile.parseCamera(yaml: badRate, path: "s.yaml") } throws: { error in
+                guard case let CalibrationError.invalidValue(_, key, _, _) = error else { return false }
+                return key == "rate_hz"
+            }
+        }
         let textValue = try cameraText(replacing: "[752, 480]", with: "[752, wide]")
         #expect(throws: CalibrationError.self) { _ = try EuRoCSensorFile.parseCamera(yaml: textValue, path: "s.yaml") }
         let unknownModel = try cameraText(replacing: "distortion_model: radial-tangential", with: "distortion_model: fov")
