@@ -121,6 +121,12 @@ struct CalibrationProbe: Analyzer {
                           "--textures", Paths.tum + "/rgb/1341847980.722988.png"]) == 0)
         let gt = try #require(try DatasetFolder.open(out.path).groundTruth)
         #expect(gt.poses[0].timestamp.nanoseconds / 1_000_000_000 == 1_403_636_580)
+        // Nanoseconds written as decimal seconds (1.4e18 s) do not fit a timestamp: the reader
+        // refuses the line (exit 2), nothing is simulated.
+        let decimal = folder.appendingPathComponent("decimal.tum")
+        try (0..<40).map { "\(1_403_636_580_838_555_648 + $0 * 50_000_000).0 \(0.1 * Double($0)) 0 0 0 0 0 1" }
+            .joined(separator: "\n").write(to: decimal, atomically: true, encoding: .utf8)
+        #expect(parallax(["simulate", "--trajectory", decimal.path, "--seconds", "0.5", "--out", folder.appendingPathComponent("out2").path]) == 2)
     }
 }
 
