@@ -15,8 +15,9 @@
 
 /// The analyzers that ship with Parallax.
 public enum BuiltinAnalyzers {
-    /// A registry holding every built-in analyzer. Add your own with `register(_:)`.
-    public static var registry: AnalyzerRegistry {
+    /// A registry holding every built-in analyzer (a value: add your own to a copy with
+    /// `register(_:)`). Built once: registering reflects over every analyzer's options.
+    public static let registry: AnalyzerRegistry = {
         var r = AnalyzerRegistry()
         r.register(StreamStatsAnalyzer.self)
         r.register(IMUIntegrator.self)
@@ -25,5 +26,5 @@ public enum BuiltinAnalyzers {
         r.register(TriangulationAnalyzer.self)
         r.register(VIOAnalyzer.self)
         return r
-    }
+    }()
 }
