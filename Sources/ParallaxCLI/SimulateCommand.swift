@@ -61,15 +61,13 @@ struct SimulateCommand: ParsableCommand {
         for o in sceneOnly where o.given && !o.scenes.contains(scene) {
             throw ValidationError("--\(o.option) is used only with --scene \(o.scenes.joined(separator: " or ")), not with --scene \(scene)")
         }
+        guard ["parallax", "euroc"].contains(format) else { throw ValidationError("--format must be parallax or euroc, got '\(format)'") }
+        guard format == "parallax" || depthRate == 0 else { throw ValidationError("--format euroc cannot hold depth maps: add --depth-rate 0") }
     }
 
     func run() throws {
         if scene == "face" { return try simulateFace() }
         if scene == "object" { return try simulateObject() }
-        guard ["parallax", "euroc"].contains(format) else { throw fail("--format must be parallax or euroc, got '\(format)'", code: ExitCodes.badInput) }
-        guard format == "parallax" || depthRate == 0 else {
-            throw fail("--format euroc cannot hold depth maps: add --depth-rate 0", code: ExitCodes.badInput)
-        }
         let simulator: SequenceSimulator
         do {
             let camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)

@@ -15,11 +15,14 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A path written in a dataset file is absolute or climbs out of the dataset (`line` 0: a
     /// YAML key rather than a numbered row).
     case pathLeavesDataset(file: String, line: Int, path: String)
+    /// A ``DatasetOptions`` value the reader cannot use (named as the CLI names it).
+    case invalidOption(path: String, option: String, reason: String)
 
     public var description: String {
         switch self {
         case let .notADataset(path, expected): return "\(path) is not a dataset: expected \(expected)"
         case let .malformedRow(file, line, reason): return "\(file):\(line): \(reason)"
+        case let .invalidOption(path, option, reason): return "\(path): \(option) \(reason)"
         case let .missingImage(file, line, image): return "\(file):\(line): image '\(image)' does not exist"
         case let .pathLeavesDataset(file, line, path):
             return "\(file)\(line > 0 ? ":\(line)" : ""): the path '\(path)' leaves the dataset folder (absolute, or climbing out with '..'); "
@@ -175,8 +178,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
-        streams.declareGroundTruth()
-        try rows.replaceGroundTruth(trajectory, file: file, rank: streams.count, listing: &listing)
+        try rows.replaceGroundTruth(trajectory, file: file, streams: &streams, listing: &listing)
         groundTruth = trajectory
     }
 }

@@ -42,9 +42,11 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
     private var rows = IndexedRows()
 
     /// Opens the folder at `path`; it must hold at least one image file. `rateHz`: frames per
-    /// second when the names are not times (a value that is not positive and finite counts as 1).
+    /// second when the names are not times (positive and finite).
     public init(path: String, rateHz: Double = 1) throws {
-        let rateHz = rateHz.isFinite && rateHz > 0 ? rateHz : 1
+        guard rateHz.isFinite, rateHz > 0 else {
+            throw DatasetError.invalidOption(path: path, option: "image rate (--image-rate)", reason: "must be a positive number of Hz, got \(rateHz)")
+        }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         var images = names.filter { Self.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }
@@ -114,8 +116,7 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
-        streams.declareGroundTruth()
-        try rows.replaceGroundTruth(trajectory, file: file, rank: streams.count, listing: &listing)
+        try rows.replaceGroundTruth(trajectory, file: file, streams: &streams, listing: &listing)
         groundTruth = trajectory
     }
 }

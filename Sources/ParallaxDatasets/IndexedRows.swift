@@ -69,8 +69,12 @@ public struct IndexedRows: Sendable {
     }
 
     /// Replaces the ``DatasetStreams/groundTruth`` rows (if any) by `trajectory`, as
-    /// ``addGroundTruth(_:file:rank:listing:)`` adds them. Before the first ``next()``.
-    public mutating func replaceGroundTruth(_ trajectory: Trajectory, file: String, rank: Int, listing: inout StreamListing) throws {
+    /// ``addGroundTruth(_:file:rank:listing:)`` adds them, and declares the stream in `streams`
+    /// (ranked last). What every reader's `replaceGroundTruth(with:file:)` does. Before the
+    /// first ``next()``.
+    public mutating func replaceGroundTruth(_ trajectory: Trajectory, file: String, streams: inout [StreamDescription], listing: inout StreamListing) throws {
+        streams.declareGroundTruth()
+        let rank = streams.count
         rows.removeAll { entry in
             if case let .ready(packet) = entry.row { return packet.stream == DatasetStreams.groundTruth }
             return false

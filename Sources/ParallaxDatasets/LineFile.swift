@@ -8,7 +8,7 @@ public final class LineFile {
     public let path: String
     private let handle: FileHandle
     /// Bytes of whole lines written so far.
-    public private(set) var size: UInt64 = 0
+    private var size: UInt64 = 0
 
     /// Creates (or empties) `path`.
     public init(path: String) throws {

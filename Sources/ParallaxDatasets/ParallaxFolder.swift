@@ -203,8 +203,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
-        streams.declareGroundTruth()
-        try indexed.replaceGroundTruth(trajectory, file: file, rank: streams.count, listing: &listing)
+        try indexed.replaceGroundTruth(trajectory, file: file, streams: &streams, listing: &listing)
         groundTruth = trajectory
     }
 }

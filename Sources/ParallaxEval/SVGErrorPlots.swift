@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxImage
 import ParallaxMath
 
 /// The plots evo draws for a trajectory error, as SVG: the error over time with its mean,
@@ -47,7 +48,7 @@ extension SVGPlot {
     }
 
     /// Top view (x–y, equal scales): the reference in grey, the estimate as segments coloured
-    /// by `errors` (one per estimate position) from dark blue (smallest) to yellow (largest),
+    /// by `errors` (one per estimate position) on viridis, dark blue (smallest) to yellow (largest),
     /// with a colour bar (evo's `--plot_colormap_max` view).
     public static func topViewColoredByError(reference: [Vector3], estimate: [Vector3], errors: [Double], title: String, unit: String) -> String {
         let canvas = SVGCanvas(points: (reference + estimate).map { ($0.x, $0.y) }, equalAspect: true, rightMargin: 90)
@@ -94,12 +95,9 @@ extension SVGPlot {
         return svg + "</svg>\n"
     }
 
-    /// A colour for `t` in 0…1 on a viridis-like ramp (dark blue → green → yellow).
+    /// The SVG colour of `t` in 0…1 on ``Colormap/viridis(_:)``.
     static func color(_ t: Double) -> String {
-        let stops: [(Double, Double, Double)] = [(68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37)]
-        let x = min(1, max(0, t.isFinite ? t : 0)) * Double(stops.count - 1)
-        let i = min(stops.count - 2, Int(x)), u = x - Double(i)
-        let a = stops[i], b = stops[i + 1]
-        return String(format: "#%02x%02x%02x", Int(a.0 + (b.0 - a.0) * u), Int(a.1 + (b.1 - a.1) * u), Int(a.2 + (b.2 - a.2) * u))
+        let c = Colormap.viridis(t)
+        return String(format: "#%02x%02x%02x", c.r, c.g, c.b)
     }
 }

@@ -72,7 +72,7 @@ public struct TrajectoryEvaluation: Sendable, Codable {
                 return "cannot align \(e) to \(r) (--align \(mode.rawValue)): \(reason)"
             case let .noRelativePairs(r, e, delta, unit, poses):
                 return "no RPE pair of \(e) and \(r) is \(delta) \(unit == .frames ? "frame(s)" : "m") apart "
-                    + "(\(poses) associated poses): choose a smaller --delta"
+                    + "(\(poses) associated poses): the RPE delta is too large"
             }
         }
     }

@@ -12,6 +12,17 @@ public enum Colormap {
         return (byte(r), byte(g), byte(b))
     }
 
+    /// Viridis (matplotlib's perceptually uniform dark blue → green → yellow), linear between
+    /// five of its stops: `t` in [0, 1] (clamped; NaN → 0) to RGB 0…255.
+    public static func viridis(_ t: Double) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let stops: [(Double, Double, Double)] = [(68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37)]
+        let x = min(1, max(0, t.isFinite ? t : 0)) * Double(stops.count - 1)
+        let i = min(stops.count - 2, Int(x)), u = x - Double(i)
+        let a = stops[i], b = stops[i + 1]
+        func byte(_ lo: Double, _ hi: Double) -> UInt8 { UInt8((lo + (hi - lo) * u).rounded()) }
+        return (byte(a.0, b.0), byte(a.1, b.1), byte(a.2, b.2))
+    }
+
     /// An RGB image of `values` through ``turbo(_:)``, `range` mapped to 0…1 (default: the
     /// finite values' minimum and maximum). Non-finite values (invalid pixels) are black.
     public static func turbo(_ values: ImageBuffer<Float>, range: ClosedRange<Double>? = nil) -> ImageBuffer<UInt8> {

@@ -37,12 +37,14 @@ public struct FaceSimulator: Sendable {
             throw CalibrationError.unreadable(path: path, reason: "cannot read the face model")
         }
         var vertices: [Vector3] = []
-        for (i, line) in text.split(separator: "\n").enumerated() where line.hasPrefix("v ") {
-            let f = line.split(separator: " ").dropFirst().compactMap { Double($0) }
-            guard f.count >= 3, f.allSatisfy(\.isFinite), f.allSatisfy({ abs($0) < 1e6 }) else {
-                throw CalibrationError.invalidValue(path: path, key: "v", line: i + 1, reason: "expected 3 finite coordinates (cm)")
+        for (i, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where line.hasPrefix("v ") {
+            // x y z, then optional w or colour values; a coordinate that is not a number is an
+            // error (|v| < 1e6 also refuses NaN and infinity).
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().prefix(3)
+            guard case let xyz = fields.compactMap({ Double($0) }), xyz.count == 3, xyz.allSatisfy({ abs($0) < 1e6 }) else {
+                throw CalibrationError.invalidValue(path: path, key: "v", line: i + 1, reason: "expected 3 finite coordinates (cm), got '\(line)'")
             }
-            vertices.append(Vector3(f[0], f[1], f[2]) * scale)
+            vertices.append(Vector3(xyz[0], xyz[1], xyz[2]) * scale)
         }
         // The gaze ground truth needs the irises: MediaPipe's 478-point canonical face.
         let needed = max(rightIris, leftIris) + 1

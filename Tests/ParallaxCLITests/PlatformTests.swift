@@ -103,6 +103,17 @@ struct CalibrationProbe: Analyzer {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// An option the chosen scene does not use is refused (it was ignored in silence), as are a
+    /// format or depth rate the output layout cannot hold.
+    @Test func optionsTheSceneDoesNotUseAreRefused() {
+        let out = Paths.temporary("sim-scene").path
+        for arguments in [["--face-model", "face.obj"], ["--scene", "face", "--trajectory", "gt.txt"], ["--scene", "object", "--stereo-calibration", "cam1.yaml"],
+                          ["--scene", "face", "--format", "euroc"], ["--scene", "object", "--still", "2"], ["--format", "bag"], ["--format", "euroc"]] {
+            #expect(parallax(["simulate", "--seconds", "1"] + arguments + ["--out", out]) == 2, "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     /// A trajectory too short for the spline is a clear error (it trapped); one stamped in
     /// nanoseconds is followed on its real clock (it looped forever allocating knots).
     @Test func trajectoriesTooShortOrInNanosecondsAreHandled() throws {

@@ -102,6 +102,17 @@ import Testing
             guard case let ChainError.syntax(message, location) = error else { return false }
             return message.contains("'factor'") && message.contains("twice") && location?.line == 3
         }
+        // Keys Yams sees as different (an integer and a string) that name the same option, and a
+        // port mapped in both `inputs` and `outputs`: Chain's own checks.
+        for (text, line) in [("analyzers:\n  - analyzer: doubler\n    options: {1: 2, \"1\": 3}\n", 3),
+                             ("analyzers:\n  - analyzer: doubler\n    inputs: {input: cam0}\n    outputs: {input: cam1}\n", 4)] {
+            #expect {
+                _ = try Chain.parse(yaml: text, file: "c.yaml")
+            } throws: { error in
+                guard case let ChainError.syntax(message, location) = error else { return false }
+                return message.contains("twice") && location?.line == line
+            }
+        }
     }
 
     @Test func registryListsOptionsWithDefaultsAndDocs() throws {

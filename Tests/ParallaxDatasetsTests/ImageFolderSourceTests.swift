@@ -70,6 +70,10 @@ import ParallaxCore
             let source = try ImageFolderSource(path: path, rateHz: 20)
             #expect(source.timing == .rate(20))
             #expect(source.times == [Timestamp(nanoseconds: 0), Timestamp(nanoseconds: 50_000_000), Timestamp(nanoseconds: 100_000_000)])
+            // A rate that is not a positive number is refused, not replaced in silence.
+            for bad in [0, -5, Double.nan, .infinity] {
+                #expect { _ = try ImageFolderSource(path: path, rateHz: bad) } throws: { "\($0)".contains("--image-rate") }
+            }
         }
         // Small integers are frame numbers (HPatches' 1.ppm … 6.ppm), not times.
         #expect(ImageFolderSource.timesFromNames(["1.ppm", "2.ppm"]) == nil)

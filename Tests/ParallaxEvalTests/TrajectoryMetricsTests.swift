@@ -54,4 +54,26 @@ import ParallaxMath
             _ = try Association.associate(reference: ref, estimate: est, maxDifference: 0.01, offset: 100)
         }
     }
+
+    /// An RPE with no pair (the delta longer than the trajectory) is an error, not statistics of
+    /// nothing printed as zeros; an alignment that cannot be made names both trajectories.
+    @Test func evaluationsThatHaveNothingToMeasureAreErrors() throws {
+        var ref = helix(20), est = helix(20)
+        ref.name = "gt.txt"
+        est.name = "est.txt"
+        var options = TrajectoryEvaluation.Options()
+        options.rpeDelta = 1000
+        #expect { _ = try TrajectoryEvaluation.evaluate(reference: ref, estimate: est, options: options) } throws: { error in
+            guard case let .noRelativePairs(r, e, delta, _, poses)? = error as? TrajectoryEvaluation.EvaluationError else { return false }
+            return r == "gt.txt" && e == "est.txt" && delta == 1000 && poses == 20
+        }
+        options.rpeDelta = 1
+        let (result, _) = try TrajectoryEvaluation.evaluate(reference: ref, estimate: est, options: options)
+        #expect(result.rpeTranslation.count == 19)
+        let one = Trajectory(poses: Array(ref.poses.prefix(1)), name: "one.txt")
+        #expect { _ = try TrajectoryEvaluation.evaluate(reference: ref, estimate: one, options: options) } throws: { error in
+            guard case let .alignment(r, e, mode, _)? = error as? TrajectoryEvaluation.EvaluationError else { return false }
+            return r == "gt.txt" && e == "one.txt" && mode == .se3 && "\(error)".contains("--align se3")
+        }
+    }
 }

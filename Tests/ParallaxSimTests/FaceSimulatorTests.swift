@@ -25,6 +25,15 @@ import ParallaxMath
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             #expect { _ = try FaceSimulator.loadOBJ(path: path) } throws: { "\($0)".contains(path) }
         }
+        // A coordinate that is not a number is named with its line (blank lines counted), not skipped.
+        try ("# mesh\n\nv 1 2 3\nv 1 x 2 3\n" + String(repeating: "v 1 2 3\n", count: 478)).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect { _ = try FaceSimulator.loadOBJ(path: path) } throws: { error in
+            guard case let CalibrationError.invalidValue(_, _, line, _) = error else { return false }
+            return line == 4
+        }
+        // CRLF line ends and extra vertex values (w, colour) are read.
+        try String(repeating: "v 1 2 3 1.0\r\n", count: 478).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try FaceSimulator.loadOBJ(path: path).count == 478)
     }
 
     @Test func noiselessLandmarksAreTheModelSeenFromTheTruePose() throws {
