@@ -49,6 +49,7 @@ public struct KLTAnalyzer: Analyzer {
     private let options: Options
     private var lk = PyramidalLucasKanade()
     private var detector = ShiTomasiDetector()
+    private var selection = GridCornerSelection()
     private var previous: PyramidalLucasKanade.Prepared?
     private var tracks: [TrackedFeature] = []
     private var nextID: UInt64 = 0
@@ -68,9 +69,10 @@ public struct KLTAnalyzer: Analyzer {
         lk.maxLevel = options.levels
         lk.maxIterations = options.maxIterations
         lk.epsilon = Float(options.epsilon)
-        detector.maxCorners = options.maxFeatures
-        detector.quality = Float(options.quality)
-        detector.minDistance = Float(options.minDistance)
+        selection.columns = options.gridColumns
+        selection.rows = options.gridRows
+        selection.minDistance = Float(options.minDistance)
+        selection.quality = Float(options.quality)
         // New features need their whole tracking window inside the image.
         detector.border = options.window / 2 + 2
     }
@@ -136,7 +138,9 @@ public struct KLTAnalyzer: Analyzer {
             }
         }
         if options.forwardBackwardThreshold > 0, !survivors.isEmpty {
-            let back = lk.track(survivors.map(\.1), from: current, to: prev, guesses: survivors.map(\.0.pixel))
+            // Backward from the forward track's origin: a correct track converges there at once, so
+            // the two finest levels suffice (the coarse ones would start where the guess is too).
+            let back = lk.track(survivors.map(\.1), from: current, to: prev, guesses: survivors.map(\.0.pixel), coarsestLevel: 1)
             var kept: [(TrackedFeature, Vector2)] = []
             for (s, r) in zip(survivors, back) {
                 if case let .success(p) = r, (p - s.0.pixel).norm <= options.forwardBackwardThreshold {
@@ -198,39 +202,23 @@ public struct KLTAnalyzer: Analyzer {
         }
     }
 
-    /// Tops the features up to `max_features`: empty grid cells first, then by corner score.
-    /// (`prepared` is `image`'s pyramid: Shi–Tomasi reads its bordered level 0 without a copy.)
+    /// Tops the features up to `max_features`: empty grid cells first, then by corner score
+    /// (``GridCornerSelection``). (`prepared` is `image`'s pyramid: Shi–Tomasi scores its
+    /// level 0 from the template gradients tracking computed.)
     private mutating func addFeatures(_ image: GrayImage, prepared: PyramidalLucasKanade.Prepared) {
         guard tracks.count < options.maxFeatures else { return }
-        let candidates: [ShiTomasiDetector.Corner]
+        let scores: GrayImage
+        var selection = selection
         if options.detector == .fast {
+            selection.quality = 1e-6  // any positive FAST score is a corner (its threshold already applied)
             var fast = FASTDetector()
             fast.threshold = Float(options.fastThreshold)
-            fast.minDistance = Float(options.minDistance)
             fast.border = options.window / 2 + 2
-            fast.maxCorners = Int.max
-            candidates = fast.detect(image, occupied: tracks.map(\.pixel))
+            scores = fast.scores(image)
         } else {
-            var d = detector
-            d.maxCorners = Int.max  // take every corner passing the distance test; the grid selects below
-            candidates = d.detect(prepared.image, occupied: tracks.map(\.pixel))
+            scores = detector.scores(prepared)
         }
-        let cw = Double(image.width) / Double(options.gridColumns), ch = Double(image.height) / Double(options.gridRows)
-        func cell(_ p: Vector2) -> Int { min(options.gridRows - 1, Int(p.y / ch)) * options.gridColumns + min(options.gridColumns - 1, Int(p.x / cw)) }
-        var filled = Set(tracks.map { cell($0.pixel) })
-        var chosen: [Vector2] = []
-        var rest: [Vector2] = []
-        let budget = options.maxFeatures - tracks.count
-        for c in candidates {
-            if !filled.contains(cell(c.position)) {
-                filled.insert(cell(c.position))
-                chosen.append(c.position)
-            } else {
-                rest.append(c.position)
-            }
-        }
-        chosen = Array((chosen + rest).prefix(budget))
-        for p in chosen {
+        for p in selection.select(scores, occupied: tracks.map(\.pixel), count: options.maxFeatures - tracks.count) {
             tracks.append(TrackedFeature(id: nextID, pixel: p, age: 1))
             nextID += 1
         }

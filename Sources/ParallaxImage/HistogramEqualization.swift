@@ -21,14 +21,41 @@ public enum HistogramEqualization {
             equalize(&gray)
             return gray
         }
-        var histogram = [Int](repeating: 0, count: 256)
+        // Four interleaved histograms: consecutive equal bytes (most of an image) would otherwise
+        // wait on each other's increment.
+        var partial = [Int](repeating: 0, count: 4 * 256)
+        let count = image.samples.count
         image.samples.withUnsafeBufferPointer { samples in
-            histogram.withUnsafeMutableBufferPointer { h in
-                for v in samples { h[Int(v)] += 1 }
+            partial.withUnsafeMutableBufferPointer { h in
+                guard let s = samples.baseAddress, let h = h.baseAddress else { return }
+                var i = 0
+                while i &+ 4 <= count {
+                    h[Int(s[i])] &+= 1
+                    h[256 &+ Int(s[i &+ 1])] &+= 1
+                    h[512 &+ Int(s[i &+ 2])] &+= 1
+                    h[768 &+ Int(s[i &+ 3])] &+= 1
+                    i &+= 4
+                }
+                while i < count {
+                    h[Int(s[i])] &+= 1
+                    i &+= 1
+                }
             }
         }
-        guard let lut = lookupTable(histogram, total: image.samples.count) else { return GrayImage(image) }
-        let pixels = lut.withUnsafeBufferPointer { lut in image.samples.map { lut[Int($0)] } }
+        let histogram = (0..<256).map { (v: Int) -> Int in
+            let low: Int = partial[v] + partial[256 + v]
+            return low + partial[512 + v] + partial[768 + v]
+        }
+        guard let lut = lookupTable(histogram, total: count) else { return GrayImage(image) }
+        let pixels = [Float](unsafeUninitializedCapacity: count) { out, initialized in
+            lut.withUnsafeBufferPointer { lut in
+                image.samples.withUnsafeBufferPointer { samples in
+                    guard let l = lut.baseAddress, let s = samples.baseAddress, let o = out.baseAddress else { return }
+                    for i in 0..<count { o[i] = l[Int(s[i])] }
+                }
+            }
+            initialized = count
+        }
         return GrayImage(width: image.width, height: image.height, pixels: pixels)
     }
 

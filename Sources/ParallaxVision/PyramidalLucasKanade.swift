@@ -64,9 +64,12 @@ public struct PyramidalLucasKanade: Sendable {
     }
 
     /// Tracks `points` from `previous` to `next`, starting from `guesses` (default: same
-    /// positions). Returns per point the new position or the failure.
+    /// positions). Returns per point the new position or the failure. `coarsestLevel` (default:
+    /// all of `maxLevel`) starts the search on a finer level: for guesses already within a
+    /// few pixels of the answer (a forward-backward check starts from the forward track's
+    /// origin), the coarse levels only repeat what the guess says.
     public func track(_ points: [Vector2], from previous: Prepared, to next: Prepared,
-                      guesses: [Vector2]? = nil) -> [Result<Vector2, Failure>] {
+                      guesses: [Vector2]? = nil, coarsestLevel: Int? = nil) -> [Result<Vector2, Failure>] {
         precondition(previous.hasGradients, "PyramidalLucasKanade.track: prepare the previous image with gradients")
         precondition(previous.levels[0].image.margin >= margin && next.levels[0].image.margin >= margin,
                      "PyramidalLucasKanade.track: images prepared with a smaller window")
@@ -74,7 +77,8 @@ public struct PyramidalLucasKanade: Sendable {
         let padded = (window + 7) / 8 * 8
         var buffers = WindowBuffers(template: [Float](repeating: 0, count: window * padded),
                                     gx: [Float](repeating: 0, count: window * padded), gy: [Float](repeating: 0, count: window * padded))
-        return points.indices.map { i in trackOne(points[i], guess: guesses?[i] ?? points[i], previous, next, &buffers) }
+        let levels = min(previous.levels.count, next.levels.count, max(0, coarsestLevel ?? maxLevel) + 1)
+        return points.indices.map { i in trackOne(points[i], guess: guesses?[i] ?? points[i], levels: levels, previous, next, &buffers) }
     }
 
     /// The template window and its gradients, reused from point to point.
@@ -84,10 +88,9 @@ public struct PyramidalLucasKanade: Sendable {
         var gy: [Float]
     }
 
-    private func trackOne(_ point: Vector2, guess: Vector2, _ prev: Prepared, _ next: Prepared,
+    private func trackOne(_ point: Vector2, guess: Vector2, levels: Int, _ prev: Prepared, _ next: Prepared,
                           _ buffers: inout WindowBuffers) -> Result<Vector2, Failure> {
         let half = window / 2
-        let levels = min(prev.levels.count, next.levels.count)
         let n = window * window
         // Displacement at the current level, in that level's pixels.
         var d = SIMD2<Float>(Float(guess.x - point.x), Float(guess.y - point.y)) / Float(1 << (levels - 1))

@@ -30,6 +30,60 @@ public struct ShiTomasiDetector: Sendable {
     /// The same for an image with a reflected margin (a prepared pyramid level: no copy).
     public func scores(_ image: BorderedImage) -> GrayImage { scores(gradients: Gradients.sobel(image)) }
 
+    /// The same for a prepared Lucas–Kanade image, from its level-0 Scharr template gradients
+    /// (one derivative pass serves tracking and detection); Sobel when it was prepared without
+    /// gradients. Scharr is the more rotation-invariant kernel; only the scores' ratios matter
+    /// (`quality` is relative), not their scale.
+    public func scores(_ prepared: PyramidalLucasKanade.Prepared) -> GrayImage {
+        guard blockSize == 3, let level = prepared.levels.first, let dx = level.dx, let dy = level.dy, dx.margin >= 1 else {
+            return scores(prepared.image)
+        }
+        return Self.minimumEigenvalues3(dx: dx, dy: dy, border: border)
+    }
+
+    /// Minimum-eigenvalue scores over 3×3 windows of gradients stored with a margin (≥ 1 px, read
+    /// as it is: zero for LK's template gradients); pixels closer than `border` to the edge score 0.
+    /// Row by row: the column sums of the three gradient products over rows y−1…y+1, then the
+    /// three-column sums and the eigenvalue.
+    static func minimumEigenvalues3(dx: BorderedImage, dy: BorderedImage, border: Int) -> GrayImage {
+        let w = dx.width, h = dx.height, b = max(0, border)
+        var out = [Float](repeating: 0, count: w * h)
+        guard w > 2 * b, h > 2 * b, dx.margin >= 1, dy.margin == dx.margin, dy.stride == dx.stride else {
+            return GrayImage(width: w, height: h, pixels: out)
+        }
+        let columns = w - 2 * b + 2   // x = b − 1 … w − b
+        var sums = [Float](repeating: 0, count: 3 * columns)
+        let stride = dx.stride
+        dx.storage.withUnsafeBufferPointer { gxb in
+            dy.storage.withUnsafeBufferPointer { gyb in
+                sums.withUnsafeMutableBufferPointer { sb in
+                    out.withUnsafeMutableBufferPointer { ob in
+                        guard let gx = gxb.baseAddress, let gy = gyb.baseAddress, let sxx = sb.baseAddress, let o = ob.baseAddress else { return }
+                        let sxy = sxx + columns, syy = sxy + columns
+                        for y in b..<(h &- b) {
+                            let top = dx.index(b &- 1, y &- 1)
+                            for k in 0..<columns {
+                                let i0 = top &+ k, i1 = i0 &+ stride, i2 = i1 &+ stride
+                                let a0 = gx[i0], a1 = gx[i1], a2 = gx[i2]
+                                let c0 = gy[i0], c1 = gy[i1], c2 = gy[i2]
+                                sxx[k] = a0 * a0 + a1 * a1 + a2 * a2
+                                sxy[k] = a0 * c0 + a1 * c1 + a2 * c2
+                                syy[k] = c0 * c0 + c1 * c1 + c2 * c2
+                            }
+                            let row = o + (y &* w &+ b)
+                            for k in 1..<(columns &- 1) {
+                                row[k &- 1] = minimumEigenvalue(sxx[k &- 1] + sxx[k] + sxx[k &+ 1],
+                                                                sxy[k &- 1] + sxy[k] + sxy[k &+ 1],
+                                                                syy[k &- 1] + syy[k] + syy[k &+ 1])
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return GrayImage(width: w, height: h, pixels: out)
+    }
+
     private func scores(gradients: (dx: GrayImage, dy: GrayImage)) -> GrayImage {
         let (dx, dy) = gradients
         let w = dx.width, h = dx.height

@@ -50,4 +50,33 @@ import ParallaxMath
             #expect(fused[i] == ShiTomasiDetector.minimumEigenvalue(a[i], b[i], c[i]))
         } }
     }
+
+    /// Scores from a prepared LK image read its Scharr template gradients: the minimum
+    /// eigenvalue of their 3×3 sums, zero within the border.
+    @Test func preparedScoresUseTheTemplateGradients() {
+        let image = render(width: 64, height: 48) { ($0 * 1.1, $1 * 0.9) }
+        let lk = PyramidalLucasKanade()
+        let prepared = lk.prepare(image)
+        var detector = ShiTomasiDetector()
+        detector.border = 3
+        let scores = detector.scores(prepared).pixels
+        let (dx, dy) = Gradients.scharr(image)
+        let w = image.width, h = image.height
+        var expected = [Float](repeating: 0, count: w * h)
+        for y in 3..<(h - 3) { for x in 3..<(w - 3) {
+            var a: Float = 0, b: Float = 0, c: Float = 0
+            for v in -1...1 { for u in -1...1 {
+                let i = (y + v) * w + x + u
+                a += dx.pixels[i] * dx.pixels[i]; b += dx.pixels[i] * dy.pixels[i]; c += dy.pixels[i] * dy.pixels[i]
+            } }
+            expected[y * w + x] = ShiTomasiDetector.minimumEigenvalue(a, b, c)
+        } }
+        // Float sums in another order: equal up to rounding relative to the largest score.
+        let scale = expected.max()!
+        #expect(scale > 0)
+        #expect(zip(scores, expected).allSatisfy { abs($0 - $1) <= 1e-5 * scale })
+        #expect(zip(scores, expected).allSatisfy { ($0 == 0) == ($1 == 0) })
+        // Without template gradients, Sobel as for a plain image.
+        #expect(detector.scores(lk.prepare(image, gradients: false)) == detector.scores(image))
+    }
 }
