@@ -47,19 +47,51 @@ struct DynamicInitializer {
     /// simulated MH_01 motion): 1 → 9.3 / 4.8 mm, 3 → 7.9 / 4.3, 10 → 7.6 / 3.8, 30 → 7.8 / 3.6,
     /// 100 → 8.0 / 3.6. 10, as OpenVINS inflates attitude and gyro bias.
     var inflation = 10.0
+    /// Largest σ of the start's velocity (m/s, any axis) and of its tilt (deg, roll and pitch
+    /// together) accepted: a window whose motion barely determines scale or gravity gives a
+    /// start whose own covariance says so (a smooth half second: σ ≈ 2 m/s and 10°), and an EKF
+    /// linearized that far from the truth can diverge, so the caller waits for more motion.
+    var maxVelocitySigma = 0.5
+    var maxTiltSigmaDegrees = 3.0
+    /// Smallest RMS change of the specific force over the window (m/s², in the first frame's
+    /// IMU frame, gyro-rotated): at constant velocity the accelerometer sees only gravity and
+    /// nothing but the camera–IMU lever arm fixes the scale. Such a window can also give a start
+    /// collapsed toward zero scale whose covariance looks certain (features a few cm away,
+    /// reprojection errors small), so it is refused before any solving.
+    var minExcitation = 0.1
 
     /// Where the platform starts: the state at the last frame and its covariance (15 × 15,
     /// ``InertialState``'s error-state order).
     struct Start {
         var state: InertialState
         var covariance: Matrix
+
+        /// σ of the attitude error across gravity (roll and pitch together, deg): the attitude
+        /// variance (body-frame error) less its part about the body's up direction.
+        var tiltSigmaDegrees: Double {
+            let up = state.rotation.inverse * Vector3(0, 0, 1)
+            var variance = 0.0
+            for i in 0..<3 { variance += covariance[i, i] }
+            for i in 0..<3 { for j in 0..<3 { variance -= up[i] * covariance[i, j] * up[j] } }
+            return max(0, variance).squareRoot() * 180 / .pi
+        }
     }
 
-    enum Refusal: Error, Equatable { case tooFewFeatures, gravity(Double), depth, numerical, residual(Double) }
+    enum Refusal: Error, Equatable {
+        case tooFewFeatures, gravity(Double), depth, numerical, residual(Double)
+        /// The start's σ of velocity (m/s) and tilt (deg) when one is above its limit.
+        case uncertain(velocitySigma: Double, tiltSigmaDegrees: Double)
+        /// The specific force's RMS change over the window (m/s²) when below ``minExcitation``.
+        case lowExcitation(Double)
+    }
 
     /// The start at the last frame's time, or why not.
     func initialize(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, imuFromCamera: SE3) -> Result<Start, Refusal> {
         guard frames.count >= minObservations else { return .failure(.tooFewFeatures) }
+        if let first = frames.first, let last = frames.last {
+            let excitation = Self.excitation(imu, from: first.time, to: last.time)
+            guard excitation >= minExcitation else { return .failure(.lowExcitation(excitation)) }
+        }
         // Gravity-free preintegration from I0 (gyro bias taken as zero here, refined below).
         guard let poses = preintegrate(frames, imu: imu, noise: noise, gyroBias: .zero) else { return .failure(.numerical) }
         // Features: enough frames and enough parallax.
@@ -162,7 +194,51 @@ struct DynamicInitializer {
         for i in 0..<15 { p[i, i] += 1e-9 }
         p.symmetrize()
         guard p.isFinite else { return .failure(.numerical) }
-        return .success(Start(state: start, covariance: p))
+        let result = Start(state: start, covariance: p)
+        let velocitySigma = (0..<3).map { p[InertialState.Block.velocity + $0, InertialState.Block.velocity + $0].squareRoot() }.max() ?? 0
+        let tiltSigma = result.tiltSigmaDegrees
+        guard velocitySigma <= maxVelocitySigma, tiltSigma <= maxTiltSigmaDegrees else {
+            return .failure(.uncertain(velocitySigma: velocitySigma, tiltSigmaDegrees: tiltSigma))
+        }
+        return .success(result)
+    }
+
+    /// How much the specific force changes over `from…to` beyond noise and gyro-bias drift
+    /// (m/s²): each sample is rotated into the IMU frame at `from` by the integrated gyro and
+    /// averaged over 50 ms blocks (so the accelerometer's white noise mostly cancels); a
+    /// straight line in time is fitted per axis (a constant gyro bias turns gravity at a
+    /// constant rate), and the RMS of the blocks' distances from it is returned. Near zero for
+    /// any motion at constant velocity, rotating or not; large for a shaking hand.
+    static func excitation(_ imu: [IMUMeasurement], from: Double, to: Double) -> Double {
+        let inside = imu.filter { $0.time >= from && $0.time <= to }
+        guard inside.count >= 2 else { return 0 }
+        var rotation = SO3.identity
+        var blocks: [(time: Double, force: Vector3, count: Int)] = []
+        for (k, m) in inside.enumerated() {
+            if k > 0 { rotation = rotation * SO3.exp(inside[k - 1].gyroscope * (m.time - inside[k - 1].time)) }
+            let block = Int(((m.time - from) / 0.05).rounded(.down))
+            if blocks.count <= block {
+                blocks.append((m.time, rotation * m.accelerometer, 1))
+            } else {
+                blocks[blocks.count - 1].force += rotation * m.accelerometer
+                blocks[blocks.count - 1].count += 1
+                blocks[blocks.count - 1].time += m.time
+            }
+        }
+        let points = blocks.map { (t: $0.time / Double($0.count), f: $0.force / Double($0.count)) }
+        guard points.count >= 3 else { return 0 }
+        // Least-squares line f(t) = a + b·t per axis.
+        let n = Double(points.count)
+        let meanT = points.reduce(0) { $0 + $1.t } / n
+        let meanF = points.reduce(Vector3.zero) { $0 + $1.f } / n
+        let stt = points.reduce(0) { $0 + ($1.t - meanT) * ($1.t - meanT) }
+        guard stt > 0 else { return 0 }
+        let slope = points.reduce(Vector3.zero) { $0 + ($1.f - meanF) * ($1.t - meanT) } / stt
+        let squares = points.reduce(0.0) { total, p in
+            let r = p.f - meanF - slope * (p.t - meanT)
+            return total + r.dot(r)
+        }
+        return (squares / n).squareRoot()
     }
 
     /// How many parameters of the refinement come before the features: `v0`, `g`, `b_g`.

@@ -49,6 +49,9 @@ public struct VIOAnalyzer: Analyzer {
         @Parameter("frames of this span initialize a moving platform (s)", range: 0.2...10) public var dynamicWindow = 1.0
         @Parameter("largest relative error of gravity's length the moving initialization accepts", range: 0.001...1) public var dynamicGravityTolerance = 0.15
         @Parameter("largest RMS reprojection error of the refined moving initialization (px)", range: 0.01...100) public var dynamicMaxErrorPx = 2.0
+        @Parameter("largest σ of the moving start's velocity (m/s); a vaguer start waits for more motion", range: 0.001...100) public var dynamicMaxVelocitySigma = 0.5
+        @Parameter("largest σ of the moving start's tilt (deg, roll and pitch); a vaguer start waits for more motion", range: 0.01...90) public var dynamicMaxTiltSigmaDeg = 3.0
+        @Parameter("smallest RMS change of the specific force over the moving start's window (m/s²): at constant velocity the scale is unobservable", range: 0...100) public var dynamicMinExcitation = 0.1
         @Parameter("a faster estimate is taken as divergence and resets the filter (m/s)", range: 0.1...1000) public var maxSpeed = 15.0
         @Parameter("fewest features that must update the filter over the last 10 frames (unless standing still) for the state to be normal", range: 0...10_000)
         public var minFeaturesPer10Frames = 10
@@ -110,6 +113,12 @@ public struct VIOAnalyzer: Analyzer {
     private var lastPixels: [UInt64: Vector2] = [:]
     /// Frames before initialization, for the dynamic initializer.
     private var pending: [DynamicInitializer.Frame] = []
+    /// Span of frames the next moving start uses (s): `dynamic_window`, longer after a start
+    /// refused as too uncertain; and the earliest time of that attempt.
+    private var dynamicSpan = 0.0
+    private var nextDynamicAttempt = -Double.infinity
+    /// The longest span a moving start waits for, in `dynamic_window`s.
+    static let longestDynamicSpan = 3.0
     private var initializedBy = ""
     /// Features used by the updates of the last 10 frames (standing still counts as enough).
     private var recentUpdates: [Int] = []
@@ -119,6 +128,7 @@ public struct VIOAnalyzer: Analyzer {
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
         self.options = options
+        dynamicSpan = options.dynamicWindow
         tracksPort = .each(options.tracks)
         imuPort = .between(options.imu, through: .firstAfter)
         posePort = OutputPort(options.output)
@@ -148,8 +158,8 @@ public struct VIOAnalyzer: Analyzer {
             var seen: [UInt64: Vector2] = [:]
             for f in packet.payload.features { if let n = f.normalized { seen[f.id] = n } }
             pending.append(DynamicInitializer.Frame(time: t, features: seen))
-            pending.removeAll { $0.time < t - options.dynamicWindow - 1e-6 }
-            let keepFrom = t - max(options.staticWindow, options.dynamicWindow) - 0.5
+            pending.removeAll { $0.time < t - Self.longestDynamicSpan * options.dynamicWindow - 1e-6 }
+            let keepFrom = t - max(options.staticWindow, Self.longestDynamicSpan * options.dynamicWindow) - 0.5
             if let cut = measurements.firstIndex(where: { $0.time >= keepFrom }), cut > 1 { measurements.removeFirst(cut - 1) }
             initialize(at: t, context: &context)
         }
@@ -288,16 +298,30 @@ public struct VIOAnalyzer: Analyzer {
             let variances = [1e-4, 1e-4, 1e-4, 1e-8, 1e-8, 1e-8, 1e-4, 1e-4, 1e-4, 1e-5, 1e-5, 1e-5, 1e-2, 1e-2, 1e-2]
             for (i, v) in variances.enumerated() { p[i, i] = v }
             initializedBy = "still IMU"
-        } else if options.dynamicInit, let first = pending.first, t - first.time >= options.dynamicWindow * 0.95,
-                  case let .success(moving) = dynamicInitializer(camera).initialize(pending, imu: measurements, noise: imu.noise, imuFromCamera: imuFromCamera) {
-            state = moving.state
-            p = moving.covariance
-            initializedBy = "moving (visual-inertial alignment)"
+        } else if options.dynamicInit, let first = pending.first, t - first.time >= options.dynamicWindow * 0.95, t >= nextDynamicAttempt {
+            let frames = pending.filter { $0.time >= t - dynamicSpan - 1e-6 }
+            switch dynamicInitializer(camera).initialize(frames, imu: measurements, noise: imu.noise, imuFromCamera: imuFromCamera) {
+            case let .success(moving):
+                state = moving.state
+                p = moving.covariance
+                initializedBy = String(format: "moving (visual-inertial alignment over %.2f s)", frames.last.map { $0.time - frames[0].time } ?? 0)
+            case .failure(.uncertain), .failure(.lowExcitation):
+                // The motion so far leaves the start too vague (or too smooth to fix the scale): try
+                // again a quarter window later,
+                // over a window that long longer (up to longestDynamicSpan windows).
+                dynamicSpan = min(Self.longestDynamicSpan * options.dynamicWindow, dynamicSpan + 0.25 * options.dynamicWindow)
+                nextDynamicAttempt = t + 0.25 * options.dynamicWindow - 1e-6
+                return
+            case .failure:
+                return
+            }
         } else {
             return
         }
         context.warn(String(format: "initialized at %.2f s after the first IMU sample: %@", t, initializedBy))
         pending = []
+        dynamicSpan = options.dynamicWindow
+        nextDynamicAttempt = -.infinity
         filter = MSCKF(state: state, time: t, covariance: p,
                        calibration: MSCKF.Calibration(imuFromCamera: imuFromCamera, timeOffset: options.timeOffsetMs / 1000),
                        extrinsicVariance: options.estimateExtrinsics
@@ -317,12 +341,17 @@ public struct VIOAnalyzer: Analyzer {
         var initializer = DynamicInitializer(gravityTolerance: options.dynamicGravityTolerance,
                                              maxRefinedErrorNormalized: options.dynamicMaxErrorPx / camera.model.intrinsics.fx)
         initializer.normalizedNoise = options.pixelNoise / camera.model.intrinsics.fx
+        initializer.maxVelocitySigma = options.dynamicMaxVelocitySigma
+        initializer.maxTiltSigmaDegrees = options.dynamicMaxTiltSigmaDeg
+        initializer.minExcitation = options.dynamicMinExcitation
         return initializer
     }
 
     private mutating func reset(_ context: inout AnalyzerContext, at stamp: Timestamp) {
         resets += 1
         filter = nil
+        dynamicSpan = options.dynamicWindow
+        nextDynamicAttempt = -.infinity
         recentUpdates = []
         features = [:]
         landmarkIDs = []

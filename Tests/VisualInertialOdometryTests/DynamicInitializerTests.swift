@@ -8,6 +8,36 @@ import Parallax
 /// it recovers gravity, velocity and the gyro bias, with a covariance that covers the errors. (Scale, hence velocity, needs acceleration:
 /// on a smooth constant-speed orbit a one-second window does not determine it.)
 @Suite struct DynamicInitializerTests {
+    /// A window of `frames` camera frames at 20 Hz along `controls` (poses every 0.05 s), with
+    /// bearings of the test room's landmarks (0.5 px noise) and the IMU over it (EuRoC noise, a
+    /// 0.06 rad/s gyro bias); times from the first frame.
+    static func window(_ controls: [SE3], frames: Int) throws -> (frames: [DynamicInitializer.Frame], imu: [IMUMeasurement], spline: SE3Spline, t0: Double, imuModel: IMUSimulator) {
+        let simulator = VIOAnalyzerTests.simulator
+        let camera = VIOAnalyzerTests.camera
+        let spline = SE3Spline(start: 0, interval: 0.05, controlPoses: controls)
+        let t0 = spline.validRange.lowerBound + 0.5
+        var imuModel = simulator.configuration.imu
+        imuModel.initialGyroBias = Vector3(0.03, -0.04, 0.03)
+        let samples = imuModel.simulate(spline, from: t0 - 0.1, duration: Double(frames) / 20 + 0.3, seed: 4)
+        let imu = samples.map { IMUMeasurement(time: $0.timestamp.seconds - t0, gyroscope: $0.measurement.gyroscope, accelerometer: $0.measurement.accelerometer) }
+        let points = VIOAnalyzerTests.landmarks(seed: 6)
+        var rng = SeededGenerator(seed: 21)
+        var window: [DynamicInitializer.Frame] = []
+        for k in 0...frames {
+            let t = Double(k) / 20
+            let worldFromCamera = spline.pose(at: t0 + t) * camera.bodyFromSensor
+            var seen: [UInt64: Vector2] = [:]
+            for (i, p) in points.enumerated() {
+                let c = worldFromCamera.inverse * p
+                guard c.z > 0.3, let px = camera.model.project(c), camera.model.contains(px, margin: 2) else { continue }
+                let noisy = px + Vector2(rng.nextGaussian(), rng.nextGaussian()) * 0.5
+                seen[UInt64(i)] = try camera.model.normalized(noisy)
+            }
+            window.append(.init(time: t, features: seen))
+        }
+        return (window, imu, spline, t0, imuModel)
+    }
+
     @Test func recoversGravityVelocityAndGyroBiasWhileMoving() throws {
         let simulator = VIOAnalyzerTests.simulator
         let camera = VIOAnalyzerTests.camera
@@ -19,27 +49,7 @@ import Parallax
             let turn = SO3.exp(Vector3(0.1 * sin(2 * .pi * 0.7 * t), 0.08 * sin(2 * .pi * 1.1 * t), 0.15 * sin(2 * .pi * 0.5 * t)))
             return SE3(rotation: base.rotation * turn, translation: base.translation + shake)
         }
-        let spline = SE3Spline(start: 0, interval: 0.05, controlPoses: controls)
-        let t0 = spline.validRange.lowerBound + 0.5
-        var imuModel = simulator.configuration.imu
-        imuModel.initialGyroBias = Vector3(0.03, -0.04, 0.03)
-        let samples = imuModel.simulate(spline, from: t0 - 0.1, duration: 1.3, seed: 4)
-        let imu = samples.map { IMUMeasurement(time: $0.timestamp.seconds - t0, gyroscope: $0.measurement.gyroscope, accelerometer: $0.measurement.accelerometer) }
-        let points = VIOAnalyzerTests.landmarks(seed: 6)
-        var rng = SeededGenerator(seed: 21)
-        var frames: [DynamicInitializer.Frame] = []
-        for k in 0...20 {
-            let t = Double(k) / 20
-            let worldFromCamera = spline.pose(at: t0 + t) * camera.bodyFromSensor
-            var seen: [UInt64: Vector2] = [:]
-            for (i, p) in points.enumerated() {
-                let c = worldFromCamera.inverse * p
-                guard c.z > 0.3, let px = camera.model.project(c), camera.model.contains(px, margin: 2) else { continue }
-                let noisy = px + Vector2(rng.nextGaussian(), rng.nextGaussian()) * 0.5
-                seen[UInt64(i)] = try camera.model.normalized(noisy)
-            }
-            frames.append(.init(time: t, features: seen))
-        }
+        let (frames, imu, spline, t0, imuModel) = try Self.window(controls, frames: 20)
         var initializer = DynamicInitializer()
         initializer.maxFeatures = 25
         let result = initializer.initialize(frames, imu: imu, noise: simulator.configuration.imu.noise, imuFromCamera: camera.bodyFromSensor)
@@ -56,12 +66,60 @@ import Parallax
         // body-frame up direction) covers the tilt error without being vague.
         let p = start.covariance
         _ = try Cholesky(p)
-        let upInBody = state.rotation.inverse * up
-        var tiltVariance = 0.0
-        for i in 0..<3 { tiltVariance += p[i, i] }
-        for i in 0..<3 { for j in 0..<3 { tiltVariance -= upInBody[i] * p[i, j] * upInBody[j] } }
-        let tiltSigma = tiltVariance.squareRoot() * 180 / .pi
+        let tiltSigma = start.tiltSigmaDegrees
         #expect(tilt < 3 * tiltSigma && tiltSigma < 2, "tilt error \(tilt)°, σ \(tiltSigma)°")
         #expect((0..<3).allSatisfy { abs(p[12 + $0, 12 + $0] - initializer.accelerometerBiasSigma * initializer.accelerometerBiasSigma) < 1e-8 })
+    }
+
+    /// Half a second at constant velocity (turning): the accelerometer sees only gravity, so
+    /// nothing fixes the scale (hence the velocity) but the short camera–IMU lever arm. Solved
+    /// anyway, such a window gives a start collapsed toward zero scale whose covariance looks
+    /// certain; it is refused before solving, and the shaking start is not.
+    @Test func refusesAWindowAtConstantVelocity() throws {
+        let simulator = VIOAnalyzerTests.simulator
+        let camera = VIOAnalyzerTests.camera
+        let base = simulator.spline.pose(at: simulator.spline.validRange.lowerBound)
+        let controls = (0..<60).map { k -> SE3 in
+            let t = Double(k) * 0.05
+            return SE3(rotation: base.rotation * SO3.exp(Vector3(0, 0, 0.2 * t)), translation: base.translation + Vector3(0.3, 0.1, 0) * t)
+        }
+        let (frames, imu, _, _, _) = try Self.window(controls, frames: 10)
+        var initializer = DynamicInitializer()
+        initializer.maxFeatures = 25
+        let result = initializer.initialize(frames, imu: imu, noise: simulator.configuration.imu.noise, imuFromCamera: camera.bodyFromSensor)
+        guard case let .failure(.lowExcitation(excitation)) = result else {
+            Issue.record("expected a refusal for low excitation, got \(result)")
+            return
+        }
+        // What is left is the accelerometer's noise (EuRoC: 0.028 m/s² per sample at 200 Hz).
+        #expect(excitation < 0.05, "excitation \(excitation) m/s²")
+        #expect(DynamicInitializer.excitation(imu, from: 0, to: 0.5) == excitation)
+    }
+
+    /// A start whose own covariance says the window did not determine it (limits tightened
+    /// below what the shaking window gives) is refused with its σ, not handed to the filter.
+    @Test func refusesAStartVaguerThanTheLimits() throws {
+        let simulator = VIOAnalyzerTests.simulator
+        let camera = VIOAnalyzerTests.camera
+        let base = simulator.spline.pose(at: simulator.spline.validRange.lowerBound)
+        let controls = (0..<60).map { k -> SE3 in
+            let t = Double(k) * 0.05
+            let shake = Vector3(0.15 * sin(2 * .pi * 1.3 * t), 0.2 * sin(2 * .pi * 0.9 * t + 1), 0.1 * sin(2 * .pi * 1.7 * t))
+            return SE3(rotation: base.rotation * SO3.exp(Vector3(0, 0, 0.15 * sin(2 * .pi * 0.5 * t))), translation: base.translation + shake)
+        }
+        let (frames, imu, _, _, _) = try Self.window(controls, frames: 20)
+        var initializer = DynamicInitializer()
+        initializer.maxFeatures = 25
+        guard case let .success(start) = initializer.initialize(frames, imu: imu, noise: simulator.configuration.imu.noise, imuFromCamera: camera.bodyFromSensor) else {
+            Issue.record("the shaking window gives no start")
+            return
+        }
+        initializer.maxTiltSigmaDegrees = start.tiltSigmaDegrees / 2
+        let result = initializer.initialize(frames, imu: imu, noise: simulator.configuration.imu.noise, imuFromCamera: camera.bodyFromSensor)
+        guard case let .failure(.uncertain(_, tilt)) = result else {
+            Issue.record("expected a refusal as too uncertain, got \(result)")
+            return
+        }
+        #expect(abs(tilt - start.tiltSigmaDegrees) < 1e-9)
     }
 }
