@@ -84,10 +84,7 @@ struct SimulateCommand: ParsableCommand {
                 spline = SyntheticMotion.orbit(seconds: seconds, still: still)
             }
             let textureImages = try textures.map { try ImageDecoder.decodeGray8(path: $0) }
-            let positions = stride(from: spline.validRange.lowerBound, through: spline.validRange.upperBound, by: 0.05).map { spline.pose(at: $0).translation }
-            let lo = positions.reduce(Vector3(repeating: .infinity)) { pointwiseMin($0, $1) } - Vector3(1.5, 1.5, 0)
-            let hi = positions.reduce(Vector3(repeating: -.infinity)) { pointwiseMax($0, $1) } + Vector3(1.5, 1.5, 1.5)
-            let scene = TexturedScene.room(min: Vector3(lo.x, lo.y, min(0, lo.z - 0.5)), max: hi, textures: textureImages)
+            let scene = SimulationPresets.room(around: spline, textures: textureImages)
             var configuration = SequenceSimulator.Configuration(camera: camera, imu: IMUSimulator(noise: imuCalibration.noise, rateHz: imuCalibration.rateHz))
             configuration.duration = seconds
             configuration.seed = seed

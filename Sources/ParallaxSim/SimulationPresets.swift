@@ -9,8 +9,10 @@ public enum SimulationPresets {
     /// 200 Hz), on the built-in orbit through an 8 × 6 × 3.5 m room textured with `textures`
     /// (a seeded noise texture when empty). No depth stream.
     /// With `stereo`, a second camera `cam1` with EuRoC cam1's intrinsics, 11 cm to the first's right.
+    /// With `following`, the body moves along that spline instead (e.g. fitted to a real
+    /// ground truth), in a room around its path (``room(around:textures:)``).
     public static func eurocOrbit(seconds: Double, seed: UInt64, width: Int = 376, still: Double = 0, stereo: Bool = false,
-                                  textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
+                                  following: SE3Spline? = nil, textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
         let s = Double(width) / 752
         let camera = CameraCalibration(
             model: CameraModel(width: width, height: Int((480 * s).rounded()),
@@ -23,8 +25,9 @@ public enum SimulationPresets {
             var rng = SeededGenerator(seed: seed)
             surfaces = [ImageBuffer<UInt8>(width: 256, height: 256, samples: (0..<65536).map { _ in UInt8(truncatingIfNeeded: rng.next()) })]
         }
-        let spline = SyntheticMotion.orbit(seconds: seconds, still: still)
-        let scene = TexturedScene.room(min: Vector3(-4, -3, 0), max: Vector3(4, 3, 3.5), textures: surfaces)
+        let spline = following ?? SyntheticMotion.orbit(seconds: seconds, still: still)
+        let scene = following.map { room(around: $0, textures: surfaces) }
+            ?? TexturedScene.room(min: Vector3(-4, -3, 0), max: Vector3(4, 3, 3.5), textures: surfaces)
         var config = SequenceSimulator.Configuration(camera: camera, imu: IMUSimulator(noise: euRoCIMUNoise, rateHz: 200))
         config.duration = seconds
         config.seed = seed
@@ -39,6 +42,20 @@ public enum SimulationPresets {
                 rateHz: 20, comment: "simulated, EuRoC cam1 intrinsics scaled to \(width) px, 11 cm right of cam0")
         }
         return SequenceSimulator(spline: spline, scene: scene, configuration: config)
+    }
+
+    /// A room around a path: its bounding box grown by 1.5 m on every side but the floor, which
+    /// lies at z = 0 or 0.5 m below the lowest point.
+    public static func room(around spline: SE3Spline, textures: [ImageBuffer<UInt8>]) -> TexturedScene {
+        let positions = stride(from: spline.validRange.lowerBound, through: spline.validRange.upperBound, by: 0.05).map { spline.pose(at: $0).translation }
+        var lo = Vector3(repeating: .infinity), hi = Vector3(repeating: -.infinity)
+        for p in positions {
+            lo = Vector3(min(lo.x, p.x), min(lo.y, p.y), min(lo.z, p.z))
+            hi = Vector3(max(hi.x, p.x), max(hi.y, p.y), max(hi.z, p.z))
+        }
+        lo -= Vector3(1.5, 1.5, 0)
+        hi += Vector3(1.5, 1.5, 1.5)
+        return TexturedScene.room(min: Vector3(lo.x, lo.y, min(0, lo.z - 0.5)), max: hi, textures: textures)
     }
 
     /// EuRoC's ADIS16448 noise densities, as in its `imu0/sensor.yaml`.

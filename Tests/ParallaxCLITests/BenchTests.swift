@@ -192,4 +192,35 @@ import Parallax
         #expect(parallax(["bench", "--chain", "imu-integrator", "--dataset", "/nonexistent", "--out", out.path]) == 2)
         #expect(parallax(["bench", "bench/default.yaml", "--chain", "klt", "--out", out.path]) == 2)
     }
+
+    /// A simulation can follow a real ground truth instead of the built-in orbit (in a room
+    /// around its path); a trajectory that is not on this machine skips the case, as a missing
+    /// dataset does; `still` belongs to the orbit and is refused with a trajectory.
+    @Test func aSimulationFollowsATrajectory() throws {
+        let gt = Paths.root.appendingPathComponent("datasets/euroc_v1_01_cut/groundtruth/V1_01_easy_openvins_vicon2gt_gt.csv").path
+        let file = try suite("""
+        runs:
+          - name: follow
+            simulate: {seconds: 2, seed: 3, width: 94, trajectory: \(gt)}
+            chain: "imu-integrator camera=cam0 imu=imu0"
+            evaluate: gyro-rotation
+          - name: elsewhere
+            simulate: {seconds: 2, trajectory: /nonexistent/gt.csv}
+            chain: "imu-integrator camera=cam0 imu=imu0"
+        """)
+        let out = Paths.temporary("bench-follow")
+        defer { for u in [out, file.deletingLastPathComponent()] { try? FileManager.default.removeItem(at: u) } }
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 0)
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("| follow | simulated (2 s, seed 3, along V1_01_easy_openvins_vicon2gt_gt.csv) | ok |"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
+        let runs = try #require(json?["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["status"] as? String } == ["ok", "skipped"])
+        #expect((runs[1]["note"] as? String)?.contains("/nonexistent/gt.csv") == true)
+        // The same sequence as the CLI's simulate along the same file: the motion is the fitted ground truth.
+        let loaded = try BenchSuite.load(file.path)
+        #expect(loaded.runs.first?.simulate?.trajectory == gt)
+        let both = try suite("runs:\n  - name: x\n    simulate: {still: 1, trajectory: \(gt)}\n    chain: stream-stats\n")
+        #expect { _ = try BenchSuite.load(both.path) } throws: { "\($0)".contains("still is for the built-in orbit") }
+    }
 }

@@ -63,14 +63,28 @@ struct BenchRunner {
             }
             datasetPath = dataset
         } else {
-            guard let (seconds, seed, width, still, stereo, textures) = run.simulate else {
+            guard let simulation = run.simulate else {
                 throw ChainError.syntax(message: "bench run '\(run.name)' has neither a dataset nor a simulation", location: nil)
+            }
+            if let trajectory = simulation.trajectory, !FileManager.default.fileExists(atPath: trajectory) {
+                result.status = "skipped"
+                result.note = "trajectory not present on this machine: \(trajectory)"
+                return result
             }
             let folder = scratch.appendingPathComponent("sim-\(run.name)")
             try? FileManager.default.removeItem(at: folder)
-            scene = try Self.simulate(seconds: seconds, seed: seed, width: width, still: still, stereo: stereo, textures: textures, into: folder)
+            let following = try simulation.trajectory.map { path -> SE3Spline in
+                let samples = try TrajectoryFile.read(path: path)
+                guard let a = samples.poses.first?.timestamp, let b = samples.poses.last?.timestamp, b.seconds(since: a) >= 0.3 else {
+                    throw DatasetError.invalidOption(path: path, option: "simulate trajectory", reason: "a trajectory to follow must span at least 0.3 s")
+                }
+                return SE3Spline.fit(samples, interval: 0.05, duration: simulation.seconds)
+            }
+            scene = try Self.simulate(seconds: simulation.seconds, seed: simulation.seed, width: simulation.width, still: simulation.still,
+                                      stereo: simulation.stereo, following: following, textures: simulation.textures, into: folder)
             datasetPath = folder.path
-            result.dataset = String(format: "simulated (%.0f s, seed %d)", seconds, seed)
+            result.dataset = String(format: "simulated (%.0f s, seed %d%@)", simulation.seconds, simulation.seed,
+                                    simulation.trajectory.map { ", along " + URL(fileURLWithPath: $0).lastPathComponent } ?? "")
         }
         var options = datasetOptions
         options.groundTruth = run.groundTruth
@@ -111,14 +125,16 @@ struct BenchRunner {
         return result
     }
 
-    /// The bench's simulated sequence: built-in orbit, EuRoC calibration and noise, the room
-    /// textured with `textures` (paths; an unreadable one is an error naming it), or with a
-    /// seeded noise texture when none are given. Independent of the working directory.
+    /// The bench's simulated sequence: built-in orbit (or `following`, in a room around it),
+    /// EuRoC calibration and noise, the room textured with `textures` (paths; an unreadable one is
+    /// an error naming it), or with a seeded noise texture when none are given. Independent of
+    /// the working directory.
     @discardableResult
-    static func simulate(seconds: Double, seed: UInt64, width: Int, still: Double = 0, stereo: Bool = false, textures texturePaths: [String],
-                         into folder: URL) throws -> TexturedScene {
+    static func simulate(seconds: Double, seed: UInt64, width: Int, still: Double = 0, stereo: Bool = false, following: SE3Spline? = nil,
+                         textures texturePaths: [String], into folder: URL) throws -> TexturedScene {
         let textures = try texturePaths.map { try ImageDecoder.decodeGray8(path: $0) }
-        let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, still: still, stereo: stereo, textures: textures)
+        let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, still: still, stereo: stereo, following: following,
+                                                     textures: textures)
         let sequence = try simulator.source()
         try ParallaxFolderWriter(path: folder.path).write(streaming: sequence, groundTruth: sequence.groundTruth)
         return simulator.scene

@@ -9,6 +9,7 @@ import Yams
 /// runs:
 ///   - name: gyro-simulated
 ///     simulate: {seconds: 10, seed: 1, width: 376, still: 0, textures: [a.png]}   # or  dataset: path/to/folder
+///                                             # (trajectory: a TUM/EuRoC/KITTI file to follow instead of the orbit;
 ///                                             # (still: seconds at rest before the orbit starts;
 ///                                             #  stereo: true renders cam1 as well)
 ///                                             # (paths relative to the suite file; no textures: seeded noise)
@@ -25,8 +26,19 @@ package struct BenchSuite {
         /// A trajectory file replacing the dataset's ground truth (`groundtruth:`), absolute.
         var groundTruth: String? = nil
         /// Simulated sequence: length (s), seed, image width (px; height and intrinsics scale with
-        /// it), texture images for the room (absolute paths; empty: a seeded noise texture).
-        var simulate: (seconds: Double, seed: UInt64, width: Int, still: Double, stereo: Bool, textures: [String])?
+        /// it), rest before the built-in orbit (s), a stereo pair, texture images for the room
+        /// (absolute paths; empty: a seeded noise texture), and a trajectory file to follow instead
+        /// of the orbit (absolute path).
+        var simulate: Simulation?
+        struct Simulation {
+            var seconds: Double
+            var seed: UInt64
+            var width: Int
+            var still: Double
+            var stereo: Bool
+            var textures: [String]
+            var trajectory: String?
+        }
         package var chain: String
         /// Evaluation names (``EvaluationRegistry``), in order.
         var evaluate: [String]
@@ -98,7 +110,7 @@ package struct BenchSuite {
             if let d = m["dataset"]?.string {
                 run.dataset = d.hasPrefix("/") ? d : base.appendingPathComponent(d).standardized.path
             } else if let s = m["simulate"]?.mapping {
-                try checkKeys(s, ["seconds", "seed", "stereo", "still", "textures", "width"], "run '\(name)' simulate")
+                try checkKeys(s, ["seconds", "seed", "stereo", "still", "textures", "trajectory", "width"], "run '\(name)' simulate")
                 let textures = (s["textures"]?.sequence ?? []).compactMap(\.string).map { $0.hasPrefix("/") ? $0 : base.appendingPathComponent($0).standardized.path }
                 /// A number in `range`, or an error naming the run, key and range (a negative seed trapped).
                 func number(_ key: String, _ fallback: Double, _ range: ClosedRange<Double>, _ unit: String) throws -> Double {
@@ -113,8 +125,13 @@ package struct BenchSuite {
                 guard seed == seed.rounded(), width == width.rounded() else {
                     throw ChainError.syntax(message: "run '\(name)' simulate: seed and width must be whole numbers", location: loc(item))
                 }
-                run.simulate = (try number("seconds", 10, 0.5...86_400, "s"), UInt64(seed), Int(width), try number("still", 0, 0...86_400, "s"),
-                                s["stereo"]?.bool ?? false, textures)
+                let trajectory = s["trajectory"]?.string.map { $0.hasPrefix("/") ? $0 : base.appendingPathComponent($0).standardized.path }
+                let still = try number("still", 0, 0...86_400, "s")
+                if trajectory != nil, still > 0, let node = s["still"] {
+                    throw ChainError.syntax(message: "run '\(name)' simulate: still is for the built-in orbit, not with a trajectory", location: loc(node))
+                }
+                run.simulate = .init(seconds: try number("seconds", 10, 0.5...86_400, "s"), seed: UInt64(seed), width: Int(width), still: still,
+                                     stereo: s["stereo"]?.bool ?? false, textures: textures, trajectory: trajectory)
             } else {
                 throw ChainError.syntax(message: "run '\(name)' needs 'dataset' or 'simulate'", location: loc(item))
             }
