@@ -98,6 +98,20 @@ import Parallax
         #expect(folder.streams.contains { $0.name == "cam0" })
     }
 
+    /// `bench` stops on SIGTERM while it renders a long simulated case (minutes of work), not
+    /// after: the case is reported interrupted and the report of what ran is kept.
+    @Test func benchStopsOnASignalWhileSimulating() throws {
+        defer { cleanUp() }
+        let suite = Paths.temporary("long-suite.yaml")
+        defer { try? FileManager.default.removeItem(at: suite) }
+        try "runs:\n  - name: long\n    simulate: {seconds: 3000, width: 94}\n    chain: stream-stats\n".write(to: suite, atomically: true, encoding: .utf8)
+        guard let run = try RealExecutable.start(["bench", suite.path, "--out", out.path], in: Paths.root) else { return }
+        guard let message = run.interrupt(SIGTERM, once: partial.appendingPathComponent("scratch/sim-long/cam0/data"), startup: 60, within: 30) else { return }
+        #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 143, "\(message)")
+        let report = try String(contentsOf: partial.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("| long | simulated (3000 s, seed 1) | interrupted |"), "\(report)")
+    }
+
     @Test func consoleSummaryCountsWarningsPerSourceAndShowsDrops() {
         let warnings = (1...5).map { "klt: frame \($0) has too few features" } + ["vio: IMU gap of 40 ms"]
         let lines = RunSummary.warningLines(warnings)

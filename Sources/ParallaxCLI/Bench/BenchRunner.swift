@@ -73,6 +73,8 @@ struct BenchRunner {
             }
             let folder = scratch.appendingPathComponent("sim-\(run.name)")
             try? FileManager.default.removeItem(at: folder)
+            result.dataset = String(format: "simulated (%.0f s, seed %d%@)", simulation.seconds, simulation.seed,
+                                    simulation.trajectory.map { ", along " + URL(fileURLWithPath: $0).lastPathComponent } ?? "")
             let following = try simulation.trajectory.map { path -> SE3Spline in
                 let samples = try TrajectoryFile.read(path: path)
                 guard let a = samples.poses.first?.timestamp, let b = samples.poses.last?.timestamp, b.seconds(since: a) >= 0.3 else {
@@ -81,10 +83,15 @@ struct BenchRunner {
                 return SE3Spline.fit(samples, interval: 0.05, duration: simulation.seconds)
             }
             scene = try Self.simulate(seconds: simulation.seconds, seed: simulation.seed, width: simulation.width, still: simulation.still,
-                                      stereo: simulation.stereo, following: following, textures: simulation.textures, into: folder)
+                                      stereo: simulation.stereo, following: following, textures: simulation.textures, into: folder,
+                                      cancelled: cancelled)
+            // A signal during the rendering (minutes for a long sequence) stops the case there.
+            if cancelled() {
+                result.status = "interrupted"
+                result.note = "stopped by a signal while simulating; not run"
+                return result
+            }
             datasetPath = folder.path
-            result.dataset = String(format: "simulated (%.0f s, seed %d%@)", simulation.seconds, simulation.seed,
-                                    simulation.trajectory.map { ", along " + URL(fileURLWithPath: $0).lastPathComponent } ?? "")
         }
         var options = datasetOptions
         options.groundTruth = run.groundTruth
@@ -128,15 +135,15 @@ struct BenchRunner {
     /// The bench's simulated sequence: built-in orbit (or `following`, in a room around it),
     /// EuRoC calibration and noise, the room textured with `textures` (paths; an unreadable one is
     /// an error naming it), or with a seeded noise texture when none are given. Independent of
-    /// the working directory.
+    /// the working directory. `cancelled` stops the rendering early (the folder is then short).
     @discardableResult
     static func simulate(seconds: Double, seed: UInt64, width: Int, still: Double = 0, stereo: Bool = false, following: SE3Spline? = nil,
-                         textures texturePaths: [String], into folder: URL) throws -> TexturedScene {
+                         textures texturePaths: [String], into folder: URL, cancelled: () -> Bool = { false }) throws -> TexturedScene {
         let textures = try texturePaths.map { try ImageDecoder.decodeGray8(path: $0) }
         let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, still: still, stereo: stereo, following: following,
                                                      textures: textures)
         let sequence = try simulator.source()
-        try ParallaxFolderWriter(path: folder.path).write(streaming: sequence, groundTruth: sequence.groundTruth)
+        try ParallaxFolderWriter(path: folder.path).write(streaming: sequence, groundTruth: sequence.groundTruth, cancelled: cancelled)
         return simulator.scene
     }
 }
