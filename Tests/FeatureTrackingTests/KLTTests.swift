@@ -126,6 +126,36 @@ func render(width: Int = 320, height: Int = 240, _ map: (Double, Double) -> (Dou
         #expect(Set(last.features.map(\.id)).count == last.features.count)
     }
 
+    /// With `refill_below`, new corners are looked for only once the tracked share drops below
+    /// it: while the panning texture slides features out of view, no new id appears until then.
+    @Test func refillsOnlyBelowTheShareAsked() throws {
+        var options = KLTAnalyzer.Options()
+        options.maxFeatures = 100
+        options.refillBelow = 0.7
+        var harness = AnalyzerHarness { try KLTAnalyzer(options: options) }
+        let frames = (0..<16).map { k in Self.frame(render { ($0 + 12 * Double(k), $1) }) }
+        for (k, f) in frames.enumerated() { harness.push(f, on: Self.cam, at: Timestamp(nanoseconds: Int64(k) * 50_000_000)) }
+        let out: [Packet<FeatureTracks>] = try harness.run().packets(on: "cam0/tracks")
+        #expect(out.count == 16)
+        var known = Set(out[0].payload.features.map(\.id))
+        var refills = 0
+        for k in 1..<out.count {
+            let ids = out[k].payload.features.map(\.id)
+            let new = ids.filter { !known.contains($0) }
+            let tracked = ids.count - new.count
+            if new.isEmpty {
+                #expect(ids.count < 100 || tracked == 100)
+            } else {
+                refills += 1
+                // Only a frame that tracked fewer than 70 of 100 looks for more.
+                #expect(tracked < 70, "frame \(k) tracked \(tracked) and added \(new.count)")
+            }
+            known.formUnion(ids)
+        }
+        // Features leave the view at 12 px a frame: some frames refill, some do not.
+        #expect(refills > 0 && refills < out.count - 1)
+    }
+
     @Test func blankFramesAndSizeChanges() throws {
         var harness = AnalyzerHarness { try KLTAnalyzer(options: .init()) }
         harness.push(Self.frame(GrayImage(width: 160, height: 120, value: 50)), on: Self.cam, at: Timestamp(nanoseconds: 1))
