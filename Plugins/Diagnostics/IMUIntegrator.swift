@@ -48,6 +48,12 @@ public struct IMUIntegrator: Analyzer {
         rotation = OutputPort("\(options.camera)/gyro-rotation")
     }
 
+    public mutating func open(context: inout AnalyzerContext) throws {
+        // The rotations are in the IMU's frame and delimit this camera's frames: forward both
+        // calibrations, so that a consumer (klt's rotation-aided tracking) can move them into the camera.
+        context.describe(rotation, as: StreamMetadata(camera: context.metadata(of: frames).camera, imu: context.metadata(of: imu).imu))
+    }
+
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         let t1 = input.timestamp
         // The first sample after the previous frame comes again in this call: append only what is new.

@@ -38,6 +38,7 @@ public struct KLTAnalyzer: Analyzer {
         @Parameter("corner detector") public var detector = Detector.shiTomasi
         @Parameter("equalize each frame's histogram before tracking (as OpenVINS does): the same contrast in dark and bright frames") public var equalize = false
         @Parameter("FAST intensity threshold (gray levels)", range: 1...255) public var fastThreshold = 20.0
+        @Parameter("gyro rotation between frames (imu-integrator's <camera>/gyro-rotation): each feature's search starts where that rotation moves it; empty: where it was") public var rotation = ""
         @Parameter("second camera of a stereo pair (e.g. cam1); empty disables stereo matching") public var stereoCamera = ""
         @Parameter("depth (m) used to predict where a feature appears in the stereo camera", range: 0.01...1e6) public var stereoDepthGuess = 3.0
         @Parameter("largest distance (px) of a stereo match from its epipolar line", range: 0...1000) public var stereoEpipolarThreshold = 1.5
@@ -46,6 +47,9 @@ public struct KLTAnalyzer: Analyzer {
 
     private let frames: InputPort<CameraFrame>
     private let stereoFrames: InputPort<CameraFrame>?
+    private let rotations: InputPort<FrameRotation>?
+    /// Rotation of the IMU's frame into this camera's (`R_CS`), from the rotation stream's metadata.
+    private var cameraFromIMU: SO3?
     private let output: OutputPort<FeatureTracks>
     private let options: Options
     private var lk = PyramidalLucasKanade()
@@ -65,6 +69,9 @@ public struct KLTAnalyzer: Analyzer {
         frames = .each(options.camera)
         // The stereo partner's frame with the same timestamp (1 ms tolerance).
         stereoFrames = options.stereoCamera.isEmpty ? nil : .latest(options.stereoCamera, tolerance: 1_000_000)
+        // The rotation ending at this frame, stamped with the frame's time: `nearest` makes the bus
+        // wait for it (imu-integrator emits once the first IMU sample after the frame is in).
+        rotations = options.rotation.isEmpty ? nil : .nearest(options.rotation, tolerance: 1_000_000)
         output = OutputPort("\(options.camera)/tracks")
         lk.window = options.window
         lk.maxLevel = options.levels
@@ -83,6 +90,16 @@ public struct KLTAnalyzer: Analyzer {
         let camera = context.metadata(of: frames)
         calibration = camera.camera
         context.describe(output, as: StreamMetadata(camera: camera.camera, stereo: camera.stereo))
+        if let port = rotations {
+            let imu = context.metadata(of: port).imu
+            if let camera = calibration {
+                // R_CS = R_CB · R_BS (the IMU's body-from-sensor; identity when not described).
+                cameraFromIMU = camera.bodyFromSensor.rotation.inverse * (imu?.bodyFromSensor.rotation ?? .identity)
+                if imu == nil { context.warn("'\(options.rotation)' does not describe its IMU: its frame is taken as the body frame") }
+            } else {
+                context.warn("rotation-aided tracking needs the calibration of '\(options.camera)'; features are searched where they were")
+            }
+        }
         if let port = stereoFrames {
             stereoCalibration = context.metadata(of: port).camera
             if calibration == nil || stereoCalibration == nil {
@@ -103,7 +120,7 @@ public struct KLTAnalyzer: Analyzer {
             previous = nil
         }
         if let prev = previous, !tracks.isEmpty {
-            ended += track(from: prev, to: current, camera: calibration?.model)
+            ended += track(from: prev, to: current, camera: calibration?.model, guesses: predictions(input))
         }
         addFeatures(image, prepared: current)
         for i in tracks.indices {
@@ -124,12 +141,30 @@ public struct KLTAnalyzer: Analyzer {
                                    features: tracks, ended: ended), on: output, at: input.timestamp)
     }
 
-    /// Tracks the live features into `current`; returns the ones that ended.
+    /// Where each live feature should appear after the gyro rotation ending at this frame
+    /// (a rotation about the camera moves every bearing alike: `b₁ = R_C₁C₀ b₀`), or nil without
+    /// one. A feature that would leave the image, or has no bearing, is searched where it was.
+    private func predictions(_ input: AnalyzerInput) -> [Vector2]? {
+        guard let port = rotations, let cameraFromIMU, let camera = calibration?.model,
+              let rotation = input.latest(port)?.payload,
+              [rotation.rotationVector.x, rotation.rotationVector.y, rotation.rotationVector.z].allSatisfy(\.isFinite) else { return nil }
+        // R_C₀C₁ = R_CS R_S₀S₁ R_SC; a point fixed in the world: x₁ = R_C₀C₁ᵀ x₀.
+        let turn = (cameraFromIMU * SO3.exp(rotation.rotationVector) * cameraFromIMU.inverse).inverse
+        return tracks.map { f in
+            guard let n = f.normalized else { return f.pixel }
+            let b = turn * Vector3(n.x, n.y, 1)
+            guard b.z > 1e-6, let p = camera.project(b), camera.contains(p, margin: 0) else { return f.pixel }
+            return p
+        }
+    }
+
+    /// Tracks the live features into `current`, each search starting at its guess (default: where
+    /// it was); returns the ones that ended.
     private mutating func track(from prev: PyramidalLucasKanade.Prepared, to current: PyramidalLucasKanade.Prepared,
-                                camera: CameraModel?) -> [EndedTrack] {
+                                camera: CameraModel?, guesses: [Vector2]? = nil) -> [EndedTrack] {
         var ended: [EndedTrack] = []
         let starts = tracks.map(\.pixel)
-        let forward = lk.track(starts, from: prev, to: current)
+        let forward = lk.track(starts, from: prev, to: current, guesses: guesses)
         var survivors: [(TrackedFeature, Vector2)] = []
         for (t, r) in zip(tracks, forward) {
             switch r {
