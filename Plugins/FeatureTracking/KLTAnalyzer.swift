@@ -255,8 +255,8 @@ public struct KLTAnalyzer: Analyzer {
         } else {
             scores = detector.scores(prepared)
         }
-        for p in selection.select(scores, occupied: tracks.map(\.pixel), count: options.maxFeatures - tracks.count) {
-            tracks.append(TrackedFeature(id: nextID, pixel: p, age: 1))
+        for corner in selection.select(scores, occupied: tracks.map(\.pixel), count: options.maxFeatures - tracks.count) {
+            tracks.append(TrackedFeature(id: nextID, pixel: corner.position, age: 1))
             nextID += 1
         }
     }

@@ -307,8 +307,8 @@ public struct VIOAnalyzer: Analyzer {
                 initializedBy = String(format: "moving (visual-inertial alignment over %.2f s)", frames.last.map { $0.time - frames[0].time } ?? 0)
             case .failure(.uncertain), .failure(.lowExcitation):
                 // The motion so far leaves the start too vague (or too smooth to fix the scale): try
-                // again a quarter window later,
-                // over a window that long longer (up to longestDynamicSpan windows).
+                // again a quarter window later, over a window that much longer (at most
+                // longestDynamicSpan windows).
                 dynamicSpan = min(Self.longestDynamicSpan * options.dynamicWindow, dynamicSpan + 0.25 * options.dynamicWindow)
                 nextDynamicAttempt = t + 0.25 * options.dynamicWindow - 1e-6
                 return

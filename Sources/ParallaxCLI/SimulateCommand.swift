@@ -75,11 +75,10 @@ struct SimulateCommand: ParsableCommand {
             let spline: SE3Spline
             if let trajectory {
                 let samples = try TrajectoryFile.read(path: trajectory)
-                // The spline needs four knots (0.05 s apart) plus one on either side.
-                guard samples.count >= 2, let a = samples.poses.first?.timestamp, let b = samples.poses.last?.timestamp, b.seconds(since: a) >= 0.3 else {
+                guard let following = SE3Spline.following(samples, seconds: seconds) else {
                     throw InputError(description: "\(trajectory): a trajectory to follow must span at least 0.3 s (it has \(samples.count) pose(s))")
                 }
-                spline = SE3Spline.fit(samples, interval: 0.05, duration: seconds)
+                spline = following
             } else {
                 spline = SyntheticMotion.orbit(seconds: seconds, still: still)
             }

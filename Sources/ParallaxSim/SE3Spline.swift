@@ -48,6 +48,16 @@ public struct SE3Spline: Sendable {
         return SE3Spline(start: first.seconds, interval: interval, controlPoses: poses)
     }
 
+    /// The motion a simulation follows along `trajectory` (a ground truth): fitted with knots
+    /// 0.05 s apart over its first `seconds`; nil when it spans less than 0.3 s (the spline needs
+    /// four knots plus one on either side). What `parallax simulate --trajectory` and the bench's
+    /// `simulate: {trajectory:}` both use.
+    public static func following(_ trajectory: Trajectory, seconds: Double) -> SE3Spline? {
+        guard trajectory.count >= 2, let a = trajectory.poses.first?.timestamp, let b = trajectory.poses.last?.timestamp,
+              b.seconds(since: a) >= 0.3 else { return nil }
+        return fit(trajectory, interval: 0.05, duration: seconds)
+    }
+
     /// First and last time (s) at which the spline is defined.
     public var validRange: ClosedRange<Double> {
         (start + interval)...(start + Double(positions.count - 2) * interval - 1e-9)

@@ -24,14 +24,17 @@ public struct GridCornerSelection: Sendable {
 
     public init() {}
 
-    /// At most `count` new corners (pixel positions, strongest first within each phase) given the
-    /// live features `occupied`.
-    public func select(_ scores: GrayImage, occupied: [Vector2], count: Int) -> [Vector2] {
+    /// At most `count` new corners (strongest first within each phase) given the live features
+    /// `occupied`. With a 1 × 1 grid and no live feature inside the image this is plain greedy
+    /// selection: strongest first, each kept when `minDistance` from those kept before
+    /// (``ShiTomasiDetector/select(_:occupied:)``).
+    public func select(_ scores: GrayImage, occupied: [Vector2], count: Int) -> [ShiTomasiDetector.Corner] {
         let w = scores.width, h = scores.height
         guard count > 0, w >= 3, h >= 3, w * h <= Int(UInt32.max), columns > 0, rows > 0 else { return [] }
         let best = Self.maximum(scores.pixels)
         guard best > 0 else { return [] }
-        let threshold = best * quality
+        // Only positive scores are corners, whatever `quality` (0 included) says.
+        let threshold = max(best * quality, Float.leastNonzeroMagnitude)
         let cellWidth = Double(w) / Double(columns), cellHeight = Double(h) / Double(rows)
         func cell(x: Double, y: Double) -> Int {
             min(rows - 1, max(0, Int(y / cellHeight))) * columns + min(columns - 1, max(0, Int(x / cellWidth)))
@@ -119,19 +122,23 @@ public struct GridCornerSelection: Sendable {
                 }
             }
         }
-        func position(_ key: UInt64) -> Vector2 {
+        func corner(_ key: UInt64) -> ShiTomasiDetector.Corner {
             let i = Int(UInt32.max - UInt32(truncatingIfNeeded: key))
-            return Vector2(Double(i % w), Double(i / w))
+            return ShiTomasiDetector.Corner(position: Vector2(Double(i % w), Double(i / w)), score: Float(bitPattern: UInt32(key >> 32)))
         }
         var picks = PickGrid(width: w, height: h, minDistance: d)
         // Empty cells first, each with its best corner, strongest first.
+        var first = Set<UInt64>()
         for key in cellBest.filter({ $0 != 0 }).sorted(by: >) where picks.count < count {
-            picks.addIfFree(position(key))
+            if picks.addIfFree(corner(key)) { first.insert(key) }
         }
-        // Then the strongest corners anywhere.
+        // Then the strongest corners anywhere (not those already picked: with minDistance 0
+        // nothing else would keep a corner from being picked twice).
         var heap = MaxHeap(keys)
-        while picks.count < count, let key = heap.pop() { picks.addIfFree(position(key)) }
-        return picks.positions
+        while picks.count < count, let key = heap.pop() {
+            if !first.contains(key) { picks.addIfFree(corner(key)) }
+        }
+        return picks.corners
     }
 
     /// The largest value (0 for none; NaN is skipped), eight lanes at a time.
@@ -157,8 +164,8 @@ public struct GridCornerSelection: Sendable {
     private struct PickGrid {
         let size: Double, columns: Int, rows: Int, d2: Double
         var buckets: [[Vector2]]
-        var positions: [Vector2] = []
-        var count: Int { positions.count }
+        var corners: [ShiTomasiDetector.Corner] = []
+        var count: Int { corners.count }
 
         init(width: Int, height: Int, minDistance: Double) {
             size = max(minDistance, 1)
@@ -168,15 +175,19 @@ public struct GridCornerSelection: Sendable {
             buckets = [[Vector2]](repeating: [], count: columns * rows)
         }
 
-        mutating func addIfFree(_ p: Vector2) {
+        /// Adds `c` unless an earlier pick lies closer than the distance; whether it was added.
+        @discardableResult
+        mutating func addIfFree(_ c: ShiTomasiDetector.Corner) -> Bool {
+            let p = c.position
             let cx = Int(p.x / size), cy = Int(p.y / size)
             for gy in max(0, cy - 1)...min(rows - 1, cy + 1) {
                 for gx in max(0, cx - 1)...min(columns - 1, cx + 1) {
-                    for q in buckets[gy * columns + gx] where ((q - p) * (q - p)).sum() < d2 { return }
+                    for q in buckets[gy * columns + gx] where ((q - p) * (q - p)).sum() < d2 { return false }
                 }
             }
             buckets[cy * columns + cx].append(p)
-            positions.append(p)
+            corners.append(c)
+            return true
         }
     }
 }

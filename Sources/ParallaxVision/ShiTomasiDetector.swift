@@ -245,53 +245,13 @@ public struct ShiTomasiDetector: Sendable {
     }
 
     /// Corners from a score image: ≥ `quality` × best, 3×3 local maxima, strongest first with
-    /// `minDistance` (shared by every detector).
+    /// `minDistance` (shared by every detector): ``GridCornerSelection`` with one cell.
     public func select(_ s: GrayImage, occupied: [Vector2] = []) -> [Corner] {
-        let w = s.width, h = s.height
-        guard let best = s.pixels.max(), best > 0 else { return [] }
-        let threshold = best * quality
-        var candidates: [(Float, Int)] = []
-        s.pixels.withUnsafeBufferPointer { p in
-            for y in 1..<max(1, h - 1) {
-                for x in 1..<max(1, w - 1) {
-                    let i = y * w + x
-                    let v = p[i]
-                    guard v >= threshold, v > 0 else { continue }
-                    // 3×3 local maximum (ties allowed, as OpenCV's dilate comparison).
-                    if p[i - w - 1] > v || p[i - w] > v || p[i - w + 1] > v || p[i - 1] > v || p[i + 1] > v
-                        || p[i + w - 1] > v || p[i + w] > v || p[i + w + 1] > v { continue }
-                    candidates.append((v, i))
-                }
-            }
-        }
-        // Strongest first; ties by raster order (deterministic).
-        candidates.sort { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
-        let cell = max(minDistance, 1)
-        let gw = Int(Float(w) / cell) + 1, gh = Int(Float(h) / cell) + 1
-        var grid = [[Vector2]](repeating: [], count: gw * gh)
-        let d2 = Double(minDistance * minDistance)
-        func free(_ p: Vector2) -> Bool {
-            let cx = Int(Float(p.x) / cell), cy = Int(Float(p.y) / cell)
-            for gy in max(0, cy - 1)...min(gh - 1, cy + 1) {
-                for gx in max(0, cx - 1)...min(gw - 1, cx + 1) {
-                    for q in grid[gy * gw + gx] where ((q - p) * (q - p)).sum() < d2 { return false }
-                }
-            }
-            return true
-        }
-        func occupy(_ p: Vector2) {
-            let cx = min(gw - 1, Int(Float(p.x) / cell)), cy = min(gh - 1, Int(Float(p.y) / cell))
-            grid[cy * gw + cx].append(p)
-        }
-        for p in occupied where p.x >= 0 && p.y >= 0 && p.x < Double(w) && p.y < Double(h) { occupy(p) }
-        var out: [Corner] = []
-        let budget = maxCorners - occupied.count
-        for (v, i) in candidates where out.count < budget {
-            let p = Vector2(Double(i % w), Double(i / w))
-            if minDistance > 0 && !free(p) { continue }
-            occupy(p)
-            out.append(Corner(position: p, score: v))
-        }
-        return out
+        var selection = GridCornerSelection()
+        selection.columns = 1
+        selection.rows = 1
+        selection.minDistance = minDistance
+        selection.quality = quality
+        return selection.select(s, occupied: occupied, count: maxCorners - occupied.count)
     }
 }

@@ -43,7 +43,7 @@ import ParallaxMath
         selection.minDistance = 6
         selection.quality = 0.5
         for count in [1, 5, 40, 10_000] {
-            let picks = selection.select(scores, occupied: occupied, count: count)
+            let picks = selection.select(scores, occupied: occupied, count: count).map(\.position)
             #expect(picks == Self.greedy(scores, occupied: occupied, count: count, minDistance: 6, quality: 0.5))
         }
     }
@@ -58,9 +58,9 @@ import ParallaxMath
         selection.rows = 1
         selection.minDistance = 5
         // One pick: the empty right cell's weak corner, although the left has stronger ones.
-        #expect(selection.select(s, occupied: [Vector2(5, 5)], count: 1) == [Vector2(60, 20)])
+        #expect(selection.select(s, occupied: [Vector2(5, 5)], count: 1).map(\.position) == [Vector2(60, 20)])
         // Without a live feature both cells are empty: each gets its best, strongest first.
-        #expect(selection.select(s, occupied: [], count: 2) == [Vector2(10, 10), Vector2(60, 20)])
+        #expect(selection.select(s, occupied: [], count: 2).map(\.position) == [Vector2(10, 10), Vector2(60, 20)])
     }
 
     @Test func picksKeepTheirDistanceFromFeaturesAndEachOther() {
@@ -68,14 +68,32 @@ import ParallaxMath
         let occupied = (0..<12).map { Vector2(Double(8 * $0), Double(5 * $0)) }
         var selection = GridCornerSelection()
         selection.minDistance = 7
-        let picks = selection.select(scores, occupied: occupied, count: 50)
+        let picks = selection.select(scores, occupied: occupied, count: 50).map(\.position)
         #expect(!picks.isEmpty && picks.count <= 50)
         for (i, p) in picks.enumerated() {
             #expect(occupied.allSatisfy { ($0 - p).norm >= 7 })
             #expect(picks[..<i].allSatisfy { ($0 - p).norm >= 7 })
         }
         // The same every run.
-        #expect(selection.select(scores, occupied: occupied, count: 50) == picks)
+        #expect(selection.select(scores, occupied: occupied, count: 50).map(\.position) == picks)
+    }
+
+    /// With minDistance 0 nothing but identity keeps a corner from being picked twice: an empty
+    /// cell's best is not picked again off the heap. One cell and no live feature is the plain
+    /// greedy rule (what ShiTomasiDetector.select runs), scores included.
+    @Test func noCornerTwiceAndOneCellIsGreedy() {
+        let scores = Self.randomScores(seed: 9)
+        var selection = GridCornerSelection()
+        selection.minDistance = 0
+        let picks = selection.select(scores, occupied: [], count: 300).map(\.position)
+        #expect(picks.count == 300 && Set(picks.map { [$0.x, $0.y] }).count == 300)
+        selection.columns = 1
+        selection.rows = 1
+        selection.minDistance = 5
+        selection.quality = 0.3
+        let corners = selection.select(scores, occupied: [], count: 1_000)
+        #expect(corners.map(\.position) == Self.greedy(scores, occupied: [], count: 1_000, minDistance: 5, quality: 0.3))
+        #expect(corners.allSatisfy { scores.pixels[Int($0.position.y) * scores.width + Int($0.position.x)] == $0.score })
     }
 
     @Test func nothingToPickGivesNothing() {

@@ -21,15 +21,7 @@ import ParallaxTesting
         // The IMU is mounted turned by 90° about x in the body: its rotations must be moved.
         let imu = IMUCalibration(bodyFromSensor: SE3(rotation: .exp(Vector3(Double.pi / 2, 0, 0)), translation: .zero), rateHz: 200,
                                  noise: SimulationPresets.euRoCIMUNoise)
-        var rng = SeededGenerator(seed: 5)
-        let noise = ImageBuffer<UInt8>(width: 64, height: 64, samples: (0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
-        var smooth = noise
-        for y in 1..<63 { for x in 1..<63 {
-            var s = 0
-            for dy in -1...1 { for dx in -1...1 { s += Int(noise[x + dx, y + dy]) } }
-            smooth[x, y] = UInt8(s / 9)
-        } }
-        let scene = TexturedScene.room(min: Vector3(-3, -3, 0), max: Vector3(3, 3, 3), textures: [smooth], tileSize: 0.5)
+        let scene = TexturedScene.room(min: Vector3(-3, -3, 0), max: Vector3(3, 3, 3), textures: [StereoMatchingTests.smoothNoise(seed: 5)], tileSize: 0.5)
         let bearings = try TexturedScene.bearings(for: model)
         let turn = SO3.exp(Vector3(0, 0, 4 * Double.pi / 180))   // body k−1 → body k, about body z
         let bodies = [SE3(translation: Vector3(0, 0, 1.5)), SE3(rotation: turn, translation: Vector3(0, 0, 1.5))]

@@ -10,6 +10,19 @@ import ParallaxTesting
 @testable import ParallaxVision
 
 @Suite struct StereoMatchingTests {
+    /// A 64 × 64 random texture (seeded) smoothed by a 3 × 3 box, so its corners are well localized.
+    static func smoothNoise(seed: UInt64) -> ImageBuffer<UInt8> {
+        var rng = SeededGenerator(seed: seed)
+        let noise = ImageBuffer<UInt8>(width: 64, height: 64, samples: (0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        var smooth = noise
+        for y in 1..<63 { for x in 1..<63 {
+            var s = 0
+            for dy in -1...1 { for dx in -1...1 { s += Int(noise[x + dx, y + dy]) } }
+            smooth[x, y] = UInt8(s / 9)
+        } }
+        return smooth
+    }
+
     @Test func stereoMatchesLandOnTheTrueProjections() throws {
         // A textured room seen by a rectified-ish stereo pair: cam1 is 0.11 m to the right and
         // yawed by 1°, both pinhole 240×160.
@@ -17,16 +30,7 @@ import ParallaxTesting
         let bodyFromLeft = SE3(rotation: SO3(Matrix3(rows: Vector3(0, 0, 1), Vector3(-1, 0, 0), Vector3(0, -1, 0))), translation: .zero)
         let bodyFromRight = bodyFromLeft * SE3(rotation: .exp(Vector3(0, 0.0175, 0)), translation: Vector3(0.11, 0, 0))
         let left = CameraCalibration(model: model, bodyFromSensor: bodyFromLeft), right = CameraCalibration(model: model, bodyFromSensor: bodyFromRight)
-        var rng = SeededGenerator(seed: 9)
-        let noise = ImageBuffer<UInt8>(width: 64, height: 64, samples: (0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
-        // Smooth the random texture a little so corners are well localized.
-        var smooth = noise
-        for y in 1..<63 { for x in 1..<63 {
-            var s = 0
-            for dy in -1...1 { for dx in -1...1 { s += Int(noise[x + dx, y + dy]) } }
-            smooth[x, y] = UInt8(s / 9)
-        } }
-        let scene = TexturedScene.room(min: Vector3(-3, -3, 0), max: Vector3(3, 3, 3), textures: [smooth], tileSize: 0.5)
+        let scene = TexturedScene.room(min: Vector3(-3, -3, 0), max: Vector3(3, 3, 3), textures: [Self.smoothNoise(seed: 9)], tileSize: 0.5)
         let body = SE3(translation: Vector3(0, 0, 1.5))
         func render(_ cal: CameraCalibration) throws -> CameraFrame {
             let r = scene.render(camera: cal.model, bearings: try TexturedScene.bearings(for: cal.model), worldFromCamera: body * cal.bodyFromSensor)

@@ -217,7 +217,8 @@ import Parallax
         let runs = try #require(json?["runs"] as? [[String: Any]])
         #expect(runs.map { $0["status"] as? String } == ["ok", "skipped"])
         #expect((runs[1]["note"] as? String)?.contains("/nonexistent/gt.csv") == true)
-        // The same sequence as the CLI's simulate along the same file: the motion is the fitted ground truth.
+        // The path is resolved and kept (the motion is SE3Spline.following, as the CLI's
+        // simulate fits it; the camera is the bench preset's, not a sensor.yaml's).
         let loaded = try BenchSuite.load(file.path)
         #expect(loaded.runs.first?.simulate?.trajectory == gt)
         let both = try suite("runs:\n  - name: x\n    simulate: {still: 1, trajectory: \(gt)}\n    chain: stream-stats\n")

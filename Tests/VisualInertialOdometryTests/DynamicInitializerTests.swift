@@ -38,16 +38,27 @@ import Parallax
         return (window, imu, spline, t0, imuModel)
     }
 
+    /// 60 control poses 0.05 s apart: the test room's start pose moved by `motion(t)` (an offset
+    /// in m and a turn, at t s).
+    static func controls(_ motion: (Double) -> (offset: Vector3, turn: SO3)) -> [SE3] {
+        let base = VIOAnalyzerTests.simulator.spline.pose(at: VIOAnalyzerTests.simulator.spline.validRange.lowerBound)
+        return (0..<60).map { k in
+            let (offset, turn) = motion(Double(k) * 0.05)
+            return SE3(rotation: base.rotation * turn, translation: base.translation + offset)
+        }
+    }
+
+    /// A hand's shake (m) at t s: 10–20 cm at 0.9–1.7 Hz.
+    static func shake(_ t: Double) -> Vector3 {
+        Vector3(0.15 * sin(2 * .pi * 1.3 * t), 0.2 * sin(2 * .pi * 0.9 * t + 1), 0.1 * sin(2 * .pi * 1.7 * t))
+    }
+
     @Test func recoversGravityVelocityAndGyroBiasWhileMoving() throws {
         let simulator = VIOAnalyzerTests.simulator
         let camera = VIOAnalyzerTests.camera
         // Shaking in front of the room's +x wall, as a hand-held start.
-        let base = simulator.spline.pose(at: simulator.spline.validRange.lowerBound)
-        let controls = (0..<60).map { k -> SE3 in
-            let t = Double(k) * 0.05
-            let shake = Vector3(0.15 * sin(2 * .pi * 1.3 * t), 0.2 * sin(2 * .pi * 0.9 * t + 1), 0.1 * sin(2 * .pi * 1.7 * t))
-            let turn = SO3.exp(Vector3(0.1 * sin(2 * .pi * 0.7 * t), 0.08 * sin(2 * .pi * 1.1 * t), 0.15 * sin(2 * .pi * 0.5 * t)))
-            return SE3(rotation: base.rotation * turn, translation: base.translation + shake)
+        let controls = Self.controls { t in
+            (Self.shake(t), SO3.exp(Vector3(0.1 * sin(2 * .pi * 0.7 * t), 0.08 * sin(2 * .pi * 1.1 * t), 0.15 * sin(2 * .pi * 0.5 * t))))
         }
         let (frames, imu, spline, t0, imuModel) = try Self.window(controls, frames: 20)
         var initializer = DynamicInitializer()
@@ -78,11 +89,7 @@ import Parallax
     @Test func refusesAWindowAtConstantVelocity() throws {
         let simulator = VIOAnalyzerTests.simulator
         let camera = VIOAnalyzerTests.camera
-        let base = simulator.spline.pose(at: simulator.spline.validRange.lowerBound)
-        let controls = (0..<60).map { k -> SE3 in
-            let t = Double(k) * 0.05
-            return SE3(rotation: base.rotation * SO3.exp(Vector3(0, 0, 0.2 * t)), translation: base.translation + Vector3(0.3, 0.1, 0) * t)
-        }
+        let controls = Self.controls { t in (Vector3(0.3, 0.1, 0) * t, SO3.exp(Vector3(0, 0, 0.2 * t))) }
         let (frames, imu, _, _, _) = try Self.window(controls, frames: 10)
         var initializer = DynamicInitializer()
         initializer.maxFeatures = 25
@@ -101,12 +108,7 @@ import Parallax
     @Test func refusesAStartVaguerThanTheLimits() throws {
         let simulator = VIOAnalyzerTests.simulator
         let camera = VIOAnalyzerTests.camera
-        let base = simulator.spline.pose(at: simulator.spline.validRange.lowerBound)
-        let controls = (0..<60).map { k -> SE3 in
-            let t = Double(k) * 0.05
-            let shake = Vector3(0.15 * sin(2 * .pi * 1.3 * t), 0.2 * sin(2 * .pi * 0.9 * t + 1), 0.1 * sin(2 * .pi * 1.7 * t))
-            return SE3(rotation: base.rotation * SO3.exp(Vector3(0, 0, 0.15 * sin(2 * .pi * 0.5 * t))), translation: base.translation + shake)
-        }
+        let controls = Self.controls { t in (Self.shake(t), SO3.exp(Vector3(0, 0, 0.15 * sin(2 * .pi * 0.5 * t)))) }
         let (frames, imu, _, _, _) = try Self.window(controls, frames: 20)
         var initializer = DynamicInitializer()
         initializer.maxFeatures = 25

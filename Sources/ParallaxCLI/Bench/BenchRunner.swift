@@ -77,10 +77,10 @@ struct BenchRunner {
                                     simulation.trajectory.map { ", along " + URL(fileURLWithPath: $0).lastPathComponent } ?? "")
             let following = try simulation.trajectory.map { path -> SE3Spline in
                 let samples = try TrajectoryFile.read(path: path)
-                guard let a = samples.poses.first?.timestamp, let b = samples.poses.last?.timestamp, b.seconds(since: a) >= 0.3 else {
-                    throw DatasetError.invalidOption(path: path, option: "simulate trajectory", reason: "a trajectory to follow must span at least 0.3 s")
+                guard let following = SE3Spline.following(samples, seconds: simulation.seconds) else {
+                    throw DatasetError.invalidOption(path: path, option: "simulate trajectory", reason: "must span at least 0.3 s (it has \(samples.count) pose(s))")
                 }
-                return SE3Spline.fit(samples, interval: 0.05, duration: simulation.seconds)
+                return following
             }
             scene = try Self.simulate(seconds: simulation.seconds, seed: simulation.seed, width: simulation.width, still: simulation.still,
                                       stereo: simulation.stereo, following: following, textures: simulation.textures, into: folder,

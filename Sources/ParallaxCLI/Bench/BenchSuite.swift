@@ -9,8 +9,8 @@ import Yams
 /// runs:
 ///   - name: gyro-simulated
 ///     simulate: {seconds: 10, seed: 1, width: 376, still: 0, textures: [a.png]}   # or  dataset: path/to/folder
-///                                             # (trajectory: a TUM/EuRoC/KITTI file to follow instead of the orbit;
 ///                                             # (still: seconds at rest before the orbit starts;
+///                                             #  trajectory: a TUM/EuRoC/KITTI file to follow instead of the orbit;
 ///                                             #  stereo: true renders cam1 as well)
 ///                                             # (paths relative to the suite file; no textures: seeded noise)
 ///     chain: "imu-integrator camera=cam0 imu=imu0"
