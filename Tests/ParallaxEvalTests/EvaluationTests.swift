@@ -24,8 +24,9 @@ import ParallaxMath
     @Test func trajectoryEvaluationMeasuresAPoseStreamAfterAlignment() throws {
         let (folder, gt) = try groundTruthFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // The estimate: the truth in another world frame (yaw 1 rad, shifted), with a ±1 cm error
-        // along the estimator's world y, initializing for the first second. Its covariance says
+        // The estimate: the truth in another world frame (yaw 1 rad, shifted), exact at its first
+        // pose and then with a ±1 cm error along the estimator's world y, initializing for the
+        // first second. Its covariance says
         // σ = 1 cm along y and 10 cm along x and z: the NEES is ≈ 1 only if the error is judged in
         // the estimator's frame (in the reference's frame, rotated by 1 rad, it would be ≈ 0.3).
         let world = SE3(rotation: .exp(Vector3(0, 0, 1)), translation: Vector3(5, -3, 0.2))
@@ -33,7 +34,8 @@ import ParallaxMath
         var outputs: [AnyPacket] = []
         for (k, p) in gt.poses.enumerated() where k % 5 == 0 {
             let state: TrackingState = k < 100 ? .limited(.initializing) : .normal
-            let wrong = SE3(translation: Vector3(0, k % 10 == 0 ? 0.01 : -0.01, 0)) * world * p.pose
+            let error = k == 100 ? 0 : k % 10 == 0 ? 0.01 : -0.01
+            let wrong = SE3(translation: Vector3(0, error, 0)) * world * p.pose
             outputs.append(AnyPacket(stream: "vio/pose", timestamp: p.timestamp, payload: Pose(worldFromBody: wrong, covariance: covariance, trackingState: state)))
         }
         let input = EvaluationInput(outputs: outputs, metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path)
@@ -44,6 +46,27 @@ import ParallaxMath
         #expect(result.metrics["first_pose_s"] == 1.0)
         // 1 cm errors with a 1 cm σ along them: NEES ≈ 1.
         #expect(abs((result.metrics["nees_position_mean"] ?? 0) - 1) < 0.1)
+    }
+
+    @Test func theNEESJudgesTheDriftSinceTheFirstPose() throws {
+        let (folder, gt) = try groundTruthFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The estimate drifts along x from an exact start, 1 cm per second, in another world frame,
+        // and its σ along x grows with the drift: it is consistent, NEES ≈ 1 (0 at the start). A
+        // whole-trajectory alignment would split the 10 cm drift, leaving the start 5 cm off where
+        // the filter claims to know its position to 10 µm.
+        let world = SE3(rotation: .exp(Vector3(0, 0, -2)), translation: Vector3(1, 2, 3))
+        var outputs: [AnyPacket] = []
+        for (k, p) in gt.poses.enumerated() where k % 5 == 0 {
+            let drift = 0.01 * Double(k) / 100
+            let covariance = Matrix.diagonal([drift * drift + 1e-10, 1e-4, 1e-4, 1e-4, 1e-4, 1e-4])
+            let estimate = SE3(translation: Vector3(drift, 0, 0)) * world * p.pose
+            outputs.append(AnyPacket(stream: "vio/pose", timestamp: p.timestamp, payload: Pose(worldFromBody: estimate, covariance: covariance, trackingState: .normal)))
+        }
+        let input = EvaluationInput(outputs: outputs, metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path)
+        let result = try EvaluationRegistry.standard.make("trajectory").evaluate(input)
+        let nees = try #require(result.metrics["nees_position_mean"])
+        #expect(abs(nees - 0.995) < 0.01, "NEES \(nees)")
     }
 
     @Test func evaluationsSayWhatTheyNeed() throws {
