@@ -117,6 +117,7 @@ let package = Package(
         .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxDatasets", "ParallaxEval"], swiftSettings: strictSettings),
         .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxVision", "ParallaxCore", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision", "ParallaxImage"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxImageTests", dependencies: ["ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ParallaxCore", "ParallaxTesting", "ParallaxMath"], swiftSettings: strictSettings),

@@ -41,5 +41,10 @@ let package = Package(
             ],
             path: "Sources/KLTBenchmark"
         ),
+        .executableTarget(
+            name: "stereo-benchmark",
+            dependencies: [.product(name: "Parallax", package: "Parallax")],
+            path: "Sources/StereoBenchmark"
+        ),
     ]
 )

@@ -39,14 +39,16 @@ public struct FlowField: Sendable, Equatable {
     }
 }
 
-/// Why a `.flo` or `.pfm` file could not be read.
+/// Why a `.flo` or `.pfm` file could not be read or written.
 public enum DenseFileError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String)
     case malformed(path: String, reason: String)
+    case unwritable(path: String, reason: String)
     public var description: String {
         switch self {
         case let .unreadable(p): return "\(p): cannot read file"
         case let .malformed(p, r): return "\(p): \(r)"
+        case let .unwritable(p, r): return "\(p): cannot write: \(r)"
         }
     }
 }
@@ -106,6 +108,25 @@ public enum DenseFiles {
         }
         return ImageBuffer(width: w, height: h, samples: values)
     }
+
+    /// Writes `image` as a little-endian gray PFM (Middlebury's disparity format; NaN becomes
+    /// +∞, Middlebury's "unknown"), atomically.
+    public static func writePFM(_ image: ImageBuffer<Float>, path: String) throws {
+        var bytes = Array("Pf\n\(image.width) \(image.height)\n-1\n".utf8)
+        bytes.reserveCapacity(bytes.count + 4 * image.width * image.height)
+        for row in (0..<image.height).reversed() {
+            for x in 0..<image.width {
+                let v = image[x, row]
+                let bits = (v.isNaN ? Float.infinity : v).bitPattern.littleEndian
+                Swift.withUnsafeBytes(of: bits) { bytes.append(contentsOf: $0) }
+            }
+        }
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw DenseFileError.unwritable(path: path, reason: error.localizedDescription)
+        }
+    }
 }
 
 extension Data {
@@ -117,4 +138,5 @@ extension Data {
         }
         return T(littleEndian: value)
     }
+
 }

@@ -144,6 +144,18 @@ import ParallaxCore
         #expect(ImageSizeLimit.check(width: 0, height: 480) == .failure(.empty(width: 0, height: 480)))
     }
 
+    @Test func pfmWrittenIsReadBackWithUnknownsAsNaN() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-\(UUID()).pfm").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // 3 × 2, top row first, one unknown: the file stores rows bottom to top, the unknown as +∞.
+        let image = ImageBuffer<Float>(width: 3, height: 2, samples: [1.5, .nan, 3, -4, 5.25, 6])
+        try DenseFiles.writePFM(image, path: path)
+        let back = try DenseFiles.readPFM(path: path)
+        #expect(back.width == 3 && back.height == 2)
+        #expect(back[0, 0] == 1.5 && back[1, 0].isNaN && back[2, 1] == 6 && back[0, 1] == -4)
+        #expect(throws: DenseFileError.self) { try DenseFiles.writePFM(image, path: "/nonexistent-dir/x.pfm") }
+    }
+
     @Test func nonImagesAreRefusedByName() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-\(UUID()).png")
         try Data("not an image".utf8).write(to: path)

@@ -1,0 +1,327 @@
+import ParallaxImage
+
+/// Semi-global matching (Hirschmüller 2008) of a rectified stereo pair: a disparity for each
+/// pixel of the left image such that `left(x, y)` shows what `right(x − d, y)` shows.
+///
+/// The matching cost is the census distance (``CensusTransform``). It is aggregated along 4 or 8
+/// straight paths through the image, each adding `P1` where the disparity changes by one pixel
+/// between neighbours and `P2` where it jumps, with `P2` lowered where the image has an edge (depth
+/// edges usually sit on intensity edges). The winner over the summed paths is kept when it is
+/// unique (no other disparity more than 1 px away costs nearly as little), agrees with the
+/// right image's own winner (left-right check), and belongs to a patch of similar disparities
+/// larger than a speckle. A parabola through the costs around it gives the sub-pixel value.
+///
+/// Near the left border, where OpenCV's StereoSGBM returns nothing for `x < disparities`, the
+/// search is limited to the disparities the right image still covers (`d ≤ x`).
+///
+/// Integer arithmetic throughout the cost and aggregation (8 disparities per SIMD operation), so
+/// results are bit-identical on every run.
+public struct SemiGlobalMatching: Sendable {
+    /// How the pair is matched.
+    public struct Options: Sendable, Equatable {
+        /// Disparities searched: `0 ..< disparities` (px).
+        public var disparities = 64
+        /// Aggregation paths: 4 (left, right, up, down) or 8 (and the diagonals).
+        public var paths = 8
+        /// `P1`: cost of a ±1 px disparity change between neighbours (census bits).
+        public var smallPenalty = 10
+        /// `P2`: cost of a larger change where the image is flat (census bits).
+        public var largePenalty = 120
+        /// Where the gray level changes by `ΔI` between neighbours, `P2` becomes
+        /// `P2 · s / (s + |ΔI|)` (never below `P1 + 1`) for this `s` (gray levels); 0: constant `P2`.
+        public var penaltyIntensityScale = 16
+        /// The winner's cost must be below every cost more than 1 px from it by this fraction.
+        public var uniqueness = 0.1
+        /// Largest difference (px) from the right image's own winner; negative: no left-right check.
+        public var maxLeftRightDifference = 1
+        /// Refine to sub-pixel with a parabola through the neighbouring costs.
+        public var subpixel = true
+        /// Patches of similar disparity smaller than this (pixels) are removed; 0: none.
+        public var speckleWindow = 100
+        /// Largest disparity step (px) between neighbours of one patch.
+        public var speckleRange = 2.0
+        /// Census window (odd sides, at most 64 pixels).
+        public var censusWidth = 9
+        public var censusHeight = 7
+
+        public init() {}
+    }
+
+    /// Why a pair cannot be matched.
+    public enum MatchingError: Error, Equatable, CustomStringConvertible {
+        case sizeMismatch(left: [Int], right: [Int])
+        case badOption(String)
+        case tooLarge(width: Int, height: Int, disparities: Int)
+
+        public var description: String {
+            switch self {
+            case let .sizeMismatch(l, r): return "the stereo images differ in size: \(l[0])×\(l[1]) and \(r[0])×\(r[1])"
+            case let .badOption(message): return message
+            case let .tooLarge(w, h, d): return "a \(w)×\(h) pair with \(d) disparities needs more than \(SemiGlobalMatching.maxVolume) cost entries"
+            }
+        }
+    }
+
+    /// Largest cost volume (width × height × disparities) matched (2 bytes each, held twice).
+    public static let maxVolume = 1 << 30
+
+    public var options: Options
+    public init(options: Options = Options()) { self.options = options }
+
+    /// The left image's disparity (px), NaN where none passed the checks. Both images are 8-bit
+    /// gray of one size (of several channels, the first is used).
+    public func disparity(left: ImageBuffer<UInt8>, right: ImageBuffer<UInt8>) throws -> ImageBuffer<Float> {
+        let w = left.width, h = left.height
+        guard right.width == w, right.height == h else {
+            throw MatchingError.sizeMismatch(left: [w, h], right: [right.width, right.height])
+        }
+        try check(width: w)
+        let lanes = Self.lanes
+        let depth = (options.disparities + lanes - 1) / lanes * lanes
+        let (volume, overflow) = (w * h).multipliedReportingOverflow(by: depth)
+        guard !overflow, volume <= Self.maxVolume else { throw MatchingError.tooLarge(width: w, height: h, disparities: options.disparities) }
+        guard w > 0, h > 0 else { return ImageBuffer(width: w, height: h, repeating: .nan) }
+        let cost = costVolume(left, right, depth: depth)
+        let gray = (0..<(w * h)).map { left.samples[$0 * left.channels] }
+        let summed = aggregate(cost, gray: gray, width: w, height: h, depth: depth)
+        var disparity = winners(summed, width: w, height: h, depth: depth)
+        if options.speckleWindow > 0 {
+            SpeckleFilter.apply(&disparity, maxSize: options.speckleWindow, maxStep: Float(options.speckleRange))
+        }
+        return disparity
+    }
+
+    private func check(width: Int) throws {
+        guard options.disparities >= 1, options.disparities <= 1024 else {
+            throw MatchingError.badOption("disparities \(options.disparities) is out of range 1…1024")
+        }
+        guard options.paths == 4 || options.paths == 8 else { throw MatchingError.badOption("paths must be 4 or 8, not \(options.paths)") }
+        guard options.smallPenalty >= 0, options.largePenalty > options.smallPenalty, options.largePenalty <= 4096 else {
+            throw MatchingError.badOption("penalties need 0 ≤ P1 < P2 ≤ 4096 (P1 \(options.smallPenalty), P2 \(options.largePenalty))")
+        }
+        guard options.penaltyIntensityScale >= 0, options.uniqueness >= 0, options.uniqueness < 1, options.speckleWindow >= 0,
+              options.speckleRange >= 0 else {
+            throw MatchingError.badOption("penalty_intensity_scale, speckle_window and speckle_range must not be negative, uniqueness in [0, 1)")
+        }
+        guard options.censusWidth % 2 == 1, options.censusHeight % 2 == 1, options.censusWidth > 0, options.censusHeight > 0,
+              options.censusWidth * options.censusHeight <= CensusTransform.maxBits else {
+            throw MatchingError.badOption("the census window \(options.censusWidth)×\(options.censusHeight) needs odd sides and at most 64 pixels")
+        }
+    }
+
+    /// Disparities handled per SIMD operation.
+    static let lanes = 8
+    typealias Lanes = SIMD8<UInt16>
+    /// Cost where the right image has no pixel (`x − d < 0`) and in the padding around each
+    /// pixel's disparities: above any aggregated cost, with room for the penalties.
+    static let outside: UInt16 = 0x3FFF
+
+    /// Census distances `cost[(y·w + x)·depth + d]` of left `(x, y)` and right `(x − d, y)`.
+    func costVolume(_ left: ImageBuffer<UInt8>, _ right: ImageBuffer<UInt8>, depth: Int) -> [UInt16] {
+        let w = left.width, h = left.height, dCount = options.disparities
+        let l = CensusTransform.transform(left, windowWidth: options.censusWidth, windowHeight: options.censusHeight)
+        // The right census with each row reversed, so the right pixels x − d, x − d − 1, … of
+        // consecutive disparities are consecutive in memory.
+        let r = CensusTransform.transform(right, windowWidth: options.censusWidth, windowHeight: options.censusHeight)
+        var reversed = [UInt64](repeating: 0, count: w * h)
+        for y in 0..<h { for x in 0..<w { reversed[y * w + w - 1 - x] = r[y * w + x] } }
+        // Beyond the searched range (up to the SIMD width) nothing may win: the outside cost.
+        var cost = [UInt16](repeating: Self.outside, count: w * h * depth)
+        let outsideCost = UInt16(options.censusWidth * options.censusHeight)
+        let full = dCount / Self.lanes * Self.lanes
+        l.withUnsafeBufferPointer { lb in
+            reversed.withUnsafeBufferPointer { rb in
+                cost.withUnsafeMutableBufferPointer { cb in
+                    guard let lp = lb.baseAddress, let rp = rb.baseAddress, let c = cb.baseAddress else { return }
+                    for y in 0..<h {
+                        let row = rp + y * w
+                        for x in 0..<w {
+                            let base = c + (y * w + x) * depth
+                            let cl = lp[y * w + x]
+                            // Right pixel x − d sits at reversed index w − 1 − x + d.
+                            let start = w - 1 - x
+                            var d = 0
+                            if x >= dCount - 1 {
+                                let centre = SIMD8<UInt64>(repeating: cl)
+                                while d < full {
+                                    let other = UnsafeRawPointer(row + start + d).loadUnaligned(as: SIMD8<UInt64>.self)
+                                    Self.store(SIMD8<UInt16>(truncatingIfNeeded: Self.bitCount(centre ^ other)), base + d)
+                                    d += Self.lanes
+                                }
+                            }
+                            while d < dCount {
+                                base[d] = x >= d ? UInt16((cl ^ row[start + d]).nonzeroBitCount) : outsideCost
+                                d += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return cost
+    }
+
+    /// Set bits of each lane (SWAR: no POPCNT on the baseline x86-64 target).
+    @inline(__always) static func bitCount(_ v: SIMD8<UInt64>) -> SIMD8<UInt64> {
+        var x = v &- ((v &>> 1) & 0x5555_5555_5555_5555)
+        x = (x & 0x3333_3333_3333_3333) &+ ((x &>> 2) & 0x3333_3333_3333_3333)
+        x = (x &+ (x &>> 4)) & 0x0F0F_0F0F_0F0F_0F0F
+        x = x &+ (x &>> 8)
+        x = x &+ (x &>> 16)
+        x = x &+ (x &>> 32)
+        return x & 0x7F
+    }
+
+    /// A path's direction: the neighbour it comes from, `(x + dx, y + dy)`.
+    struct Direction { var dx: Int; var dy: Int }
+
+    /// The costs summed over the paths: two sweeps, top-down (paths from the left and from
+    /// above) and bottom-up (from the right and from below), each keeping one row per path.
+    func aggregate(_ cost: [UInt16], gray: [UInt8], width w: Int, height h: Int, depth: Int) -> [UInt16] {
+        var summed = [UInt16](repeating: 0, count: w * h * depth)
+        let down: [Direction] = options.paths == 8
+            ? [Direction(dx: -1, dy: 0), Direction(dx: 0, dy: -1), Direction(dx: -1, dy: -1), Direction(dx: 1, dy: -1)]
+            : [Direction(dx: -1, dy: 0), Direction(dx: 0, dy: -1)]
+        let up = down.map { Direction(dx: -$0.dx, dy: -$0.dy) }
+        cost.withUnsafeBufferPointer { c in
+            summed.withUnsafeMutableBufferPointer { s in
+                gray.withUnsafeBufferPointer { g in
+                    guard let c = c.baseAddress, let s = s.baseAddress, let g = g.baseAddress else { return }
+                    sweep(down, cost: c, gray: g, summed: s, width: w, height: h, depth: depth)
+                    sweep(up, cost: c, gray: g, summed: s, width: w, height: h, depth: depth)
+                }
+            }
+        }
+        return summed
+    }
+
+    /// One sweep over the image along `directions` (all pointing back, or all forward, in rows),
+    /// adding each path's cost to `summed`.
+    private func sweep(_ directions: [Direction], cost: UnsafePointer<UInt16>, gray: UnsafePointer<UInt8>, summed: UnsafeMutablePointer<UInt16>,
+                       width w: Int, height h: Int, depth: Int) {
+        let forward = directions[0].dx < 0
+        // Each pixel's path costs sit between `pad` slots of `outside` on either side (so the
+        // neighbours d − 1 and d + 1 of the first and last disparity can be loaded).
+        let pad = Self.lanes
+        let stride = depth + 2 * pad
+        let count = directions.count
+        // Two rows (previous, current) per path, and the minimum of each pixel's path costs.
+        var rows = [UInt16](repeating: Self.outside, count: 2 * count * w * stride)
+        var minima = [UInt16](repeating: 0, count: 2 * count * w)
+        let p1 = Lanes(repeating: UInt16(options.smallPenalty))
+        let largePenalty = options.largePenalty, scale = options.penaltyIntensityScale
+        let smallestLarge = options.smallPenalty + 1
+        rows.withUnsafeMutableBufferPointer { rowBuffer in
+            minima.withUnsafeMutableBufferPointer { minBuffer in
+                guard let rowBase = rowBuffer.baseAddress, let minBase = minBuffer.baseAddress else { return }
+                for step in 0..<h {
+                    let y = forward ? step : h - 1 - step
+                    let current = step % 2, previous = 1 - current
+                    for xStep in 0..<w {
+                        let x = forward ? xStep : w - 1 - xStep
+                        let pixel = y * w + x
+                        let c = cost + pixel * depth
+                        let total = summed + pixel * depth
+                        for (k, direction) in directions.enumerated() {
+                            let nx = x + direction.dx, ny = y + direction.dy
+                            let out = rowBase + ((current * count + k) * w + x) * stride + pad
+                            var lowest = Lanes(repeating: Self.outside)
+                            if nx < 0 || nx >= w || ny < 0 || ny >= h {
+                                // The path starts here: its cost is the pixel's.
+                                var d = 0
+                                while d < depth {
+                                    let v = Self.load(c + d)
+                                    Self.store(v, out + d)
+                                    Self.store(Self.load(total + d) &+ v, total + d)
+                                    lowest = pointwiseMin(lowest, v)
+                                    d += Self.lanes
+                                }
+                            } else {
+                                let row = ny == y ? current : previous
+                                let from = UnsafePointer(rowBase + ((row * count + k) * w + nx) * stride + pad)
+                                let fromMin = minBase[(row * count + k) * w + nx]
+                                var large = largePenalty
+                                if scale > 0 {
+                                    let change = abs(Int(gray[pixel]) - Int(gray[ny * w + nx]))
+                                    large = max(smallestLarge, largePenalty * scale / (scale + change))
+                                }
+                                let jump = Lanes(repeating: fromMin &+ UInt16(large))
+                                let base = Lanes(repeating: fromMin)
+                                var d = 0
+                                while d < depth {
+                                    let same = Self.load(from + d)
+                                    let below = Self.load(from + d - 1) &+ p1
+                                    let above = Self.load(from + d + 1) &+ p1
+                                    let best = pointwiseMin(pointwiseMin(same, below), pointwiseMin(above, jump))
+                                    let v = Self.load(c + d) &+ best &- base
+                                    Self.store(v, out + d)
+                                    Self.store(Self.load(total + d) &+ v, total + d)
+                                    lowest = pointwiseMin(lowest, v)
+                                    d += Self.lanes
+                                }
+                            }
+                            minBase[(current * count + k) * w + x] = lowest.min()
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always) static func load(_ p: UnsafePointer<UInt16>) -> Lanes {
+        UnsafeRawPointer(p).loadUnaligned(as: Lanes.self)
+    }
+    @inline(__always) static func load(_ p: UnsafeMutablePointer<UInt16>) -> Lanes {
+        UnsafeRawPointer(p).loadUnaligned(as: Lanes.self)
+    }
+    @inline(__always) static func store(_ v: Lanes, _ p: UnsafeMutablePointer<UInt16>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self)
+    }
+
+    /// Winner-take-all over the summed costs with the uniqueness, left-right and sub-pixel steps.
+    func winners(_ summed: [UInt16], width w: Int, height h: Int, depth: Int) -> ImageBuffer<Float> {
+        var out = [Float](repeating: .nan, count: w * h)
+        let dCount = options.disparities
+        // The uniqueness test in integers: cost·(100 − u) < best·100 means "nearly as good".
+        let keep = Int((100 * (1 - options.uniqueness)).rounded())
+        summed.withUnsafeBufferPointer { s in
+            var rightBest = [Int](repeating: -1, count: w)
+            var rightCost = [Int](repeating: Int.max, count: w)
+            for y in 0..<h {
+                for i in 0..<w { rightBest[i] = -1; rightCost[i] = .max }
+                var integer = [Int](repeating: -1, count: w)
+                for x in 0..<w {
+                    let base = (y * w + x) * depth
+                    let limit = min(dCount, x + 1)
+                    var best = 0, bestCost = Int.max
+                    for d in 0..<limit {
+                        let v = Int(s[base + d])
+                        if v < bestCost { bestCost = v; best = d }
+                        // The right image's pixel x − d: its own winner over the left pixels it matches.
+                        if v < rightCost[x - d] { rightCost[x - d] = v; rightBest[x - d] = d }
+                    }
+                    var unique = true
+                    for d in 0..<limit where abs(d - best) > 1 && Int(s[base + d]) * keep < bestCost * 100 {
+                        unique = false
+                        break
+                    }
+                    guard unique else { continue }
+                    integer[x] = best
+                    var value = Float(best)
+                    if options.subpixel, best > 0, best < limit - 1 {
+                        let a = Int(s[base + best - 1]), b = Int(s[base + best + 1])
+                        let denominator = a + b - 2 * bestCost
+                        if denominator > 0 { value += Float(a - b) / Float(2 * denominator) }
+                    }
+                    out[y * w + x] = value
+                }
+                guard options.maxLeftRightDifference >= 0 else { continue }
+                for x in 0..<w where integer[x] >= 0 {
+                    let partner = rightBest[x - integer[x]]
+                    if partner >= 0, abs(partner - integer[x]) > options.maxLeftRightDifference { out[y * w + x] = .nan }
+                }
+            }
+        }
+        return ImageBuffer(width: w, height: h, samples: out)
+    }
+}

@@ -1,0 +1,136 @@
+import Testing
+import ParallaxImage
+@testable import ParallaxVision
+
+@Suite struct SemiGlobalMatchingTests {
+    /// A smooth random texture (gray levels), the same for a seed.
+    static func texture(width: Int, height: Int, seed: UInt64) -> [Float] {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next() -> Float {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Float(state % 1000) / 1000
+        }
+        // Noise averaged over 3 × 3, so it has structure at a few pixels' scale.
+        let noise = (0..<(width * height)).map { _ in next() }
+        var out = [Float](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum: Float = 0
+                for dy in -1...1 { for dx in -1...1 { sum += noise[min(max(y + dy, 0), height - 1) * width + min(max(x + dx, 0), width - 1)] } }
+                out[y * width + x] = sum / 9 * 255
+            }
+        }
+        return out
+    }
+
+    /// A pair whose left image sees the right one's texture shifted by `disparity(x, y)` px
+    /// (linear interpolation for fractions): `left(x, y) = right(x − d, y)`.
+    static func pair(width: Int, height: Int, disparity: (Int, Int) -> Double) -> (left: ImageBuffer<UInt8>, right: ImageBuffer<UInt8>) {
+        let t = texture(width: width, height: height, seed: 7)
+        var left = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let u = Double(x) - disparity(x, y)
+                let x0 = Int(u.rounded(.down)), f = Float(u - Double(x0))
+                let a = t[y * width + min(max(x0, 0), width - 1)], b = t[y * width + min(max(x0 + 1, 0), width - 1)]
+                left[y * width + x] = UInt8(min(max((a * (1 - f) + b * f).rounded(), 0), 255))
+            }
+        }
+        let right = t.map { UInt8(min(max($0.rounded(), 0), 255)) }
+        return (ImageBuffer(width: width, height: height, samples: left), ImageBuffer(width: width, height: height, samples: right))
+    }
+
+    @Test func censusBitsSayWhichNeighboursAreDarker() {
+        // A 3 × 3 image: the centre (5) is brighter than 1…4 and darker than 6…9.
+        let image = ImageBuffer<UInt8>(width: 3, height: 3, samples: [1, 2, 3, 4, 5, 6, 7, 8, 9])
+        let census = CensusTransform.transform(image, windowWidth: 3, windowHeight: 3)
+        #expect(census[4] == 0b1111_0000)
+        // The corner pixel (1) has no darker neighbour, even among the border's stand-ins.
+        #expect(census[0] == 0)
+    }
+
+    @Test func recoversAForegroundSquareOverABackgroundPlane() throws {
+        // Background 12 px, a 40 × 40 square in front at 28 px.
+        let w = 160, h = 100
+        func truth(_ x: Int, _ y: Int) -> Double { (60..<100).contains(x) && (30..<70).contains(y) ? 28 : 12 }
+        let (left, right) = Self.pair(width: w, height: h, disparity: truth)
+        var options = SemiGlobalMatching.Options()
+        options.disparities = 40
+        let disparity = try SemiGlobalMatching(options: options).disparity(left: left, right: right)
+        var good = 0, valid = 0, counted = 0
+        for y in 5..<(h - 5) {
+            for x in 40..<(w - 5) {
+                counted += 1
+                let d = disparity[x, y]
+                guard !d.isNaN else { continue }
+                valid += 1
+                if abs(Double(d) - truth(x, y)) <= 1 { good += 1 }
+            }
+        }
+        #expect(Double(valid) > 0.9 * Double(counted), "\(valid) of \(counted) valid")
+        #expect(Double(good) > 0.97 * Double(valid), "\(good) of \(valid) within 1 px")
+        // The square's centre and the background are exact.
+        #expect(abs(disparity[80, 50] - 28) < 0.25)
+        #expect(abs(disparity[130, 20] - 12) < 0.25)
+    }
+
+    @Test func refinesFractionalDisparitiesBelowAPixel() throws {
+        let w = 120, h = 60
+        let (left, right) = Self.pair(width: w, height: h) { x, _ in 10.5 + Double(x) / 60 }
+        var options = SemiGlobalMatching.Options()
+        options.disparities = 24
+        let disparity = try SemiGlobalMatching(options: options).disparity(left: left, right: right)
+        var errors: [Double] = []
+        for y in 5..<(h - 5) { for x in 30..<(w - 5) where !disparity[x, y].isNaN { errors.append(abs(Double(disparity[x, y]) - (10.5 + Double(x) / 60))) } }
+        errors.sort()
+        #expect(errors.count > 1500)
+        #expect(errors[errors.count / 2] < 0.2, "median error \(errors[errors.count / 2]) px")
+    }
+
+    @Test func matchesTheLeftBandWhereTheRightImageStillSeesIt() throws {
+        // OpenCV leaves x < disparities empty; here pixels with x ≥ d (8 px) still match.
+        let w = 100, h = 40
+        let (left, right) = Self.pair(width: w, height: h) { _, _ in 8 }
+        var options = SemiGlobalMatching.Options()
+        options.disparities = 48
+        let disparity = try SemiGlobalMatching(options: options).disparity(left: left, right: right)
+        var band = 0
+        for y in 5..<(h - 5) { for x in 12..<48 where abs(disparity[x, y] - 8) < 0.5 { band += 1 } }
+        #expect(band > 36 * 30 * 9 / 10, "\(band) band pixels matched")
+    }
+
+    @Test func fourPathsAndEightPathsAgreeOnASimpleScene() throws {
+        let (left, right) = Self.pair(width: 80, height: 40) { _, _ in 6 }
+        var options = SemiGlobalMatching.Options()
+        options.disparities = 16
+        options.paths = 4
+        let four = try SemiGlobalMatching(options: options).disparity(left: left, right: right)
+        #expect(abs(four[50, 20] - 6) < 0.25)
+    }
+
+    @Test func refusesPairsAndOptionsItCannotMatch() {
+        let a = ImageBuffer<UInt8>(width: 10, height: 8, repeating: 0), b = ImageBuffer<UInt8>(width: 11, height: 8, repeating: 0)
+        #expect(throws: SemiGlobalMatching.MatchingError.sizeMismatch(left: [10, 8], right: [11, 8])) {
+            _ = try SemiGlobalMatching().disparity(left: a, right: b)
+        }
+        var options = SemiGlobalMatching.Options()
+        options.paths = 5
+        #expect(throws: SemiGlobalMatching.MatchingError.self) { _ = try SemiGlobalMatching(options: options).disparity(left: a, right: a) }
+        options = SemiGlobalMatching.Options()
+        options.largePenalty = options.smallPenalty
+        #expect(throws: SemiGlobalMatching.MatchingError.self) { _ = try SemiGlobalMatching(options: options).disparity(left: a, right: a) }
+        options = SemiGlobalMatching.Options()
+        options.censusWidth = 8
+        #expect(throws: SemiGlobalMatching.MatchingError.self) { _ = try SemiGlobalMatching(options: options).disparity(left: a, right: a) }
+    }
+
+    @Test func speckleFilterRemovesSmallPatchesOnly() {
+        // A 6 × 6 image at 10 px with a 2 × 2 patch at 30 px: the patch goes, the rest stays.
+        var values = [Float](repeating: 10, count: 36)
+        for p in [14, 15, 20, 21] { values[p] = 30 }
+        var image = ImageBuffer(width: 6, height: 6, samples: values)
+        SpeckleFilter.apply(&image, maxSize: 5, maxStep: 2)
+        #expect(image.samples.filter(\.isNaN).count == 4)
+        #expect(image[0, 0] == 10)
+    }
+}
