@@ -295,14 +295,7 @@ public struct VIOAnalyzer: Analyzer {
         var p = Matrix(rows: 15, columns: 15)
         if case let .success(still) = initializer.initialize(upTo) {
             state = still
-            let variances = [0, 0, 0, 1e-8, 1e-8, 1e-8, 1e-4, 1e-4, 1e-4, 1e-5, 1e-5, 1e-5, 1e-2, 1e-2, 1e-2]
-            for (i, v) in variances.enumerated() { p[i, i] = v }
-            // Attitude (right perturbation, IMU frame): gravity fixes the tilt to about 0.6°
-            // (σ² 1e-4 rad²); the yaw about the vertical is the gauge the filter fixes at its
-            // start, as its position is (σ² 1e-9, to stay positive definite).
-            let up = still.rotation.inverse * Vector3(0, 0, 1)
-            let u = [up.x, up.y, up.z]
-            for i in 0..<3 { for j in 0..<3 { p[i, j] = 1e-4 * ((i == j ? 1 : 0) - u[i] * u[j]) + 1e-9 * u[i] * u[j] } }
+            p = StaticInitializer.covariance(of: still)
             initializedBy = "still IMU"
         } else if options.dynamicInit, let first = pending.first, t - first.time >= options.dynamicWindow * 0.95, t >= nextDynamicAttempt {
             let frames = pending.filter { $0.time >= t - dynamicSpan - 1e-6 }

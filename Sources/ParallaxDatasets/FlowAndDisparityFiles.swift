@@ -138,5 +138,4 @@ extension Data {
         }
         return T(littleEndian: value)
     }
-
 }

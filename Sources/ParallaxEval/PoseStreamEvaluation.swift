@@ -83,8 +83,7 @@ public struct PoseStreamEvaluation: Evaluation {
         var nees: [Double] = []
         for p in estimate.poses {
             guard let c = covariances[p.timestamp], let truth = reference.pose(at: p.timestamp, maxGap: gap),
-                  let inverse = Matrix3(rows: Vector3(c[0, 0], c[0, 1], c[0, 2]), Vector3(c[1, 0], c[1, 1], c[1, 2]),
-                                        Vector3(c[2, 0], c[2, 1], c[2, 2])).inverse else { continue }
+                  let inverse = (try? Matrix3(c.block(row: 0, column: 0, rows: 3, columns: 3)))?.inverse else { continue }
             let aligned = referenceFromEstimate * (p.pose.translation - first.pose.translation) + start.translation
             let d = referenceFromEstimate.inverse * (aligned - truth.translation)
             nees.append(d.dot(inverse * d))

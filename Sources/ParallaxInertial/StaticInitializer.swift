@@ -54,6 +54,23 @@ public struct StaticInitializer: Sendable {
         return .success(InertialState(rotation: Self.levelRotation(up: meanF), gyroscopeBias: meanW))
     }
 
+    /// The error covariance (15 × 15, ``InertialState``'s error order) of a still start `state`:
+    /// gravity fixes the tilt to about 0.6° (σ² 1e-4 rad² across the vertical, in the IMU frame of
+    /// the right perturbation); yaw about the vertical and the position are the gauge the filter
+    /// fixes at its start (σ² 1e-9 and 1e-8, only to stay positive definite); velocity σ 1 cm/s,
+    /// gyro bias σ 3 mrad/s (the window's mean), accelerometer bias σ 0.1 m/s² (not observed still).
+    public static func covariance(of state: InertialState) -> Matrix {
+        var p = Matrix(rows: InertialState.errorDimension, columns: InertialState.errorDimension)
+        let up = state.rotation.inverse * Vector3(0, 0, 1)
+        let u = [up.x, up.y, up.z]
+        for i in 0..<3 { for j in 0..<3 { p[i, j] = 1e-4 * ((i == j ? 1 : 0) - u[i] * u[j]) + 1e-9 * u[i] * u[j] } }
+        typealias B = InertialState.Block
+        for (block, variance) in [(B.position, 1e-8), (B.velocity, 1e-4), (B.gyroscopeBias, 1e-5), (B.accelerometerBias, 1e-2)] {
+            for i in 0..<3 { p[block + i, block + i] = variance }
+        }
+        return p
+    }
+
     /// `R_WI` with yaw 0 that maps the measured "up" direction (the specific force at rest, in
     /// `I`) to the world's +z.
     public static func levelRotation(up: Vector3) -> SO3 {

@@ -75,7 +75,7 @@ public struct SemiGlobalMatching: Sendable {
         guard right.width == w, right.height == h else {
             throw MatchingError.sizeMismatch(left: [w, h], right: [right.width, right.height])
         }
-        try check(width: w)
+        try checkOptions()
         let lanes = Self.lanes
         let depth = (options.disparities + lanes - 1) / lanes * lanes
         let (volume, overflow) = (w * h).multipliedReportingOverflow(by: depth)
@@ -91,7 +91,7 @@ public struct SemiGlobalMatching: Sendable {
         return disparity
     }
 
-    private func check(width: Int) throws {
+    private func checkOptions() throws {
         guard options.disparities >= 1, options.disparities <= 1024 else {
             throw MatchingError.badOption("disparities \(options.disparities) is out of range 1…1024")
         }
@@ -122,9 +122,8 @@ public struct SemiGlobalMatching: Sendable {
         let l = CensusTransform.transform(left, windowWidth: options.censusWidth, windowHeight: options.censusHeight)
         // The right census with each row reversed, so the right pixels x − d, x − d − 1, … of
         // consecutive disparities are consecutive in memory.
-        let r = CensusTransform.transform(right, windowWidth: options.censusWidth, windowHeight: options.censusHeight)
-        var reversed = [UInt64](repeating: 0, count: w * h)
-        for y in 0..<h { for x in 0..<w { reversed[y * w + w - 1 - x] = r[y * w + x] } }
+        var reversed = CensusTransform.transform(right, windowWidth: options.censusWidth, windowHeight: options.censusHeight)
+        for y in 0..<h { reversed[(y * w)..<((y + 1) * w)].reverse() }
         // Beyond the searched range (up to the SIMD width) nothing may win: the outside cost.
         var cost = [UInt16](repeating: Self.outside, count: w * h * depth)
         let outsideCost = UInt16(options.censusWidth * options.censusHeight)
@@ -287,9 +286,9 @@ public struct SemiGlobalMatching: Sendable {
         summed.withUnsafeBufferPointer { s in
             var rightBest = [Int](repeating: -1, count: w)
             var rightCost = [Int](repeating: Int.max, count: w)
+            var integer = [Int](repeating: -1, count: w)
             for y in 0..<h {
-                for i in 0..<w { rightBest[i] = -1; rightCost[i] = .max }
-                var integer = [Int](repeating: -1, count: w)
+                for i in 0..<w { rightBest[i] = -1; rightCost[i] = .max; integer[i] = -1 }
                 for x in 0..<w {
                     let base = (y * w + x) * depth
                     let limit = min(dCount, x + 1)

@@ -92,6 +92,23 @@ import ParallaxSim
         }
     }
 
+    @Test func aStillStartIsUncertainInTiltNotInYaw() throws {
+        // A start tilted 30° about x: the attitude variance is 1e-4 rad² for any rotation axis
+        // across the vertical and (almost) none about it, whatever the IMU's orientation.
+        let state = InertialState(rotation: SO3.exp(Vector3(0.5236, 0, 0)))
+        let p = StaticInitializer.covariance(of: state)
+        func variance(about axis: Vector3) -> Double {
+            let a = [axis.x, axis.y, axis.z]
+            return (0..<3).reduce(0) { s, i in (0..<3).reduce(s) { $0 + a[i] * p[i, $1] * a[$1] } }
+        }
+        let vertical = state.rotation.inverse * Vector3(0, 0, 1)
+        #expect(abs(variance(about: vertical) - 1e-9) < 1e-15)
+        #expect(abs(variance(about: Vector3(1, 0, 0)) - 1e-4) < 1e-12)
+        #expect(abs(variance(about: vertical.cross(Vector3(1, 0, 0)).normalized) - 1e-4) < 1e-12)
+        #expect(p[3, 3] == 1e-8 && p[14, 14] == 1e-2)
+        _ = try Cholesky(p, symmetryTolerance: 1e-15)
+    }
+
     @Test func theStaticInitializerLevelsOnGravityAndTakesTheGyroBias() {
         var imu = IMUSimulator(noise: Self.noise, rateHz: 200)
         imu.initialGyroBias = Vector3(0.01, -0.02, 0.005)
