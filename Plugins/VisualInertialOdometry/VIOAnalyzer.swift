@@ -13,13 +13,15 @@ import ParallaxVision
 /// first sample after the frame, so the end is interpolated), the pose is cloned into the
 /// window, features whose tracks ended — and, when the window is full, those seen in the oldest
 /// clone — update the filter, and the oldest clone is marginalized.
-/// Initialization: from a still IMU window (gravity levels the attitude, the mean gyro is its
+/// Initialization: from a still window (the IMU still and the features moving at most
+/// ``Options/staticMaxDisparityPx`` over it; gravity levels the attitude, the mean gyro is its
 /// bias) or, for a platform already moving, by the closed-form visual-inertial alignment of the
 /// last ``Options/dynamicWindow`` seconds (``DynamicInitializer``); until then the state is
-/// `limited(initializing)`. While the platform stands still (the
-/// IMU still over ``Options/zuptWindow`` and the features moving less than
-/// ``Options/zuptMaxDisparityPx``), a zero-velocity update holds it in place: a still camera
-/// gives no parallax, so vision alone cannot stop the drift.
+/// `limited(initializing)`. While the platform stands still (the IMU still over
+/// ``Options/zuptWindow`` and the features moving at most ``Options/zuptMaxDisparityPx`` over
+/// it), a zero-velocity update holds it in place: a still camera gives no parallax, so vision
+/// alone cannot stop the drift. Both stillness tests need the images: a slow steady turn or a
+/// slow walk looks still to the IMU.
 ///
 /// Example chain: `klt camera=cam0 ! vio` (`chains/vio-mono.yaml`).
 public struct VIOAnalyzer: Analyzer {
@@ -44,6 +46,8 @@ public struct VIOAnalyzer: Analyzer {
         @Parameter("χ² gate probability for a feature's residual", range: 0.5...0.99999) public var gateProbability = 0.95
         @Parameter("smallest viewing-ray angle for a feature (deg)", range: 0...90) public var minParallaxDegrees = 0.3
         @Parameter("IMU data still for this long initializes the filter (s)", range: 0.1...10) public var staticWindow = 1.0
+        @Parameter("largest median feature motion over the still window (px) for a still start: a slow turn passes the IMU's test, and its rate taken as gyro bias would start the filter wrong and overconfident", range: 0...1000)
+        public var staticMaxDisparityPx = 2.0
         @Parameter("largest IMU gap bridged (ms); a longer one resets the filter", range: 1...10_000) public var maxImuGapMs = 50.0
         @Parameter("initialize a moving platform from a window of frames and the IMU (closed form)") public var dynamicInit = true
         @Parameter("frames of this span initialize a moving platform (s)", range: 0.2...10) public var dynamicWindow = 1.0
@@ -67,7 +71,7 @@ public struct VIOAnalyzer: Analyzer {
         public var accelerometerRange = 156.9
         @Parameter("zero-velocity updates when still; false disables them") public var zupt = true
         @Parameter("IMU data still for this long counts as standing still (s)", range: 0.05...5) public var zuptWindow = 0.3
-        @Parameter("largest median feature motion between frames while standing still (px)", range: 0...50) public var zuptMaxDisparityPx = 0.7
+        @Parameter("largest median feature motion over the zero-velocity window while standing still (px): per frame, a slow walk (7 cm/s, 3 m away: 0.5 px) would pass", range: 0...50) public var zuptMaxDisparityPx = 1.0
         @Parameter("largest σ of the specific force's norm while standing still (m/s²; rotors vibrate)", range: 0...10) public var zuptMaxAccelerationStd = 2.0
         @Parameter("largest gyro deviation from its mean while standing still (rad/s)", range: 0...10) public var zuptMaxRotationRate = 0.5
         @Parameter("σ of the zero-velocity measurement (m/s)", range: 1e-5...1) public var zuptVelocityNoise = 0.01
@@ -109,8 +113,9 @@ public struct VIOAnalyzer: Analyzer {
     private var resets = 0
     private var used: [FeatureUpdate.Rejection?: Int] = [:]
     private var zeroVelocityUpdates = 0
-    /// Each live feature's last pixel position and frame time, for the still check.
-    private var lastPixels: [UInt64: Vector2] = [:]
+    /// The frames of the last ``Options/staticWindow`` or ``Options/zuptWindow`` seconds
+    /// (whichever is longer), for the images' word on standing still.
+    private var recentViews: [DynamicInitializer.Frame] = []
     /// Frames before initialization, for the dynamic initializer.
     private var pending: [DynamicInitializer.Frame] = []
     /// Span of frames the next moving start uses (s): `dynamic_window`, longer after a start
@@ -154,9 +159,11 @@ public struct VIOAnalyzer: Analyzer {
         // The frame's time on the IMU clock.
         let t = seconds(stamp) + (filter?.calibration.timeOffset ?? options.timeOffsetMs / 1000)
 
+        var seen: [UInt64: Vector2] = [:]
+        for f in packet.payload.features { if let n = f.normalized { seen[f.id] = n } }
+        recentViews.append(DynamicInitializer.Frame(time: t, features: seen))
+        recentViews.removeAll { $0.time < t - max(options.staticWindow, options.zuptWindow) - 0.1 }
         if filter == nil {
-            var seen: [UInt64: Vector2] = [:]
-            for f in packet.payload.features { if let n = f.normalized { seen[f.id] = n } }
             pending.append(DynamicInitializer.Frame(time: t, features: seen))
             pending.removeAll { $0.time < t - Self.longestDynamicSpan * options.dynamicWindow - 1e-6 }
             let keepFrom = t - max(options.staticWindow, Self.longestDynamicSpan * options.dynamicWindow) - 0.5
@@ -189,7 +196,7 @@ public struct VIOAnalyzer: Analyzer {
                 }
                 excessiveMotionFrames = Self.framesLimitedAfterSaturation
             }
-            let still = options.zupt && isStandingStill(packet.payload, at: t)
+            let still = options.zupt && isStandingStill(at: t)
             if still {
                 // Zero-velocity pseudo-measurement: v = 0.
                 var h = Matrix(rows: 3, columns: f.dimension)
@@ -241,8 +248,10 @@ public struct VIOAnalyzer: Analyzer {
         if let f = filter, let start = initialCalibration {
             let turn = (start.imuFromCamera.rotation.inverse * f.calibration.imuFromCamera.rotation).log.norm * 180 / .pi
             let shift = (f.calibration.imuFromCamera.translation - start.imuFromCamera.translation).norm * 1000
-            context.warn(String(format: "calibration estimated: time offset %.2f ms (started at %.2f), T_IC moved by %.3f° and %.1f mm",
-                                f.calibration.timeOffset * 1000, start.timeOffset * 1000, turn, shift))
+            // The filter's own σ of the offset (ms), when it estimates it.
+            let sigma = f.timeOffsetIndex.map { String(format: " ± %.2f", f.covariance[$0, $0].squareRoot() * 1000) } ?? ""
+            context.warn(String(format: "calibration estimated: time offset %.2f", f.calibration.timeOffset * 1000) + sigma
+                + String(format: " ms (started at %.2f), T_IC moved by %.3f° and %.1f mm", start.timeOffset * 1000, turn, shift))
         }
         if zeroVelocityUpdates > 0 { context.warn("\(zeroVelocityUpdates) zero-velocity update(s) while standing still") }
         let rejected = used.compactMap { reason, count in reason.map { "\(count) \($0)" } }.sorted()
@@ -293,7 +302,7 @@ public struct VIOAnalyzer: Analyzer {
         let imuFromCamera = imu.bodyFromSensor.inverse * camera.bodyFromSensor
         let state: InertialState
         var p = Matrix(rows: 15, columns: 15)
-        if case let .success(still) = initializer.initialize(upTo) {
+        if case let .success(still) = initializer.initialize(upTo), (imageMotion(over: options.staticWindow, at: t) ?? 0) <= options.staticMaxDisparityPx {
             state = still
             p = StaticInitializer.covariance(of: still)
             initializedBy = "still IMU"
@@ -491,20 +500,23 @@ public struct VIOAnalyzer: Analyzer {
         try f.update(h: h, r: r, variance: f.normalizedNoise * f.normalizedNoise)
     }
 
-    /// Whether the platform stands still at `t`: the IMU still over the last ``Options/zuptWindow``
-    /// seconds and the median feature motion since the previous frame below
-    /// ``Options/zuptMaxDisparityPx``. Updates the remembered feature positions.
-    private mutating func isStandingStill(_ tracks: FeatureTracks, at t: Double) -> Bool {
-        var motions: [Double] = []
-        var current: [UInt64: Vector2] = [:]
-        for f in tracks.features {
-            current[f.id] = f.pixel
-            if let p = lastPixels[f.id] { motions.append((f.pixel - p).norm) }
-        }
-        lastPixels = current
-        guard motions.count >= 10 else { return false }
+    /// How far the features moved over the `window` seconds up to `t` (px): the median, over
+    /// the features seen at both ends, of their displacement (normalized units × fx); `nil` when
+    /// fewer than 10 were seen at both ends (a blank view, or a view that changed completely).
+    /// The images' word on standing still, which the IMU cannot give for a slow steady turn or
+    /// a slow walk.
+    private func imageMotion(over window: Double, at t: Double) -> Double? {
+        guard let camera, let last = recentViews.last, let first = recentViews.first(where: { $0.time >= t - window - 1e-6 }) else { return nil }
+        var motions = first.features.compactMap { id, n in last.features[id].map { ($0 - n).norm * camera.model.intrinsics.fx } }
+        guard motions.count >= 10 else { return nil }
         motions.sort()
-        guard motions[motions.count / 2] <= options.zuptMaxDisparityPx else { return false }
+        return motions[motions.count / 2]
+    }
+
+    /// Whether the platform stands still at `t`: the IMU still over the last ``Options/zuptWindow``
+    /// seconds and the features' median motion over it at most ``Options/zuptMaxDisparityPx``.
+    private func isStandingStill(at t: Double) -> Bool {
+        guard let motion = imageMotion(over: options.zuptWindow, at: t), motion <= options.zuptMaxDisparityPx else { return false }
         var detector = StaticInitializer()
         detector.window = options.zuptWindow
         let recent = measurements.filter { $0.time <= t && $0.time >= t - options.zuptWindow - 0.01 }
