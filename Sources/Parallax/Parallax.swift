@@ -3,6 +3,7 @@
 @_exported import FeatureTracking
 @_exported import Triangulation
 @_exported import VisualInertialOdometry
+@_exported import Depth
 @_exported import ParallaxCore
 @_exported import ParallaxDatasets
 @_exported import ParallaxEval
@@ -25,6 +26,7 @@ public enum BuiltinAnalyzers {
         r.register(ORBMatchAnalyzer.self)
         r.register(TriangulationAnalyzer.self)
         r.register(VIOAnalyzer.self)
+        r.register(StereoDepthAnalyzer.self)
         return r
     }()
 }

@@ -1,0 +1,188 @@
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxImage
+import ParallaxMath
+import ParallaxVision
+
+/// Dense depth from a stereo pair (AVDepthData from two cameras): each frame of the left camera
+/// and its partner's frame at the same time are rectified from the calibration (undistorted
+/// and turned onto one image plane, the tables computed once), matched by semi-global matching
+/// (``SemiGlobalMatching``: census cost, 8 or 4 paths, left-right check, sub-pixel, speckle
+/// filter), and emitted as a disparity map (`<left>/disparity`, px) and a depth map
+/// (`<left>/depth`, m), both in the rectified left camera, NaN where no match passed the checks.
+///
+/// A pair already rectified (no distortion, equal intrinsics, parallel axes, baseline along x:
+/// Middlebury, KITTI) is matched as it is (`rectify=auto`).
+///
+/// Example chain: `stereo-depth left=cam0 right=cam1 disparities=64` (`chains/stereo-depth.yaml`).
+public struct StereoDepthAnalyzer: Analyzer {
+    public static let name = "stereo-depth"
+    public static let summary = "Dense disparity and depth from a calibrated stereo pair (rectification + semi-global matching)"
+
+    /// When the pair is resampled.
+    public enum Rectify: String, CaseIterable, OptionValue {
+        /// When the calibration says the pair is not rectified already.
+        case auto
+        /// Always (through the calibration).
+        case always
+        /// Never: the images are taken as rectified (rows aligned, baseline along x).
+        case never
+    }
+
+    public struct Options: AnalyzerOptions {
+        @Parameter("left camera stream (disparities are of its pixels)") public var left = "cam0"
+        @Parameter("right camera stream (the partner, frames at the same times)") public var right = "cam1"
+        @Parameter("disparities searched, 0 ..< disparities (px)", range: 1...1024) public var disparities = 64
+        @Parameter("aggregation paths", rule: "4 or 8", validate: { $0 == 4 || $0 == 8 ? nil : "must be 4 or 8" }) public var paths = 8
+        @Parameter("P1: cost of a ±1 px disparity step between neighbours (census bits)", range: 0...4095) public var p1 = 10
+        @Parameter("P2: cost of a larger step where the image is flat (census bits; must exceed P1)", range: 1...4096) public var p2 = 120
+        @Parameter("P2 is lowered to P2·s/(s+|ΔI|) at intensity edges, for this s (gray levels); 0: constant", range: 0...255) public var p2IntensityScale = 16
+        @Parameter("the winner's cost must be below every other (more than 1 px away) by this fraction", range: 0...0.99) public var uniqueness = 0.1
+        @Parameter("largest left-right disagreement (px); -1: no check", range: -1...1024) public var leftRightDifference = 1
+        @Parameter("speckles (patches of similar disparity) smaller than this are removed (pixels); 0: none", range: 0...1_000_000) public var speckleWindow = 100
+        @Parameter("largest disparity step inside one speckle (px)", range: 0...1024) public var speckleRange = 2.0
+        @Parameter("rectify the pair from the calibration: auto (when not rectified already), always, never") public var rectify = Rectify.auto
+        @Parameter("largest time difference between the left frame and its partner (ms)", range: 0...1000) public var pairToleranceMs = 1.0
+        public init() {}
+    }
+
+    private let leftPort: InputPort<CameraFrame>
+    private let rightPort: InputPort<CameraFrame>
+    private let disparityPort: OutputPort<DepthMap>
+    private let depthPort: OutputPort<DepthMap>
+    private let options: Options
+    private let matcher: SemiGlobalMatching
+    /// The rectification tables of both cameras (`nil` when the pair is matched as it is).
+    private var tables: (left: RemapTable, right: RemapTable)?
+    /// Disparity (px) to depth (m).
+    private var geometry = DepthMap.StereoGeometry(focalLength: 1, baseline: 1)
+    /// The image size the pair has (from the calibration).
+    private var size: (width: Int, height: Int)?
+    private var missingPartners = 0
+
+    public init(options: Options) throws {
+        try options.checkRanges(analyzer: Self.name)
+        guard options.p2 > options.p1 else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "p2", reason: "must exceed p1 (\(options.p1)), got \(options.p2)")
+        }
+        guard options.left != options.right else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "right", reason: "must name another camera than left ('\(options.left)')")
+        }
+        self.options = options
+        leftPort = .each(options.left)
+        rightPort = .latest(options.right, tolerance: Int64(options.pairToleranceMs * 1_000_000))
+        disparityPort = OutputPort("\(options.left)/disparity")
+        depthPort = OutputPort("\(options.left)/depth")
+        var sgm = SemiGlobalMatching.Options()
+        sgm.disparities = options.disparities
+        sgm.paths = options.paths
+        sgm.smallPenalty = options.p1
+        sgm.largePenalty = options.p2
+        sgm.penaltyIntensityScale = options.p2IntensityScale
+        sgm.uniqueness = options.uniqueness
+        sgm.maxLeftRightDifference = options.leftRightDifference
+        sgm.speckleWindow = options.speckleWindow
+        sgm.speckleRange = options.speckleRange
+        matcher = SemiGlobalMatching(options: sgm)
+    }
+
+    public mutating func open(context: inout AnalyzerContext) throws {
+        let left = try context.cameraCalibration(of: leftPort), right = try context.cameraCalibration(of: rightPort)
+        guard options.disparities < left.model.width else {
+            throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "disparities",
+                                              reason: "\(options.disparities) is not below the image width (\(left.model.width) px)")
+        }
+        // T_C1C0 from the two cameras' places on the body.
+        let rightFromLeft = right.bodyFromSensor.inverse * left.bodyFromSensor
+        let rectification: StereoRectification
+        do {
+            rectification = try StereoRectification(left: left.model, right: right.model, rightFromLeft: rightFromLeft)
+        } catch {
+            throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "left/right", reason: "\(error)")
+        }
+        size = (left.model.width, left.model.height)
+        let rectifiedAlready = StereoRectification.isRectified(left: left.model, right: right.model, rightFromLeft: rightFromLeft, tolerance: 1e-4)
+        let resample = options.rectify == .always || (options.rectify == .auto && !rectifiedAlready)
+        let rectifiedLeft: CameraCalibration
+        if resample {
+            let l = rectification.sourceTable(camera: .left), r = rectification.sourceTable(camera: .right)
+            let w = rectification.rectified.width, h = rectification.rectified.height
+            tables = (try RemapTable(width: w, height: h, x: l.x, y: l.y, sourceWidth: left.model.width, sourceHeight: left.model.height),
+                      try RemapTable(width: w, height: h, x: r.x, y: r.y, sourceWidth: right.model.width, sourceHeight: right.model.height))
+            geometry = DepthMap.StereoGeometry(focalLength: rectification.focalLength, baseline: rectification.baseline)
+            // The rectified left camera: the ideal model, turned by the rectification.
+            rectifiedLeft = CameraCalibration(model: rectification.rectified,
+                                              bodyFromSensor: left.bodyFromSensor * SE3(rotation: rectification.leftRotation.inverse, translation: .zero))
+        } else {
+            // Taken as rectified: Middlebury's convention, Z = f·B / (d + doffs), doffs the
+            // difference of the principal points' columns.
+            geometry = DepthMap.StereoGeometry(focalLength: left.model.intrinsics.fx, baseline: rectification.baseline,
+                                               doffs: right.model.intrinsics.cx - left.model.intrinsics.cx)
+            rectifiedLeft = left
+        }
+        context.describe(disparityPort, as: StreamMetadata(depth: DepthSensor(kind: .pixelDisparity, camera: rectifiedLeft)))
+        context.describe(depthPort, as: StreamMetadata(depth: DepthSensor(kind: .depth, camera: rectifiedLeft)))
+    }
+
+    public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        guard let frame = input.payload(leftPort) else { return }
+        guard let partner = input.latest(rightPort)?.payload else {
+            if missingPartners == 0 {
+                context.warn("no '\(options.right)' frame within \(options.pairToleranceMs) ms of '\(options.left)' at \(input.timestamp.nanoseconds) ns: no depth for that frame")
+            }
+            missingPartners += 1
+            return
+        }
+        let at = input.timestamp.nanoseconds
+        for (name, image) in [(options.left, frame.image), (options.right, partner.image)] {
+            if let size, image.width != size.width || image.height != size.height {
+                throw StereoDepthError.sizeMismatch(stream: name, timestamp: at, got: "\(image.width)×\(image.height)", calibrated: "\(size.width)×\(size.height)")
+            }
+        }
+        var left = Self.gray(frame.image), right = Self.gray(partner.image)
+        if let tables {
+            left = try tables.left.apply(to: left)
+            right = try tables.right.apply(to: right)
+        }
+        var disparity = try matcher.disparity(left: left, right: right)
+        if let tables {
+            // Pixels the left camera did not see have no disparity.
+            var values = disparity.samples
+            for y in 0..<disparity.height { for x in 0..<disparity.width where !tables.left.covers(x: x, y: y) { values[y * disparity.width + x] = .nan } }
+            disparity = ImageBuffer(width: disparity.width, height: disparity.height, samples: values)
+        }
+        let fb = Float(geometry.focalLength * geometry.baseline), doffs = Float(geometry.doffs)
+        let depth = disparity.samples.map { d -> Float in
+            let s = d + doffs
+            return d.isFinite && s > 0 ? fb / s : .nan
+        }
+        context.emit(DepthMap(sensorID: options.left, kind: .pixelDisparity, values: disparity, stereo: geometry), on: disparityPort, at: input.timestamp)
+        context.emit(DepthMap(sensorID: options.left, kind: .depth, values: ImageBuffer(width: disparity.width, height: disparity.height, samples: depth)),
+                     on: depthPort, at: input.timestamp)
+    }
+
+    public mutating func close(context: inout AnalyzerContext) throws {
+        if missingPartners > 1 { context.warn("\(missingPartners) '\(options.left)' frames had no '\(options.right)' partner: no depth for them") }
+    }
+
+    /// The first channel of an image (the matcher reads gray).
+    private static func gray(_ image: ImageBuffer<UInt8>) -> ImageBuffer<UInt8> {
+        guard image.channels > 1 else { return image }
+        let n = image.width * image.height
+        return image.withUnsafeSamples { s in
+            ImageBuffer(width: image.width, height: image.height, samples: (0..<n).map { s[$0 * image.channels] })
+        }
+    }
+}
+
+/// A stereo pair that cannot be matched.
+public enum StereoDepthError: Error, Equatable, CustomStringConvertible {
+    case sizeMismatch(stream: String, timestamp: Int64, got: String, calibrated: String)
+
+    public var description: String {
+        switch self {
+        case let .sizeMismatch(stream, t, got, calibrated):
+            return "stereo-depth: stream '\(stream)' at \(t) ns has a \(got) image, its calibration (and partner) \(calibrated)"
+        }
+    }
+}
