@@ -277,47 +277,83 @@ public struct SemiGlobalMatching: Sendable {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self)
     }
 
-    /// Winner-take-all over the summed costs with the uniqueness, left-right and sub-pixel steps.
+    /// Winner-take-all over the summed costs with the uniqueness, left-right and sub-pixel steps,
+    /// 8 disparities per SIMD operation.
     func winners(_ summed: [UInt16], width w: Int, height h: Int, depth: Int) -> ImageBuffer<Float> {
         var out = [Float](repeating: .nan, count: w * h)
         let dCount = options.disparities
-        // The uniqueness test in integers: cost·(100 − u) < best·100 means "nearly as good".
+        // The uniqueness test in integers: cost·keep < best·100 means "nearly as good", that is
+        // cost ≤ (best·100 − 1) / keep.
         let keep = Int((100 * (1 - options.uniqueness)).rounded())
+        let laneIndex = Lanes(0, 1, 2, 3, 4, 5, 6, 7)
+        let none = Lanes(repeating: .max)
+        // The right image's own winners over the row, reversed as its census is (right pixel
+        // x − d at w − 1 − x + d), so each left pixel's disparities update consecutive entries.
+        var rightCost = [UInt16](repeating: .max, count: w + depth)
+        var rightBest = [UInt16](repeating: .max, count: w + depth)
+        var integer = [Int](repeating: -1, count: w)
         summed.withUnsafeBufferPointer { s in
-            var rightBest = [Int](repeating: -1, count: w)
-            var rightCost = [Int](repeating: Int.max, count: w)
-            var integer = [Int](repeating: -1, count: w)
-            for y in 0..<h {
-                for i in 0..<w { rightBest[i] = -1; rightCost[i] = .max; integer[i] = -1 }
-                for x in 0..<w {
-                    let base = (y * w + x) * depth
-                    let limit = min(dCount, x + 1)
-                    var best = 0, bestCost = Int.max
-                    for d in 0..<limit {
-                        let v = Int(s[base + d])
-                        if v < bestCost { bestCost = v; best = d }
-                        // The right image's pixel x − d: its own winner over the left pixels it matches.
-                        if v < rightCost[x - d] { rightCost[x - d] = v; rightBest[x - d] = d }
+            rightCost.withUnsafeMutableBufferPointer { rcBuffer in
+                rightBest.withUnsafeMutableBufferPointer { rbBuffer in
+                    guard let s = s.baseAddress, let rc = rcBuffer.baseAddress, let rb = rbBuffer.baseAddress else { return }
+                    for y in 0..<h {
+                        for i in 0..<(w + depth) { rc[i] = .max; rb[i] = .max }
+                        for x in 0..<w {
+                            integer[x] = -1
+                            let base = s + (y * w + x) * depth
+                            let limit = min(dCount, x + 1)
+                            let limitLanes = Lanes(repeating: UInt16(limit))
+                            let start = w - 1 - x
+                            // The lowest cost, and the right image's winners.
+                            var lowest = none
+                            var d = 0
+                            while d < limit {
+                                let index = laneIndex &+ UInt16(d)
+                                let v = Self.load(base + d).replacing(with: none, where: index .>= limitLanes)
+                                lowest = pointwiseMin(lowest, v)
+                                let r = Self.load(rc + start + d)
+                                let better = v .< r
+                                Self.store(pointwiseMin(r, v), rc + start + d)
+                                Self.store(Self.load(rb + start + d).replacing(with: index, where: better), rb + start + d)
+                                d += Self.lanes
+                            }
+                            let bestCost = Int(lowest.min())
+                            // The first disparity at the lowest cost.
+                            var best = 0
+                            while best < limit, Int(base[best]) != bestCost { best += 1 }
+                            // Unique: no cost more than 1 px away at or below the threshold.
+                            if bestCost > 0 && keep > 0 {
+                                let threshold = (bestCost * 100 - 1) / keep
+                                if threshold >= 0 {
+                                    let t = Lanes(repeating: UInt16(min(threshold, Int(UInt16.max) - 1)))
+                                    var near = Lanes(repeating: 0)
+                                    d = 0
+                                    while d < limit {
+                                        let index = laneIndex &+ UInt16(d)
+                                        let v = Self.load(base + d).replacing(with: none, where: index .>= limitLanes)
+                                        near = near &+ Lanes(repeating: 0).replacing(with: 1, where: v .<= t)
+                                        d += Self.lanes
+                                    }
+                                    var count = Int(near.wrappedSum())
+                                    for n in max(0, best - 1)...min(limit - 1, best + 1) where Int(base[n]) <= threshold { count -= 1 }
+                                    if count > 0 { continue }
+                                }
+                            }
+                            integer[x] = best
+                            var value = Float(best)
+                            if options.subpixel, best > 0, best < limit - 1 {
+                                let a = Int(base[best - 1]), b = Int(base[best + 1])
+                                let denominator = a + b - 2 * bestCost
+                                if denominator > 0 { value += Float(a - b) / Float(2 * denominator) }
+                            }
+                            out[y * w + x] = value
+                        }
+                        guard options.maxLeftRightDifference >= 0 else { continue }
+                        for x in 0..<w where integer[x] >= 0 {
+                            let partner = rb[w - 1 - (x - integer[x])]
+                            if partner != .max, abs(Int(partner) - integer[x]) > options.maxLeftRightDifference { out[y * w + x] = .nan }
+                        }
                     }
-                    var unique = true
-                    for d in 0..<limit where abs(d - best) > 1 && Int(s[base + d]) * keep < bestCost * 100 {
-                        unique = false
-                        break
-                    }
-                    guard unique else { continue }
-                    integer[x] = best
-                    var value = Float(best)
-                    if options.subpixel, best > 0, best < limit - 1 {
-                        let a = Int(s[base + best - 1]), b = Int(s[base + best + 1])
-                        let denominator = a + b - 2 * bestCost
-                        if denominator > 0 { value += Float(a - b) / Float(2 * denominator) }
-                    }
-                    out[y * w + x] = value
-                }
-                guard options.maxLeftRightDifference >= 0 else { continue }
-                for x in 0..<w where integer[x] >= 0 {
-                    let partner = rightBest[x - integer[x]]
-                    if partner >= 0, abs(partner - integer[x]) > options.maxLeftRightDifference { out[y * w + x] = .nan }
                 }
             }
         }

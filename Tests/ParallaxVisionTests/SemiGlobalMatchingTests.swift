@@ -40,6 +40,40 @@ import ParallaxImage
         return (ImageBuffer(width: width, height: height, samples: left), ImageBuffer(width: width, height: height, samples: right))
     }
 
+    /// The vectorized transform against its definition, pixel by pixel, on a random image whose
+    /// width is no multiple of the 16 pixels done at once, and two windows.
+    @Test(arguments: [(9, 7), (5, 5), (3, 1)])
+    func censusMatchesItsDefinition(window: (Int, Int)) {
+        let w = 37, h = 11
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let samples = (0..<(w * h)).map { _ -> UInt8 in
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return UInt8(state % 8 * 32)
+        }
+        let census = CensusTransform.transform(ImageBuffer(width: w, height: h, samples: samples), windowWidth: window.0, windowHeight: window.1)
+        #expect(census.count == w * h)
+        let rx = window.0 / 2, ry = window.1 / 2
+        var mismatches = 0
+        for y in 0..<h {
+            for x in 0..<w {
+                let centre = samples[y * w + x]
+                var expected: UInt64 = 0, k = 0
+                let count = window.0 * window.1 - 1
+                for wy in -ry...ry {
+                    for wx in -rx...rx where wy != 0 || wx != 0 {
+                        let v = samples[min(max(y + wy, 0), h - 1) * w + min(max(x + wx, 0), w - 1)]
+                        // Byte k / 8, the first of its neighbours the most significant used bit.
+                        let inByte = min(8, count - k / 8 * 8)
+                        if v < centre { expected |= 1 << UInt64(k / 8 * 8 + inByte - 1 - k % 8) }
+                        k += 1
+                    }
+                }
+                if census[y * w + x] != expected { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test func censusBitsSayWhichNeighboursAreDarker() {
         // A 3 × 3 image: the centre (5) is brighter than 1…4 and darker than 6…9.
         let image = ImageBuffer<UInt8>(width: 3, height: 3, samples: [1, 2, 3, 4, 5, 6, 7, 8, 9])
