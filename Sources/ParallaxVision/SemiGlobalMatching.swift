@@ -194,9 +194,21 @@ public struct SemiGlobalMatching: Sendable {
         return summed
     }
 
+    /// Path costs in the sweeps: signed 16 bits, whose minimum is one SSE2 instruction (they
+    /// stay below `outside + P2` < 2¹⁵; the sums over the paths are read as unsigned).
+    typealias PathLanes = SIMD8<Int16>
+
+    /// `P2` where the gray level changes by `|ΔI|` = 0…255 between neighbours.
+    func largePenalties() -> [Int16] {
+        let largePenalty = options.largePenalty, scale = options.penaltyIntensityScale
+        return (0..<256).map { change in
+            Int16(scale > 0 ? max(options.smallPenalty + 1, largePenalty * scale / (scale + change)) : largePenalty)
+        }
+    }
+
     /// One sweep over the image along `directions` (all pointing back, or all forward, in rows),
     /// adding each path's cost to `summed`.
-    private func sweep(_ directions: [Direction], cost: UnsafePointer<UInt16>, gray: UnsafePointer<UInt8>, summed: UnsafeMutablePointer<UInt16>,
+    private func sweep(_ directions: [Direction], cost costValues: UnsafePointer<UInt16>, gray: UnsafePointer<UInt8>, summed summedValues: UnsafeMutablePointer<UInt16>,
                        width w: Int, height h: Int, depth: Int) {
         let forward = directions[0].dx < 0
         // Each pixel's path costs sit between `pad` slots of `outside` on either side (so the
@@ -204,67 +216,78 @@ public struct SemiGlobalMatching: Sendable {
         let pad = Self.lanes
         let stride = depth + 2 * pad
         let count = directions.count
+        // The costs and sums as signed lanes (the same bits).
+        let cost = UnsafeRawPointer(costValues).assumingMemoryBound(to: Int16.self)
+        let summed = UnsafeMutableRawPointer(summedValues).assumingMemoryBound(to: Int16.self)
         // Two rows (previous, current) per path, and the minimum of each pixel's path costs.
-        var rows = [UInt16](repeating: Self.outside, count: 2 * count * w * stride)
-        var minima = [UInt16](repeating: 0, count: 2 * count * w)
-        let p1 = Lanes(repeating: UInt16(options.smallPenalty))
-        let largePenalty = options.largePenalty, scale = options.penaltyIntensityScale
-        let smallestLarge = options.smallPenalty + 1
+        var rows = [Int16](repeating: Int16(Self.outside), count: 2 * count * w * stride)
+        var minima = [Int16](repeating: 0, count: 2 * count * w)
+        let p1 = PathLanes(repeating: Int16(options.smallPenalty))
+        let penalties = largePenalties()
         rows.withUnsafeMutableBufferPointer { rowBuffer in
             minima.withUnsafeMutableBufferPointer { minBuffer in
-                guard let rowBase = rowBuffer.baseAddress, let minBase = minBuffer.baseAddress else { return }
-                for step in 0..<h {
-                    let y = forward ? step : h - 1 - step
-                    let current = step % 2, previous = 1 - current
-                    for xStep in 0..<w {
-                        let x = forward ? xStep : w - 1 - xStep
-                        let pixel = y * w + x
-                        let c = cost + pixel * depth
-                        let total = summed + pixel * depth
-                        for (k, direction) in directions.enumerated() {
-                            let nx = x + direction.dx, ny = y + direction.dy
-                            let out = rowBase + ((current * count + k) * w + x) * stride + pad
-                            var lowest = Lanes(repeating: Self.outside)
-                            if nx < 0 || nx >= w || ny < 0 || ny >= h {
-                                // The path starts here: its cost is the pixel's.
-                                var d = 0
-                                while d < depth {
-                                    let v = Self.load(c + d)
-                                    Self.store(v, out + d)
-                                    Self.store(Self.load(total + d) &+ v, total + d)
-                                    lowest = pointwiseMin(lowest, v)
-                                    d += Self.lanes
+                penalties.withUnsafeBufferPointer { penaltyBuffer in
+                    guard let rowBase = rowBuffer.baseAddress, let minBase = minBuffer.baseAddress, let large = penaltyBuffer.baseAddress else { return }
+                    for step in 0..<h {
+                        let y = forward ? step : h - 1 - step
+                        let current = step % 2, previous = 1 - current
+                        for xStep in 0..<w {
+                            let x = forward ? xStep : w - 1 - xStep
+                            let pixel = y * w + x
+                            let c = cost + pixel * depth
+                            let total = summed + pixel * depth
+                            for k in 0..<count {
+                                let direction = directions[k]
+                                let nx = x + direction.dx, ny = y + direction.dy
+                                let out = rowBase + ((current * count + k) * w + x) * stride + pad
+                                var lowest = PathLanes(repeating: Int16(Self.outside))
+                                if nx < 0 || nx >= w || ny < 0 || ny >= h {
+                                    // The path starts here: its cost is the pixel's.
+                                    var d = 0
+                                    while d < depth {
+                                        let v = Self.load(c + d)
+                                        Self.store(v, out + d)
+                                        Self.store(Self.load(total + d) &+ v, total + d)
+                                        lowest = pointwiseMin(lowest, v)
+                                        d += Self.lanes
+                                    }
+                                } else {
+                                    let row = ny == y ? current : previous
+                                    let from = rowBase + ((row * count + k) * w + nx) * stride + pad
+                                    let fromMin = minBase[(row * count + k) * w + nx]
+                                    let change = Int(gray[pixel]) - Int(gray[ny * w + nx])
+                                    let jump = PathLanes(repeating: fromMin &+ large[change < 0 ? -change : change])
+                                    let base = PathLanes(repeating: fromMin)
+                                    var d = 0
+                                    while d < depth {
+                                        let same = Self.load(from + d)
+                                        let below = Self.load(from + d - 1) &+ p1
+                                        let above = Self.load(from + d + 1) &+ p1
+                                        let best = pointwiseMin(pointwiseMin(same, below), pointwiseMin(above, jump))
+                                        let v = Self.load(c + d) &+ best &- base
+                                        Self.store(v, out + d)
+                                        Self.store(Self.load(total + d) &+ v, total + d)
+                                        lowest = pointwiseMin(lowest, v)
+                                        d += Self.lanes
+                                    }
                                 }
-                            } else {
-                                let row = ny == y ? current : previous
-                                let from = UnsafePointer(rowBase + ((row * count + k) * w + nx) * stride + pad)
-                                let fromMin = minBase[(row * count + k) * w + nx]
-                                var large = largePenalty
-                                if scale > 0 {
-                                    let change = abs(Int(gray[pixel]) - Int(gray[ny * w + nx]))
-                                    large = max(smallestLarge, largePenalty * scale / (scale + change))
-                                }
-                                let jump = Lanes(repeating: fromMin &+ UInt16(large))
-                                let base = Lanes(repeating: fromMin)
-                                var d = 0
-                                while d < depth {
-                                    let same = Self.load(from + d)
-                                    let below = Self.load(from + d - 1) &+ p1
-                                    let above = Self.load(from + d + 1) &+ p1
-                                    let best = pointwiseMin(pointwiseMin(same, below), pointwiseMin(above, jump))
-                                    let v = Self.load(c + d) &+ best &- base
-                                    Self.store(v, out + d)
-                                    Self.store(Self.load(total + d) &+ v, total + d)
-                                    lowest = pointwiseMin(lowest, v)
-                                    d += Self.lanes
-                                }
+                                minBase[(current * count + k) * w + x] = lowest.min()
                             }
-                            minBase[(current * count + k) * w + x] = lowest.min()
                         }
                     }
                 }
             }
         }
+    }
+
+    @inline(__always) static func load(_ p: UnsafePointer<Int16>) -> PathLanes {
+        UnsafeRawPointer(p).loadUnaligned(as: PathLanes.self)
+    }
+    @inline(__always) static func load(_ p: UnsafeMutablePointer<Int16>) -> PathLanes {
+        UnsafeRawPointer(p).loadUnaligned(as: PathLanes.self)
+    }
+    @inline(__always) static func store(_ v: PathLanes, _ p: UnsafeMutablePointer<Int16>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: PathLanes.self)
     }
 
     @inline(__always) static func load(_ p: UnsafePointer<UInt16>) -> Lanes {
