@@ -124,8 +124,9 @@ public struct SemiGlobalMatching: Sendable {
         // consecutive disparities are consecutive in memory.
         var reversed = CensusTransform.transform(right, windowWidth: options.censusWidth, windowHeight: options.censusHeight)
         for y in 0..<h { reversed[(y * w)..<((y + 1) * w)].reverse() }
-        // Beyond the searched range (up to the SIMD width) nothing may win: the outside cost.
-        var cost = [UInt16](repeating: Self.outside, count: w * h * depth)
+        // Beyond the searched range (up to the SIMD width) nothing may win: the outside cost
+        // (written below with the rest: the volume is not filled twice).
+        var cost = [UInt16](unsafeUninitializedCapacity: w * h * depth) { _, count in count = w * h * depth }
         let outsideCost = UInt16(options.censusWidth * options.censusHeight)
         let full = dCount / Self.lanes * Self.lanes
         l.withUnsafeBufferPointer { lb in
@@ -150,6 +151,10 @@ public struct SemiGlobalMatching: Sendable {
                             }
                             while d < dCount {
                                 base[d] = x >= d ? UInt16((cl ^ row[start + d]).nonzeroBitCount) : outsideCost
+                                d += 1
+                            }
+                            while d < depth {
+                                base[d] = Self.outside
                                 d += 1
                             }
                         }
@@ -341,8 +346,10 @@ public struct SemiGlobalMatching: Sendable {
                                 d += Self.lanes
                             }
                             let bestCost = Int(lowest.min())
-                            // The first disparity at the lowest cost.
+                            // The first disparity at the lowest cost: its group, then its lane.
+                            let bestLanes = Lanes(repeating: UInt16(bestCost))
                             var best = 0
+                            while best < limit, !any(Self.load(base + best) .== bestLanes) { best += Self.lanes }
                             while best < limit, Int(base[best]) != bestCost { best += 1 }
                             // Unique: no cost more than 1 px away at or below the threshold.
                             if bestCost > 0 && keep > 0 {
