@@ -43,6 +43,7 @@ public struct StereoDepthAnalyzer: Analyzer {
         @Parameter("largest disparity step inside one speckle (px)", range: 0...1024) public var speckleRange = 2.0
         @Parameter("rectify the pair from the calibration: auto (when not rectified already), always, never") public var rectify = Rectify.auto
         @Parameter("largest time difference between the left frame and its partner (ms)", range: 0...1000) public var pairToleranceMs = 1.0
+        @Parameter("threads matching a pair (1 or 2; the same disparities either way)", range: 1...2) public var threads = 1
         public init() {}
     }
 
@@ -83,6 +84,7 @@ public struct StereoDepthAnalyzer: Analyzer {
         sgm.maxLeftRightDifference = options.leftRightDifference
         sgm.speckleWindow = options.speckleWindow
         sgm.speckleRange = options.speckleRange
+        sgm.threads = options.threads
         matcher = SemiGlobalMatching(options: sgm)
     }
 

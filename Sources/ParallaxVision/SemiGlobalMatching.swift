@@ -1,3 +1,4 @@
+import Dispatch
 import ParallaxImage
 
 /// Semi-global matching (Hirschmüller 2008) of a rectified stereo pair: a disparity for each
@@ -43,6 +44,9 @@ public struct SemiGlobalMatching: Sendable {
         /// Census window (odd sides, at most 64 pixels).
         public var censusWidth = 9
         public var censusHeight = 7
+        /// Threads (1 or 2): with 2 the two sweeps run at once, each into its own sums, added
+        /// after (integers: bit-identical to one thread).
+        public var threads = 1
 
         public init() {}
     }
@@ -95,6 +99,7 @@ public struct SemiGlobalMatching: Sendable {
         guard options.disparities >= 1, options.disparities <= 1024 else {
             throw MatchingError.badOption("disparities \(options.disparities) is out of range 1…1024")
         }
+        guard options.threads == 1 || options.threads == 2 else { throw MatchingError.badOption("threads must be 1 or 2, not \(options.threads)") }
         guard options.paths == 4 || options.paths == 8 else { throw MatchingError.badOption("paths must be 4 or 8, not \(options.paths)") }
         guard options.smallPenalty >= 0, options.largePenalty > options.smallPenalty, options.largePenalty <= 4096 else {
             throw MatchingError.badOption("penalties need 0 ≤ P1 < P2 ≤ 4096 (P1 \(options.smallPenalty), P2 \(options.largePenalty))")
@@ -191,8 +196,25 @@ public struct SemiGlobalMatching: Sendable {
             summed.withUnsafeMutableBufferPointer { s in
                 gray.withUnsafeBufferPointer { g in
                     guard let c = c.baseAddress, let s = s.baseAddress, let g = g.baseAddress else { return }
-                    sweep(down, cost: c, gray: g, summed: s, width: w, height: h, depth: depth)
-                    sweep(up, cost: c, gray: g, summed: s, width: w, height: h, depth: depth)
+                    guard options.threads > 1 else {
+                        sweep(down, cost: c, gray: g, summed: s, width: w, height: h, depth: depth)
+                        sweep(up, cost: c, gray: g, summed: s, width: w, height: h, depth: depth)
+                        return
+                    }
+                    let second = UnsafeMutablePointer<UInt16>.allocate(capacity: w * h * depth)
+                    defer { second.deallocate() }
+                    second.initialize(repeating: 0, count: w * h * depth)
+                    // The sweeps read the shared costs and write disjoint sums.
+                    nonisolated(unsafe) let (costs, grays, first, other) = (c, g, s, second)
+                    DispatchQueue.concurrentPerform(iterations: 2) { i in
+                        sweep(i == 0 ? down : up, cost: costs, gray: grays, summed: i == 0 ? first : other, width: w, height: h, depth: depth)
+                    }
+                    var i = 0
+                    let count = w * h * depth
+                    while i < count {
+                        Self.store(Self.load(s + i) &+ Self.load(second + i), s + i)
+                        i += Self.lanes
+                    }
                 }
             }
         }

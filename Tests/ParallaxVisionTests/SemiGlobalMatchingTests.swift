@@ -83,6 +83,25 @@ import ParallaxImage
         #expect(census[0] == 0)
     }
 
+    /// Two threads (the sweeps at once) give the same bits as one, for 8 and 4 paths.
+    @Test(arguments: [8, 4])
+    func twoThreadsMatchOneBitForBit(paths: Int) throws {
+        func truth(_ x: Int, _ y: Int) -> Double { (50..<90).contains(x) && (20..<60).contains(y) ? 21.5 : 9.25 }
+        let (left, right) = Self.pair(width: 120, height: 80, disparity: truth)
+        var options = SemiGlobalMatching.Options()
+        options.disparities = 30
+        options.paths = paths
+        let one = try SemiGlobalMatching(options: options).disparity(left: left, right: right)
+        options.threads = 2
+        let two = try SemiGlobalMatching(options: options).disparity(left: left, right: right)
+        #expect(one.samples.map(\.bitPattern) == two.samples.map(\.bitPattern))
+        #expect(one.samples.filter { !$0.isNaN }.count > 120 * 80 / 2)
+        options.threads = 3
+        #expect(throws: SemiGlobalMatching.MatchingError.badOption("threads must be 1 or 2, not 3")) {
+            try SemiGlobalMatching(options: options).disparity(left: left, right: right)
+        }
+    }
+
     @Test func recoversAForegroundSquareOverABackgroundPlane() throws {
         // Background 12 px, a 40 × 40 square in front at 28 px.
         let w = 160, h = 100
