@@ -44,8 +44,9 @@ public struct SemiGlobalMatching: Sendable {
         /// Census window (odd sides, at most 64 pixels).
         public var censusWidth = 9
         public var censusHeight = 7
-        /// Threads (1 or 2): with 2 the two sweeps run at once, each into its own sums, added
-        /// after (integers: bit-identical to one thread).
+        /// Threads (1 or 2): with 2 the cost rows and the winner rows are split in halves and
+        /// the two sweeps run at once, each into its own sums, added after (integers:
+        /// bit-identical to one thread).
         public var threads = 1
 
         public init() {}
@@ -123,7 +124,7 @@ public struct SemiGlobalMatching: Sendable {
 
     /// Census distances `cost[(y·w + x)·depth + d]` of left `(x, y)` and right `(x − d, y)`.
     func costVolume(_ left: ImageBuffer<UInt8>, _ right: ImageBuffer<UInt8>, depth: Int) -> [UInt16] {
-        let w = left.width, h = left.height, dCount = options.disparities
+        let w = left.width, h = left.height
         let l = CensusTransform.transform(left, windowWidth: options.censusWidth, windowHeight: options.censusHeight)
         // The right census with each row reversed, so the right pixels x − d, x − d − 1, … of
         // consecutive disparities are consecutive in memory.
@@ -132,42 +133,54 @@ public struct SemiGlobalMatching: Sendable {
         // Beyond the searched range (up to the SIMD width) nothing may win: the outside cost
         // (written below with the rest: the volume is not filled twice).
         var cost = [UInt16](unsafeUninitializedCapacity: w * h * depth) { _, count in count = w * h * depth }
-        let outsideCost = UInt16(options.censusWidth * options.censusHeight)
-        let full = dCount / Self.lanes * Self.lanes
         l.withUnsafeBufferPointer { lb in
             reversed.withUnsafeBufferPointer { rb in
                 cost.withUnsafeMutableBufferPointer { cb in
                     guard let lp = lb.baseAddress, let rp = rb.baseAddress, let c = cb.baseAddress else { return }
-                    for y in 0..<h {
-                        let row = rp + y * w
-                        for x in 0..<w {
-                            let base = c + (y * w + x) * depth
-                            let cl = lp[y * w + x]
-                            // Right pixel x − d sits at reversed index w − 1 − x + d.
-                            let start = w - 1 - x
-                            var d = 0
-                            if x >= dCount - 1 {
-                                let centre = SIMD8<UInt64>(repeating: cl)
-                                while d < full {
-                                    let other = UnsafeRawPointer(row + start + d).loadUnaligned(as: SIMD8<UInt64>.self)
-                                    Self.store(SIMD8<UInt16>(truncatingIfNeeded: Self.bitCount(centre ^ other)), base + d)
-                                    d += Self.lanes
-                                }
-                            }
-                            while d < dCount {
-                                base[d] = x >= d ? UInt16((cl ^ row[start + d]).nonzeroBitCount) : outsideCost
-                                d += 1
-                            }
-                            while d < depth {
-                                base[d] = Self.outside
-                                d += 1
-                            }
-                        }
+                    // Rows are independent: with two threads each takes half of them.
+                    nonisolated(unsafe) let (lp2, rp2, c2) = (lp, rp, c)
+                    let halves = options.threads > 1 && h > 1 ? 2 : 1
+                    DispatchQueue.concurrentPerform(iterations: halves) { half in
+                        costRows(halves == 1 ? 0..<h : (half == 0 ? 0..<(h / 2) : (h / 2)..<h), left: lp2, reversedRight: rp2, cost: c2, width: w, depth: depth)
                     }
                 }
             }
         }
         return cost
+    }
+
+    /// ``costVolume(_:_:depth:)`` for `rows`, from the left census and the reversed right one.
+    private func costRows(_ rows: Range<Int>, left lp: UnsafePointer<UInt64>, reversedRight rp: UnsafePointer<UInt64>, cost c: UnsafeMutablePointer<UInt16>,
+                          width w: Int, depth: Int) {
+        let dCount = options.disparities
+        let outsideCost = UInt16(options.censusWidth * options.censusHeight)
+        let full = dCount / Self.lanes * Self.lanes
+        for y in rows {
+            let row = rp + y * w
+            for x in 0..<w {
+                let base = c + (y * w + x) * depth
+                let cl = lp[y * w + x]
+                // Right pixel x − d sits at reversed index w − 1 − x + d.
+                let start = w - 1 - x
+                var d = 0
+                if x >= dCount - 1 {
+                    let centre = SIMD8<UInt64>(repeating: cl)
+                    while d < full {
+                        let other = UnsafeRawPointer(row + start + d).loadUnaligned(as: SIMD8<UInt64>.self)
+                        Self.store(SIMD8<UInt16>(truncatingIfNeeded: Self.bitCount(centre ^ other)), base + d)
+                        d += Self.lanes
+                    }
+                }
+                while d < dCount {
+                    base[d] = x >= d ? UInt16((cl ^ row[start + d]).nonzeroBitCount) : outsideCost
+                    d += 1
+                }
+                while d < depth {
+                    base[d] = Self.outside
+                    d += 1
+                }
+            }
+        }
     }
 
     /// Set bits of each lane (SWAR: no POPCNT on the baseline x86-64 target).
@@ -275,7 +288,7 @@ public struct SemiGlobalMatching: Sendable {
                                         let v = Self.load(c + d)
                                         Self.store(v, out + d)
                                         Self.store(Self.load(total + d) &+ v, total + d)
-                                        lowest = pointwiseMin(lowest, v)
+                                        lowest = Self.minimum(lowest, v)
                                         d += Self.lanes
                                     }
                                 } else {
@@ -290,11 +303,11 @@ public struct SemiGlobalMatching: Sendable {
                                         let same = Self.load(from + d)
                                         let below = Self.load(from + d - 1) &+ p1
                                         let above = Self.load(from + d + 1) &+ p1
-                                        let best = pointwiseMin(pointwiseMin(same, below), pointwiseMin(above, jump))
+                                        let best = Self.minimum(Self.minimum(same, below), Self.minimum(above, jump))
                                         let v = Self.load(c + d) &+ best &- base
                                         Self.store(v, out + d)
                                         Self.store(Self.load(total + d) &+ v, total + d)
-                                        lowest = pointwiseMin(lowest, v)
+                                        lowest = Self.minimum(lowest, v)
                                         d += Self.lanes
                                     }
                                 }
@@ -305,6 +318,12 @@ public struct SemiGlobalMatching: Sendable {
                 }
             }
         }
+    }
+
+    /// The lanes' minima (`pminsw`), always inlined: the standard library's generic
+    /// `pointwiseMin` is sometimes left as a call in the innermost loop.
+    @inline(__always) static func minimum(_ a: PathLanes, _ b: PathLanes) -> PathLanes {
+        a.replacing(with: b, where: b .< a)
     }
 
     @inline(__always) static func load(_ p: UnsafePointer<Int16>) -> PathLanes {
@@ -331,6 +350,22 @@ public struct SemiGlobalMatching: Sendable {
     /// 8 disparities per SIMD operation.
     func winners(_ summed: [UInt16], width w: Int, height h: Int, depth: Int) -> ImageBuffer<Float> {
         var out = [Float](repeating: .nan, count: w * h)
+        summed.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { o in
+                guard let s = s.baseAddress, let o = o.baseAddress else { return }
+                guard options.threads > 1, h > 1 else { return winnerRows(0..<h, summed: s, out: o, width: w, depth: depth) }
+                // Rows are independent: each thread takes half of them.
+                nonisolated(unsafe) let (sums, outputs) = (s, o)
+                DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    winnerRows(i == 0 ? 0..<(h / 2) : (h / 2)..<h, summed: sums, out: outputs, width: w, depth: depth)
+                }
+            }
+        }
+        return ImageBuffer(width: w, height: h, samples: out)
+    }
+
+    /// ``winners(_:width:height:depth:)`` for `rows`, written to `out` (NaN already where none).
+    private func winnerRows(_ rows: Range<Int>, summed s: UnsafePointer<UInt16>, out: UnsafeMutablePointer<Float>, width w: Int, depth: Int) {
         let dCount = options.disparities
         // The uniqueness test in integers: cost·keep < best·100 means "nearly as good", that is
         // cost ≤ (best·100 − 1) / keep.
@@ -342,11 +377,11 @@ public struct SemiGlobalMatching: Sendable {
         var rightCost = [UInt16](repeating: .max, count: w + depth)
         var rightBest = [UInt16](repeating: .max, count: w + depth)
         var integer = [Int](repeating: -1, count: w)
-        summed.withUnsafeBufferPointer { s in
+        do {
             rightCost.withUnsafeMutableBufferPointer { rcBuffer in
                 rightBest.withUnsafeMutableBufferPointer { rbBuffer in
-                    guard let s = s.baseAddress, let rc = rcBuffer.baseAddress, let rb = rbBuffer.baseAddress else { return }
-                    for y in 0..<h {
+                    guard let rc = rcBuffer.baseAddress, let rb = rbBuffer.baseAddress else { return }
+                    for y in rows {
                         for i in 0..<(w + depth) { rc[i] = .max; rb[i] = .max }
                         for x in 0..<w {
                             integer[x] = -1
@@ -409,6 +444,5 @@ public struct SemiGlobalMatching: Sendable {
                 }
             }
         }
-        return ImageBuffer(width: w, height: h, samples: out)
     }
 }
