@@ -73,19 +73,7 @@ public enum ImageDecoder {
     /// Decodes to 8-bit gray, converting color (luma) as needed. 16-bit images are refused.
     public static func decodeGray8(path: String) throws -> ImageBuffer<UInt8> {
         let image = try decode8Bit(path: path)
-        return image.channels == 1 ? image : grayFromRGB(image)
-    }
-
-    /// ITU-R BT.601 luma, rounded: `(77 R + 150 G + 29 B + 128) / 256`.
-    public static func grayFromRGB(_ rgb: ImageBuffer<UInt8>) -> ImageBuffer<UInt8> {
-        var gray = [UInt8](repeating: 0, count: rgb.width * rgb.height)
-        rgb.withUnsafeSamples { p in
-            for i in gray.indices {
-                let r = UInt32(p[3 * i]), g = UInt32(p[3 * i + 1]), b = UInt32(p[3 * i + 2])
-                gray[i] = UInt8((77 * r + 150 * g + 29 * b + 128) >> 8)
-            }
-        }
-        return ImageBuffer(width: rgb.width, height: rgb.height, samples: gray)
+        return image.luma
     }
 
     static func decodePNG(_ data: Data, path: String) throws -> DecodedImage {

@@ -25,7 +25,7 @@ import ParallaxCore
     @Test func decodesEuRoCGrayAndConvertsColorToLuma() throws {
         let gray = try ImageDecoder.decodeGray8(path: Self.root.appendingPathComponent("datasets/euroc_v1_01_cut/mav0/cam0/data/1403715273262142976.png").path)
         #expect(gray.width == 752 && gray.height == 480 && gray.channels == 1)
-        let luma = ImageDecoder.grayFromRGB(ImageBuffer(width: 2, height: 1, channels: 3, samples: [255, 255, 255, 255, 0, 0]))
+        let luma = ImageBuffer<UInt8>(width: 2, height: 1, channels: 3, samples: [255, 255, 255, 255, 0, 0]).luma
         #expect(luma.samples == [255, 77])
     }
 
