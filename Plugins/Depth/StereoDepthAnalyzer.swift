@@ -55,6 +55,8 @@ public struct StereoDepthAnalyzer: Analyzer {
     private let matcher: SemiGlobalMatching
     /// The rectification tables of both cameras (`nil` when the pair is matched as it is).
     private var tables: (left: RemapTable, right: RemapTable)?
+    /// Rectified left pixels (row-major indices) the left camera did not see: no disparity there.
+    private var unseen: [Int] = []
     /// Disparity (px) to depth (m).
     private var geometry = DepthMap.StereoGeometry(focalLength: 1, baseline: 1)
     /// The image size the pair has (from the calibration).
@@ -111,6 +113,7 @@ public struct StereoDepthAnalyzer: Analyzer {
             let w = rectification.rectified.width, h = rectification.rectified.height
             tables = (try RemapTable(width: w, height: h, x: l.x, y: l.y, sourceWidth: left.model.width, sourceHeight: left.model.height),
                       try RemapTable(width: w, height: h, x: r.x, y: r.y, sourceWidth: right.model.width, sourceHeight: right.model.height))
+            if let leftTable = tables?.left { unseen = (0..<(w * h)).filter { !leftTable.covers(x: $0 % w, y: $0 / w) } }
             geometry = DepthMap.StereoGeometry(focalLength: rectification.focalLength, baseline: rectification.baseline)
             // The rectified left camera: the ideal model, turned by the rectification.
             rectifiedLeft = CameraCalibration(model: rectification.rectified,
@@ -141,16 +144,15 @@ public struct StereoDepthAnalyzer: Analyzer {
                 throw StereoDepthError.sizeMismatch(stream: name, timestamp: at, got: "\(image.width)×\(image.height)", calibrated: "\(size.width)×\(size.height)")
             }
         }
-        var left = Self.gray(frame.image), right = Self.gray(partner.image)
+        var left = frame.image.luma, right = partner.image.luma
         if let tables {
             left = try tables.left.apply(to: left)
             right = try tables.right.apply(to: right)
         }
         var disparity = try matcher.disparity(left: left, right: right)
-        if let tables {
-            // Pixels the left camera did not see have no disparity.
+        if !unseen.isEmpty {
             var values = disparity.samples
-            for y in 0..<disparity.height { for x in 0..<disparity.width where !tables.left.covers(x: x, y: y) { values[y * disparity.width + x] = .nan } }
+            for i in unseen { values[i] = .nan }
             disparity = ImageBuffer(width: disparity.width, height: disparity.height, samples: values)
         }
         let fb = Float(geometry.focalLength * geometry.baseline), doffs = Float(geometry.doffs)
@@ -165,15 +167,6 @@ public struct StereoDepthAnalyzer: Analyzer {
 
     public mutating func close(context: inout AnalyzerContext) throws {
         if missingPartners > 1 { context.warn("\(missingPartners) '\(options.left)' frames had no '\(options.right)' partner: no depth for them") }
-    }
-
-    /// The first channel of an image (the matcher reads gray).
-    private static func gray(_ image: ImageBuffer<UInt8>) -> ImageBuffer<UInt8> {
-        guard image.channels > 1 else { return image }
-        let n = image.width * image.height
-        return image.withUnsafeSamples { s in
-            ImageBuffer(width: image.width, height: image.height, samples: (0..<n).map { s[$0 * image.channels] })
-        }
     }
 }
 

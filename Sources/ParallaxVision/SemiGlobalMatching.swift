@@ -67,15 +67,16 @@ public struct SemiGlobalMatching: Sendable {
         }
     }
 
-    /// Largest cost volume (width × height × disparities) matched (2 bytes each, held twice).
+    /// Largest cost volume (width × height × disparities) matched (2 bytes each, held twice: costs and sums; three times with two threads).
     public static let maxVolume = 1 << 30
 
     public var options: Options
     public init(options: Options = Options()) { self.options = options }
 
-    /// The left image's disparity (px), NaN where none passed the checks. Both images are 8-bit
-    /// gray of one size (of several channels, the first is used).
-    public func disparity(left: ImageBuffer<UInt8>, right: ImageBuffer<UInt8>) throws -> ImageBuffer<Float> {
+    /// The left image's disparity (px), NaN where none passed the checks. Both images are 8-bit,
+    /// of one size; color is matched as its luma (``ImageBuffer/luma``).
+    public func disparity(left color: ImageBuffer<UInt8>, right rightColor: ImageBuffer<UInt8>) throws -> ImageBuffer<Float> {
+        let left = color.luma, right = rightColor.luma
         let w = left.width, h = left.height
         guard right.width == w, right.height == h else {
             throw MatchingError.sizeMismatch(left: [w, h], right: [right.width, right.height])
@@ -87,8 +88,7 @@ public struct SemiGlobalMatching: Sendable {
         guard !overflow, volume <= Self.maxVolume else { throw MatchingError.tooLarge(width: w, height: h, disparities: options.disparities) }
         guard w > 0, h > 0 else { return ImageBuffer(width: w, height: h, repeating: .nan) }
         let cost = costVolume(left, right, depth: depth)
-        let gray = (0..<(w * h)).map { left.samples[$0 * left.channels] }
-        let summed = aggregate(cost, gray: gray, width: w, height: h, depth: depth)
+        let summed = aggregate(cost, gray: left.samples, width: w, height: h, depth: depth)
         var disparity = winners(summed, width: w, height: h, depth: depth)
         if options.speckleWindow > 0 {
             SpeckleFilter.apply(&disparity, maxSize: options.speckleWindow, maxStep: Float(options.speckleRange))
@@ -205,13 +205,14 @@ public struct SemiGlobalMatching: Sendable {
             ? [Direction(dx: -1, dy: 0), Direction(dx: 0, dy: -1), Direction(dx: -1, dy: -1), Direction(dx: 1, dy: -1)]
             : [Direction(dx: -1, dy: 0), Direction(dx: 0, dy: -1)]
         let up = down.map { Direction(dx: -$0.dx, dy: -$0.dy) }
+        let penalties = largePenalties()
         cost.withUnsafeBufferPointer { c in
             summed.withUnsafeMutableBufferPointer { s in
                 gray.withUnsafeBufferPointer { g in
                     guard let c = c.baseAddress, let s = s.baseAddress, let g = g.baseAddress else { return }
                     guard options.threads > 1 else {
-                        sweep(down, cost: c, gray: g, summed: s, width: w, height: h, depth: depth)
-                        sweep(up, cost: c, gray: g, summed: s, width: w, height: h, depth: depth)
+                        sweep(down, cost: c, gray: g, penalties: penalties, summed: s, width: w, height: h, depth: depth)
+                        sweep(up, cost: c, gray: g, penalties: penalties, summed: s, width: w, height: h, depth: depth)
                         return
                     }
                     let second = UnsafeMutablePointer<UInt16>.allocate(capacity: w * h * depth)
@@ -220,7 +221,7 @@ public struct SemiGlobalMatching: Sendable {
                     // The sweeps read the shared costs and write disjoint sums.
                     nonisolated(unsafe) let (costs, grays, first, other) = (c, g, s, second)
                     DispatchQueue.concurrentPerform(iterations: 2) { i in
-                        sweep(i == 0 ? down : up, cost: costs, gray: grays, summed: i == 0 ? first : other, width: w, height: h, depth: depth)
+                        sweep(i == 0 ? down : up, cost: costs, gray: grays, penalties: penalties, summed: i == 0 ? first : other, width: w, height: h, depth: depth)
                     }
                     var i = 0
                     let count = w * h * depth
@@ -247,8 +248,9 @@ public struct SemiGlobalMatching: Sendable {
     }
 
     /// One sweep over the image along `directions` (all pointing back, or all forward, in rows),
-    /// adding each path's cost to `summed`.
-    private func sweep(_ directions: [Direction], cost costValues: UnsafePointer<UInt16>, gray: UnsafePointer<UInt8>, summed summedValues: UnsafeMutablePointer<UInt16>,
+    /// adding each path's cost to `summed`; `penalties` from ``largePenalties()``.
+    private func sweep(_ directions: [Direction], cost costValues: UnsafePointer<UInt16>, gray: UnsafePointer<UInt8>, penalties: [Int16],
+                       summed summedValues: UnsafeMutablePointer<UInt16>,
                        width w: Int, height h: Int, depth: Int) {
         let forward = directions[0].dx < 0
         // Each pixel's path costs sit between `pad` slots of `outside` on either side (so the
@@ -263,7 +265,6 @@ public struct SemiGlobalMatching: Sendable {
         var rows = [Int16](repeating: Int16(Self.outside), count: 2 * count * w * stride)
         var minima = [Int16](repeating: 0, count: 2 * count * w)
         let p1 = PathLanes(repeating: Int16(options.smallPenalty))
-        let penalties = largePenalties()
         rows.withUnsafeMutableBufferPointer { rowBuffer in
             minima.withUnsafeMutableBufferPointer { minBuffer in
                 penalties.withUnsafeBufferPointer { penaltyBuffer in
@@ -326,24 +327,15 @@ public struct SemiGlobalMatching: Sendable {
         a.replacing(with: b, where: b .< a)
     }
 
-    @inline(__always) static func load(_ p: UnsafePointer<Int16>) -> PathLanes {
-        UnsafeRawPointer(p).loadUnaligned(as: PathLanes.self)
+    /// Eight consecutive entries (16-bit costs or sums, signed or not), unaligned.
+    @inline(__always) static func load<Scalar: SIMDScalar>(_ p: UnsafePointer<Scalar>) -> SIMD8<Scalar> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Scalar>.self)
     }
-    @inline(__always) static func load(_ p: UnsafeMutablePointer<Int16>) -> PathLanes {
-        UnsafeRawPointer(p).loadUnaligned(as: PathLanes.self)
+    @inline(__always) static func load<Scalar: SIMDScalar>(_ p: UnsafeMutablePointer<Scalar>) -> SIMD8<Scalar> {
+        load(UnsafePointer(p))
     }
-    @inline(__always) static func store(_ v: PathLanes, _ p: UnsafeMutablePointer<Int16>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: PathLanes.self)
-    }
-
-    @inline(__always) static func load(_ p: UnsafePointer<UInt16>) -> Lanes {
-        UnsafeRawPointer(p).loadUnaligned(as: Lanes.self)
-    }
-    @inline(__always) static func load(_ p: UnsafeMutablePointer<UInt16>) -> Lanes {
-        UnsafeRawPointer(p).loadUnaligned(as: Lanes.self)
-    }
-    @inline(__always) static func store(_ v: Lanes, _ p: UnsafeMutablePointer<UInt16>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: Lanes.self)
+    @inline(__always) static func store<Scalar: SIMDScalar>(_ v: SIMD8<Scalar>, _ p: UnsafeMutablePointer<Scalar>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Scalar>.self)
     }
 
     /// Winner-take-all over the summed costs with the uniqueness, left-right and sub-pixel steps,

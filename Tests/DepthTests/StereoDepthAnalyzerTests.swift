@@ -64,7 +64,7 @@ import ParallaxTesting
         let result = try Self.pair(depth: 2, frames: 3, skipRight: [1]).run()
         #expect(result.failure == nil)
         #expect(result.packets(on: "cam0/depth", as: DepthMap.self).count == 2)
-        #expect(result.report.warnings.contains { $0.contains("no 'cam1' frame within 1.0 ms") })
+        #expect(result.report.warnings.contains { $0.contains("no 'cam1' frame within 1.0 ms") }, "\(result.report.warnings)")
     }
 
     @Test func aPartnerOfAnotherSizeIsAClearError() throws {

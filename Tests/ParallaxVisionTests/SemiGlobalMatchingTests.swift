@@ -83,6 +83,26 @@ import ParallaxImage
         #expect(census[0] == 0)
     }
 
+    /// A color pair is matched as its luma (BT.601): the same bits as the gray pair of that
+    /// luma. The red channel here is flat, so matching any single channel would not do.
+    @Test func colorIsMatchedAsItsLuma() throws {
+        let (left, right) = Self.pair(width: 96, height: 48) { x, _ in x < 48 ? 8 : 14.5 }
+        // R = 0, G = B = v: luma (150 v + 29 v + 128) / 256.
+        func color(_ gray: ImageBuffer<UInt8>) -> ImageBuffer<UInt8> {
+            ImageBuffer(width: gray.width, height: gray.height, channels: 3, samples: gray.samples.flatMap { [0, $0, $0] })
+        }
+        func luma(_ gray: ImageBuffer<UInt8>) -> ImageBuffer<UInt8> {
+            ImageBuffer(width: gray.width, height: gray.height, samples: gray.samples.map { UInt8((179 * UInt32($0) + 128) >> 8) })
+        }
+        var options = SemiGlobalMatching.Options()
+        options.disparities = 24
+        let matcher = SemiGlobalMatching(options: options)
+        let fromLuma = try matcher.disparity(left: luma(left), right: luma(right))
+        let fromColor = try matcher.disparity(left: color(left), right: color(right))
+        #expect(fromLuma.samples.map(\.bitPattern) == fromColor.samples.map(\.bitPattern))
+        #expect(fromColor.samples.filter { !$0.isNaN }.count > 96 * 48 / 2)
+    }
+
     /// Two threads (the sweeps at once) give the same bits as one, for 8 and 4 paths.
     @Test(arguments: [8, 4])
     func twoThreadsMatchOneBitForBit(paths: Int) throws {
