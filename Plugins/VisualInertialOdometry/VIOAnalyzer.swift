@@ -116,8 +116,9 @@ public struct VIOAnalyzer: Analyzer {
     /// The frames of the last ``Options/staticWindow`` or ``Options/zuptWindow`` seconds
     /// (whichever is longer), for the images' word on standing still.
     private var recentViews: [DynamicInitializer.Frame] = []
-    /// Frames before initialization, for the dynamic initializer.
-    private var pending: [DynamicInitializer.Frame] = []
+    /// Frames after this time (s, IMU clock) may start a moving platform: the frame that reset
+    /// the filter and those before it belong to the lost track.
+    private var movingStartFrom = -Double.infinity
     /// Span of frames the next moving start uses (s): `dynamic_window`, longer after a start
     /// refused as too uncertain; and the earliest time of that attempt.
     private var dynamicSpan = 0.0
@@ -162,10 +163,10 @@ public struct VIOAnalyzer: Analyzer {
         var seen: [UInt64: Vector2] = [:]
         for f in packet.payload.features { if let n = f.normalized { seen[f.id] = n } }
         recentViews.append(DynamicInitializer.Frame(time: t, features: seen))
-        recentViews.removeAll { $0.time < t - max(options.staticWindow, options.zuptWindow) - 0.1 }
+        // Until the filter runs, also the frames a moving start may need.
+        let viewSpan = max(options.staticWindow, options.zuptWindow, filter == nil ? Self.longestDynamicSpan * options.dynamicWindow : 0)
+        recentViews.removeAll { $0.time < t - viewSpan - 0.1 }
         if filter == nil {
-            pending.append(DynamicInitializer.Frame(time: t, features: seen))
-            pending.removeAll { $0.time < t - Self.longestDynamicSpan * options.dynamicWindow - 1e-6 }
             let keepFrom = t - max(options.staticWindow, Self.longestDynamicSpan * options.dynamicWindow) - 0.5
             if let cut = measurements.firstIndex(where: { $0.time >= keepFrom }), cut > 1 { measurements.removeFirst(cut - 1) }
             initialize(at: t, context: &context)
@@ -177,7 +178,7 @@ public struct VIOAnalyzer: Analyzer {
         // A gap in the IMU that the filter cannot bridge: start again.
         if let gap = largestGap(from: f.time, to: t), gap > options.maxImuGapMs / 1000 {
             context.warn(String(format: "IMU gap of %.0f ms before %lld ns: filter reset", gap * 1000, stamp.nanoseconds))
-            reset(&context, at: stamp)
+            reset(&context, at: stamp, time: t)
             return
         }
         do {
@@ -235,7 +236,7 @@ public struct VIOAnalyzer: Analyzer {
             emit(f, state: state, at: stamp, context: &context)
         } catch {
             context.warn("filter failed at \(stamp.nanoseconds) ns (\(error)): reset")
-            reset(&context, at: stamp)
+            reset(&context, at: stamp, time: t)
         }
     }
 
@@ -302,12 +303,15 @@ public struct VIOAnalyzer: Analyzer {
         let imuFromCamera = imu.bodyFromSensor.inverse * camera.bodyFromSensor
         let state: InertialState
         var p = Matrix(rows: 15, columns: 15)
+        // The images must agree that the platform is still; where they cannot say (fewer than 10
+        // features seen over the window: a blank or dark view), the IMU's word stands.
         if case let .success(still) = initializer.initialize(upTo), (imageMotion(over: options.staticWindow, at: t) ?? 0) <= options.staticMaxDisparityPx {
             state = still
             p = StaticInitializer.covariance(of: still)
             initializedBy = "still IMU"
-        } else if options.dynamicInit, let first = pending.first, t - first.time >= options.dynamicWindow * 0.95, t >= nextDynamicAttempt {
-            let frames = pending.filter { $0.time >= t - dynamicSpan - 1e-6 }
+        } else if options.dynamicInit, let first = recentViews.first(where: { $0.time > movingStartFrom && $0.time >= t - Self.longestDynamicSpan * options.dynamicWindow - 1e-6 }),
+                  t - first.time >= options.dynamicWindow * 0.95, t >= nextDynamicAttempt {
+            let frames = recentViews.filter { $0.time > movingStartFrom && $0.time >= t - dynamicSpan - 1e-6 }
             switch dynamicInitializer(camera).initialize(frames, imu: measurements, noise: imu.noise, imuFromCamera: imuFromCamera) {
             case let .success(moving):
                 state = moving.state
@@ -327,7 +331,6 @@ public struct VIOAnalyzer: Analyzer {
             return
         }
         context.warn(String(format: "initialized at %.2f s after the first IMU sample: %@", t, initializedBy))
-        pending = []
         dynamicSpan = options.dynamicWindow
         nextDynamicAttempt = -.infinity
         filter = MSCKF(state: state, time: t, covariance: p,
@@ -355,9 +358,12 @@ public struct VIOAnalyzer: Analyzer {
         return initializer
     }
 
-    private mutating func reset(_ context: inout AnalyzerContext, at stamp: Timestamp) {
+    /// Drops the filter after the frame at `stamp` (`t` on the IMU clock); it starts again from
+    /// the frames after it.
+    private mutating func reset(_ context: inout AnalyzerContext, at stamp: Timestamp, time t: Double) {
         resets += 1
         filter = nil
+        movingStartFrom = t
         dynamicSpan = options.dynamicWindow
         nextDynamicAttempt = -.infinity
         recentUpdates = []
