@@ -10,7 +10,8 @@ disp12MaxDiff 1. Scores over every pixel with ground truth, an invalid predictio
 bad: bad-1.0 / 2.0 / 4.0 (%), and the average absolute error over the valid predictions; then
 the same without the left band x < disparities (which OpenCV leaves empty). Time: median of
 all calls, each matcher called --repeats times in one process (warm, as on a stream of
-frames), in two alternating rounds, and the ratio.
+frames), in two alternating rounds, and the ratio; Parallax also on two threads (bit-identical
+to one: checked here), OpenCV's ratio to that too (OpenCV's SGBM on one thread, as REFERENCE.md).
 
     swift build -c release --package-path Benchmarks --product stereo-benchmark
     pip install opencv-python-headless
@@ -77,7 +78,7 @@ def main():
                                  mode=cv2.STEREO_SGBM_MODE_SGBM_3WAY)
     if not os.path.exists(binary):
         sys.exit(f"{binary} is missing: swift build -c release --package-path Benchmarks --product stereo-benchmark")
-    ours_times, cv_times = [], []
+    ours_times, ours2_times, cv_times = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "disp.pfm")
         # Both matchers run `repeats` times in one process (warm, as on a stream of frames: the
@@ -90,7 +91,13 @@ def main():
             r = subprocess.run([binary, os.path.join(f, "im0.png"), os.path.join(f, "im1.png"), out, str(nd), str(a.repeats)],
                                capture_output=True, text=True, check=True)
             ours_times += json.loads(r.stdout)["times_ms"]
+            out2 = os.path.join(tmp, "disp2.pfm")
+            r = subprocess.run([binary, os.path.join(f, "im0.png"), os.path.join(f, "im1.png"), out2, str(nd), str(a.repeats), "2"],
+                               capture_output=True, text=True, check=True)
+            ours2_times += json.loads(r.stdout)["times_ms"]
         ours = read_pfm(out)
+        if open(out, "rb").read() != open(out2, "rb").read():
+            sys.exit("two threads gave other disparities than one")
     theirs = raw.astype(np.float64) / 16.0
     theirs[raw < 0] = np.nan
     h, w = gt.shape
@@ -102,6 +109,8 @@ def main():
             timing = f"{statistics.median(t):8.1f}" if band == 0 else ""
             print(f"{name:17s} {label:7s} {s['bad1.0']:7.2f}%  {s['bad2.0']:7.2f}%  {s['bad4.0']:7.2f}%  {s['avgerr']:8.3f}     {s['invalid']:6.2f}%  {timing}")
     print(f"time ratio Parallax / OpenCV (p50): {statistics.median(ours_times) / statistics.median(cv_times):.2f}")
+    print(f"Parallax on 2 threads (same disparities): {statistics.median(ours2_times):.1f} ms, "
+          f"ratio to OpenCV's one thread {statistics.median(ours2_times) / statistics.median(cv_times):.2f}")
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ public struct StereoDepthAnalyzer: Analyzer {
         @Parameter("disparities searched, 0 ..< disparities (px)", range: 1...1024) public var disparities = 64
         @Parameter("aggregation paths", rule: "4 or 8", validate: { $0 == 4 || $0 == 8 ? nil : "must be 4 or 8" }) public var paths = 8
         @Parameter("P1: cost of a ±1 px disparity step between neighbours (census bits)", range: 0...4095) public var p1 = 10
-        @Parameter("P2: cost of a larger step where the image is flat (census bits; must exceed P1)", range: 1...4096) public var p2 = 120
+        @Parameter("P2: cost of a larger step where the image is flat (census bits; must exceed P1)", range: 1...4000) public var p2 = 120
         @Parameter("P2 is lowered to P2·s/(s+|ΔI|) at intensity edges, for this s (gray levels); 0: constant", range: 0...255) public var p2IntensityScale = 16
         @Parameter("the winner's cost must be below every other (more than 1 px away) by this fraction", range: 0...0.99) public var uniqueness = 0.1
         @Parameter("largest left-right disagreement (px); -1: no check", range: -1...1024) public var leftRightDifference = 1

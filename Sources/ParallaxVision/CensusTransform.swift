@@ -26,39 +26,49 @@ public enum CensusTransform {
         let blocks = (w + lanes - 1) / lanes
         // Whole blocks of 16 are written, the row's last one partly beyond `w`: room for it.
         var out = [UInt64](repeating: 0, count: (h - 1) * w + blocks * lanes)
-        // Rows padded by the window's half width on each side (and to whole blocks at the end),
-        // so the inner loop needs no checks.
-        let paddedWidth = blocks * lanes + 2 * rx
-        var padded = [UInt8](repeating: 0, count: paddedWidth * windowHeight)
-        // The neighbours' offsets in the padded rows, row-major, the centre skipped.
+        // The image padded once by the window's half sizes (the nearest border pixel repeated,
+        // and to whole blocks at the right), each value XOR 0x80 so that an unsigned "darker"
+        // is one signed comparison: the inner loop needs no checks.
+        let paddedWidth = blocks * lanes + 2 * rx, paddedHeight = h + 2 * ry
+        var padded = [Int8](repeating: 0, count: paddedWidth * paddedHeight)
+        // The neighbours' offsets in the padded image, row-major, the centre skipped.
         var offsets: [Int] = []
         for wy in 0..<windowHeight { for wx in 0..<windowWidth where wy != ry || wx != rx { offsets.append(wy * paddedWidth + wx) } }
+        let offsetCount = offsets.count, groups = (offsetCount + 7) / 8
         image.withUnsafeSamples { source in
             out.withUnsafeMutableBufferPointer { destination in
-                padded.withUnsafeMutableBufferPointer { window in
+                padded.withUnsafeMutableBufferPointer { paddedBuffer in
                     offsets.withUnsafeBufferPointer { offsets in
-                        guard let src = source.baseAddress, let dst = destination.baseAddress, let rows = window.baseAddress else { return }
+                        guard let src = source.baseAddress, let dst = destination.baseAddress, let pixels = paddedBuffer.baseAddress,
+                              let offsets = offsets.baseAddress else { return }
+                        for py in 0..<paddedHeight {
+                            let line = src + min(max(py - ry, 0), h - 1) * w * image.channels
+                            let row = pixels + py * paddedWidth
+                            for px in 0..<paddedWidth { row[px] = Int8(bitPattern: line[min(max(px - rx, 0), w - 1) * image.channels] ^ 0x80) }
+                        }
+                        // Per block: one byte vector per 8 neighbours (pixel i in lane i), then
+                        // transposed into 16 words (pixel i's bytes in word i).
+                        var bytes = (SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(),
+                                     SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>())
                         for y in 0..<h {
-                            // The window's rows (clamped at the top and bottom), each padded at its ends.
-                            for wy in 0..<windowHeight {
-                                let line = src + min(max(y + wy - ry, 0), h - 1) * w * image.channels
-                                let row = rows + wy * paddedWidth
-                                for x in 0..<paddedWidth { row[x] = line[min(max(x - rx, 0), w - 1) * image.channels] }
-                            }
                             for block in 0..<blocks {
-                                let x = block * lanes
-                                let centre = load(rows + ry * paddedWidth + rx + x)
-                                var bits = SIMD16<UInt64>(repeating: 0)
-                                var byte = SIMD16<UInt8>(repeating: 0)
-                                for (k, offset) in offsets.enumerated() {
-                                    let darker = load(rows + offset + x) .< centre
-                                    byte = (byte &+ byte) | SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: darker)
-                                    if k % 8 == 7 || k == offsets.count - 1 {
-                                        bits |= SIMD16<UInt64>(truncatingIfNeeded: byte) &<< UInt64(8 * (k / 8))
-                                        byte = SIMD16<UInt8>(repeating: 0)
+                                let corner = pixels + y * paddedWidth + block * lanes
+                                let centre = load(corner + ry * paddedWidth + rx)
+                                withUnsafeMutableBytes(of: &bytes) { storage in
+                                    let byteVectors = storage.baseAddress!.assumingMemoryBound(to: SIMD16<UInt8>.self)
+                                    for g in 0..<8 {
+                                        var byte = SIMD16<UInt8>(repeating: 0)
+                                        if g < groups {
+                                            for k in (8 * g)..<min(8 * g + 8, offsetCount) {
+                                                let darker = load(corner + offsets[k]) .< centre
+                                                byte = (byte &+ byte) | SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: darker)
+                                            }
+                                        }
+                                        byteVectors[g] = byte
                                     }
                                 }
-                                UnsafeMutableRawPointer(dst + y * w + x).storeBytes(of: bits, as: SIMD16<UInt64>.self)
+                                let words = transpose(bytes)
+                                UnsafeMutableRawPointer(dst + y * w + block * lanes).storeBytes(of: words, as: SIMD16<UInt64>.self)
                             }
                         }
                     }
@@ -69,7 +79,43 @@ public enum CensusTransform {
         return out
     }
 
-    @inline(__always) private static func load(_ p: UnsafeMutablePointer<UInt8>) -> SIMD16<UInt8> {
-        UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
+    /// Eight byte vectors (byte `g` of 16 pixels each) as 16 words: pixel `i`'s bytes `0…7`, in
+    /// three rounds of interleaving (8-, 16- and 32-bit units).
+    @inline(__always) private static func transpose(_ b: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>,
+                                                          SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>)) -> SIMD16<UInt64> {
+        // Bytes 2j and 2j+1 of pixels 0…7 (low) and 8…15 (high), as 16-bit units.
+        let p01 = interleave(b.0, b.1), p23 = interleave(b.2, b.3), p45 = interleave(b.4, b.5), p67 = interleave(b.6, b.7)
+        // Bytes 0…3 and 4…7 of pixels 0…3, 4…7, 8…11, 12…15, as 32-bit units.
+        let q0 = interleave(p01.low, p23.low), q1 = interleave(p01.high, p23.high)
+        let r0 = interleave(p45.low, p67.low), r1 = interleave(p45.high, p67.high)
+        // The words of pixels 0…1, 2…3, …, 14…15.
+        let s0 = interleave(q0.low, r0.low), s1 = interleave(q0.high, r0.high)
+        let s2 = interleave(q1.low, r1.low), s3 = interleave(q1.high, r1.high)
+        let halves = (SIMD8<UInt64>(lowHalf: SIMD4(lowHalf: s0.low, highHalf: s0.high), highHalf: SIMD4(lowHalf: s1.low, highHalf: s1.high)),
+                      SIMD8<UInt64>(lowHalf: SIMD4(lowHalf: s2.low, highHalf: s2.high), highHalf: SIMD4(lowHalf: s3.low, highHalf: s3.high)))
+        return SIMD16(lowHalf: halves.0, highHalf: halves.1)
+    }
+
+    /// The lanes of `a` and `b` alternating (bytes), as the low and high halves in 16-bit units.
+    @inline(__always) private static func interleave(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> (low: SIMD8<UInt16>, high: SIMD8<UInt16>) {
+        let low = SIMD16<UInt8>(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
+        let high = SIMD16<UInt8>(a[8], b[8], a[9], b[9], a[10], b[10], a[11], b[11], a[12], b[12], a[13], b[13], a[14], b[14], a[15], b[15])
+        return (unsafeBitCast(low, to: SIMD8<UInt16>.self), unsafeBitCast(high, to: SIMD8<UInt16>.self))
+    }
+
+    /// The same in 16-bit units, giving 32-bit units.
+    @inline(__always) private static func interleave(_ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>) -> (low: SIMD4<UInt32>, high: SIMD4<UInt32>) {
+        let low = SIMD8<UInt16>(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3])
+        let high = SIMD8<UInt16>(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
+        return (unsafeBitCast(low, to: SIMD4<UInt32>.self), unsafeBitCast(high, to: SIMD4<UInt32>.self))
+    }
+
+    /// The same in 32-bit units, giving words.
+    @inline(__always) private static func interleave(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>) -> (low: SIMD2<UInt64>, high: SIMD2<UInt64>) {
+        (unsafeBitCast(SIMD4<UInt32>(a[0], b[0], a[1], b[1]), to: SIMD2<UInt64>.self), unsafeBitCast(SIMD4<UInt32>(a[2], b[2], a[3], b[3]), to: SIMD2<UInt64>.self))
+    }
+
+    @inline(__always) private static func load(_ p: UnsafeMutablePointer<Int8>) -> SIMD16<Int8> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD16<Int8>.self)
     }
 }

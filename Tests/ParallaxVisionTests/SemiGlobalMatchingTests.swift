@@ -122,6 +122,27 @@ import ParallaxImage
         }
     }
 
+    /// Path costs in bytes (where they fit) and in 16 bits give the same bits, also when the
+    /// disparities do not fill whole SIMD groups (the padded lanes) and on two threads.
+    @Test(arguments: [(8, 64), (8, 36), (4, 20), (8, 9)])
+    func byteAndWordPathCostsMatchBitForBit(paths: Int, disparities: Int) throws {
+        func truth(_ x: Int, _ y: Int) -> Double { (40..<80).contains(x) && (20..<60).contains(y) ? Double(disparities) * 0.8 : Double(disparities) * 0.3 }
+        let (left, right) = Self.pair(width: 120, height: 80, disparity: truth)
+        var options = SemiGlobalMatching.Options()
+        options.disparities = disparities
+        options.paths = paths
+        let bytes = try SemiGlobalMatching(options: options).disparity(left: left, right: right)
+        options.byteLanesWhereTheyFit = false
+        let words = try SemiGlobalMatching(options: options).disparity(left: left, right: right)
+        options.threads = 2
+        let wordsOnTwoThreads = try SemiGlobalMatching(options: options).disparity(left: left, right: right)
+        #expect(bytes.samples.map(\.bitPattern) == words.samples.map(\.bitPattern))
+        #expect(words.samples.map(\.bitPattern) == wordsOnTwoThreads.samples.map(\.bitPattern))
+        // Not vacuous: most pixels have a disparity, most near the truth.
+        let near = (0..<(120 * 80)).filter { i in abs(Double(bytes.samples[i]) - truth(i % 120, i / 120)) < 1 }.count
+        #expect(near > 120 * 80 / 2)
+    }
+
     @Test func recoversAForegroundSquareOverABackgroundPlane() throws {
         // Background 12 px, a 40 × 40 square in front at 28 px.
         let w = 160, h = 100
