@@ -44,10 +44,10 @@ public struct DatasetFormatRegistry: Sendable {
     }
 
     /// The formats that ship with Parallax. Asked in this order: Parallax, EuRoC/ASL, TUM RGB-D,
-    /// a folder of images.
+    /// KITTI stereo, Middlebury stereo, a folder of images.
     public static let standard: DatasetFormatRegistry = {
         var r = DatasetFormatRegistry()
-        for f: any DatasetFormat.Type in [ImageFolderFormat.self, TUMRGBDFormat.self, EuRoCFormat.self, ParallaxFolderFormat.self] { r.register(f) }
+        for f: any DatasetFormat.Type in [ImageFolderFormat.self, MiddleburyFormat.self, KITTIStereoFormat.self, TUMRGBDFormat.self, EuRoCFormat.self, ParallaxFolderFormat.self] { r.register(f) }
         return r
     }()
 

@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxCore
 import ParallaxDatasets
+import ParallaxImage
 import ParallaxSim
 
 /// What an evaluation compares: a run's outputs, the streams' metadata, and the truth the
@@ -56,6 +57,9 @@ public struct EvaluationResult: Sendable, Codable, Equatable {
     public var seriesTimes: [Double]?
     /// A human-readable summary of details.
     public var note: String?
+    /// Images to look at (an error map per pair, …) by name; the bench writes them beside its
+    /// report as `<run>-<evaluation>-<name>.png`. Not in JSON.
+    public var images: [String: ImageBuffer<UInt8>]?
 
     public init(metric: String, statistics: ErrorStatistics, metrics: [String: Double] = [:], note: String? = nil) {
         self.metric = metric
@@ -122,7 +126,7 @@ public struct EvaluationRegistry: Sendable {
     public static let standard: EvaluationRegistry = {
         var r = EvaluationRegistry()
         for t: any Evaluation.Type in [GyroRotationEvaluation.self, LandmarkEvaluation.self, MatchEvaluation.self,
-                                       HomographyEvaluation.self, PoseStreamEvaluation.self] {
+                                       HomographyEvaluation.self, PoseStreamEvaluation.self, StereoEvaluation.self] {
             r.register(t)
         }
         return r

@@ -109,12 +109,15 @@ public struct StereoRectification: Sendable, Equatable {
         return (xs, ys)
     }
 
-    /// Whether a pair needs no resampling: no distortion, the same intrinsics, parallel axes and
-    /// a baseline along x (within `tolerance` rad and px).
+    /// Whether a pair needs no resampling: no distortion, the same focal lengths and principal
+    /// row, parallel axes and a baseline along x (within `tolerance` rad and px). The principal
+    /// points may differ along x (Middlebury's `doffs`): rows still correspond, and disparities
+    /// are offset by the difference.
     public static func isRectified(left: CameraModel, right: CameraModel, rightFromLeft: SE3, tolerance: Double = 1e-6) -> Bool {
         let t = rightFromLeft.translation
         return left.distortion == .none && right.distortion == .none
-            && left.intrinsics == right.intrinsics && left.width == right.width && left.height == right.height
+            && left.intrinsics.fx == right.intrinsics.fx && left.intrinsics.fy == right.intrinsics.fy && left.intrinsics.cy == right.intrinsics.cy
+            && left.width == right.width && left.height == right.height
             && rightFromLeft.rotation.log.norm <= tolerance
             && t.norm > 0 && abs(t.y) <= tolerance * t.norm && abs(t.z) <= tolerance * t.norm
     }

@@ -51,6 +51,15 @@ enum BenchReport {
                 md += "![\(r.name) \(e.evaluation)](\(file)) ![\(r.name) \(e.evaluation) distribution](\(histogram))\n\n"
             }
         }
+        for r in results {
+            for e in r.evaluations {
+                for (name, image) in (e.result.images ?? [:]).sorted(by: { $0.key < $1.key }) {
+                    let file = "\(r.name)-\(e.evaluation)-\(name).png"
+                    try ImageEncoder.writePNG(image, to: folder.appendingPathComponent(file).path)
+                    md += "![\(r.name) \(e.evaluation) \(name)](\(file))\n"
+                }
+            }
+        }
         let timing = results.flatMap { r in r.timing.map { ("\(r.name)/\($0.instance)", $0.p50Milliseconds) } }
         if !timing.isEmpty {
             try SVGPlot.bars(timing.map { (label: $0.0, value: $0.1) }, title: "Median time per call, per case and analyzer", unit: "ms")
