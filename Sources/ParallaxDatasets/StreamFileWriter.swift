@@ -162,7 +162,9 @@ public final class OTBResultWriter: StreamFileWriter {
 
 /// Writes image-like outputs (overlays, depth and disparity maps) as PNG files
 /// `<t_ns>.png`: 8-bit frames as they are, depth maps through the turbo colormap (near blue,
-/// far red; invalid black) over the stream's own value range.
+/// far red; invalid black) over the stream's own value range: from the 1st to the 99th
+/// percentile of its first map's valid values (a few stray matches at 50 m would otherwise
+/// paint everything else one colour), values beyond clamped to the ends.
 public final class PNGSequenceWriter: StreamFileWriter {
     private let folder: URL
     private var range: ClosedRange<Double>?
@@ -176,10 +178,7 @@ public final class PNGSequenceWriter: StreamFileWriter {
             try ImageEncoder.writePNG(frame.image, to: path)
         case let depth as DepthMap:
             // One range for the whole stream (from its first map), so colours compare across frames.
-            if range == nil {
-                let finite = depth.values.samples.filter(\.isFinite)
-                if let lo = finite.min(), let hi = finite.max(), hi > lo { range = Double(lo)...Double(hi) }
-            }
+            if range == nil { range = Self.colourRange(depth.values.samples) }
             try ImageEncoder.writePNG(Colormap.turbo(depth.values, range: range), to: path)
         default:
             return
@@ -187,4 +186,12 @@ public final class PNGSequenceWriter: StreamFileWriter {
     }
 
     public func finish() throws -> String { folder.path }
+
+    /// The 1st to 99th percentile of the finite `values`; `nil` when they do not span a range.
+    static func colourRange(_ values: [Float]) -> ClosedRange<Double>? {
+        let finite = values.filter(\.isFinite).sorted()
+        guard !finite.isEmpty else { return nil }
+        let lo = Double(finite[finite.count / 100]), hi = Double(finite[(finite.count - 1) * 99 / 100])
+        return hi > lo ? lo...hi : nil
+    }
 }
