@@ -7,7 +7,8 @@ import ParallaxCore
 /// One pair, played as `cam0` and `cam1` at time 0 (``StereoPairSource``).
 ///
 /// `calib.txt` holds `key=value` lines: `cam0=[f 0 cx0; 0 f cy; 0 0 1]`, `cam1=[…]`, `doffs`
-/// (`cx1 − cx0`, px), `baseline` (mm), `width`, `height`, `ndisp`, … ; `Z = baseline · f /
+/// (`cx1 − cx0`, px), `baseline` (mm), `width`, `height`, and keys not read here (`ndisp`, the
+/// disparity range, is not applied: give `stereo-depth disparities=`); `Z = baseline · f /
 /// (d + doffs)`.
 public enum MiddleburyFormat: DatasetFormat {
     public static let name = "middlebury"
@@ -59,8 +60,6 @@ public enum MiddleburyFormat: DatasetFormat {
         /// Camera distance (mm, as the file gives it).
         public var baseline: Double
         public var width: Int, height: Int
-        /// The disparity range the benchmark states (px), when given.
-        public var disparities: Int?
 
         /// Parses `file`; an error names the file and line of what is missing or malformed.
         public init(file: String) throws {
@@ -109,7 +108,6 @@ public enum MiddleburyFormat: DatasetFormat {
             }
             width = try size("width")
             height = try size("height")
-            disparities = values["ndisp"] != nil ? try size("ndisp") : nil
         }
     }
 }

@@ -70,14 +70,16 @@ public struct StereoEvaluation: Evaluation {
     }
 
     /// The scores of `prediction` against `truth` over all known pixels and over the
-    /// non-occluded ones (`nil` when the truth does not mark them).
-    public static func score(_ prediction: ImageBuffer<Float>, truth: DisparityTruth) -> (all: Scores, nonOccluded: Scores?) {
+    /// non-occluded ones (`nil` when the truth does not mark them); the absolute errors of the
+    /// valid predictions appended to `errors` (px).
+    public static func score(_ prediction: ImageBuffer<Float>, truth: DisparityTruth, errors: inout [Double]) -> (all: Scores, nonOccluded: Scores?) {
         var all = Scores()
         var nonOccluded = truth.nonOccluded.map { _ in Scores() }
         for (i, t) in truth.disparity.samples.enumerated() {
             let p = prediction.samples[i]
             all.add(truth: t, prediction: p)
             if let mask = truth.nonOccluded, mask[i] { nonOccluded?.add(truth: t, prediction: p) }
+            if p.isFinite && t.isFinite { errors.append(Double(abs(p - t))) }
         }
         return (all, nonOccluded)
     }
@@ -98,12 +100,11 @@ public struct StereoEvaluation: Evaluation {
                 throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "the disparity of \(packet.stream) at \(packet.timestamp.nanoseconds) ns is "
                                                         + "\(map.values.width)×\(map.values.height), its truth (\(truth.file)) \(truth.disparity.width)×\(truth.disparity.height)")
             }
-            let (all, nonOccluded) = Self.score(map.values, truth: truth)
+            let (all, nonOccluded) = Self.score(map.values, truth: truth, errors: &errors)
             total = total + all
             if let nonOccluded { totalNonOccluded = (totalNonOccluded ?? Scores()) + nonOccluded }
-            for (p, t) in zip(map.values.samples, truth.disparity.samples) where p.isFinite && t.isFinite { errors.append(Double(abs(p - t))) }
             let pair = ((truth.file as NSString).lastPathComponent as NSString).deletingPathExtension
-            let tag = "\(images.count / 2)"
+            let tag = "\(notes.count)"
             notes.append(String(format: "%@ (%@): bad-2.0 %.2f %%, avg %.3f px", tag, pair, all.badPercent(1), all.averageError)
                          + (nonOccluded.map { String(format: "; non-occluded %.2f %%, %.3f px", $0.badPercent(1), $0.averageError) } ?? ""))
             let largest = truth.disparity.samples.filter(\.isFinite).max() ?? 1

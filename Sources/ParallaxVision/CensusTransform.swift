@@ -34,7 +34,7 @@ public enum CensusTransform {
         // The neighbours' offsets in the padded image, row-major, the centre skipped.
         var offsets: [Int] = []
         for wy in 0..<windowHeight { for wx in 0..<windowWidth where wy != ry || wx != rx { offsets.append(wy * paddedWidth + wx) } }
-        let offsetCount = offsets.count, groups = (offsetCount + 7) / 8
+        let offsetCount = offsets.count
         image.withUnsafeSamples { source in
             out.withUnsafeMutableBufferPointer { destination in
                 padded.withUnsafeMutableBufferPointer { paddedBuffer in
@@ -48,25 +48,19 @@ public enum CensusTransform {
                         }
                         // Per block: one byte vector per 8 neighbours (pixel i in lane i), then
                         // transposed into 16 words (pixel i's bytes in word i).
-                        var bytes = (SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(),
-                                     SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>())
                         for y in 0..<h {
                             for block in 0..<blocks {
                                 let corner = pixels + y * paddedWidth + block * lanes
                                 let centre = load(corner + ry * paddedWidth + rx)
-                                withUnsafeMutableBytes(of: &bytes) { storage in
-                                    let byteVectors = storage.baseAddress!.assumingMemoryBound(to: SIMD16<UInt8>.self)
-                                    for g in 0..<8 {
-                                        var byte = SIMD16<UInt8>(repeating: 0)
-                                        if g < groups {
-                                            for k in (8 * g)..<min(8 * g + 8, offsetCount) {
-                                                let darker = load(corner + offsets[k]) .< centre
-                                                byte = (byte &+ byte) | SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: darker)
-                                            }
-                                        }
-                                        byteVectors[g] = byte
+                                /// Byte `g`: neighbours 8g …< 8g + 8, the first in the most significant bit used.
+                                func byte(_ g: Int) -> SIMD16<UInt8> {
+                                    var byte = SIMD16<UInt8>(repeating: 0)
+                                    for k in min(8 * g, offsetCount)..<min(8 * g + 8, offsetCount) {
+                                        byte = (byte &+ byte) | SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: load(corner + offsets[k]) .< centre)
                                     }
+                                    return byte
                                 }
+                                let bytes = (byte(0), byte(1), byte(2), byte(3), byte(4), byte(5), byte(6), byte(7))
                                 let words = transpose(bytes)
                                 UnsafeMutableRawPointer(dst + y * w + block * lanes).storeBytes(of: words, as: SIMD16<UInt64>.self)
                             }

@@ -5,6 +5,15 @@ extension SemiGlobalMatching {
     /// A path's direction: the neighbour it comes from, `(x + dx, y + dy)`.
     struct Direction { var dx: Int; var dy: Int }
 
+    /// Where a sweep puts each pixel's sum over its paths.
+    enum SweepOutput {
+        /// At the pixel's place in a volume (`(y·w + x)·depth + d`).
+        case volume(UnsafeMutablePointer<UInt16>)
+        /// Added to `base` (the other sweep's volume) at the pixel's column of `row`, which is
+        /// handed to `done(y, row)` when row `y` is complete.
+        case rows(base: UnsafePointer<UInt16>, row: UnsafeMutablePointer<UInt16>, done: (Int, UnsafePointer<UInt16>) -> Void)
+    }
+
     /// The costs summed over the paths in two sweeps, top-down (paths from the left and from
     /// above) and bottom-up (from the right and from below), each keeping one row per path, and
     /// the winners of each row as soon as its sums are complete.
@@ -21,6 +30,7 @@ extension SemiGlobalMatching {
         let up = down.map { Direction(dx: -$0.dx, dy: -$0.dy) }
         // Path costs in bytes when they cannot exceed one (twice the disparities per operation).
         let narrow = options.byteLanesWhereTheyFit && options.censusWidth * options.censusHeight + options.smallPenalty + options.largePenalty <= Int(UInt8.max)
+        let penalties = largePenalties()
         var out = [Float](repeating: .nan, count: w * h)
         let volume = w * h * depth
         let first = UnsafeMutablePointer<UInt16>.allocate(capacity: volume)
@@ -29,13 +39,12 @@ extension SemiGlobalMatching {
             out.withUnsafeMutableBufferPointer { o in
                 guard let g = g.baseAddress, let o = o.baseAddress else { return }
                 guard options.threads > 1 else {
-                    sweep(down, narrow: narrow, cost: cost, gray: g, base: nil, sums: first, rowsOnly: false, width: w, height: h, depth: depth) { _, _ in }
+                    sweep(down, narrow: narrow, cost: cost, gray: g, penalties: penalties, into: .volume(first), width: w, height: h, depth: depth)
                     let chooser = RowWinners(matcher: self, width: w, depth: depth)
                     let row = UnsafeMutablePointer<UInt16>.allocate(capacity: w * depth)
                     defer { row.deallocate() }
-                    sweep(up, narrow: narrow, cost: cost, gray: g, base: first, sums: row, rowsOnly: true, width: w, height: h, depth: depth) { y, sums in
-                        chooser.choose(row: y, sums: sums, out: o + y * w)
-                    }
+                    sweep(up, narrow: narrow, cost: cost, gray: g, penalties: penalties,
+                          into: .rows(base: first, row: row) { y, sums in chooser.choose(row: y, sums: sums, out: o + y * w) }, width: w, height: h, depth: depth)
                     return
                 }
                 let second = UnsafeMutablePointer<UInt16>.allocate(capacity: volume)
@@ -44,8 +53,8 @@ extension SemiGlobalMatching {
                 // adds and chooses half of the rows.
                 nonisolated(unsafe) let (costs, grays, a, b, outputs) = (cost, g, first, second, o)
                 DispatchQueue.concurrentPerform(iterations: 2) { i in
-                    sweep(i == 0 ? down : up, narrow: narrow, cost: costs, gray: grays, base: nil, sums: i == 0 ? a : b, rowsOnly: false,
-                          width: w, height: h, depth: depth) { _, _ in }
+                    sweep(i == 0 ? down : up, narrow: narrow, cost: costs, gray: grays, penalties: penalties, into: .volume(i == 0 ? a : b),
+                          width: w, height: h, depth: depth)
                 }
                 DispatchQueue.concurrentPerform(iterations: 2) { i in
                     let chooser = RowWinners(matcher: self, width: w, depth: depth)
@@ -74,27 +83,24 @@ extension SemiGlobalMatching {
         }
     }
 
-    /// ``sweep(_:lanes:cost:gray:base:sums:rowsOnly:width:height:depth:rowDone:)`` on byte lanes
-    /// (`narrow`: a path's cost never exceeds 255) or on 16-bit lanes.
-    private func sweep(_ directions: [Direction], narrow: Bool, cost: UnsafePointer<UInt8>, gray: UnsafePointer<UInt8>,
-                       base: UnsafePointer<UInt16>?, sums: UnsafeMutablePointer<UInt16>, rowsOnly: Bool,
-                       width w: Int, height h: Int, depth: Int, rowDone: (Int, UnsafePointer<UInt16>) -> Void) {
+    /// ``sweep(_:lanes:cost:gray:penalties:into:width:height:depth:)`` on byte lanes (`narrow`:
+    /// a path's cost never exceeds 255) or on 16-bit lanes.
+    private func sweep(_ directions: [Direction], narrow: Bool, cost: UnsafePointer<UInt8>, gray: UnsafePointer<UInt8>, penalties: [Int],
+                       into output: SweepOutput, width w: Int, height h: Int, depth: Int) {
         if narrow {
-            sweep(directions, lanes: SIMD16<UInt8>.self, cost: cost, gray: gray, base: base, sums: sums, rowsOnly: rowsOnly, width: w, height: h, depth: depth, rowDone: rowDone)
+            sweep(directions, lanes: SIMD16<UInt8>.self, cost: cost, gray: gray, penalties: penalties, into: output, width: w, height: h, depth: depth)
         } else {
-            sweep(directions, lanes: SIMD8<Int16>.self, cost: cost, gray: gray, base: base, sums: sums, rowsOnly: rowsOnly, width: w, height: h, depth: depth, rowDone: rowDone)
+            sweep(directions, lanes: SIMD8<Int16>.self, cost: cost, gray: gray, penalties: penalties, into: output, width: w, height: h, depth: depth)
         }
     }
 
     /// One sweep over the image along `directions` (2 or 4, all pointing back or all forward in
     /// rows), each path's cost `L(p, d) = C(p, d) + min(L(q, d), L(q, d ± 1) + P1, min L(q) + P2) − min L(q)`
     /// from its previous pixel `q`, computed exactly in `Lanes` (`L − min L ≤ C + P2`, and
-    /// `min L ≤ C`). The pixel's sum over these paths (plus `base`, when given) goes to `sums`:
-    /// at the pixel's place in the volume, or — `rowsOnly` — at its column in one row, handed to
-    /// `rowDone(y, row)` when the row is complete.
+    /// `min L ≤ C`); `P2` from `penalties` (``largePenalties()``). Each pixel's sum over these
+    /// paths goes to `output`.
     private func sweep<Lanes: PathCostLanes>(_ directions: [Direction], lanes: Lanes.Type, cost: UnsafePointer<UInt8>, gray: UnsafePointer<UInt8>,
-                                             base: UnsafePointer<UInt16>?, sums: UnsafeMutablePointer<UInt16>, rowsOnly: Bool,
-                                             width w: Int, height h: Int, depth: Int, rowDone: (Int, UnsafePointer<UInt16>) -> Void) {
+                                             penalties: [Int], into output: SweepOutput, width w: Int, height h: Int, depth: Int) {
         typealias Scalar = Lanes.Scalar
         let forward = directions[0].dx < 0
         let width = Lanes.scalarCount
@@ -113,7 +119,7 @@ extension SemiGlobalMatching {
         let zeros = UnsafeMutablePointer<Scalar>.allocate(capacity: stride)
         zeros.initialize(repeating: 0, count: stride)
         let large = UnsafeMutablePointer<Lanes>.allocate(capacity: 256)
-        large.initialize(from: largePenalties().map { Lanes.splat(Scalar(truncatingIfNeeded: $0)) }, count: 256)
+        large.initialize(from: penalties.map { Lanes.splat(Scalar(truncatingIfNeeded: $0)) }, count: 256)
         defer { rows.deallocate(); minima.deallocate(); zeros.deallocate(); large.deallocate() }
         let p1 = Lanes.splat(Scalar(truncatingIfNeeded: options.smallPenalty))
         // The groups from `padFrom` on hold lanes beyond the searched disparities: `outside`
@@ -121,7 +127,13 @@ extension SemiGlobalMatching {
         let padFrom = depth != options.disparities ? options.disparities / width * width : depth
         // Lane i of group d is beyond the searched disparities when laneIndex[i] + d ≥ 0.
         let laneIndex = SIMD16<Int16>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) &- Int16(options.disparities)
-        // The sums as signed lanes (the same bits).
+        // The sums as signed lanes (the same bits): written to the volume or the row, and the
+        // base read when adding.
+        let (sums, base, rowsOnly): (UnsafeMutablePointer<UInt16>, UnsafePointer<UInt16>?, Bool)
+        switch output {
+        case let .volume(volume): (sums, base, rowsOnly) = (volume, nil, false)
+        case let .rows(b, row, _): (sums, base, rowsOnly) = (row, b, true)
+        }
         let sumsOut = UnsafeMutableRawPointer(sums).assumingMemoryBound(to: Int16.self)
         let baseIn = base.map { UnsafeRawPointer($0).assumingMemoryBound(to: Int16.self) }
         for step in 0..<h {
@@ -136,9 +148,9 @@ extension SemiGlobalMatching {
                 var k = 0
                 while k < count {
                     let (from0, base0, jump0) = Self.source(directions[k], x: x, y: y, current: current, previous: previous, path: k, count: count, rows: rows,
-                                                           minima: minima, zeros: zeros, gray: gray, penalties: large, width: w, height: h, stride: stride, pad: pad, lanes: Lanes.self)
+                                                           minima: minima, zeros: zeros, gray: gray, penalties: large, width: w, height: h, stride: stride, pad: pad)
                     let (from1, base1, jump1) = Self.source(directions[k + 1], x: x, y: y, current: current, previous: previous, path: k + 1, count: count, rows: rows,
-                                                           minima: minima, zeros: zeros, gray: gray, penalties: large, width: w, height: h, stride: stride, pad: pad, lanes: Lanes.self)
+                                                           minima: minima, zeros: zeros, gray: gray, penalties: large, width: w, height: h, stride: stride, pad: pad)
                     let out0 = rows + ((current * count + k) * w + x) * stride + pad
                     let out1 = rows + ((current * count + k + 1) * w + x) * stride + pad
                     let previousSums: UnsafePointer<Int16>? = k > 0 ? UnsafePointer(total) : baseIn.map { $0 + pixel * depth }
@@ -149,7 +161,7 @@ extension SemiGlobalMatching {
                     k += 2
                 }
             }
-            if rowsOnly { rowDone(y, UnsafePointer(sums)) }
+            if case let .rows(_, row, done) = output { done(y, UnsafePointer(row)) }
         }
     }
 
@@ -190,8 +202,8 @@ extension SemiGlobalMatching {
     @inline(__always) private static func source<Lanes: PathCostLanes>(_ direction: Direction, x: Int, y: Int, current: Int, previous: Int, path k: Int, count: Int,
                                                                       rows: UnsafeMutablePointer<Lanes.Scalar>, minima: UnsafeMutablePointer<Lanes>,
                                                                       zeros: UnsafeMutablePointer<Lanes.Scalar>, gray: UnsafePointer<UInt8>,
-                                                                      penalties large: UnsafePointer<Lanes>, width w: Int, height h: Int, stride: Int, pad: Int,
-                                                                      lanes: Lanes.Type) -> (UnsafePointer<Lanes.Scalar>, Lanes, Lanes) {
+                                                                      penalties large: UnsafePointer<Lanes>, width w: Int, height h: Int, stride: Int,
+                                                                      pad: Int) -> (UnsafePointer<Lanes.Scalar>, Lanes, Lanes) {
         let nx = x + direction.dx, ny = y + direction.dy
         guard nx >= 0, nx < w, ny >= 0, ny < h else { return (UnsafePointer(zeros + pad), Lanes.splat(0), Lanes.splat(0)) }
         let row = ny == y ? current : previous
@@ -200,11 +212,6 @@ extension SemiGlobalMatching {
         return (UnsafePointer(rows + ((row * count + k) * w + nx) * stride + pad), fromMin, Lanes.add(fromMin, large[change < 0 ? -change : change]))
     }
 
-    /// The lanes' minima, always inlined: the standard library's generic `pointwiseMin` is
-    /// sometimes left as a call in the innermost loop.
-    @inline(__always) static func minimum(_ a: SumLanes, _ b: SumLanes) -> SumLanes {
-        a.replacing(with: b, where: b .< a)
-    }
 }
 
 /// The lanes a sweep computes path costs in: 16 bytes (`pminub`; when a path's cost cannot
@@ -220,15 +227,14 @@ protocol PathCostLanes: SIMD where Scalar: FixedWidthInteger {
     static func splat(_ value: Scalar) -> Self
     /// The matching costs of `scalarCount` consecutive disparities (one byte each).
     static func costs(at p: UnsafePointer<UInt8>) -> Self
-    /// `C + min(same, min(below, above) + P1, jump) − base`: a path's cost from its previous
-    /// pixel's (`jump` = its minimum `base` + `P2`).
-    static func cost(_ c: Self, same: Self, below: Self, above: Self, smallPenalty: Self, jump: Self, base: Self) -> Self
     /// The lanes' minima.
     static func minimum(_ a: Self, _ b: Self) -> Self
-    /// The smallest lane, in every lane.
-    static func broadcastMinimum(_ v: Self) -> Self
-    /// The lanes' sums (wrapping).
+    /// The lanes' sums and differences (wrapping).
     static func add(_ a: Self, _ b: Self) -> Self
+    static func subtract(_ a: Self, _ b: Self) -> Self
+    /// `v` (whose 32-bit words each hold one value in every lane) with the smallest lane of
+    /// each word in all of that word's lanes: the last steps of ``broadcastMinimum(_:)``.
+    static func minimumWithinWords(_ v: Self) -> Self
     /// `v` with ``outside`` in the lanes `i` of group `d` where `index[i] + d ≥ 0`.
     static func outside(_ v: Self, beyond index: SIMD16<Int16>, at d: Int) -> Self
     /// `total[i] = previous[i] + a[i] + b[i]` (or without `previous`) for the lanes, in 16 bits.
@@ -238,26 +244,34 @@ protocol PathCostLanes: SIMD where Scalar: FixedWidthInteger {
 extension PathCostLanes {
     @inline(__always) static func load(_ p: UnsafePointer<Scalar>) -> Self { UnsafeRawPointer(p).loadUnaligned(as: Self.self) }
     @inline(__always) static func store(_ v: Self, _ p: UnsafeMutablePointer<Scalar>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: Self.self) }
+
+    /// `C + min(same, min(below, above) + P1, jump) − base`: a path's cost from its previous
+    /// pixel's (`jump` = its minimum `base` + `P2`).
+    @inline(__always) static func cost(_ c: Self, same: Self, below: Self, above: Self, smallPenalty: Self, jump: Self, base: Self) -> Self {
+        subtract(add(c, minimum(minimum(same, add(minimum(below, above), smallPenalty)), jump)), base)
+    }
+
+    /// The smallest lane, in every lane: the minimum with the 64-bit halves swapped, then with
+    /// the 32-bit words swapped (shuffles, not a lane-by-lane loop), then within the words.
+    @inline(__always) static func broadcastMinimum(_ v: Self) -> Self {
+        let quads = unsafeBitCast(v, to: SIMD2<UInt64>.self)
+        let m = minimum(v, unsafeBitCast(SIMD2<UInt64>(quads[1], quads[0]), to: Self.self))
+        let words = unsafeBitCast(m, to: SIMD4<UInt32>.self)
+        return minimumWithinWords(minimum(m, unsafeBitCast(SIMD4<UInt32>(words[1], words[0], words[3], words[2]), to: Self.self)))
+    }
 }
 
 extension SIMD16: PathCostLanes where Scalar == UInt8 {
     static var outside: UInt8 { .max }
     @inline(__always) static func splat(_ value: UInt8) -> Self { Self(repeating: value) }
     @inline(__always) static func costs(at p: UnsafePointer<UInt8>) -> Self { UnsafeRawPointer(p).loadUnaligned(as: Self.self) }
-    @inline(__always) static func cost(_ c: Self, same: Self, below: Self, above: Self, smallPenalty: Self, jump: Self, base: Self) -> Self {
-        c &+ minimum(minimum(same, minimum(below, above) &+ smallPenalty), jump) &- base
-    }
     @inline(__always) static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
     @inline(__always) static func add(_ a: Self, _ b: Self) -> Self { a &+ b }
-    @inline(__always) static func broadcastMinimum(_ v: Self) -> Self {
-        // The minimum with the lanes swapped in 64-, 32-, 16- and 8-bit units (shuffles and
-        // shifts, no lane-by-lane loop): after the four steps every lane holds the minimum.
-        let quads = unsafeBitCast(v, to: SIMD2<UInt64>.self)
-        var m = minimum(v, unsafeBitCast(SIMD2<UInt64>(quads[1], quads[0]), to: Self.self))
-        let words = unsafeBitCast(m, to: SIMD4<UInt32>.self)
-        m = minimum(m, unsafeBitCast(SIMD4<UInt32>(words[1], words[0], words[3], words[2]), to: Self.self))
-        let halves = unsafeBitCast(m, to: SIMD8<UInt16>.self)
-        m = minimum(m, unsafeBitCast(SIMD8<UInt16>(halves[1], halves[0], halves[3], halves[2], halves[5], halves[4], halves[7], halves[6]), to: Self.self))
+    @inline(__always) static func subtract(_ a: Self, _ b: Self) -> Self { a &- b }
+    @inline(__always) static func minimumWithinWords(_ v: Self) -> Self {
+        // With the 16-bit halves swapped, then the bytes within them.
+        let halves = unsafeBitCast(v, to: SIMD8<UInt16>.self)
+        let m = minimum(v, unsafeBitCast(SIMD8<UInt16>(halves[1], halves[0], halves[3], halves[2], halves[5], halves[4], halves[7], halves[6]), to: Self.self))
         let pairs = unsafeBitCast(m, to: SIMD8<UInt16>.self)
         return minimum(m, unsafeBitCast((pairs &<< 8) | (pairs &>> 8), to: Self.self))
     }
@@ -282,19 +296,13 @@ extension SIMD8: PathCostLanes where Scalar == Int16 {
     @inline(__always) static func costs(at p: UnsafePointer<UInt8>) -> Self {
         SIMD8<Int16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
     }
-    @inline(__always) static func cost(_ c: Self, same: Self, below: Self, above: Self, smallPenalty: Self, jump: Self, base: Self) -> Self {
-        c &+ minimum(minimum(same, minimum(below, above) &+ smallPenalty), jump) &- base
-    }
     @inline(__always) static func minimum(_ a: Self, _ b: Self) -> Self { a.replacing(with: b, where: b .< a) }
     @inline(__always) static func add(_ a: Self, _ b: Self) -> Self { a &+ b }
-    @inline(__always) static func broadcastMinimum(_ v: Self) -> Self {
-        // As for bytes, in 64-, 32- and 16-bit units.
-        let quads = unsafeBitCast(v, to: SIMD2<UInt64>.self)
-        var m = minimum(v, unsafeBitCast(SIMD2<UInt64>(quads[1], quads[0]), to: Self.self))
-        let words = unsafeBitCast(m, to: SIMD4<UInt32>.self)
-        m = minimum(m, unsafeBitCast(SIMD4<UInt32>(words[1], words[0], words[3], words[2]), to: Self.self))
-        let pairs = unsafeBitCast(m, to: SIMD4<UInt32>.self)
-        return minimum(m, unsafeBitCast((pairs &<< 16) | (pairs &>> 16), to: Self.self))
+    @inline(__always) static func subtract(_ a: Self, _ b: Self) -> Self { a &- b }
+    @inline(__always) static func minimumWithinWords(_ v: Self) -> Self {
+        // With the 16-bit halves swapped.
+        let pairs = unsafeBitCast(v, to: SIMD4<UInt32>.self)
+        return minimum(v, unsafeBitCast((pairs &<< 16) | (pairs &>> 16), to: Self.self))
     }
     @inline(__always) static func outside(_ v: Self, beyond index: SIMD16<Int16>, at d: Int) -> Self {
         v.replacing(with: 0x3FFF, where: index.lowHalf &+ Int16(d) .>= 0)

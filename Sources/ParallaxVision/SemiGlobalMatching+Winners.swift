@@ -2,7 +2,7 @@ extension SemiGlobalMatching {
     /// Winner-take-all over one row of summed costs with the uniqueness, left-right and
     /// sub-pixel steps, 8 disparities per SIMD operation; its scratch rows kept between rows.
     final class RowWinners {
-        let width: Int, depth: Int, disparities: Int
+        let width: Int, depth: Int
         let options: Options
         /// The right image's own winners over the row (cost, disparity), reversed as its
         /// census is (right pixel x − d at w − 1 − x + d), so each left pixel's disparities
@@ -15,7 +15,6 @@ extension SemiGlobalMatching {
             self.width = width
             self.depth = depth
             options = matcher.options
-            disparities = matcher.options.disparities
             rightCost = [Int16](repeating: .max, count: width + depth)
             rightBest = [Int16](repeating: .max, count: width + depth)
             integer = [Int](repeating: -1, count: width)
@@ -25,7 +24,7 @@ extension SemiGlobalMatching {
         /// ``SemiGlobalMatching/maxLargePenalty``) into `out` (the row's `width` values, NaN
         /// already where none).
         func choose(row y: Int, sums: UnsafePointer<UInt16>, out: UnsafeMutablePointer<Float>) {
-            let w = width, depth = depth, dCount = disparities
+            let w = width, depth = depth, dCount = options.disparities
             let s = UnsafeRawPointer(sums).assumingMemoryBound(to: Int16.self)
             // The uniqueness test in integers: cost·keep < best·100 means "nearly as good", that is
             // cost ≤ (best·100 − 1) / keep.
@@ -52,7 +51,7 @@ extension SemiGlobalMatching {
                             while d < limit {
                                 var v = SemiGlobalMatching.load(base + d)
                                 if !whole { v.replace(with: none, where: index .>= limitLanes) }
-                                lowest = SemiGlobalMatching.minimum(lowest, v)
+                                lowest = SumLanes.minimum(lowest, v)
                                 let r = SemiGlobalMatching.load(rc + start + d)
                                 let better = v .< r
                                 SemiGlobalMatching.store(r.replacing(with: v, where: better), rc + start + d)
@@ -80,7 +79,7 @@ extension SemiGlobalMatching {
                                         var v = SemiGlobalMatching.load(base + d)
                                         if !whole { v.replace(with: none, where: index .>= limitLanes) }
                                         v.replace(with: none, where: (index .>= low) .& (index .<= high))
-                                        away = SemiGlobalMatching.minimum(away, v)
+                                        away = SumLanes.minimum(away, v)
                                         index &+= 8
                                         d += SemiGlobalMatching.lanes
                                     }

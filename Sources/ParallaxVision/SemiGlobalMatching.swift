@@ -123,8 +123,9 @@ public struct SemiGlobalMatching: Sendable {
         }
     }
 
-    /// Largest `P2`: a path's cost stays at most 63 + `P2` above its minimum (0), so the sum of
-    /// 8 paths stays below 2¹⁵ and the winners compare signed lanes (one SSE2 instruction).
+    /// Largest `P2`: a path's cost stays at most the census window's pixel count (≤ 64) + `P2`,
+    /// so the sum of 8 paths stays below 2¹⁵ and the winners compare signed lanes (one SSE2
+    /// instruction).
     public static let maxLargePenalty = 4000
 
     /// Disparities per SIMD operation on 16-bit sums.

@@ -13,7 +13,9 @@ import ParallaxImage
     static let prediction = ImageBuffer<Float>(width: 6, height: 1, samples: [3, 10, 11.5, 13, 5, .nan])
 
     @Test func scoresCountInvalidPredictionsAsBad() {
-        let (all, nonOccluded) = StereoEvaluation.score(Self.prediction, truth: Self.truth)
+        var errors: [Double] = []
+        let (all, nonOccluded) = StereoEvaluation.score(Self.prediction, truth: Self.truth, errors: &errors)
+        #expect(errors == [0, 1.5, 3, 5])
         #expect(all.known == 5 && all.invalid == 1 && all.valid == 4)
         #expect(all.bad == [4, 3, 2])   // > 1 px: 1.5, 3, 5 and the invalid; > 2: 3, 5, invalid; > 4: 5, invalid
         #expect(all.badPercent(1) == 60 && all.invalidPercent == 20)
