@@ -113,7 +113,7 @@ let package = Package(
         .target(name: "ParallaxFuzzing", dependencies: ["Parallax", "ParallaxCLI"], swiftSettings: strictSettings),
 
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxDatasets", "ParallaxCore", "ParallaxMath"], exclude: ["Fixtures"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxDatasets", "ParallaxCore", "ParallaxMath", "ParallaxSim", "ParallaxGeometry", "ParallaxImage"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFuzzingTests", dependencies: ["ParallaxFuzzing"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "Parallax"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),

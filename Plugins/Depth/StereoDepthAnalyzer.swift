@@ -161,7 +161,7 @@ public struct StereoDepthAnalyzer: Analyzer {
             return d.isFinite && s > 0 ? fb / s : .nan
         }
         context.emit(DepthMap(sensorID: options.left, kind: .pixelDisparity, values: disparity, stereo: geometry), on: disparityPort, at: input.timestamp)
-        context.emit(DepthMap(sensorID: options.left, kind: .depth, values: ImageBuffer(width: disparity.width, height: disparity.height, samples: depth)),
+        context.emit(DepthMap(sensorID: options.left, kind: .depth, values: ImageBuffer(width: disparity.width, height: disparity.height, samples: depth), stereo: geometry),
                      on: depthPort, at: input.timestamp)
     }
 

@@ -35,7 +35,9 @@ public struct DepthMap: Sendable {
     public var confidence: ImageBuffer<Float>?
     /// Stream name of the sensor (`depth0`).
     public var sensorID: String
-    /// For ``Kind/pixelDisparity``: the stereo geometry that maps disparity to depth.
+    /// For ``Kind/pixelDisparity``: the stereo geometry that maps disparity to depth. On a
+    /// depth map measured by a stereo pair: the geometry it came from (so that its errors can
+    /// be told in pixels of disparity).
     public var stereo: StereoGeometry?
 
     /// A depth map; `confidence` must have the same size as `values` when given.

@@ -126,7 +126,8 @@ public struct EvaluationRegistry: Sendable {
     public static let standard: EvaluationRegistry = {
         var r = EvaluationRegistry()
         for t: any Evaluation.Type in [GyroRotationEvaluation.self, LandmarkEvaluation.self, MatchEvaluation.self,
-                                       HomographyEvaluation.self, PoseStreamEvaluation.self, StereoEvaluation.self] {
+                                       HomographyEvaluation.self, PoseStreamEvaluation.self, StereoEvaluation.self,
+                                       DepthEvaluation.self] {
             r.register(t)
         }
         return r

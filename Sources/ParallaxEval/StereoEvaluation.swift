@@ -132,14 +132,6 @@ public struct StereoEvaluation: Evaluation {
     /// The error image: black where the truth is unknown, white where a known pixel has no
     /// prediction, else turbo of `|prediction − truth|` over 0…4 px.
     public static func errorImage(_ prediction: ImageBuffer<Float>, truth: ImageBuffer<Float>) -> ImageBuffer<UInt8> {
-        var rgb = [UInt8](repeating: 0, count: truth.width * truth.height * 3)
-        for (i, t) in truth.samples.enumerated() where t.isFinite {
-            let p = prediction.samples[i]
-            let c = p.isFinite ? Colormap.turbo(Double(abs(p - t)) / 4) : (r: UInt8(255), g: UInt8(255), b: UInt8(255))
-            rgb[3 * i] = c.r
-            rgb[3 * i + 1] = c.g
-            rgb[3 * i + 2] = c.b
-        }
-        return ImageBuffer(width: truth.width, height: truth.height, channels: 3, samples: rgb)
+        ErrorImage.render(prediction, truth: truth) { p, t in Double(abs(p - t)) / 4 }
     }
 }

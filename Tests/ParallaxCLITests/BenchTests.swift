@@ -52,6 +52,34 @@ import Parallax
         #expect(FileManager.default.fileExists(atPath: a.appendingPathComponent("gyro-gyro-rotation-error.svg").path))
     }
 
+    /// Simulated stereo (EuRoC's distorted pair, rectified from the calibration) through
+    /// `stereo-depth`, against the scene's exact depth by distance.
+    @Test func stereoDepthIsCheckedAgainstTheSimulatedSceneByDistance() throws {
+        let file = try suite("""
+        name: depth
+        runs:
+          - name: sgm
+            simulate: {seconds: 0.5, seed: 2, width: 188, stereo: true, textures: [\(Paths.tum)/rgb/1341847980.722988.png]}
+            chain: "stereo-depth disparities=16 paths=4"
+            evaluate: depth
+        """)
+        let out = Paths.temporary("bench-depth")
+        defer { for u in [out, file.deletingLastPathComponent()] { try? FileManager.default.removeItem(at: u) } }
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
+        let run = try #require((json?["runs"] as? [[String: Any]])?.first)
+        #expect(run["status"] as? String == "ok")
+        let evaluated = try #require((run["evaluations"] as? [[String: Any]])?.first?["result"] as? [String: Any])
+        let metrics = try #require(evaluated["metrics"] as? [String: Double])
+        #expect(metrics["maps"] == 11)
+        #expect((metrics["valid_percent"] ?? 0) > 70)
+        #expect((metrics["delta_1.25_percent"] ?? 0) > 95)
+        let bands = metrics.filter { $0.key.hasPrefix("median_disparity_error_px_") }
+        #expect(bands.count >= 2)
+        for (band, error) in bands { #expect(error < 0.5, "\(band): \(error) px") }
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sgm-depth-error-0.png").path))
+    }
+
     @Test func descriptorMatchesAreCheckedAgainstTheSimulatedScene() throws {
         let file = try suite("""
         name: matches
