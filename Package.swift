@@ -26,9 +26,11 @@ let package = Package(
         .library(name: "ParallaxImage", targets: ["ParallaxImage"]),
         .library(name: "ParallaxVision", targets: ["ParallaxVision"]),
         .library(name: "ParallaxInertial", targets: ["ParallaxInertial"]),
+        .library(name: "ParallaxTracking", targets: ["ParallaxTracking"]),
         .library(name: "FeatureTracking", targets: ["FeatureTracking"]),
         .library(name: "Triangulation", targets: ["Triangulation"]),
         .library(name: "VisualInertialOdometry", targets: ["VisualInertialOdometry"]),
+        .library(name: "ObjectTracking", targets: ["ObjectTracking"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
         .library(name: "Parallax", targets: ["Parallax"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
@@ -45,6 +47,12 @@ let package = Package(
             name: "CLAPACK",
             path: "Sources/CLAPACK",
             providers: [.apt(["liblapacke-dev", "libopenblas-dev"])]
+        ),
+
+        .systemLibrary(
+            name: "CFFTW",
+            path: "Sources/CFFTW",
+            providers: [.apt(["libfftw3-dev"])]
         ),
 
         .systemLibrary(
@@ -68,6 +76,8 @@ let package = Package(
         .target(name: "ParallaxVision", dependencies: ["ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Inertial algorithms several plugins share (strapdown propagation with its error
         // covariance, static initialization): know no packets.
+        // Correlation-filter tracking (FFTW): what track-object and image tracking share.
+        .target(name: "ParallaxTracking", dependencies: ["CFFTW", "ParallaxVision", "ParallaxImage"], swiftSettings: strictSettings),
         .target(name: "ParallaxInertial", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
 
         .target(
@@ -87,6 +97,8 @@ let package = Package(
                 path: "Plugins/Triangulation", swiftSettings: strictSettings),
         .target(name: "VisualInertialOdometry", dependencies: ["ParallaxCore", "ParallaxInertial", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/VisualInertialOdometry", swiftSettings: strictSettings),
+        .target(name: "ObjectTracking", dependencies: ["ParallaxCore", "ParallaxTracking", "ParallaxImage"],
+                path: "Plugins/ObjectTracking", swiftSettings: strictSettings),
         .target(name: "Depth", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/Depth", swiftSettings: strictSettings),
 
@@ -100,7 +112,7 @@ let package = Package(
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -119,6 +131,7 @@ let package = Package(
         .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxDatasets", "ParallaxEval"], swiftSettings: strictSettings),
         .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxVision", "ParallaxCore", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking", "ParallaxVision", "ParallaxImage"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision", "ParallaxImage"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxImageTests", dependencies: ["ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
@@ -127,6 +140,7 @@ let package = Package(
         .testTarget(name: "VisualInertialOdometryTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DepthTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "ObjectTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
     ]
 )

@@ -4,6 +4,8 @@
 @_exported import Triangulation
 @_exported import VisualInertialOdometry
 @_exported import Depth
+@_exported import ObjectTracking
+@_exported import ParallaxTracking
 @_exported import ParallaxCore
 @_exported import ParallaxDatasets
 @_exported import ParallaxEval
@@ -27,6 +29,7 @@ public enum BuiltinAnalyzers {
         r.register(TriangulationAnalyzer.self)
         r.register(VIOAnalyzer.self)
         r.register(StereoDepthAnalyzer.self)
+        r.register(TrackObjectAnalyzer.self)
         return r
     }()
 }

@@ -1,0 +1,389 @@
+import Foundation
+import ParallaxImage
+import ParallaxVision
+
+/// A kernelized correlation-filter tracker (KCF, Henriques et al. 2015) over FHOG and
+/// intensity cells, with scale search (SAMF), a peak-to-sidelobe confidence, and a lost state
+/// that stops learning and searches wider until the object is found again.
+///
+/// Each frame: the window around the last box (the box grown by ``Settings/padding`` on each
+/// side), resampled to a fixed template of cells, at a few scales; its features correlated with
+/// the learned model through the Fourier domain; the best response's peak (sub-cell, by a
+/// parabola) moves the box, its scale resizes it. The model then learns from the new window
+/// (a running average), unless the confidence is below ``Settings/lostThreshold``: the object
+/// is then `lost`, the box stays where it was last seen, and each frame searches tiles of the
+/// image around it, growing outward, until a tile's confidence reaches
+/// ``Settings/recoverThreshold``.
+///
+/// Deterministic: the same frames give the same boxes bit for bit (FFTW plans by estimate).
+public struct CorrelationFilterTracker: Sendable {
+    /// Speed against accuracy (Vision's `VNRequestTrackingLevel`).
+    public enum Level: String, Sendable, CaseIterable {
+        /// 18 × 18 cells, 3 scales.
+        case fast
+        /// 26 × 26 cells, 5 scales, a slower learning rate.
+        case accurate
+    }
+
+    /// Whether the object is being followed.
+    public enum State: String, Sendable, Equatable {
+        case tracking, lost
+    }
+
+    public struct Settings: Sendable, Equatable {
+        /// Cell size (template px).
+        public var cellSize = 4
+        /// Template area (cells): the window is resampled to about this many cells.
+        public var templateCells = 18 * 18
+        /// The window is the box grown by this fraction of its size on each side together
+        /// (1.5: the window is 2.5 times the box).
+        public var padding = 1.5
+        /// Ridge regularization λ.
+        public var lambda: Float = 1e-4
+        /// σ of the Gaussian label, as a fraction of the box's size in cells.
+        public var labelSigma = 0.1
+        /// σ of the Gaussian kernel.
+        public var kernelSigma: Float = 0.5
+        /// Running-average rate of the model per frame.
+        public var learningRate: Float = 0.02
+        /// Scales searched: `scaleStep^k` for k in −scaleCount/2 … scaleCount/2.
+        public var scaleCount = 3
+        public var scaleStep = 1.05
+        /// A scale other than the current one must beat it after this factor on its peak.
+        public var scalePenalty: Float = 0.97
+        /// Confidence below which the object is lost (Vision apps hide the box below 0.3).
+        public var lostThreshold = 0.3
+        /// Confidence a re-detection needs to resume tracking.
+        public var recoverThreshold = 0.5
+        /// Correlation of the box's features with the model's at which the appearance
+        /// confidence is 0 and 1 (linear between; 0.3 at 0.32).
+        public var appearanceRange = 0.2...0.6
+        /// Tiles searched per frame while lost.
+        public var searchTiles = 9
+        /// Peak-to-sidelobe to confidence.
+        public var confidence = ResponseConfidence.calibrated
+
+        public init() {}
+
+        /// The settings of a level.
+        public init(level: Level) {
+            switch level {
+            case .fast: break
+            case .accurate:
+                templateCells = 26 * 26
+                scaleCount = 5
+                scaleStep = 1.03
+                learningRate = 0.015
+            }
+        }
+    }
+
+    /// The tracker's answer for one frame.
+    public struct Observation: Sendable, Equatable {
+        /// Where the object is (frame px, top-left corner at pixel edges: pixel centres are
+        /// integers); while lost, where it was last seen.
+        public var box: BoundingBox
+        /// In [0, 1].
+        public var confidence: Double
+        /// The response's peak-to-sidelobe ratio.
+        public var peakToSidelobe: Double
+        public var state: State
+    }
+
+    /// Why a tracker cannot start.
+    public enum StartError: Error, Equatable, CustomStringConvertible {
+        case box(String)
+        case fft(String)
+
+        public var description: String {
+            switch self {
+            case let .box(reason): return reason
+            case let .fft(reason): return reason
+            }
+        }
+    }
+
+    public let settings: Settings
+    /// Template size in cells.
+    public let cellsX: Int, cellsY: Int
+    private let fft: RealFFT2D
+    private let kernel: GaussianKernel
+    private let window: [Float]
+    private let label: Spectrum
+    private var model: FeatureSpectra
+    private var alpha: Spectrum
+    /// Box centre (frame px) and size at scale 1.
+    private var centerX: Double, centerY: Double
+    private let baseWidth: Double, baseHeight: Double
+    /// Current scale of the box.
+    private var scale = 1.0
+    /// Window size (px) at scale 1.
+    private let windowWidth: Double, windowHeight: Double
+    private var state = State.tracking
+    private var lostFrames = 0
+    private var lastConfidence = 1.0, lastPSR = 0.0
+    /// The model's features (windowed, channel-major), a running average like the spectra:
+    /// what the object's own cells are compared with.
+    private var appearance: [Float] = []
+    /// Cells inside the box (not the padding), indices into a channel.
+    private let boxCells: [Int]
+
+    /// Starts on `box` in `frame`. The box must have a positive size, lie at least partly
+    /// in the frame and be smaller than it.
+    public init(frame: inout FramePyramid, box: BoundingBox, settings: Settings = Settings()) throws {
+        let w = Double(frame.width), h = Double(frame.height)
+        guard box.width.isFinite, box.height.isFinite, box.x.isFinite, box.y.isFinite, box.width >= 1, box.height >= 1 else {
+            throw StartError.box("the start box \(Self.describe(box)) has no size (width and height must be at least 1 px)")
+        }
+        guard box.width <= w, box.height <= h else {
+            throw StartError.box("the start box \(Self.describe(box)) is larger than the \(frame.width)×\(frame.height) image")
+        }
+        guard box.x + box.width > -0.5, box.y + box.height > -0.5, box.x < w - 0.5, box.y < h - 0.5 else {
+            throw StartError.box("the start box \(Self.describe(box)) lies outside the \(frame.width)×\(frame.height) image")
+        }
+        self.settings = settings
+        centerX = box.x + box.width / 2
+        centerY = box.y + box.height / 2
+        baseWidth = box.width
+        baseHeight = box.height
+        windowWidth = box.width * (1 + settings.padding)
+        windowHeight = box.height * (1 + settings.padding)
+        // Cells keeping the window's aspect, about templateCells of them, even counts.
+        let aspect = windowWidth / windowHeight
+        let cy = max(8, Int((Double(settings.templateCells) / aspect).squareRoot() / 2 + 0.5) * 2)
+        let cx = max(8, Int(Double(settings.templateCells) / Double(cy) / 2 + 0.5) * 2)
+        cellsX = cx
+        cellsY = cy
+        do { fft = try RealFFT2D(rows: cy, columns: cx) } catch { throw StartError.fft("\(error)") }
+        kernel = GaussianKernel(sigma: settings.kernelSigma)
+        let hx = (0..<cx).map { 0.5 - 0.5 * cos(2 * Float.pi * Float($0) / Float(cx - 1)) }
+        let hy = (0..<cy).map { 0.5 - 0.5 * cos(2 * Float.pi * Float($0) / Float(cy - 1)) }
+        window = (0..<(cx * cy)).map { hy[$0 / cx] * hx[$0 % cx] }
+        // The label: a Gaussian peak at shift (0, 0), cyclic.
+        let sigma = (Double(cx * cy) / ((1 + settings.padding) * (1 + settings.padding))).squareRoot() * settings.labelSigma
+        var y = [Float](repeating: 0, count: cx * cy)
+        for j in 0..<cy {
+            let dy = Double(j < cy / 2 ? j : j - cy)
+            for i in 0..<cx {
+                let dx = Double(i < cx / 2 ? i : i - cx)
+                y[j * cx + i] = Float(exp(-0.5 * (dx * dx + dy * dy) / (sigma * sigma)))
+            }
+        }
+        label = fft.forward(y)
+        model = FeatureSpectra(features: [], channels: 0, fft: fft)
+        alpha = Spectrum(rows: cy, columns: cx / 2 + 1)
+        let halfX = Double(cx) / (1 + settings.padding) / 2, halfY = Double(cy) / (1 + settings.padding) / 2
+        boxCells = (0..<(cx * cy)).filter { i in
+            abs(Double(i % cx) + 0.5 - Double(cx) / 2) < halfX && abs(Double(i / cx) + 0.5 - Double(cy) / 2) < halfY
+        }
+        let first = features(frame: &frame, centerX: centerX, centerY: centerY, scale: 1)
+        (model, alpha) = train(first.spectra)
+        appearance = first.values
+    }
+
+    static func describe(_ b: BoundingBox) -> String {
+        String(format: "(x %.1f, y %.1f, %.1f×%.1f px)", b.x, b.y, b.width, b.height)
+    }
+
+    /// The current box.
+    public var box: BoundingBox {
+        let bw = baseWidth * scale, bh = baseHeight * scale
+        return BoundingBox(x: centerX - bw / 2, y: centerY - bh / 2, width: bw, height: bh)
+    }
+
+    /// Follows the object into the next frame.
+    public mutating func update(_ frame: inout FramePyramid) -> Observation {
+        switch state {
+        case .tracking:
+            let found = detect(frame: &frame, centerX: centerX, centerY: centerY, scales: scaleFactors)
+            let x = features(frame: &frame, centerX: found.x, centerY: found.y, scale: found.scale)
+            lastPSR = found.psr
+            lastConfidence = confidence(psr: found.psr, features: x)
+            if lastConfidence < settings.lostThreshold {
+                state = .lost
+                lostFrames = 0
+            } else {
+                (centerX, centerY, scale) = (found.x, found.y, found.scale)
+                learn(x)
+            }
+        case .lost:
+            lostFrames += 1
+            var best: Detection?
+            for (cx, cy) in searchCentres(frame: frame) {
+                let found = detect(frame: &frame, centerX: cx, centerY: cy, scales: [1])
+                if best.map({ found.psr > $0.psr }) ?? true { best = found }
+            }
+            // The best tile's find, looked at again through a window centred on it.
+            if let tile = best {
+                let found = detect(frame: &frame, centerX: tile.x, centerY: tile.y, scales: [1])
+                let x = features(frame: &frame, centerX: found.x, centerY: found.y, scale: scale)
+                lastPSR = found.psr
+                lastConfidence = confidence(psr: found.psr, features: x)
+                if lastConfidence >= settings.recoverThreshold {
+                    state = .tracking
+                    (centerX, centerY) = (found.x, found.y)
+                    learn(x)
+                }
+            }
+        }
+        return Observation(box: box, confidence: lastConfidence, peakToSidelobe: lastPSR, state: state)
+    }
+
+    /// The confidence of a find: the smaller of its response's (the PSR through
+    /// ``Settings/confidence``) and its appearance's: the correlation of the box's own cells
+    /// with the model's, mapped linearly over ``Settings/appearanceRange``. The response alone
+    /// misses an object gone from a window whose background still matches the padding the
+    /// model learned; the box's cells do not.
+    private func confidence(psr: Double, features x: Features) -> Double {
+        let response = settings.confidence.confidence(psr: psr)
+        let r = Self.correlation(appearance, x.values, at: boxCells, channels: x.channels, cells: cellsX * cellsY)
+        let range = settings.appearanceRange
+        let look = min(1, max(0, (r - range.lowerBound) / (range.upperBound - range.lowerBound)))
+        return min(response, look)
+    }
+
+    /// Correlation of `a` and `b` over `cells` of every channel, each channel centred on its
+    /// own mean (the channels' different levels would otherwise correlate any two windows).
+    static func correlation(_ a: [Float], _ b: [Float], at cells: [Int], channels: Int, cells count: Int) -> Double {
+        var saa = 0.0, sbb = 0.0, sab = 0.0
+        let n = Double(cells.count)
+        for c in 0..<channels {
+            var ma = 0.0, mb = 0.0
+            for i in cells { ma += Double(a[c * count + i]); mb += Double(b[c * count + i]) }
+            ma /= n
+            mb /= n
+            for i in cells {
+                let u = Double(a[c * count + i]) - ma, v = Double(b[c * count + i]) - mb
+                saa += u * u; sbb += v * v; sab += u * v
+            }
+        }
+        guard saa > 0, sbb > 0 else { return 0 }
+        return sab / (saa * sbb).squareRoot()
+    }
+
+    /// The scale factors searched while tracking.
+    private var scaleFactors: [Double] {
+        let half = settings.scaleCount / 2
+        return (-half...half).map { pow(settings.scaleStep, Double($0)) }
+    }
+
+    private struct Detection {
+        var x: Double, y: Double, scale: Double, psr: Double
+    }
+
+    /// The best response over `scales` of the window centred at `(cx, cy)`.
+    private func detect(frame: inout FramePyramid, centerX cx: Double, centerY cy: Double, scales: [Double]) -> Detection {
+        var best: (value: Float, detection: Detection)?
+        for s in scales {
+            let z = features(frame: &frame, centerX: cx, centerY: cy, scale: scale * s).spectra
+            let kz = kernel.correlation(model, z, fft: fft)
+            var product = Spectrum(rows: kz.rows, columns: kz.columns)
+            for i in stride(from: 0, to: product.values.count, by: 2) {
+                let ar = alpha.values[i], ai = alpha.values[i + 1], kr = kz.values[i], ki = kz.values[i + 1]
+                product.values[i] = ar * kr - ai * ki
+                product.values[i + 1] = ar * ki + ai * kr
+            }
+            let response = fft.inverse(product)
+            var peak = 0
+            for i in 1..<response.count where response[i] > response[peak] { peak = i }
+            let px = peak % cellsX, py = peak / cellsX
+            let weighted = s == 1 ? response[peak] : response[peak] * settings.scalePenalty
+            guard best.map({ weighted > $0.value }) ?? true else { continue }
+            // Sub-cell peak by a parabola through the neighbours (cyclic).
+            func offset(_ minus: Float, _ centre: Float, _ plus: Float) -> Double {
+                let d = minus - 2 * centre + plus
+                return d < 0 ? Double(0.5 * (minus - plus) / d) : 0
+            }
+            let ox = offset(response[py * cellsX + (px + cellsX - 1) % cellsX], response[peak], response[py * cellsX + (px + 1) % cellsX])
+            let oy = offset(response[((py + cellsY - 1) % cellsY) * cellsX + px], response[peak], response[((py + 1) % cellsY) * cellsX + px])
+            let dx = Double(px < cellsX / 2 ? px : px - cellsX) + ox
+            let dy = Double(py < cellsY / 2 ? py : py - cellsY) + oy
+            // Cells to frame px at this scale.
+            let stepX = windowWidth * scale * s / Double(cellsX), stepY = windowHeight * scale * s / Double(cellsY)
+            let exclusion = max(1, Int((Double(min(cellsX, cellsY)) / (1 + settings.padding) * 0.25).rounded()))
+            let psr = ResponseConfidence.peakToSidelobe(response, rows: cellsY, columns: cellsX, peakX: px, peakY: py, exclusion: exclusion)
+            best = (weighted, Detection(x: cx + dx * stepX, y: cy + dy * stepY, scale: scale * s, psr: psr))
+        }
+        return best?.detection ?? Detection(x: cx, y: cy, scale: scale, psr: 0)
+    }
+
+    /// Learns from `x`, the window at the current box.
+    private mutating func learn(_ x: Features) {
+        let (newModel, newAlpha) = train(x.spectra)
+        let rate = settings.learningRate
+        model.blend(toward: newModel, rate: rate, fft: fft)
+        for i in alpha.values.indices { alpha.values[i] += rate * (newAlpha.values[i] - alpha.values[i]) }
+        for i in appearance.indices { appearance[i] += rate * (x.values[i] - appearance[i]) }
+    }
+
+    /// The filter learned from `x` alone: `α̂ = ŷ / (k̂ˣˣ + λ)`.
+    private func train(_ x: FeatureSpectra) -> (FeatureSpectra, Spectrum) {
+        let k = kernel.correlation(x, x, fft: fft)
+        var a = Spectrum(rows: k.rows, columns: k.columns)
+        for i in stride(from: 0, to: a.values.count, by: 2) {
+            let yr = label.values[i], yi = label.values[i + 1]
+            let kr = k.values[i] + settings.lambda, ki = k.values[i + 1]
+            let d = kr * kr + ki * ki
+            a.values[i] = (yr * kr + yi * ki) / d
+            a.values[i + 1] = (yi * kr - yr * ki) / d
+        }
+        return (x, a)
+    }
+
+    /// The windowed features (31 FHOG channels and the cells' mean intensity) of the window
+    /// centred at `(cx, cy)` at `scale`, and their spectra.
+    /// A window's features: the windowed values (channel-major) and their spectra.
+    struct Features {
+        var values: [Float]
+        var channels: Int
+        var spectra: FeatureSpectra
+    }
+
+    private func features(frame: inout FramePyramid, centerX cx: Double, centerY cy: Double, scale s: Double) -> Features {
+        let cell = settings.cellSize
+        let patch = frame.window(centerX: cx, centerY: cy, windowWidth: windowWidth * s, windowHeight: windowHeight * s,
+                                 width: cellsX * cell, height: cellsY * cell)
+        let hog = HOGFeatures(patch, cellSize: cell)
+        let cells = cellsX * cellsY
+        var values = hog.values
+        values.reserveCapacity((HOGFeatures.channels + 1) * cells)
+        let pw = patch.width, inverseArea = 1 / Float(cell * cell * 255)
+        for cy in 0..<cellsY {
+            for cx in 0..<cellsX {
+                var sum: Float = 0
+                for y in (cy * cell)..<((cy + 1) * cell) {
+                    for x in (cx * cell)..<((cx + 1) * cell) { sum += patch.pixels[y * pw + x] }
+                }
+                values.append(sum * inverseArea - 0.5)
+            }
+        }
+        let channels = HOGFeatures.channels + 1
+        for c in 0..<channels {
+            for i in 0..<cells { values[c * cells + i] *= window[i] }
+        }
+        return Features(values: values, channels: channels, spectra: FeatureSpectra(features: values, channels: channels, fft: fft))
+    }
+
+    /// Window centres to search while lost: the last box's centre and rings of tiles around it
+    /// (half a window apart), a ring farther each frame until the rings cover the image, then
+    /// again from the centre; ``Settings/searchTiles`` of them per frame, inside the image.
+    private func searchCentres(frame: FramePyramid) -> [(Double, Double)] {
+        let stepX = windowWidth * scale / 2, stepY = windowHeight * scale / 2
+        let w = Double(frame.width), h = Double(frame.height)
+        let ringsToCover = Int(max(w / stepX, h / stepY).rounded(.up)) + 1
+        var tiles: [(Double, Double)] = []
+        for ring in 0...ringsToCover {
+            for j in -ring...ring {
+                for i in -ring...ring where max(abs(i), abs(j)) == ring {
+                    let x = centerX + Double(i) * stepX, y = centerY + Double(j) * stepY
+                    guard x >= 0, x < w, y >= 0, y < h else { continue }
+                    tiles.append((x, y))
+                }
+            }
+        }
+        guard !tiles.isEmpty else { return [(min(max(centerX, 0), w - 1), min(max(centerY, 0), h - 1))] }
+        let n = min(settings.searchTiles, tiles.count)
+        let start = ((lostFrames - 1) * n) % tiles.count
+        return (0..<n).map { tiles[(start + $0) % tiles.count] }
+    }
+}

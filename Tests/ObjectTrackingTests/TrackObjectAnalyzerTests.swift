@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import Parallax
+import ParallaxTesting
+
+@Suite struct TrackObjectAnalyzerTests {
+    static let key = StreamKey<CameraFrame>("cam0")
+
+    /// A 160×120 smooth random background with a 24×24 textured square whose top-left pixel
+    /// is `(ox, oy)`; `channels` 1 or 3.
+    static func frame(ox: Int, oy: Int, width: Int = 160, height: Int = 120, channels: Int = 1) -> CameraFrame {
+        var rng = SeededGenerator(seed: UInt64(ox * 997 + oy))
+        func smooth(_ w: Int, _ h: Int, _ seed: UInt64) -> [UInt8] {
+            var r = SeededGenerator(seed: seed)
+            let cw = w / 4 + 2
+            let coarse = (0..<(cw * (h / 4 + 2))).map { _ in Double(r.next() % 256) }
+            return (0..<(w * h)).map { i in UInt8(coarse[(i / w / 4) * cw + (i % w) / 4] * 0.5 + coarse[(i / w / 4 + 1) * cw + (i % w) / 4 + 1] * 0.5) }
+        }
+        var gray = smooth(width, height, 1)
+        let object = smooth(24, 24, 2)
+        for y in 0..<24 { for x in 0..<24 where oy + y < height && ox + x < width { gray[(oy + y) * width + ox + x] = object[y * 24 + x] } }
+        gray = gray.map { UInt8(max(0, min(255, Int($0) + Int(rng.next() % 9) - 4))) }
+        let samples = channels == 1 ? gray : gray.flatMap { [$0, $0, $0] }
+        return CameraFrame(cameraID: "cam0", image: ImageBuffer(width: width, height: height, channels: channels, samples: samples))
+    }
+
+    static func harness(_ options: TrackObjectAnalyzer.Options, frames: [CameraFrame]) -> AnalyzerHarness {
+        var h = AnalyzerHarness { try TrackObjectAnalyzer(options: options) }
+        h.declare(key)
+        for (k, f) in frames.enumerated() { h.push(f, on: key, at: Timestamp(nanoseconds: Int64(k + 1) * 33_000_000)) }
+        return h
+    }
+
+    @Test func followsTheBoxFromPixelOrNormalizedStart() throws {
+        let frames = (0..<12).map { Self.frame(ox: 40 + 3 * $0, oy: 30 + $0) }
+        var pixel = TrackObjectAnalyzer.Options()
+        pixel.box = BoundingBox(x: 39.5, y: 29.5, width: 24, height: 24)
+        // The same box in Vision's normalized coordinates (origin bottom-left, y up).
+        var normalized = TrackObjectAnalyzer.Options()
+        normalized.normalizedBox = BoundingBox(x: 40.0 / 160, y: 1 - 54.0 / 120, width: 24.0 / 160, height: 24.0 / 120)
+        let converted = TrackObjectAnalyzer.pixels(ofNormalized: try #require(normalized.normalizedBox), width: 160, height: 120)
+        let given = try #require(pixel.box)
+        #expect(abs(converted.x - given.x) < 1e-9 && abs(converted.y - given.y) < 1e-9 && abs(converted.width - given.width) < 1e-9
+                && abs(converted.height - given.height) < 1e-9, "\(converted)")
+        for options in [pixel, normalized] {
+            let result = try Self.harness(options, frames: frames).run()
+            #expect(result.failure == nil)
+            let out: [Packet<TrackedObjects>] = result.packets(on: "cam0/objects")
+            #expect(out.count == 12)
+            for (k, p) in out.enumerated() {
+                let o = try #require(p.payload.objects.first)
+                let truth = BoundingBox(x: Double(40 + 3 * k) - 0.5, y: Double(30 + k) - 0.5, width: 24, height: 24)
+                #expect(o.id == 1 && o.state == .normal && o.box.iou(truth) > 0.6, "frame \(k): \(o.box)")
+                #expect(o.confidence >= 0 && o.confidence <= 1)
+            }
+        }
+    }
+
+    @Test func badStartsAndChangingImagesAreClearErrors() throws {
+        let noBox = try Self.harness(TrackObjectAnalyzer.Options(), frames: [Self.frame(ox: 10, oy: 10)]).run()
+        #expect("\(noBox.failure.map { "\($0)" } ?? "none")".contains("give the start box"))
+        var both = TrackObjectAnalyzer.Options()
+        both.box = BoundingBox(x: 1, y: 1, width: 5, height: 5)
+        both.normalizedBox = both.box
+        #expect(throws: AnalyzerError.invalidOption(analyzer: "track-object", option: "box", reason: "give box or normalized_box, not both")) {
+            try TrackObjectAnalyzer(options: both)
+        }
+        for box in [BoundingBox(x: 500, y: 10, width: 20, height: 20), BoundingBox(x: 10, y: 10, width: 0, height: 20),
+                    BoundingBox(x: 0, y: 0, width: 400, height: 20)] {
+            var o = TrackObjectAnalyzer.Options()
+            o.box = box
+            let result = try Self.harness(o, frames: [Self.frame(ox: 10, oy: 10)]).run()
+            #expect("\(result.failure.map { "\($0)" } ?? "none")".contains("option 'box'"), "\(box)")
+        }
+        var o = TrackObjectAnalyzer.Options()
+        o.box = BoundingBox(x: 39.5, y: 29.5, width: 24, height: 24)
+        let result = try Self.harness(o, frames: [Self.frame(ox: 40, oy: 30), Self.frame(ox: 40, oy: 30, channels: 3)]).run()
+        #expect("\(result.failure.map { "\($0)" } ?? "none")".contains("the image changed from 160×120×1 to 160×120×3"))
+    }
+}
