@@ -21,10 +21,8 @@ public struct TrackObjectAnalyzer: Analyzer {
     public static let name = "track-object"
     public static let summary = "Follows a box frame by frame (correlation filter): box, confidence in [0, 1], tracking or lost"
 
-    /// Vision's tracking levels.
-    public enum Level: String, CaseIterable, OptionValue {
-        case fast, accurate
-    }
+    /// Vision's tracking levels: the tracker's own.
+    public typealias Level = CorrelationFilterTracker.Level
 
     public struct Options: AnalyzerOptions {
         @Parameter("camera stream") public var camera = "cam0"
@@ -66,7 +64,7 @@ public struct TrackObjectAnalyzer: Analyzer {
             throw TrackObjectError.imageChanged(stream: options.camera, timestamp: input.timestamp.nanoseconds,
                                                 from: "\(size.width)×\(size.height)×\(size.channels)", to: "\(image.width)×\(image.height)×\(image.channels)")
         }
-        var pyramid = FramePyramid(GrayImage(width: image.width, height: image.height, pixels: image.luma.samples.map(Float.init)))
+        var pyramid = FramePyramid(GrayImage(image.luma))
         let observation: TrackedObject
         if var tracker {
             let o = tracker.update(&pyramid)
@@ -79,7 +77,7 @@ public struct TrackObjectAnalyzer: Analyzer {
                 throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "box",
                                                   reason: "give the start box: box={x, y, width, height} (px) or normalized_box (0…1, origin bottom-left)")
             }
-            var settings = CorrelationFilterTracker.Settings(level: options.level == .fast ? .fast : .accurate)
+            var settings = CorrelationFilterTracker.Settings(level: options.level)
             settings.lostThreshold = options.lostThreshold
             settings.recoverThreshold = options.recoverThreshold
             do {
@@ -92,6 +90,10 @@ public struct TrackObjectAnalyzer: Analyzer {
         context.emit(TrackedObjects(imageWidth: image.width, imageHeight: image.height, objects: [observation]), on: objects, at: input.timestamp)
     }
 }
+
+/// The tracker's levels are option values (`level=fast`); the tracker sits below the bus, which
+/// defines option values, so the conformance is declared here, by its one user.
+extension CorrelationFilterTracker.Level: OptionValue {}
 
 /// A camera stream the tracker cannot follow.
 public enum TrackObjectError: Error, Equatable, CustomStringConvertible {

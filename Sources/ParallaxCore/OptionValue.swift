@@ -143,5 +143,5 @@ enum OptionValueText {
 }
 
 extension BoundingBox: StructuredOptionValue {
-    public static var typeDescription: String { "a box {x, y, width, height} (px)" }
+    public static var typeDescription: String { "a box {x, y, width, height}" }
 }

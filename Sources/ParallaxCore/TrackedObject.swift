@@ -8,8 +8,8 @@ public struct TrackedObject: Sendable, Codable, Equatable {
     public var box: BoundingBox
     /// The tracker's confidence in [0, 1] (its peak-to-sidelobe or response, normalized).
     public var confidence: Double
-    /// `normal` while tracked, `limited(.relocalizing)` while searching after a loss,
-    /// `notAvailable` when lost (the box is then the last known one).
+    /// `normal` while tracked, `notAvailable` while lost (the tracker's confidence fell below
+    /// its threshold; the box is then the last one seen, and the tracker may be searching).
     public var state: TrackingState
 
     public init(id: UInt64, box: BoundingBox, confidence: Double, state: TrackingState = .normal) {

@@ -34,12 +34,12 @@ public struct DepthEvaluation: Evaluation {
         public var known = 0
         /// Absolute errors of the valid predictions (m).
         public var errors: [Double] = []
-        /// Relative errors `|Z − Z_true| / Z_true` of the valid predictions.
-        public var relativeErrors: [Double] = []
         /// Errors as disparity (px), when the maps carry their stereo geometry.
         public var disparityErrors: [Double] = []
-        /// Valid predictions within a factor 1.25 of the truth.
-        public var withinFactor = 0
+        /// Sum of the relative errors `|Z − Z_true| / Z_true` of the valid predictions.
+        public var relativeErrorSum = 0.0
+        /// Valid predictions within a factor 1.25 of the truth, and off by more than 10 %.
+        public var withinFactor = 0, outliers = 0
 
         public init() {}
 
@@ -51,9 +51,22 @@ public struct DepthEvaluation: Evaluation {
             guard p.isFinite, p > 0 else { return }
             let e = abs(p - t)
             errors.append(e)
-            relativeErrors.append(e / t)
+            relativeErrorSum += e / t
             if max(p / t, t / p) < 1.25 { withinFactor += 1 }
+            if e / t > 0.1 { outliers += 1 }
             if let fB { disparityErrors.append(abs(fB / p - fB / t)) }
+        }
+
+        /// The scores of both sets together.
+        static func + (a: Scores, b: Scores) -> Scores {
+            var s = a
+            s.known += b.known
+            s.errors += b.errors
+            s.disparityErrors += b.disparityErrors
+            s.relativeErrorSum += b.relativeErrorSum
+            s.withinFactor += b.withinFactor
+            s.outliers += b.outliers
+            return s
         }
 
         /// Valid predictions.
@@ -61,13 +74,13 @@ public struct DepthEvaluation: Evaluation {
         /// Valid predictions in percent of the pixels with a true depth.
         public var validPercent: Double { known > 0 ? 100 * Double(valid) / Double(known) : .nan }
         /// Mean relative error.
-        public var absRel: Double { valid > 0 ? relativeErrors.reduce(0, +) / Double(valid) : .nan }
+        public var absRel: Double { valid > 0 ? relativeErrorSum / Double(valid) : .nan }
         /// Root mean square error (m).
         public var rmse: Double { valid > 0 ? (errors.reduce(0) { $0 + $1 * $1 } / Double(valid)).squareRoot() : .nan }
         /// δ < 1.25 in percent of the valid predictions.
         public var withinFactorPercent: Double { valid > 0 ? 100 * Double(withinFactor) / Double(valid) : .nan }
         /// Valid predictions off by more than 10 %, in percent of the valid ones.
-        public var outlierPercent: Double { valid > 0 ? 100 * Double(relativeErrors.filter { $0 > 0.1 }.count) / Double(valid) : .nan }
+        public var outlierPercent: Double { valid > 0 ? 100 * Double(outliers) / Double(valid) : .nan }
         /// Median absolute error (m).
         public var medianError: Double { valid > 0 ? ErrorStatistics(errors).median : .nan }
         /// Median disparity error (px), when known.
@@ -89,7 +102,6 @@ public struct DepthEvaluation: Evaluation {
 
     public func evaluate(_ input: EvaluationInput) throws -> EvaluationResult {
         let (scene, gt) = try input.requireScene(for: Self.name)
-        var total = Scores()
         var bands = [Scores](repeating: Scores(), count: Self.distanceBands.count - 1)
         var bearingsByCamera: [String: [Vector3]] = [:]
         var maps = 0, withoutPose = 0, withoutCamera: Set<String> = []
@@ -102,15 +114,14 @@ public struct DepthEvaluation: Evaluation {
                                                         + "\(map.values.width)×\(map.values.height), its camera \(camera.model.width)×\(camera.model.height)")
             }
             guard let body = gt.pose(at: packet.timestamp) else { withoutPose += 1; continue }
-            let key = packet.stream
             let bearings: [Vector3]
-            if let known = bearingsByCamera[key] {
+            if let known = bearingsByCamera[packet.stream] {
                 bearings = known
             } else {
                 do { bearings = try TexturedScene.bearings(for: camera.model) } catch {
                     throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "the camera of \(packet.stream) cannot be ray cast: \(error)")
                 }
-                bearingsByCamera[key] = bearings
+                bearingsByCamera[packet.stream] = bearings
             }
             let worldFromCamera = body * camera.bodyFromSensor
             let fB = map.stereo.map { $0.focalLength * $0.baseline }
@@ -126,12 +137,12 @@ public struct DepthEvaluation: Evaluation {
                     let b = bearings[y * width + x]
                     guard let hit = scene.intersect(origin: origin, direction: rotation * b) else { continue }
                     let t = hit.t * b.z, p = Double(map.values[x, y])
-                    total.add(truth: t, prediction: p, fB: fB)
                     bands[Self.band(of: t)].add(truth: t, prediction: p, fB: fB)
                 }
             }
             maps += 1
         }
+        let total = bands.reduce(Scores(), +)
         guard total.known > 0 else {
             var reasons: [String] = []
             if !withoutCamera.isEmpty { reasons.append("streams without a camera description: \(withoutCamera.sorted().joined(separator: ", "))") }
@@ -143,7 +154,8 @@ public struct DepthEvaluation: Evaluation {
         var metrics: [String: Double] = ["maps": Double(maps), "valid_percent": total.validPercent, "abs_rel": total.absRel,
                                          "rmse_m": total.rmse, "delta_1.25_percent": total.withinFactorPercent, "outliers_rel10_percent": total.outlierPercent]
         var notes = [String(format: "%d maps; valid %.1f %%, AbsRel %.4f, RMSE %.4f m, δ<1.25 %.2f %%, >10 %% off %.2f %%",
-                            maps, total.validPercent, total.absRel, total.rmse, total.withinFactorPercent, total.outlierPercent)]
+                            maps, total.validPercent, total.absRel, total.rmse, total.withinFactorPercent, total.outlierPercent)
+                     + (withoutPose > 0 ? "; \(withoutPose) maps outside the ground truth's time span not scored" : "")]
         for (k, scores) in bands.enumerated() where scores.known > 0 {
             let name = Self.bandName(k)
             metrics["valid_percent_\(name)"] = scores.validPercent

@@ -3,8 +3,9 @@ import ParallaxImage
 import ParallaxVision
 
 /// A kernelized correlation-filter tracker (KCF, Henriques et al. 2015) over FHOG and
-/// intensity cells, with scale search (SAMF), a peak-to-sidelobe confidence, and a lost state
-/// that stops learning and searches wider until the object is found again.
+/// intensity cells, with scale search (SAMF), a confidence from the response's peak-to-sidelobe
+/// ratio and from the box's own appearance, and a lost state that stops learning and searches
+/// wider until the object is found again.
 ///
 /// Each frame: the window around the last box (the box grown by ``Settings/padding`` on each
 /// side), resampled to a fixed template of cells, at a few scales; its features correlated with
@@ -18,7 +19,7 @@ import ParallaxVision
 /// Deterministic: the same frames give the same boxes bit for bit (FFTW plans by estimate).
 public struct CorrelationFilterTracker: Sendable {
     /// Speed against accuracy (Vision's `VNRequestTrackingLevel`).
-    public enum Level: String, Sendable, CaseIterable {
+    public enum Level: String, Sendable, Codable, CaseIterable {
         /// 18 × 18 cells, 3 scales.
         case fast
         /// 26 × 26 cells, 5 scales, a slower learning rate.
@@ -56,12 +57,13 @@ public struct CorrelationFilterTracker: Sendable {
         /// Confidence a re-detection needs to resume tracking.
         public var recoverThreshold = 0.5
         /// Correlation of the box's features with the model's at which the appearance
-        /// confidence is 0 and 1 (linear between; 0.3 at 0.32).
+        /// confidence is 0 and 1 (linear between; 0.3 at 0.32). Chosen by hand, not yet
+        /// calibrated on data.
         public var appearanceRange = 0.2...0.6
         /// Tiles searched per frame while lost.
         public var searchTiles = 9
         /// Peak-to-sidelobe to confidence.
-        public var confidence = ResponseConfidence.calibrated
+        public var confidence = ResponseConfidence.standard
 
         public init() {}
 
@@ -104,29 +106,26 @@ public struct CorrelationFilterTracker: Sendable {
     }
 
     public let settings: Settings
-    /// Template size in cells.
-    public let cellsX: Int, cellsY: Int
-    private let fft: RealFFT2D
-    private let kernel: GaussianKernel
-    private let window: [Float]
-    private let label: Spectrum
+    private let template: CorrelationTemplate
+    /// The learned features' spectra and filter (running averages).
     private var model: FeatureSpectra
     private var alpha: Spectrum
-    /// Box centre (frame px) and size at scale 1.
+    /// The learned features themselves (windowed, channel-major), averaged alike: what the
+    /// box's own cells are compared with.
+    private var appearance: [Float]
+    /// Box centre (frame px), size at scale 1, and the current scale.
     private var centerX: Double, centerY: Double
     private let baseWidth: Double, baseHeight: Double
-    /// Current scale of the box.
     private var scale = 1.0
-    /// Window size (px) at scale 1.
-    private let windowWidth: Double, windowHeight: Double
     private var state = State.tracking
+    /// While lost: the window centres searched, in order, and how many frames it has been lost.
+    private var searchOrder: [(x: Double, y: Double)] = []
     private var lostFrames = 0
     private var lastConfidence = 1.0, lastPSR = 0.0
-    /// The model's features (windowed, channel-major), a running average like the spectra:
-    /// what the object's own cells are compared with.
-    private var appearance: [Float] = []
-    /// Cells inside the box (not the padding), indices into a channel.
-    private let boxCells: [Int]
+
+    /// Template size in cells.
+    public var cellsX: Int { template.cellsX }
+    public var cellsY: Int { template.cellsY }
 
     /// Starts on `box` in `frame`. The box must have a positive size, lie at least partly
     /// in the frame and be smaller than it.
@@ -142,42 +141,16 @@ public struct CorrelationFilterTracker: Sendable {
             throw StartError.box("the start box \(Self.describe(box)) lies outside the \(frame.width)×\(frame.height) image")
         }
         self.settings = settings
+        do { template = try CorrelationTemplate(boxWidth: box.width, boxHeight: box.height, settings: settings) } catch {
+            throw StartError.fft("\(error)")
+        }
         centerX = box.x + box.width / 2
         centerY = box.y + box.height / 2
         baseWidth = box.width
         baseHeight = box.height
-        windowWidth = box.width * (1 + settings.padding)
-        windowHeight = box.height * (1 + settings.padding)
-        // Cells keeping the window's aspect, about templateCells of them, even counts.
-        let aspect = windowWidth / windowHeight
-        let cy = max(8, Int((Double(settings.templateCells) / aspect).squareRoot() / 2 + 0.5) * 2)
-        let cx = max(8, Int(Double(settings.templateCells) / Double(cy) / 2 + 0.5) * 2)
-        cellsX = cx
-        cellsY = cy
-        do { fft = try RealFFT2D(rows: cy, columns: cx) } catch { throw StartError.fft("\(error)") }
-        kernel = GaussianKernel(sigma: settings.kernelSigma)
-        let hx = (0..<cx).map { 0.5 - 0.5 * cos(2 * Float.pi * Float($0) / Float(cx - 1)) }
-        let hy = (0..<cy).map { 0.5 - 0.5 * cos(2 * Float.pi * Float($0) / Float(cy - 1)) }
-        window = (0..<(cx * cy)).map { hy[$0 / cx] * hx[$0 % cx] }
-        // The label: a Gaussian peak at shift (0, 0), cyclic.
-        let sigma = (Double(cx * cy) / ((1 + settings.padding) * (1 + settings.padding))).squareRoot() * settings.labelSigma
-        var y = [Float](repeating: 0, count: cx * cy)
-        for j in 0..<cy {
-            let dy = Double(j < cy / 2 ? j : j - cy)
-            for i in 0..<cx {
-                let dx = Double(i < cx / 2 ? i : i - cx)
-                y[j * cx + i] = Float(exp(-0.5 * (dx * dx + dy * dy) / (sigma * sigma)))
-            }
-        }
-        label = fft.forward(y)
-        model = FeatureSpectra(features: [], channels: 0, fft: fft)
-        alpha = Spectrum(rows: cy, columns: cx / 2 + 1)
-        let halfX = Double(cx) / (1 + settings.padding) / 2, halfY = Double(cy) / (1 + settings.padding) / 2
-        boxCells = (0..<(cx * cy)).filter { i in
-            abs(Double(i % cx) + 0.5 - Double(cx) / 2) < halfX && abs(Double(i / cx) + 0.5 - Double(cy) / 2) < halfY
-        }
-        let first = features(frame: &frame, centerX: centerX, centerY: centerY, scale: 1)
-        (model, alpha) = train(first.spectra)
+        let first = template.features(frame: &frame, centerX: centerX, centerY: centerY, scale: 1)
+        model = first.spectra
+        alpha = template.filter(learnedFrom: first.spectra)
         appearance = first.values
     }
 
@@ -196,12 +169,14 @@ public struct CorrelationFilterTracker: Sendable {
         switch state {
         case .tracking:
             let found = detect(frame: &frame, centerX: centerX, centerY: centerY, scales: scaleFactors)
-            let x = features(frame: &frame, centerX: found.x, centerY: found.y, scale: found.scale)
+            let x = template.features(frame: &frame, centerX: found.x, centerY: found.y, scale: found.scale)
             lastPSR = found.psr
             lastConfidence = confidence(psr: found.psr, features: x)
             if lastConfidence < settings.lostThreshold {
                 state = .lost
                 lostFrames = 0
+                searchOrder = Self.tiles(around: (centerX, centerY), step: (template.windowWidth * scale / 2, template.windowHeight * scale / 2),
+                                         width: frame.width, height: frame.height)
             } else {
                 (centerX, centerY, scale) = (found.x, found.y, found.scale)
                 learn(x)
@@ -209,14 +184,14 @@ public struct CorrelationFilterTracker: Sendable {
         case .lost:
             lostFrames += 1
             var best: Detection?
-            for (cx, cy) in searchCentres(frame: frame) {
+            for (cx, cy) in searchCentres() {
                 let found = detect(frame: &frame, centerX: cx, centerY: cy, scales: [1])
                 if best.map({ found.psr > $0.psr }) ?? true { best = found }
             }
             // The best tile's find, looked at again through a window centred on it.
             if let tile = best {
                 let found = detect(frame: &frame, centerX: tile.x, centerY: tile.y, scales: [1])
-                let x = features(frame: &frame, centerX: found.x, centerY: found.y, scale: scale)
+                let x = template.features(frame: &frame, centerX: found.x, centerY: found.y, scale: scale)
                 lastPSR = found.psr
                 lastConfidence = confidence(psr: found.psr, features: x)
                 if lastConfidence >= settings.recoverThreshold {
@@ -234,9 +209,9 @@ public struct CorrelationFilterTracker: Sendable {
     /// with the model's, mapped linearly over ``Settings/appearanceRange``. The response alone
     /// misses an object gone from a window whose background still matches the padding the
     /// model learned; the box's cells do not.
-    private func confidence(psr: Double, features x: Features) -> Double {
+    private func confidence(psr: Double, features x: CorrelationTemplate.Features) -> Double {
         let response = settings.confidence.confidence(psr: psr)
-        let r = Self.correlation(appearance, x.values, at: boxCells, channels: x.channels, cells: cellsX * cellsY)
+        let r = Self.correlation(appearance, x.values, at: template.boxCells, channels: x.channels, cells: cellsX * cellsY)
         let range = settings.appearanceRange
         let look = min(1, max(0, (r - range.lowerBound) / (range.upperBound - range.lowerBound)))
         return min(response, look)
@@ -273,17 +248,11 @@ public struct CorrelationFilterTracker: Sendable {
 
     /// The best response over `scales` of the window centred at `(cx, cy)`.
     private func detect(frame: inout FramePyramid, centerX cx: Double, centerY cy: Double, scales: [Double]) -> Detection {
+        let (cellsX, cellsY) = (template.cellsX, template.cellsY)
         var best: (value: Float, detection: Detection)?
         for s in scales {
-            let z = features(frame: &frame, centerX: cx, centerY: cy, scale: scale * s).spectra
-            let kz = kernel.correlation(model, z, fft: fft)
-            var product = Spectrum(rows: kz.rows, columns: kz.columns)
-            for i in stride(from: 0, to: product.values.count, by: 2) {
-                let ar = alpha.values[i], ai = alpha.values[i + 1], kr = kz.values[i], ki = kz.values[i + 1]
-                product.values[i] = ar * kr - ai * ki
-                product.values[i + 1] = ar * ki + ai * kr
-            }
-            let response = fft.inverse(product)
+            let z = template.features(frame: &frame, centerX: cx, centerY: cy, scale: scale * s).spectra
+            let response = template.response(model: model, alpha: alpha, to: z)
             var peak = 0
             for i in 1..<response.count where response[i] > response[peak] { peak = i }
             let px = peak % cellsX, py = peak / cellsX
@@ -299,91 +268,46 @@ public struct CorrelationFilterTracker: Sendable {
             let dx = Double(px < cellsX / 2 ? px : px - cellsX) + ox
             let dy = Double(py < cellsY / 2 ? py : py - cellsY) + oy
             // Cells to frame px at this scale.
-            let stepX = windowWidth * scale * s / Double(cellsX), stepY = windowHeight * scale * s / Double(cellsY)
-            let exclusion = max(1, Int((Double(min(cellsX, cellsY)) / (1 + settings.padding) * 0.25).rounded()))
-            let psr = ResponseConfidence.peakToSidelobe(response, rows: cellsY, columns: cellsX, peakX: px, peakY: py, exclusion: exclusion)
+            let stepX = template.windowWidth * scale * s / Double(cellsX), stepY = template.windowHeight * scale * s / Double(cellsY)
+            let psr = ResponseConfidence.peakToSidelobe(response, rows: cellsY, columns: cellsX, peakX: px, peakY: py, exclusion: template.peakExclusion)
             best = (weighted, Detection(x: cx + dx * stepX, y: cy + dy * stepY, scale: scale * s, psr: psr))
         }
         return best?.detection ?? Detection(x: cx, y: cy, scale: scale, psr: 0)
     }
 
     /// Learns from `x`, the window at the current box.
-    private mutating func learn(_ x: Features) {
-        let (newModel, newAlpha) = train(x.spectra)
+    private mutating func learn(_ x: CorrelationTemplate.Features) {
+        let newAlpha = template.filter(learnedFrom: x.spectra)
         let rate = settings.learningRate
-        model.blend(toward: newModel, rate: rate, fft: fft)
+        model.blend(toward: x.spectra, rate: rate, fft: template.fft)
         for i in alpha.values.indices { alpha.values[i] += rate * (newAlpha.values[i] - alpha.values[i]) }
         for i in appearance.indices { appearance[i] += rate * (x.values[i] - appearance[i]) }
     }
 
-    /// The filter learned from `x` alone: `α̂ = ŷ / (k̂ˣˣ + λ)`.
-    private func train(_ x: FeatureSpectra) -> (FeatureSpectra, Spectrum) {
-        let k = kernel.correlation(x, x, fft: fft)
-        var a = Spectrum(rows: k.rows, columns: k.columns)
-        for i in stride(from: 0, to: a.values.count, by: 2) {
-            let yr = label.values[i], yi = label.values[i + 1]
-            let kr = k.values[i] + settings.lambda, ki = k.values[i + 1]
-            let d = kr * kr + ki * ki
-            a.values[i] = (yr * kr + yi * ki) / d
-            a.values[i + 1] = (yi * kr - yr * ki) / d
-        }
-        return (x, a)
-    }
-
-    /// The windowed features (31 FHOG channels and the cells' mean intensity) of the window
-    /// centred at `(cx, cy)` at `scale`, and their spectra.
-    /// A window's features: the windowed values (channel-major) and their spectra.
-    struct Features {
-        var values: [Float]
-        var channels: Int
-        var spectra: FeatureSpectra
-    }
-
-    private func features(frame: inout FramePyramid, centerX cx: Double, centerY cy: Double, scale s: Double) -> Features {
-        let cell = settings.cellSize
-        let patch = frame.window(centerX: cx, centerY: cy, windowWidth: windowWidth * s, windowHeight: windowHeight * s,
-                                 width: cellsX * cell, height: cellsY * cell)
-        let hog = HOGFeatures(patch, cellSize: cell)
-        let cells = cellsX * cellsY
-        var values = hog.values
-        values.reserveCapacity((HOGFeatures.channels + 1) * cells)
-        let pw = patch.width, inverseArea = 1 / Float(cell * cell * 255)
-        for cy in 0..<cellsY {
-            for cx in 0..<cellsX {
-                var sum: Float = 0
-                for y in (cy * cell)..<((cy + 1) * cell) {
-                    for x in (cx * cell)..<((cx + 1) * cell) { sum += patch.pixels[y * pw + x] }
-                }
-                values.append(sum * inverseArea - 0.5)
-            }
-        }
-        let channels = HOGFeatures.channels + 1
-        for c in 0..<channels {
-            for i in 0..<cells { values[c * cells + i] *= window[i] }
-        }
-        return Features(values: values, channels: channels, spectra: FeatureSpectra(features: values, channels: channels, fft: fft))
-    }
-
-    /// Window centres to search while lost: the last box's centre and rings of tiles around it
-    /// (half a window apart), a ring farther each frame until the rings cover the image, then
-    /// again from the centre; ``Settings/searchTiles`` of them per frame, inside the image.
-    private func searchCentres(frame: FramePyramid) -> [(Double, Double)] {
-        let stepX = windowWidth * scale / 2, stepY = windowHeight * scale / 2
-        let w = Double(frame.width), h = Double(frame.height)
-        let ringsToCover = Int(max(w / stepX, h / stepY).rounded(.up)) + 1
-        var tiles: [(Double, Double)] = []
+    /// The window centres to search while lost, in order: `centre`, then rings of tiles around
+    /// it `step` apart (half a window), each ring farther out, until they cover the
+    /// `width × height` image; only those inside it (the centre clamped into it when none is).
+    static func tiles(around centre: (x: Double, y: Double), step: (x: Double, y: Double), width: Int, height: Int) -> [(x: Double, y: Double)] {
+        let w = Double(width), h = Double(height)
+        let ringsToCover = Int(max(w / step.x, h / step.y).rounded(.up)) + 1
+        var tiles: [(x: Double, y: Double)] = []
         for ring in 0...ringsToCover {
             for j in -ring...ring {
                 for i in -ring...ring where max(abs(i), abs(j)) == ring {
-                    let x = centerX + Double(i) * stepX, y = centerY + Double(j) * stepY
+                    let x = centre.x + Double(i) * step.x, y = centre.y + Double(j) * step.y
                     guard x >= 0, x < w, y >= 0, y < h else { continue }
                     tiles.append((x, y))
                 }
             }
         }
-        guard !tiles.isEmpty else { return [(min(max(centerX, 0), w - 1), min(max(centerY, 0), h - 1))] }
-        let n = min(settings.searchTiles, tiles.count)
-        let start = ((lostFrames - 1) * n) % tiles.count
-        return (0..<n).map { tiles[(start + $0) % tiles.count] }
+        return tiles.isEmpty ? [(min(max(centre.x, 0), w - 1), min(max(centre.y, 0), h - 1))] : tiles
+    }
+
+    /// This frame's share of the search: ``Settings/searchTiles`` tiles, the next ones in
+    /// order each frame, from the first again once all were searched.
+    private func searchCentres() -> [(x: Double, y: Double)] {
+        let n = min(settings.searchTiles, searchOrder.count)
+        let start = ((lostFrames - 1) * n) % searchOrder.count
+        return (0..<n).map { searchOrder[(start + $0) % searchOrder.count] }
     }
 }

@@ -58,6 +58,7 @@ import ParallaxTesting
         #expect(abs(Double(sorted[sorted.count / 2]) - 2) < 0.02, "median depth \(sorted[sorted.count / 2]) m")
         let disparity = try #require(disparities.first?.payload)
         #expect(disparity.kind == .pixelDisparity && disparity.stereo == DepthMap.StereoGeometry(focalLength: 200, baseline: 0.1))
+        #expect(map.stereo == disparity.stereo)   // the depth map says what it was measured with
     }
 
     @Test func aMissingPartnerFrameIsSkippedWithAWarning() throws {

@@ -6,20 +6,27 @@ import ParallaxTesting
 @Suite struct TrackObjectAnalyzerTests {
     static let key = StreamKey<CameraFrame>("cam0")
 
+    /// A smooth random texture: seeded values on a 4 px grid, each pixel the mean of two of them.
+    static func smooth(width w: Int, height h: Int, seed: UInt64) -> [UInt8] {
+        var rng = SeededGenerator(seed: seed)
+        let cw = w / 4 + 2
+        var coarse = [Double](repeating: 0, count: cw * (h / 4 + 2))
+        for i in coarse.indices { coarse[i] = Double(rng.next() % 256) }
+        var out = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w { out[y * w + x] = UInt8(coarse[(y / 4) * cw + x / 4] * 0.5 + coarse[(y / 4 + 1) * cw + x / 4 + 1] * 0.5) }
+        }
+        return out
+    }
+
     /// A 160×120 smooth random background with a 24×24 textured square whose top-left pixel
-    /// is `(ox, oy)`; `channels` 1 or 3.
+    /// is `(ox, oy)`, and ±4 gray levels of noise; `channels` 1 or 3.
     static func frame(ox: Int, oy: Int, width: Int = 160, height: Int = 120, channels: Int = 1) -> CameraFrame {
         var rng = SeededGenerator(seed: UInt64(ox * 997 + oy))
-        func smooth(_ w: Int, _ h: Int, _ seed: UInt64) -> [UInt8] {
-            var r = SeededGenerator(seed: seed)
-            let cw = w / 4 + 2
-            let coarse = (0..<(cw * (h / 4 + 2))).map { _ in Double(r.next() % 256) }
-            return (0..<(w * h)).map { i in UInt8(coarse[(i / w / 4) * cw + (i % w) / 4] * 0.5 + coarse[(i / w / 4 + 1) * cw + (i % w) / 4 + 1] * 0.5) }
-        }
-        var gray = smooth(width, height, 1)
-        let object = smooth(24, 24, 2)
+        var gray = smooth(width: width, height: height, seed: 1)
+        let object = smooth(width: 24, height: 24, seed: 2)
         for y in 0..<24 { for x in 0..<24 where oy + y < height && ox + x < width { gray[(oy + y) * width + ox + x] = object[y * 24 + x] } }
-        gray = gray.map { UInt8(max(0, min(255, Int($0) + Int(rng.next() % 9) - 4))) }
+        for i in gray.indices { gray[i] = UInt8(max(0, min(255, Int(gray[i]) + Int(rng.next() % 9) - 4))) }
         let samples = channels == 1 ? gray : gray.flatMap { [$0, $0, $0] }
         return CameraFrame(cameraID: "cam0", image: ImageBuffer(width: width, height: height, channels: channels, samples: samples))
     }

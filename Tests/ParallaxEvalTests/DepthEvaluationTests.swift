@@ -57,16 +57,22 @@ import ParallaxSim
         #expect(result.statistics.count == scored.count)
         #expect(result.metrics["valid_percent"] == 100 * Double(scored.count) / Double(known.count))
         #expect(abs(result.statistics.mean / (0.02 * meanTruth) - 1) < 1e-4, "mean error \(result.statistics.mean) m, truth \(meanTruth) m")
-        for (name, value) in result.metrics where name.hasPrefix("median_disparity_error_px_") {
-            // f·B/Z·(1 − 1/1.02) with Z inside the band.
-            #expect(value > 0 && value < 10 * (1 - 1 / 1.02) + 1e-6, "\(name) = \(value)")
+        // Per band [lo, hi): the disparity error f·B/Z·(1 − 1/1.02) lies between its values at hi and lo.
+        let shrink = 1 - 1 / 1.02
+        var bands = 0
+        for k in 0..<(DepthEvaluation.distanceBands.count - 1) {
+            guard let value = result.metrics["median_disparity_error_px_\(DepthEvaluation.bandName(k))"] else { continue }
+            let lo = DepthEvaluation.distanceBands[k], hi = DepthEvaluation.distanceBands[k + 1]
+            #expect(value >= 10 / hi * shrink * 0.999 && value <= 10 / lo * shrink * 1.001, "band \(k): \(value) px")
+            bands += 1
         }
+        #expect(bands >= 2)
         #expect(result.images?.keys.sorted() == ["depth-0", "error-0"])
         let error = try #require(result.images?["error-0"])
         // Right half: truth but no prediction, white; left half: 2 % of 10 %, near turbo's blue end.
         #expect(Array(error.samples[(3 * (w - 1))..<(3 * w)]) == [255, 255, 255])
-        let c = Colormap.turbo(0.2)
-        #expect(Array(error.samples[0..<3]) == [c.r, c.g, c.b] || truth.samples[0].isNaN)
+        let c = Colormap.turbo(0.2), left = try #require(scored.first)
+        #expect(Array(error.samples[(3 * left)..<(3 * left + 3)]) == [c.r, c.g, c.b])
     }
 
     @Test func refusesRecordedDataAndRunsWithoutDepth() throws {

@@ -85,6 +85,24 @@ import ParallaxMath
         #expect(foundAt != nil)
     }
 
+    /// The search while lost starts at the last centre and rings outward, every tile inside the
+    /// image, and together they leave no point of the image farther than a step from a tile.
+    @Test func searchTilesStartAtTheCentreAndCoverTheImage() {
+        let tiles = CorrelationFilterTracker.tiles(around: (100, 80), step: (50, 40), width: 320, height: 240)
+        #expect(tiles.first.map { $0.x == 100 && $0.y == 80 } == true)
+        #expect(tiles.allSatisfy { $0.x >= 0 && $0.x < 320 && $0.y >= 0 && $0.y < 240 })
+        for y in stride(from: 0.0, to: 240, by: 7) {
+            for x in stride(from: 0.0, to: 320, by: 7) {
+                #expect(tiles.contains { abs($0.x - x) <= 50 && abs($0.y - y) <= 40 }, "(\(x), \(y)) not covered")
+            }
+        }
+        let distances = tiles.map { max(abs($0.x - 100) / 50, abs($0.y - 80) / 40) }
+        #expect(distances == distances.sorted())
+        // A centre outside the image: the nearest point inside it.
+        let outside = CorrelationFilterTracker.tiles(around: (-500, -500), step: (10, 10), width: 32, height: 24)
+        #expect(outside.count == 1 && outside[0].x == 0 && outside[0].y == 0)
+    }
+
     @Test func refusesBadStartBoxes() {
         var f = Self.frame(ox: 0, oy: 0)
         for box in [BoundingBox(x: 10, y: 10, width: 0, height: 5), BoundingBox(x: 10, y: 10, width: -4, height: 5),
