@@ -2,42 +2,67 @@ import ParallaxCore
 import ParallaxImage
 import ParallaxTracking
 
-/// Follows a box through a camera stream (Vision's `VNTrackObjectRequest` for dataset folders):
-/// a kernelized correlation filter over FHOG and intensity cells with scale search
+/// Follows boxes through a camera stream (Vision's `VNTrackObjectRequest` for dataset folders):
+/// per object a kernelized correlation filter over FHOG and intensity cells with scale search
 /// (``CorrelationFilterTracker``), a confidence in [0, 1] per frame, and a lost state below
 /// `lost_threshold` (no learning while lost; a widening search finds the object again).
 ///
-/// The start box comes from `box` (frame pixels: top-left corner and size, pixel centres at
-/// integers, so the image spans −0.5 … width − 0.5) or from `normalized_box` (Vision's
-/// convention: fractions of the image, origin at the bottom-left corner, y upward); the first
-/// frame starts the tracker and is reported with confidence 1.
+/// Start boxes, each one object, ids 1, 2, … in this order:
+/// - `box` (frame pixels: top-left corner and size, pixel centres at integers, so the image
+///   spans −0.5 … width − 0.5) or `normalized_box` (Vision's convention: fractions of the
+///   image, origin at the bottom-left corner, y upward), started on the first frame;
+/// - `boxes`: several pixel boxes, started on the first frame;
+/// - `start`: streams of ``BoundingBox`` (a detector's, or a dataset's ground truth): each
+///   stream is one object, started on the first frame at or after its stream's first box
+///   (later boxes on it are not used).
+/// Without any of them, the object is the dataset's ground truth `object0/box` (OTB and VOT
+/// sequences, `parallax simulate --scene object`): tracked from its first box on.
+/// An object is reported from the frame that starts it (confidence 1) on.
 ///
-/// Emits `<camera>/objects` (``TrackedObjects``: the box, confidence and state — `normal` while
-/// tracked, `notAvailable` while lost, the box then being the last one seen) every frame;
-/// `parallax run` also writes it as OTB result files (`<camera>/objects/<id>.txt`).
+/// Emits `<camera>/objects` (``TrackedObjects``: per object the box, confidence and state —
+/// `normal` while tracked, `notAvailable` while lost, the box then being the last one seen)
+/// every frame; `parallax run` also writes it as OTB result files (`<camera>/objects/<id>.txt`).
 ///
 /// Example chain: `track-object camera=cam0 box={x: 120, y: 80, width: 64, height: 48} level=accurate`
 public struct TrackObjectAnalyzer: Analyzer {
     public static let name = "track-object"
-    public static let summary = "Follows a box frame by frame (correlation filter): box, confidence in [0, 1], tracking or lost"
+    public static let summary = "Follows boxes frame by frame (correlation filter): box, confidence in [0, 1], tracking or lost"
 
     /// Vision's tracking levels: the tracker's own.
     public typealias Level = CorrelationFilterTracker.Level
+
+    /// The stream of start boxes used when no start is given: a dataset's ground truth.
+    public static let groundTruthStream = "object0/box"
 
     public struct Options: AnalyzerOptions {
         @Parameter("camera stream") public var camera = "cam0"
         @Parameter("start box in frame pixels (top-left corner and size)") public var box: BoundingBox? = nil
         @Parameter("start box normalized to the image, origin bottom-left, y up (Vision's convention)") public var normalizedBox: BoundingBox? = nil
+        @Parameter("start boxes of further objects in frame pixels") public var boxes: [BoundingBox] = []
+        @Parameter("streams of start boxes, one object each (default without boxes: the dataset's object0/box)") public var start: [String] = []
         @Parameter("fast (18×18 cells, 3 scales) or accurate (26×26 cells, 5 scales)") public var level = Level.fast
         @Parameter("confidence below which the object is lost", range: 0...1) public var lostThreshold = 0.3
         @Parameter("confidence a re-detection needs to resume tracking", range: 0...1) public var recoverThreshold = 0.5
         public init() {}
     }
 
+    /// One object: how it starts, and its tracker once started.
+    private struct Object {
+        var id: UInt64
+        /// The start box (pixels) given in the options, or the stream (index into `starts`) that gives it.
+        var box: BoundingBox?
+        var normalized: BoundingBox?
+        var startStream: Int?
+        var tracker: CorrelationFilterTracker?
+        /// The option that gave its start, for messages.
+        var option: String
+    }
+
     private let frames: InputPort<CameraFrame>
-    private let objects: OutputPort<TrackedObjects>
+    private let starts: [InputPort<BoundingBox>]
+    private let output: OutputPort<TrackedObjects>
     private let options: Options
-    private var tracker: CorrelationFilterTracker?
+    private var objects: [Object] = []
     private var size: (width: Int, height: Int, channels: Int)?
 
     public init(options: Options) throws {
@@ -47,7 +72,19 @@ public struct TrackObjectAnalyzer: Analyzer {
         }
         self.options = options
         frames = .each(options.camera)
-        objects = OutputPort("\(options.camera)/objects")
+        output = OutputPort("\(options.camera)/objects")
+        if options.box != nil || options.normalizedBox != nil {
+            objects.append(Object(id: 1, box: options.box, normalized: options.normalizedBox, option: options.box == nil ? "normalized_box" : "box"))
+        }
+        for (k, box) in options.boxes.enumerated() {
+            objects.append(Object(id: UInt64(objects.count + 1), box: box, option: "boxes[\(k)]"))
+        }
+        let streams = objects.isEmpty && options.start.isEmpty ? [Self.groundTruthStream] : options.start
+        // The newest start box at or before each frame: a box between frames starts the next one.
+        starts = streams.map { .latest($0, tolerance: .max) }
+        for (k, stream) in streams.enumerated() {
+            objects.append(Object(id: UInt64(objects.count + 1), startStream: k, option: "start (stream '\(stream)')"))
+        }
     }
 
     /// `normalized` (fractions, origin bottom-left, y up) in pixels of a `width × height` image.
@@ -64,30 +101,32 @@ public struct TrackObjectAnalyzer: Analyzer {
             throw TrackObjectError.imageChanged(stream: options.camera, timestamp: input.timestamp.nanoseconds,
                                                 from: "\(size.width)×\(size.height)×\(size.channels)", to: "\(image.width)×\(image.height)×\(image.channels)")
         }
+        size = (image.width, image.height, image.channels)
         var pyramid = FramePyramid(GrayImage(image.luma))
-        let observation: TrackedObject
-        if var tracker {
-            let o = tracker.update(&pyramid)
-            self.tracker = tracker
-            observation = TrackedObject(id: 1, box: o.box, confidence: o.confidence, state: o.state == .tracking ? .normal : .notAvailable)
-        } else {
-            size = (image.width, image.height, image.channels)
-            let start = options.box ?? options.normalizedBox.map { Self.pixels(ofNormalized: $0, width: image.width, height: image.height) }
-            guard let start else {
-                throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "box",
-                                                  reason: "give the start box: box={x, y, width, height} (px) or normalized_box (0…1, origin bottom-left)")
+        var observations: [TrackedObject] = []
+        for k in objects.indices {
+            if var tracker = objects[k].tracker {
+                let o = tracker.update(&pyramid)
+                objects[k].tracker = tracker
+                observations.append(TrackedObject(id: objects[k].id, box: o.box, confidence: o.confidence, state: o.state == .tracking ? .normal : .notAvailable))
+                continue
             }
+            let object = objects[k]
+            let start = object.box ?? object.normalized.map { Self.pixels(ofNormalized: $0, width: image.width, height: image.height) }
+                ?? object.startStream.flatMap { input.latest(starts[$0])?.payload }
+            guard let start else { continue }
             var settings = CorrelationFilterTracker.Settings(level: options.level)
             settings.lostThreshold = options.lostThreshold
             settings.recoverThreshold = options.recoverThreshold
             do {
-                tracker = try CorrelationFilterTracker(frame: &pyramid, box: start, settings: settings)
+                objects[k].tracker = try CorrelationFilterTracker(frame: &pyramid, box: start, settings: settings)
             } catch {
-                throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: options.box == nil ? "normalized_box" : "box", reason: "\(error)")
+                throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: object.option,
+                                                  reason: "\(error)" + (object.startStream == nil ? "" : " (its first box, at \(input.timestamp.nanoseconds) ns)"))
             }
-            observation = TrackedObject(id: 1, box: start, confidence: 1, state: .normal)
+            observations.append(TrackedObject(id: object.id, box: start, confidence: 1, state: .normal))
         }
-        context.emit(TrackedObjects(imageWidth: image.width, imageHeight: image.height, objects: [observation]), on: objects, at: input.timestamp)
+        context.emit(TrackedObjects(imageWidth: image.width, imageHeight: image.height, objects: observations), on: output, at: input.timestamp)
     }
 }
 

@@ -4,8 +4,8 @@ import Parallax
 /// Options about how datasets are read and what is accepted, shared by the commands that read them.
 struct InputOptions: ParsableArguments {
     @Option(name: .customLong("image-rate"),
-            help: "Frames per second of a folder of images whose file names are not times (Hz, 0.001…100000); names that are times (ns or decimal s) are used as they are.")
-    var imageRate: Double = 1
+            help: "Frames per second of a folder of images whose file names are not times (Hz, 0.001…100000; default 1, and 30 for OTB/VOT tracking sequences); names that are times (ns or decimal s) are used as they are.")
+    var imageRate: Double?
 
     @Option(name: .customLong("max-image-megapixels"),
             help: "Largest image size a file may declare (megapixels, 0.001…10000); larger headers are refused before anything is allocated.")
@@ -15,7 +15,7 @@ struct InputOptions: ParsableArguments {
         guard maxImageMegapixels.isFinite, (0.001...10_000).contains(maxImageMegapixels) else {
             throw ValidationError("--max-image-megapixels must be in 0.001…10000, got \(maxImageMegapixels)")
         }
-        guard imageRate.isFinite, (0.001...100_000).contains(imageRate) else {
+        if let imageRate, !(imageRate.isFinite && (0.001...100_000).contains(imageRate)) {
             throw ValidationError("--image-rate must be in 0.001…100000 Hz, got \(imageRate)")
         }
     }

@@ -29,6 +29,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("pixel-noise"), help: "Gaussian pixel noise σ (gray levels).") var pixelNoise: Double = 2
     @Option(name: .long, help: "What to simulate: room (camera + depth + IMU in a textured room), face (landmarks + pose/gaze ground truth) or object (a textured object moving in front of a still camera, with ground-truth boxes).")
     var scene: String = "room"
+    @Option(name: .long, help: "--scene object only: how the object moves: sweep, fast (~23 px per frame), scale (×2 closer and back), occlusion (a second object covers it for 10 frames) or exit (leaves the view and comes back).")
+    var motion: String = "sweep"
     @Option(name: .customLong("face-model"), help: "Face mesh (OBJ, cm) for --scene face (default: the bundled MediaPipe canonical face).")
     var faceModel: String?
     @Option(name: .long, help: "Output layout: parallax or euroc (EuRoC holds cameras, IMU and ground truth; use --depth-rate 0).")
@@ -56,10 +58,13 @@ struct SimulateCommand: ParsableCommand {
         let sceneOnly: [(given: Bool, option: String, scenes: [String])] = [
             (faceModel != nil, "face-model", ["face"]), (trajectory != nil, "trajectory", ["room"]),
             (stereoCalibration != nil, "stereo-calibration", ["room"]), (format != "parallax", "format", ["room"]),
-            (still != 0, "still", ["room"]),
+            (still != 0, "still", ["room"]), (motion != "sweep", "motion", ["object"]),
         ]
         for o in sceneOnly where o.given && !o.scenes.contains(scene) {
             throw ValidationError("--\(o.option) is used only with --scene \(o.scenes.joined(separator: " or ")), not with --scene \(scene)")
+        }
+        guard ObjectMotion(rawValue: motion) != nil else {
+            throw ValidationError("--motion must be one of \(ObjectMotion.allCases.map(\.rawValue).joined(separator: ", ")), got '\(motion)'")
         }
         guard ["parallax", "euroc"].contains(format) else { throw ValidationError("--format must be parallax or euroc, got '\(format)'") }
         guard format == "parallax" || depthRate == 0 else { throw ValidationError("--format euroc cannot hold depth maps: add --depth-rate 0") }
@@ -140,7 +145,9 @@ struct SimulateCommand: ParsableCommand {
     }
 
     /// `--scene object`: a textured object (the last texture) moving in front of a still camera
-    /// in a room (the other textures), with ground-truth boxes, as a Parallax folder.
+    /// in a room (the other textures; the first also covers the occluder of `--motion
+    /// occlusion`), as an OTB sequence (`img/0001.png …`, `groundtruth_rect.txt` with `NaN`
+    /// rows while the object is fully hidden), which Parallax and other trackers' toolkits read.
     func simulateObject() throws {
         let simulator: ObjectSimulator
         do {
@@ -149,21 +156,24 @@ struct SimulateCommand: ParsableCommand {
             let images = try textures.map { try ImageDecoder.decodeGray8(path: $0) }
             let background = TexturedScene.room(min: Vector3(-4, -4, 0), max: Vector3(6, 4, 3), textures: Array(images.dropLast().isEmpty ? images : images.dropLast()))
             guard let objectTexture = images.last else { throw InputError(description: "--textures: --scene object needs at least one texture") }
-            simulator = ObjectSimulator(background: background, camera: camera, texture: objectTexture)
+            simulator = ObjectSimulator(background: background, camera: camera, texture: objectTexture, motion: ObjectMotion(rawValue: motion) ?? .sweep,
+                                        occluderTexture: images.count > 1 ? images.first : nil)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
+        var sim = simulator
+        sim.pixelNoise = pixelNoise
         let output = try CommandOutput(out, command: "parallax simulate")
-        let packets: [AnyPacket]
+        let frames: [ObjectSimulator.Frame]
         do {
-            packets = try simulator.packets(duration: seconds, seed: seed)
-            try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: output.url.path)
+            frames = try sim.frames(duration: seconds, seed: seed)
+            try TrackingSequenceWriter.writeOTB(frames.map { ($0.image, $0.truthBox) }, to: output.url.path)
         } catch {
             throw output.failed("\(error)")
         }
         try output.finish()
-        let boxes = packets.filter { $0.stream == "object0/box" }.count
-        print("simulated \(String(format: "%.1f", seconds)) s of a moving object: \(packets.count - boxes) frames, \(boxes) ground-truth boxes → \(out)")
+        let hidden = frames.filter { $0.truthBox == nil }.count
+        print("simulated \(String(format: "%.1f", seconds)) s of a moving object (\(motion)): \(frames.count) frames, \(frames.count - hidden) ground-truth boxes, \(hidden) frame(s) with the object hidden → \(out)")
     }
 }
 

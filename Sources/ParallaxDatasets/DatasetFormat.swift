@@ -44,10 +44,10 @@ public struct DatasetFormatRegistry: Sendable {
     }
 
     /// The formats that ship with Parallax. Asked in this order: Parallax, EuRoC/ASL, TUM RGB-D,
-    /// KITTI stereo, Middlebury stereo, a folder of images.
+    /// KITTI stereo, Middlebury stereo, OTB and VOT tracking sequences, a folder of images.
     public static let standard: DatasetFormatRegistry = {
         var r = DatasetFormatRegistry()
-        for f: any DatasetFormat.Type in [ImageFolderFormat.self, MiddleburyFormat.self, KITTIStereoFormat.self, TUMRGBDFormat.self, EuRoCFormat.self, ParallaxFolderFormat.self] { r.register(f) }
+        for f: any DatasetFormat.Type in [ImageFolderFormat.self, VOTFormat.self, OTBFormat.self, MiddleburyFormat.self, KITTIStereoFormat.self, TUMRGBDFormat.self, EuRoCFormat.self, ParallaxFolderFormat.self] { r.register(f) }
         return r
     }()
 
@@ -107,6 +107,6 @@ public enum ImageFolderFormat: DatasetFormat {
     public static let expects = "a folder of images"
     public static func recognizes(_ path: String) -> Bool { isFolder(path) && ImageFolderSource.looksLikeImageFolder(path) }
     public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
-        try ImageFolderSource(path: path, rateHz: options.imageRateHz)
+        try ImageFolderSource(path: path, rateHz: options.imageRateHz ?? 1)
     }
 }

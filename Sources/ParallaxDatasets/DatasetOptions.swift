@@ -6,12 +6,13 @@ public struct DatasetOptions: Sendable, Equatable {
     public var strict = false
     /// Timestamps going back are an error naming the file and line, instead of being sorted.
     public var validateOrder = true
-    /// Frames per second of a folder of images whose file names are not times (Hz, > 0).
-    public var imageRateHz = 1.0
+    /// Frames per second of a folder of images whose file names are not times (Hz, > 0);
+    /// `nil`: the format's own (1 Hz for an image folder, 30 Hz for a tracking sequence).
+    public var imageRateHz: Double?
     /// A trajectory file (TUM, or EuRoC CSV) whose poses replace the dataset's ground truth.
     public var groundTruth: String?
 
-    public init(strict: Bool = false, validateOrder: Bool = true, imageRateHz: Double = 1, groundTruth: String? = nil) {
+    public init(strict: Bool = false, validateOrder: Bool = true, imageRateHz: Double? = nil, groundTruth: String? = nil) {
         self.strict = strict
         self.validateOrder = validateOrder
         self.imageRateHz = imageRateHz

@@ -60,6 +60,9 @@ public struct EvaluationResult: Sendable, Codable, Equatable {
     /// Images to look at (an error map per pair, …) by name; the bench writes them beside its
     /// report as `<run>-<evaluation>-<name>.png`. Not in JSON.
     public var images: [String: ImageBuffer<UInt8>]?
+    /// Plots (SVG documents) by name, beyond the error plots every series gets; the bench
+    /// writes them as `<run>-<evaluation>-<name>.svg`. Not in JSON.
+    public var plots: [String: String]?
 
     public init(metric: String, statistics: ErrorStatistics, metrics: [String: Double] = [:], note: String? = nil) {
         self.metric = metric
@@ -127,7 +130,7 @@ public struct EvaluationRegistry: Sendable {
         var r = EvaluationRegistry()
         for t: any Evaluation.Type in [GyroRotationEvaluation.self, LandmarkEvaluation.self, MatchEvaluation.self,
                                        HomographyEvaluation.self, PoseStreamEvaluation.self, StereoEvaluation.self,
-                                       DepthEvaluation.self] {
+                                       DepthEvaluation.self, TrackingEvaluation.self] {
             r.register(t)
         }
         return r

@@ -116,6 +116,35 @@ public struct TexturedScene: Sendable {
                 ImageBuffer(width: camera.width, height: camera.height, samples: depth))
     }
 
+    /// Paints this scene's surfaces over `base` (a rendering of what lies behind them, from the
+    /// same camera pose) inside the pixel rectangle `columns × rows`: a pixel whose ray hits one
+    /// of these surfaces takes its texture, any other keeps `base`'s value. Gives the full
+    /// render's values wherever these surfaces are in front of `base`'s, at the cost of the
+    /// rectangle only: what a still camera watching a moving object needs per frame.
+    public func paint(over base: ImageBuffer<UInt8>, columns: Range<Int>, rows: Range<Int>, camera: CameraModel, bearings: [Vector3],
+                      worldFromCamera: SE3) -> ImageBuffer<UInt8> {
+        var pixels = base.samples
+        let c = worldFromCamera.translation
+        let r = worldFromCamera.rotation.matrix
+        func clamped(_ r: Range<Int>, _ n: Int) -> Range<Int> {
+            let lo = min(max(0, r.lowerBound), n)
+            return lo..<max(lo, min(n, r.upperBound))
+        }
+        let xs = clamped(columns, camera.width), ys = clamped(rows, camera.height)
+        guard !xs.isEmpty, !ys.isEmpty, base.width == camera.width, base.height == camera.height else { return base }
+        for y in ys {
+            for x in xs {
+                let k = y * camera.width + x
+                guard let hit = intersect(origin: c, direction: r * bearings[k]) else { continue }
+                let rect = rectangles[hit.index]
+                let tex = rect.texture
+                pixels[k] = Self.sample(tex, x: Self.mirrored(hit.alpha * rect.tiles.u) * Double(tex.width - 1),
+                                        y: Self.mirrored(hit.beta * rect.tiles.v) * Double(tex.height - 1))
+            }
+        }
+        return ImageBuffer(width: base.width, height: base.height, samples: pixels)
+    }
+
     /// Position within a mirrored tile: 0→1 on even tiles, 1→0 on odd ones.
     static func mirrored(_ s: Double) -> Double {
         let tile = s.rounded(.down)

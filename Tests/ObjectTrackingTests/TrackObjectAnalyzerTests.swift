@@ -63,9 +63,39 @@ import ParallaxTesting
         }
     }
 
+    @Test func severalObjectsFromBoxesAndAStreamOfStartBoxes() throws {
+        // Two squares: one moving right, one moving down; the second starts from a stream whose
+        // first box comes with frame 3.
+        func frame(_ k: Int) -> CameraFrame {
+            var f = Self.frame(ox: 20 + 3 * k, oy: 20)
+            let other = Self.smooth(width: 24, height: 24, seed: 9)
+            var samples = f.image.samples
+            for y in 0..<24 { for x in 0..<24 { samples[(50 + 2 * k + y) * 160 + 110 + x] = other[y * 24 + x] } }
+            f = CameraFrame(cameraID: "cam0", image: ImageBuffer(width: 160, height: 120, samples: samples))
+            return f
+        }
+        var options = TrackObjectAnalyzer.Options()
+        options.boxes = [BoundingBox(x: 19.5, y: 19.5, width: 24, height: 24)]
+        options.start = ["detector/boxes"]
+        var h = Self.harness(options, frames: (0..<10).map(frame))
+        let starts = StreamKey<BoundingBox>("detector/boxes")
+        h.declare(starts)
+        for k in [3, 6] { h.push(BoundingBox(x: 109.5, y: Double(50 + 2 * k) - 0.5, width: 24, height: 24), on: starts, at: Timestamp(nanoseconds: Int64(k + 1) * 33_000_000)) }
+        let out: [Packet<TrackedObjects>] = try h.run().packets(on: "cam0/objects")
+        #expect(out.count == 10)
+        for (k, p) in out.enumerated() {
+            #expect(p.payload.objects.map(\.id) == (k < 3 ? [1] : [1, 2]), "frame \(k)")
+            let first = BoundingBox(x: Double(20 + 3 * k) - 0.5, y: 19.5, width: 24, height: 24)
+            #expect((p.payload.objects.first?.box.iou(first) ?? 0) > 0.6, "frame \(k)")
+            if k >= 3, let second = p.payload.objects.last {
+                #expect(second.box.iou(BoundingBox(x: 109.5, y: Double(50 + 2 * k) - 0.5, width: 24, height: 24)) > 0.6 && second.state == .normal, "frame \(k): \(second)")
+            }
+        }
+    }
+
     @Test func badStartsAndChangingImagesAreClearErrors() throws {
-        let noBox = try Self.harness(TrackObjectAnalyzer.Options(), frames: [Self.frame(ox: 10, oy: 10)]).run()
-        #expect("\(noBox.failure.map { "\($0)" } ?? "none")".contains("give the start box"))
+        // Without a start box the object is the dataset's ground truth, which this stream lacks.
+        #expect { try Self.harness(TrackObjectAnalyzer.Options(), frames: [Self.frame(ox: 10, oy: 10)]).run() } throws: { "\($0)".contains("object0/box") }
         var both = TrackObjectAnalyzer.Options()
         both.box = BoundingBox(x: 1, y: 1, width: 5, height: 5)
         both.normalizedBox = both.box

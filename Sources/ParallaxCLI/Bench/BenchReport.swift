@@ -30,10 +30,11 @@ enum BenchReport {
             md += "\n## Further metrics\n\n| run | evaluation | metric | value |\n|---|---|---|---:|\n"
             for (run, evaluation, key, value) in extra { md += "| \(run) | \(evaluation) | \(key) | \(String(format: "%.6g", value)) |\n" }
         }
-        md += "\n## Speed\n\n| run | analyzer | calls | p50 (ms) | p95 (ms) | max (ms) | × real time |\n|---|---|---:|---:|---:|---:|---:|\n"
+        md += "\n## Speed\n\n| run | analyzer | calls | p50 (ms) | p95 (ms) | max (ms) | calls/s (1 / p50) | × real time |\n|---|---|---:|---:|---:|---:|---:|---:|\n"
         for r in results {
             for a in r.timing {
-                md += String(format: "| %@ | %@ | %d | %.3f | %.3f | %.3f | %.0f |\n", r.name, a.instance, a.calls, a.p50Milliseconds, a.p95Milliseconds, a.maxMilliseconds, r.realtimeFactor)
+                md += String(format: "| %@ | %@ | %d | %.3f | %.3f | %.3f | %.0f | %.0f |\n", r.name, a.instance, a.calls, a.p50Milliseconds, a.p95Milliseconds,
+                             a.maxMilliseconds, a.p50Milliseconds > 0 ? 1000 / a.p50Milliseconds : 0, r.realtimeFactor)
             }
         }
         let notes = results.compactMap { r in r.note.map { "- \(r.name): \($0)" } }
@@ -53,6 +54,11 @@ enum BenchReport {
         }
         for r in results {
             for e in r.evaluations {
+                for (name, svg) in (e.result.plots ?? [:]).sorted(by: { $0.key < $1.key }) {
+                    let file = "\(r.name)-\(e.evaluation)-\(name).svg"
+                    try svg.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+                    md += "![\(r.name) \(e.evaluation) \(name)](\(file))\n"
+                }
                 for (name, image) in (e.result.images ?? [:]).sorted(by: { $0.key < $1.key }) {
                     let file = "\(r.name)-\(e.evaluation)-\(name).png"
                     try ImageEncoder.writePNG(image, to: folder.appendingPathComponent(file).path)
