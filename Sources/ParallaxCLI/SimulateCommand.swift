@@ -10,7 +10,9 @@ struct SimulateCommand: ParsableCommand {
         discussion: """
         The motion is a cumulative B-spline fitted to --trajectory (TUM, EuRoC or KITTI file), or a built-in \
         smooth motion. The camera sees the inside of a room around the path, its walls textured with real photos \
-        (--textures). The same --seed gives byte-identical folders.
+        (--textures). The same --seed gives byte-identical folders. --scene face writes a Parallax folder of \
+        landmarks; --scene object an OTB tracking sequence (img/ + groundtruth_rect.txt) that OpenCV's and \
+        OTB's toolkits read too.
         """)
 
     @Option(name: .long, help: "Ground-truth trajectory to follow (its first --seconds).") var trajectory: String?

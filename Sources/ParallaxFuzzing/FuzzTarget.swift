@@ -30,6 +30,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Bench suites (`parallax bench SUITE`): the YAML, then every run's one-line chain parsed
     /// and wired to a stereo-inertial dataset's streams, as the bench does before it runs.
     case benchSuite = "bench-suite"
+    /// Tracking ground truth: OTB's groundtruth_rect.txt and VOT's groundtruth.txt (rectangles
+    /// and polygons, any separator).
+    case boxTruth = "box-truth"
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -138,6 +141,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return image || pfm || flo
         case .homography:
             return (try? HomographyFile.read(path: put(data, "H_1_2"))) != nil
+        case .boxTruth:
+            let path = put(data, "groundtruth_rect.txt")
+            let otb = (try? BoxTruthFile.read(path, convention: .otb)) != nil
+            let vot = (try? BoxTruthFile.read(path, convention: .vot)) != nil
+            return otb || vot
         case .benchSuite:
             guard let suite = try? BenchSuite.load(put(data, "suite.yaml")) else { return false }
             for run in suite.runs where !run.chain.hasSuffix(".yaml") && !run.chain.hasSuffix(".yml") {
