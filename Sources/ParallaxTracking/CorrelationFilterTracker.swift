@@ -3,14 +3,15 @@ import ParallaxImage
 import ParallaxVision
 
 /// A kernelized correlation-filter tracker (KCF, Henriques et al. 2015) over FHOG and
-/// intensity cells, with scale search (SAMF), a confidence from the response's peak-to-sidelobe
+/// intensity cells, with DSST's scale filter (``ScaleFilter``), a confidence from the response's peak-to-sidelobe
 /// ratio and from the box's own appearance, and a lost state that stops learning and searches
 /// wider until the object is found again.
 ///
 /// Each frame: the window around the last box (the box grown by ``Settings/padding`` on each
 /// side), resampled to a fixed template of cells, at a few scales; its features correlated with
-/// the learned model through the Fourier domain; the best response's peak (sub-cell, by a
-/// parabola) moves the box, its scale resizes it. The model then learns from the new window
+/// the learned model through the Fourier domain; the response's peak (sub-cell, by a
+/// parabola) moves the box; the scale filter, over samples of the box at 2 % steps around the
+/// new position, resizes it. The models then learn from the new window
 /// (a running average), unless the confidence is below ``Settings/lostThreshold``: the object
 /// is then `lost`, the box stays where it was last seen, and each frame searches tiles of the
 /// image around it, growing outward, until a tile's confidence reaches
@@ -20,9 +21,9 @@ import ParallaxVision
 public struct CorrelationFilterTracker: Sendable {
     /// Speed against accuracy (Vision's `VNRequestTrackingLevel`).
     public enum Level: String, Sendable, Codable, CaseIterable {
-        /// 18 × 18 cells, 3 scales.
+        /// 18 × 18 cells, 17 scales.
         case fast
-        /// 26 × 26 cells, 5 scales, a slower learning rate.
+        /// 26 × 26 cells, 33 scales, a slower learning rate.
         case accurate
     }
 
@@ -47,11 +48,11 @@ public struct CorrelationFilterTracker: Sendable {
         public var kernelSigma: Float = 0.5
         /// Running-average rate of the model per frame.
         public var learningRate: Float = 0.02
-        /// Scales searched: `scaleStep^k` for k in −scaleCount/2 … scaleCount/2.
-        public var scaleCount = 3
-        public var scaleStep = 1.05
-        /// A scale other than the current one must beat it after this factor on its peak.
-        public var scalePenalty: Float = 0.97
+        /// The scale filter's samples: `scaleStep^k` for k in −scaleCount/2 … scaleCount/2
+        /// (odd), and its learning rate per frame.
+        public var scaleCount = 17
+        public var scaleStep = 1.02
+        public var scaleLearningRate = 0.025
         /// Confidence below which the object is lost (Vision apps hide the box below 0.3).
         public var lostThreshold = 0.3
         /// Confidence a re-detection needs to resume tracking.
@@ -73,8 +74,7 @@ public struct CorrelationFilterTracker: Sendable {
             case .fast: break
             case .accurate:
                 templateCells = 26 * 26
-                scaleCount = 5
-                scaleStep = 1.03
+                scaleCount = 33
                 learningRate = 0.015
             }
         }
@@ -113,6 +113,7 @@ public struct CorrelationFilterTracker: Sendable {
     /// The learned features themselves (windowed, channel-major), averaged alike: what the
     /// box's own cells are compared with.
     private var appearance: [Float]
+    private var scaleFilter: ScaleFilter
     /// Box centre (frame px), size at scale 1, and the current scale.
     private var centerX: Double, centerY: Double
     private let baseWidth: Double, baseHeight: Double
@@ -152,7 +153,15 @@ public struct CorrelationFilterTracker: Sendable {
         model = first.spectra
         alpha = template.filter(learnedFrom: first.spectra)
         appearance = first.values
+        scaleFilter = ScaleFilter(boxWidth: box.width, boxHeight: box.height, count: settings.scaleCount, step: settings.scaleStep,
+                                  learningRate: settings.scaleLearningRate)
+        scaleFilter.learn(frame: &frame, centerX: centerX, centerY: centerY, width: box.width, height: box.height)
+        // The box may shrink to 8 px (or its start size, when smaller) and grow to the frame.
+        scaleRange = min(1, max(8 / box.width, 8 / box.height))...max(1, min(w / box.width, h / box.height))
     }
+
+    /// The scales the box may take.
+    private let scaleRange: ClosedRange<Double>
 
     static func describe(_ b: BoundingBox) -> String {
         String(format: "(x %.1f, y %.1f, %.1f×%.1f px)", b.x, b.y, b.width, b.height)
@@ -168,7 +177,21 @@ public struct CorrelationFilterTracker: Sendable {
     public mutating func update(_ frame: inout FramePyramid) -> Observation {
         switch state {
         case .tracking:
-            let found = detect(frame: &frame, centerX: centerX, centerY: centerY, scales: scaleFactors)
+            var found = detect(frame: &frame, centerX: centerX, centerY: centerY)
+            // The cosine window pulls the response's peak toward its centre, so a target that
+            // moved far is found short of where it is: look again with the window on the find.
+            let cellX = template.windowWidth * scale / Double(template.cellsX), cellY = template.windowHeight * scale / Double(template.cellsY)
+            if abs(found.x - centerX) > 0.25 * cellX || abs(found.y - centerY) > 0.25 * cellY {
+                found = detect(frame: &frame, centerX: found.x, centerY: found.y)
+            }
+            // The tapered samples pull the estimate toward no change (as the cosine window pulls
+            // the translation): when it found a change of half a step or more, a second look at
+            // the first's scale finds the rest.
+            var change = scaleFilter.estimate(frame: &frame, centerX: found.x, centerY: found.y, width: baseWidth * scale, height: baseHeight * scale)
+            if abs(log(change)) >= 0.5 * log(settings.scaleStep) {
+                change *= scaleFilter.estimate(frame: &frame, centerX: found.x, centerY: found.y, width: baseWidth * scale * change, height: baseHeight * scale * change)
+            }
+            found.scale = min(scaleRange.upperBound, max(scaleRange.lowerBound, scale * change))
             let x = template.features(frame: &frame, centerX: found.x, centerY: found.y, scale: found.scale)
             lastPSR = found.psr
             lastConfidence = confidence(psr: found.psr, features: x)
@@ -180,17 +203,18 @@ public struct CorrelationFilterTracker: Sendable {
             } else {
                 (centerX, centerY, scale) = (found.x, found.y, found.scale)
                 learn(x)
+                scaleFilter.learn(frame: &frame, centerX: centerX, centerY: centerY, width: baseWidth * scale, height: baseHeight * scale)
             }
         case .lost:
             lostFrames += 1
             var best: Detection?
             for (cx, cy) in searchCentres() {
-                let found = detect(frame: &frame, centerX: cx, centerY: cy, scales: [1])
+                let found = detect(frame: &frame, centerX: cx, centerY: cy)
                 if best.map({ found.psr > $0.psr }) ?? true { best = found }
             }
             // The best tile's find, looked at again through a window centred on it.
             if let tile = best {
-                let found = detect(frame: &frame, centerX: tile.x, centerY: tile.y, scales: [1])
+                let found = detect(frame: &frame, centerX: tile.x, centerY: tile.y)
                 let x = template.features(frame: &frame, centerX: found.x, centerY: found.y, scale: scale)
                 lastPSR = found.psr
                 lastConfidence = confidence(psr: found.psr, features: x)
@@ -236,43 +260,31 @@ public struct CorrelationFilterTracker: Sendable {
         return sab / (saa * sbb).squareRoot()
     }
 
-    /// The scale factors searched while tracking.
-    private var scaleFactors: [Double] {
-        let half = settings.scaleCount / 2
-        return (-half...half).map { pow(settings.scaleStep, Double($0)) }
-    }
-
     private struct Detection {
         var x: Double, y: Double, scale: Double, psr: Double
     }
 
-    /// The best response over `scales` of the window centred at `(cx, cy)`.
-    private func detect(frame: inout FramePyramid, centerX cx: Double, centerY cy: Double, scales: [Double]) -> Detection {
+    /// The response's peak in the window centred at `(cx, cy)` at the current scale.
+    private func detect(frame: inout FramePyramid, centerX cx: Double, centerY cy: Double) -> Detection {
         let (cellsX, cellsY) = (template.cellsX, template.cellsY)
-        var best: (value: Float, detection: Detection)?
-        for s in scales {
-            let z = template.features(frame: &frame, centerX: cx, centerY: cy, scale: scale * s).spectra
-            let response = template.response(model: model, alpha: alpha, to: z)
-            var peak = 0
-            for i in 1..<response.count where response[i] > response[peak] { peak = i }
-            let px = peak % cellsX, py = peak / cellsX
-            let weighted = s == 1 ? response[peak] : response[peak] * settings.scalePenalty
-            guard best.map({ weighted > $0.value }) ?? true else { continue }
-            // Sub-cell peak by a parabola through the neighbours (cyclic).
-            func offset(_ minus: Float, _ centre: Float, _ plus: Float) -> Double {
-                let d = minus - 2 * centre + plus
-                return d < 0 ? Double(0.5 * (minus - plus) / d) : 0
-            }
-            let ox = offset(response[py * cellsX + (px + cellsX - 1) % cellsX], response[peak], response[py * cellsX + (px + 1) % cellsX])
-            let oy = offset(response[((py + cellsY - 1) % cellsY) * cellsX + px], response[peak], response[((py + 1) % cellsY) * cellsX + px])
-            let dx = Double(px < cellsX / 2 ? px : px - cellsX) + ox
-            let dy = Double(py < cellsY / 2 ? py : py - cellsY) + oy
-            // Cells to frame px at this scale.
-            let stepX = template.windowWidth * scale * s / Double(cellsX), stepY = template.windowHeight * scale * s / Double(cellsY)
-            let psr = ResponseConfidence.peakToSidelobe(response, rows: cellsY, columns: cellsX, peakX: px, peakY: py, exclusion: template.peakExclusion)
-            best = (weighted, Detection(x: cx + dx * stepX, y: cy + dy * stepY, scale: scale * s, psr: psr))
+        let z = template.features(frame: &frame, centerX: cx, centerY: cy, scale: scale).spectra
+        let response = template.response(model: model, alpha: alpha, to: z)
+        var peak = 0
+        for i in 1..<response.count where response[i] > response[peak] { peak = i }
+        let px = peak % cellsX, py = peak / cellsX
+        // Sub-cell peak by a parabola through the neighbours (cyclic).
+        func offset(_ minus: Float, _ centre: Float, _ plus: Float) -> Double {
+            let d = minus - 2 * centre + plus
+            return d < 0 ? Double(0.5 * (minus - plus) / d) : 0
         }
-        return best?.detection ?? Detection(x: cx, y: cy, scale: scale, psr: 0)
+        let ox = offset(response[py * cellsX + (px + cellsX - 1) % cellsX], response[peak], response[py * cellsX + (px + 1) % cellsX])
+        let oy = offset(response[((py + cellsY - 1) % cellsY) * cellsX + px], response[peak], response[((py + 1) % cellsY) * cellsX + px])
+        let dx = Double(px < cellsX / 2 ? px : px - cellsX) + ox
+        let dy = Double(py < cellsY / 2 ? py : py - cellsY) + oy
+        // Cells to frame px at this scale.
+        let stepX = template.windowWidth * scale / Double(cellsX), stepY = template.windowHeight * scale / Double(cellsY)
+        let psr = ResponseConfidence.peakToSidelobe(response, rows: cellsY, columns: cellsX, peakX: px, peakY: py, exclusion: template.peakExclusion)
+        return Detection(x: cx + dx * stepX, y: cy + dy * stepY, scale: scale, psr: psr)
     }
 
     /// Learns from `x`, the window at the current box.

@@ -39,6 +39,11 @@ public struct HOGFeatures: Sendable, Equatable {
         let cells = cx * cy
         var histogram = [Float](repeating: 0, count: 18 * cells)   // cell-major: 18 bins per cell
         let inverseCell = 1 / Float(cellSize)
+        // Per column: the left cell of its bilinear pair and the weights (the same every row).
+        let columnCell = (0..<w).map { x -> Int in Int(((Float(x) + 0.5) * inverseCell - 0.5).rounded(.down)) }
+        let columnWeight = (0..<w).map { x -> Float in (Float(x) + 0.5) * inverseCell - 0.5 - Float(columnCell[x]) }
+        let us = SIMD8<Float>(Self.directions[0..<8].map(\.0)), vs = SIMD8<Float>(Self.directions[0..<8].map(\.1))
+        let (u8, v8) = Self.directions[8]
         image.pixels.withUnsafeBufferPointer { p in
             histogram.withUnsafeMutableBufferPointer { hist in
                 for y in 0..<h {
@@ -51,15 +56,18 @@ public struct HOGFeatures: Sendable, Equatable {
                         let dy = p[down * w + x] - p[up * w + x]
                         let magnitude = (dx * dx + dy * dy).squareRoot()
                         guard magnitude > 0 else { continue }
+                        // The bin whose direction (or its opposite) the gradient projects on most;
+                        // the first of equals, as a scan from bin 0 keeps it.
+                        let dots = us * dx + vs * dy
                         var best: Float = 0, bin = 0
-                        for o in 0..<9 {
-                            let (u, v) = Self.directions[o]
-                            let dot = u * dx + v * dy
+                        for o in 0..<8 {
+                            let dot = dots[o]
                             if dot > best { best = dot; bin = o } else if -dot > best { best = -dot; bin = o + 9 }
                         }
-                        let xp = (Float(x) + 0.5) * inverseCell - 0.5
-                        let ix = Int(xp.rounded(.down))
-                        let wx1 = xp - Float(ix), wx0 = 1 - wx1
+                        let dot8 = u8 * dx + v8 * dy
+                        if dot8 > best { bin = 8 } else if -dot8 > best { bin = 17 }
+                        let ix = columnCell[x]
+                        let wx1 = columnWeight[x], wx0 = 1 - wx1
                         if iy >= 0 {
                             if ix >= 0 { hist[(iy * cx + ix) * 18 + bin] += wx0 * wy0 * magnitude }
                             if ix + 1 < cx { hist[(iy * cx + ix + 1) * 18 + bin] += wx1 * wy0 * magnitude }
