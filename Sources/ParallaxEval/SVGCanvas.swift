@@ -11,9 +11,10 @@ struct SVGCanvas {
     private var sx = 1.0, sy = 1.0
 
     /// Bounds of the finite points (a flat range is widened to 1), optionally with equal scales.
-    init(points: [(Double, Double)], equalAspect: Bool = false, includeZeroY: Bool = false, rightMargin: Double = 60) {
+    /// `including` adds points the axes must span without drawing them (a fixed 0…1 range).
+    init(points: [(Double, Double)], equalAspect: Bool = false, includeZeroY: Bool = false, rightMargin: Double = 60, including: [(Double, Double)] = []) {
         self.rightMargin = rightMargin
-        let finite = points.filter { $0.0.isFinite && $0.1.isFinite }
+        let finite = (points + including).filter { $0.0.isFinite && $0.1.isFinite }
         minX = finite.map(\.0).min() ?? 0; maxX = finite.map(\.0).max() ?? 1
         minY = finite.map(\.1).min() ?? 0; maxY = finite.map(\.1).max() ?? 1
         if includeZeroY { minY = min(minY, 0) }

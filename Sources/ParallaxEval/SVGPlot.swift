@@ -23,8 +23,10 @@ public enum SVGPlot {
     }
 
     /// Lines over a shared x axis.
-    public static func plot(_ series: [Series], title: String, xLabel: String, yLabel: String, equalAspect: Bool = false) -> String {
-        let canvas = SVGCanvas(points: series.flatMap(\.points), equalAspect: equalAspect)
+    /// `spanning`: points the axes reach even where no line does (a success plot's 0…1 square).
+    public static func plot(_ series: [Series], title: String, xLabel: String, yLabel: String, equalAspect: Bool = false,
+                            spanning: [(Double, Double)] = []) -> String {
+        let canvas = SVGCanvas(points: series.flatMap(\.points), equalAspect: equalAspect, including: spanning)
         let f = SVGCanvas.f
         var svg = canvas.header(title: title, xLabel: xLabel, yLabel: yLabel)
         for (i, s) in series.enumerated() {

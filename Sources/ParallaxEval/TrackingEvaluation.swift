@@ -52,14 +52,17 @@ public struct TrackingEvaluation: Evaluation {
                           "frames_scored": Double(score.tracking.frames), "absent_frames": Double(score.absentFrames),
                           "absent_reported_lost": score.absentReportedLost, "lost_latency_max_frames": Double(score.lostLatencies.max() ?? 0),
                           "recovery_latency_max_frames": Double(score.recoveryLatencies.max() ?? 0)]
-        result.note = String(format: "success AUC %.3f, precision@20 %.3f over %d visible frames; %d absent frame(s), %.0f %% reported lost; "
-                             + "lost after %@ frame(s), tracking again after %@ frame(s) per absence", score.tracking.successAUC,
-                             score.tracking.precisionAt20, score.tracking.frames, score.absentFrames, 100 * score.absentReportedLost,
-                             score.lostLatencies.map(String.init).joined(separator: ", ").ifEmpty("—"),
-                             score.recoveryLatencies.map(String.init).joined(separator: ", ").ifEmpty("—"))
+        let absence = score.absentFrames == 0 ? "the object never absent"
+            : String(format: "%d absent frame(s), %.0f %% reported lost; lost after %@ frame(s), tracking again after %@ frame(s) per absence",
+                     score.absentFrames, 100 * score.absentReportedLost,
+                     score.lostLatencies.map(String.init).joined(separator: ", ").ifEmpty("—"),
+                     score.recoveryLatencies.map(String.init).joined(separator: ", ").ifEmpty("—"))
+        result.note = String(format: "success AUC %.3f, precision@20 %.3f over %d visible frames; ", score.tracking.successAUC,
+                             score.tracking.precisionAt20, score.tracking.frames) + absence
         result.plots = ["success": SVGPlot.plot([SVGPlot.Series(label: String(format: "AUC %.3f", score.tracking.successAUC), color: "#1f77b4",
                                                                 points: score.successCurve)],
-                                                title: "Success plot (OTB one-pass)", xLabel: "overlap threshold (IoU)", yLabel: "success rate")]
+                                                title: "Success plot (OTB one-pass)", xLabel: "overlap threshold (IoU)", yLabel: "success rate",
+                                                spanning: [(0, 0), (1, 1)])]
         return result
     }
 

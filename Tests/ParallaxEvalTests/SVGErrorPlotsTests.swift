@@ -8,6 +8,13 @@ import ParallaxMath
 @Suite struct SVGErrorPlotsTests {
     func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
+    @Test func aPlotSpansThePointsItIsGiven() {
+        let series = SVGPlot.Series(label: "a", color: "#000", points: [(0.2, 0.4), (0.6, 0.8)])
+        let square = SVGPlot.plot([series], title: "t", xLabel: "x", yLabel: "y", spanning: [(0, 0), (1, 1)])
+        #expect(square.contains(">0</text>") && square.contains(">1</text>") && square.contains(">0.25</text>"))
+        #expect(!SVGPlot.plot([series], title: "t", xLabel: "x", yLabel: "y").contains(">1</text>"))
+    }
+
     @Test func errorOverTimeDrawsMeanMedianAndRMSE() {
         let errors = [1.0, 2, 3, 4, 10]
         let svg = SVGPlot.errorOverTime(times: [0, 1, 2, 3, 4], errors: errors, title: "t", yLabel: "APE (m)", unit: "m")
