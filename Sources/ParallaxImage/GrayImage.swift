@@ -27,7 +27,15 @@ public struct GrayImage: Sendable, Equatable {
         width = image.width
         height = image.height
         if image.channels == 1 {
-            pixels = image.samples.map(Float.init)
+            // A plain loop over raw buffers vectorizes; `map` with a closure did not (a tracker
+            // converts every frame).
+            let n = image.width * image.height
+            pixels = [Float](unsafeUninitializedCapacity: n) { out, initialized in
+                image.samples.withUnsafeBufferPointer { s in
+                    for i in 0..<n { out[i] = Float(s[i]) }
+                }
+                initialized = n
+            }
         } else {
             pixels = (0..<(image.width * image.height)).map { i in
                 0.299 * Float(image.samples[3 * i]) + 0.587 * Float(image.samples[3 * i + 1]) + 0.114 * Float(image.samples[3 * i + 2])

@@ -181,7 +181,7 @@ public struct CorrelationFilterTracker: Sendable {
             // The cosine window pulls the response's peak toward its centre, so a target that
             // moved far is found short of where it is: look again with the window on the find.
             let cellX = template.windowWidth * scale / Double(template.cellsX), cellY = template.windowHeight * scale / Double(template.cellsY)
-            if abs(found.x - centerX) > 0.25 * cellX || abs(found.y - centerY) > 0.25 * cellY {
+            if abs(found.x - centerX) > 0.1 * cellX || abs(found.y - centerY) > 0.1 * cellY {
                 found = detect(frame: &frame, centerX: found.x, centerY: found.y)
             }
             // The tapered samples pull the estimate toward no change (as the cosine window pulls

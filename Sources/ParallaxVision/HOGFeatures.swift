@@ -102,16 +102,20 @@ public struct HOGFeatures: Sendable, Equatable {
                     1 / (here + e(x + 1, y) + e(x, y - 1) + e(x + 1, y - 1) + epsilon).squareRoot(),
                     1 / (here + e(x - 1, y) + e(x, y + 1) + e(x - 1, y + 1) + epsilon).squareRoot(),
                     1 / (here + e(x + 1, y) + e(x, y + 1) + e(x + 1, y + 1) + epsilon).squareRoot())
-                let clip = SIMD4<Float>(repeating: 0.2)
+                // Each normalized value clipped at 0.2 (lane-wise, written out: the generic
+                // `pointwiseMin` was not inlined here and cost a call per bin).
+                func clipped(_ v: SIMD4<Float>) -> SIMD4<Float> {
+                    SIMD4(Swift.min(v[0], 0.2), Swift.min(v[1], 0.2), Swift.min(v[2], 0.2), Swift.min(v[3], 0.2))
+                }
                 let c = y * cx + x
                 var texture = SIMD4<Float>(repeating: 0)
                 for o in 0..<18 {
-                    let t = pointwiseMin(norms * histogram[c * 18 + o], clip)
+                    let t = clipped(norms * histogram[c * 18 + o])
                     texture += t
                     out[o * cells + c] = 0.5 * t.sum()
                 }
                 for o in 0..<9 {
-                    let t = pointwiseMin(norms * (histogram[c * 18 + o] + histogram[c * 18 + o + 9]), clip)
+                    let t = clipped(norms * (histogram[c * 18 + o] + histogram[c * 18 + o + 9]))
                     out[(18 + o) * cells + c] = 0.5 * t.sum()
                 }
                 for k in 0..<4 { out[(27 + k) * cells + c] = 0.2357 * texture[k] }
