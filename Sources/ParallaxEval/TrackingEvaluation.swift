@@ -12,7 +12,9 @@ import ParallaxDatasets
 /// object is absent (fully covered or out of view): the share of them reported lost, the frames
 /// from each disappearance until the tracker says lost (`lost_latency_max_frames`; the length of
 /// the absence + 1 when it never does), and from each return until it tracks the object again
-/// with IoU ≥ 0.5 (`recovery_latency_max_frames`).
+/// with IoU ≥ 0.5 (`recovery_latency_max_frames`); and how well the confidence predicts a box
+/// on the object (IoU ≥ 0.5, whatever the state): the expected calibration error over ten bins
+/// of confidence (`confidence_ece`: Σ_bins |share right − mean confidence| · frames / all frames).
 public struct TrackingEvaluation: Evaluation {
     public static let name = "tracking"
     public static let summary = "tracked boxes vs the sequence's true boxes: OTB success AUC and precision@20, lost/recovery latency (OTB/VOT/simulated)"
@@ -51,7 +53,8 @@ public struct TrackingEvaluation: Evaluation {
         result.metrics = ["success_auc": score.tracking.successAUC, "precision_at_20px": score.tracking.precisionAt20,
                           "frames_scored": Double(score.tracking.frames), "absent_frames": Double(score.absentFrames),
                           "absent_reported_lost": score.absentReportedLost, "lost_latency_max_frames": Double(score.lostLatencies.max() ?? 0),
-                          "recovery_latency_max_frames": Double(score.recoveryLatencies.max() ?? 0)]
+                          "recovery_latency_max_frames": Double(score.recoveryLatencies.max() ?? 0),
+                          "confidence_ece": score.calibrationError]
         let absence = score.absentFrames == 0 ? "the object never absent"
             : String(format: "%d absent frame(s), %.0f %% reported lost; lost after %@ frame(s), tracking again after %@ frame(s) per absence",
                      score.absentFrames, 100 * score.absentReportedLost,
@@ -81,10 +84,13 @@ public struct TrackingEvaluation: Evaluation {
         /// Per return after an absence: frames until tracked with IoU ≥ 0.5 (the visible run's
         /// length + 1 if never).
         public var recoveryLatencies: [Int]
+        /// Expected calibration error of the confidence as the chance that the box is on the
+        /// object (IoU ≥ 0.5), over the frames after the first reported one, ten bins.
+        public var calibrationError: Double
 
         public static func == (a: Score, b: Score) -> Bool {
             a.tracking == b.tracking && a.overlapErrors == b.overlapErrors && a.absentFrames == b.absentFrames && a.absentReportedLost == b.absentReportedLost
-                && a.lostLatencies == b.lostLatencies && a.recoveryLatencies == b.recoveryLatencies
+                && a.lostLatencies == b.lostLatencies && a.recoveryLatencies == b.recoveryLatencies && a.calibrationError == b.calibrationError
                 && a.successCurve.map(\.0) == b.successCurve.map(\.0) && a.successCurve.map(\.1) == b.successCurve.map(\.1)
         }
     }
@@ -120,10 +126,27 @@ public struct TrackingEvaluation: Evaluation {
             k = end
         }
         let ious = zip(predicted, groundTruth).map { p, g in p?.iou(g) ?? 0 }
+        // Calibration: every reported frame but the first (the start box, confidence 1 by definition).
+        var bins = [(count: Int, right: Int, confidence: Double)](repeating: (0, 0, 0), count: 10)
+        var calibrated = 0
+        for i in 0..<n {
+            guard let r = reported[i] else { continue }
+            calibrated += 1
+            guard calibrated > 1 else { continue }
+            let b = min(9, max(0, Int(r.confidence * 10)))
+            let right = truth[i].map { r.box.iou($0) >= recoveredIoU } ?? false
+            bins[b].count += 1
+            bins[b].right += right ? 1 : 0
+            bins[b].confidence += r.confidence
+        }
+        let binned = bins.reduce(0) { $0 + $1.count }
+        let ece = binned == 0 ? 0 : bins.filter { $0.count > 0 }.reduce(0.0) { total, b in
+            total + abs(Double(b.right) / Double(b.count) - b.confidence / Double(b.count)) * Double(b.count)
+        } / Double(binned)
         let curve = (0...20).map { Double($0) / 20 }.map { t in (t, ious.isEmpty ? 0 : Double(ious.filter { $0 > t }.count) / Double(ious.count)) }
         return Score(tracking: AnalyzerMetrics.tracking(predicted: predicted, groundTruth: groundTruth), overlapErrors: ious.map { 1 - $0 },
                      successCurve: curve, absentFrames: absent, absentReportedLost: absent == 0 ? 1 : Double(absentLost) / Double(absent),
-                     lostLatencies: lost, recoveryLatencies: recovered)
+                     lostLatencies: lost, recoveryLatencies: recovered, calibrationError: ece)
     }
 }
 

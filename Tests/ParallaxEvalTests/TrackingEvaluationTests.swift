@@ -19,6 +19,18 @@ import ParallaxCore
         #expect(abs(s.tracking.precisionAt20 - 2.0 / 3) < 1e-12)
         #expect(s.overlapErrors.count == 3 && abs(s.overlapErrors[1] - 2.0 / 3) < 1e-12 && s.overlapErrors[2] == 1)
         #expect(s.absentFrames == 0 && s.absentReportedLost == 1 && s.lostLatencies.isEmpty && s.recoveryLatencies.isEmpty)
+        // After the start: frame 1 (confidence 0.9, IoU 1/3: wrong) and frame 2 (0.1, lost, its
+        // last box on the object: right) — each bin off by 0.9.
+        #expect(abs(s.calibrationError - 0.9) < 1e-12)
+    }
+
+    @Test func aConfidenceThatSaysHowOftenTheBoxIsRightHasNoCalibrationError() {
+        // Ten frames at confidence 0.75 (bin 0.7–0.8): three of four on the object would be 0.75.
+        let miss = BoundingBox(x: 100, y: 100, width: 20, height: 20)
+        var reported: [TrackedObject?] = [Self.tracked(Self.box)]
+        for k in 0..<8 { reported.append(TrackedObject(id: 1, box: k < 6 ? Self.box : miss, confidence: 0.75, state: .normal)) }
+        let s = TrackingEvaluation.score(truth: Array(repeating: Self.box, count: 9), reported: reported)
+        #expect(abs(s.calibrationError) < 1e-12)
     }
 
     @Test func latenciesOfLosingAndFindingAgain() {
