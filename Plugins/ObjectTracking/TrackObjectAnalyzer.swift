@@ -46,22 +46,28 @@ public struct TrackObjectAnalyzer: Analyzer {
         public init() {}
     }
 
+    /// Where an object's start box comes from.
+    private enum Start {
+        case pixels(BoundingBox)
+        case normalized(BoundingBox)
+        /// The first box of `starts[index]`.
+        case stream(index: Int)
+    }
+
     /// One object: how it starts, and its tracker once started.
     private struct Object {
         var id: UInt64
-        /// The start box (pixels) given in the options, or the stream (index into `starts`) that gives it.
-        var box: BoundingBox?
-        var normalized: BoundingBox?
-        var startStream: Int?
-        var tracker: CorrelationFilterTracker?
+        var start: Start
         /// The option that gave its start, for messages.
         var option: String
+        var tracker: CorrelationFilterTracker?
     }
 
     private let frames: InputPort<CameraFrame>
     private let starts: [InputPort<BoundingBox>]
     private let output: OutputPort<TrackedObjects>
     private let options: Options
+    private let settings: CorrelationFilterTracker.Settings
     private var objects: [Object] = []
     private var size: (width: Int, height: Int, channels: Int)?
 
@@ -71,20 +77,21 @@ public struct TrackObjectAnalyzer: Analyzer {
             throw AnalyzerError.invalidOption(analyzer: Self.name, option: "box", reason: "give box or normalized_box, not both")
         }
         self.options = options
+        var settings = CorrelationFilterTracker.Settings(level: options.level)
+        settings.lostThreshold = options.lostThreshold
+        settings.recoverThreshold = options.recoverThreshold
+        self.settings = settings
         frames = .each(options.camera)
         output = OutputPort("\(options.camera)/objects")
-        if options.box != nil || options.normalizedBox != nil {
-            objects.append(Object(id: 1, box: options.box, normalized: options.normalizedBox, option: options.box == nil ? "normalized_box" : "box"))
-        }
-        for (k, box) in options.boxes.enumerated() {
-            objects.append(Object(id: UInt64(objects.count + 1), box: box, option: "boxes[\(k)]"))
-        }
-        let streams = objects.isEmpty && options.start.isEmpty ? [Self.groundTruthStream] : options.start
+        var given: [(Start, String)] = []
+        if let box = options.box { given.append((.pixels(box), "box")) }
+        if let box = options.normalizedBox { given.append((.normalized(box), "normalized_box")) }
+        given += options.boxes.enumerated().map { (.pixels($1), "boxes[\($0)]") }
+        let streams = given.isEmpty && options.start.isEmpty ? [Self.groundTruthStream] : options.start
         // The newest start box at or before each frame: a box between frames starts the next one.
         starts = streams.map { .latest($0, tolerance: .max) }
-        for (k, stream) in streams.enumerated() {
-            objects.append(Object(id: UInt64(objects.count + 1), startStream: k, option: "start (stream '\(stream)')"))
-        }
+        given += streams.enumerated().map { (.stream(index: $0), "start (stream '\($1)')") }
+        objects = given.enumerated().map { Object(id: UInt64($0 + 1), start: $1.0, option: $1.1) }
     }
 
     /// `normalized` (fractions, origin bottom-left, y up) in pixels of a `width × height` image.
@@ -112,17 +119,17 @@ public struct TrackObjectAnalyzer: Analyzer {
                 continue
             }
             let object = objects[k]
-            let start = object.box ?? object.normalized.map { Self.pixels(ofNormalized: $0, width: image.width, height: image.height) }
-                ?? object.startStream.flatMap { input.latest(starts[$0])?.payload }
+            let start: BoundingBox?, when: String
+            switch object.start {
+            case let .pixels(box): (start, when) = (box, "")
+            case let .normalized(box): (start, when) = (Self.pixels(ofNormalized: box, width: image.width, height: image.height), "")
+            case let .stream(index): (start, when) = (input.latest(starts[index])?.payload, " (its first box, at \(input.timestamp.nanoseconds) ns)")
+            }
             guard let start else { continue }
-            var settings = CorrelationFilterTracker.Settings(level: options.level)
-            settings.lostThreshold = options.lostThreshold
-            settings.recoverThreshold = options.recoverThreshold
             do {
                 objects[k].tracker = try CorrelationFilterTracker(frame: &pyramid, box: start, settings: settings)
             } catch {
-                throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: object.option,
-                                                  reason: "\(error)" + (object.startStream == nil ? "" : " (its first box, at \(input.timestamp.nanoseconds) ns)"))
+                throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: object.option, reason: "\(error)" + when)
             }
             observations.append(TrackedObject(id: object.id, box: start, confidence: 1, state: .normal))
         }

@@ -151,7 +151,7 @@ struct SimulateCommand: ParsableCommand {
     /// occlusion`), as an OTB sequence (`img/0001.png …`, `groundtruth_rect.txt` with `NaN`
     /// rows while the object is fully hidden), which Parallax and other trackers' toolkits read.
     func simulateObject() throws {
-        let simulator: ObjectSimulator
+        var simulator: ObjectSimulator
         do {
             var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             camera.bodyFromSensor = .identity
@@ -163,12 +163,11 @@ struct SimulateCommand: ParsableCommand {
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
-        var sim = simulator
-        sim.pixelNoise = pixelNoise
+        simulator.pixelNoise = pixelNoise
         let output = try CommandOutput(out, command: "parallax simulate")
         let frames: [ObjectSimulator.Frame]
         do {
-            frames = try sim.frames(duration: seconds, seed: seed)
+            frames = try simulator.frames(duration: seconds, seed: seed)
             try TrackingSequenceWriter.writeOTB(frames.map { ($0.image, $0.truthBox) }, to: output.url.path)
         } catch {
             throw output.failed("\(error)")

@@ -64,7 +64,7 @@ public enum BoxTruthFile {
                 box = BoundingBox(x: values[0], y: values[1], width: values[2], height: values[3])
             } else {
                 let xs = stride(from: 0, to: 8, by: 2).map { values[$0] }, ys = stride(from: 1, to: 8, by: 2).map { values[$0] }
-                guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { continue }
+                let x0 = xs.reduce(.infinity, min), x1 = xs.reduce(-.infinity, max), y0 = ys.reduce(.infinity, min), y1 = ys.reduce(-.infinity, max)
                 box = BoundingBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
             }
             guard box.width > 0 || box.height > 0 else { rows.append(Row(line: line, box: nil)); continue }

@@ -56,7 +56,8 @@ public struct DatasetFormatRegistry: Sendable {
     nonisolated(unsafe) public static var shared = standard
 }
 
-private func isFolder(_ path: String) -> Bool {
+/// Whether `path` is a folder (the formats' detection rules).
+func isFolder(_ path: String) -> Bool {
     var isDir: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
 }

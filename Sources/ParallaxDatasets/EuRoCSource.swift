@@ -58,6 +58,15 @@ extension DatasetError {
     /// Throws ``groundTruthOutOfOrder(file:index:previous:current:)`` unless the poses' times
     /// strictly increase: a pose stream must not go back in time, and silently dropping poses
     /// would hide a broken file.
+    /// `hz` when it is a usable frame rate (positive and finite), else an error naming `path`
+    /// and the `--image-rate` option.
+    static func requireRate(_ hz: Double, path: String) throws -> Double {
+        guard hz.isFinite, hz > 0 else {
+            throw DatasetError.invalidOption(path: path, option: "image rate (--image-rate)", reason: "must be a positive number of Hz, got \(hz)")
+        }
+        return hz
+    }
+
     static func requireIncreasing(_ trajectory: Trajectory, file: String) throws {
         for k in 1..<max(trajectory.poses.count, 1) where trajectory.poses[k].timestamp <= trajectory.poses[k - 1].timestamp {
             throw DatasetError.groundTruthOutOfOrder(file: file, index: k + 1, previous: trajectory.poses[k - 1].timestamp,

@@ -44,9 +44,7 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
     /// Opens the folder at `path`; it must hold at least one image file. `rateHz`: frames per
     /// second when the names are not times (positive and finite).
     public init(path: String, rateHz: Double = 1) throws {
-        guard rateHz.isFinite, rateHz > 0 else {
-            throw DatasetError.invalidOption(path: path, option: "image rate (--image-rate)", reason: "must be a positive number of Hz, got \(rateHz)")
-        }
+        let rateHz = try DatasetError.requireRate(rateHz, path: path)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         var images = names.filter { Self.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted { $0.compare($1, options: [.numeric]) == .orderedAscending }

@@ -23,12 +23,8 @@ public final class TrackingSequenceSource: DatasetSource, DeferredPacketSource {
     public static let cameraStream = "cam0", boxStream = "object0/box"
     /// The frame rate used when `--image-rate` is not given (Hz).
     public static let defaultRateHz = 30.0
-    /// The ground-truth rows, as read.
-    public let truth: [BoxTruthFile.Row]
-    /// The ground-truth file.
-    public let truthFile: String
     /// Each played frame's time and true box (``BoxTruthProviding``).
-    public private(set) var boxTruth: [(timestamp: Timestamp, box: BoundingBox?)] = []
+    public let boxTruth: [(timestamp: Timestamp, box: BoundingBox?)]
     private var rows = IndexedRows()
 
     /// Opens the sequence in `folder`: images in `imageFolder`, ground truth in `truthFile`
@@ -36,12 +32,8 @@ public final class TrackingSequenceSource: DatasetSource, DeferredPacketSource {
     public init(formatName: String, imageFolder: String, truthFile: String, convention: BoxTruthFile.Convention,
                 rateHz: Double?, strict: Bool) throws {
         self.formatName = formatName
-        self.truthFile = truthFile
-        let rate = rateHz ?? Self.defaultRateHz
-        guard rate.isFinite, rate > 0 else {
-            throw DatasetError.invalidOption(path: imageFolder, option: "image rate (--image-rate)", reason: "must be a positive number of Hz, got \(rate)")
-        }
-        truth = try BoxTruthFile.read(truthFile, convention: convention)
+        let rate = try DatasetError.requireRate(rateHz ?? Self.defaultRateHz, path: imageFolder)
+        let truth = try BoxTruthFile.read(truthFile, convention: convention)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: imageFolder)) ?? [])
             .filter { ImageFolderSource.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
         var numbered: [(number: Int, name: String)] = []
@@ -68,6 +60,8 @@ public final class TrackingSequenceSource: DatasetSource, DeferredPacketSource {
             return String(repeating: "0", count: max(0, firstStem.count - digits.count)) + digits + "." + ext
         }
         let folderName = (imageFolder as NSString).lastPathComponent
+        // The frames the folder holds (listed above), and those the ground truth names too.
+        let present = Set(numbered.map(\.number))
         var files = Dictionary(uniqueKeysWithValues: numbered.map { ($0.number, $0.name) })
         var listedIn: [Int: Int] = [:]
         for (k, row) in truth.enumerated() {
@@ -94,19 +88,12 @@ public final class TrackingSequenceSource: DatasetSource, DeferredPacketSource {
         }
         missingImages = try rows.dropMissingImages(strict: strict)
         self.listing = listing
-        let fm = FileManager.default
         boxTruth = truth.enumerated().compactMap { k, row in
-            guard let file = files[first.number + k], fm.fileExists(atPath: (imageFolder as NSString).appendingPathComponent(file)) else { return nil }
-            return (Timestamp(seconds: Double(k) / rate), row.box)
+            present.contains(first.number + k) ? (Timestamp(seconds: Double(k) / rate), row.box) : nil
         }
     }
 
     public func nextDeferred() throws -> DeferredPacket? { rows.next() }
-}
-
-private func isFolder(_ path: String) -> Bool {
-    var isDir: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
 }
 
 /// OTB sequences: `img/` (numbered frames) and `groundtruth_rect.txt` (1-based `x,y,w,h`).

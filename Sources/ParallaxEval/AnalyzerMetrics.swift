@@ -24,21 +24,26 @@ public enum AnalyzerMetrics {
         /// Area under the success curve: mean over IoU thresholds 0, 0.05, …, 1 of the fraction
         /// of frames with IoU > threshold.
         public var successAUC: Double
+        /// The success curve: at each of ``successThresholds``, the fraction of frames with IoU
+        /// above it (OTB's success plot).
+        public var successRates: [Double]
         /// Fraction of frames whose centre error is ≤ 20 px.
         public var precisionAt20: Double
         public var frames: Int
     }
 
+    /// OTB's IoU thresholds of the success curve: 0, 0.05, …, 1.
+    public static let successThresholds = (0...20).map { Double($0) / 20 }
+
     /// Scores predicted boxes against ground truth, frame by frame. A lost target (nil
     /// prediction) counts as IoU 0 and infinite centre error.
     public static func tracking(predicted: [Box?], groundTruth: [Box]) -> TrackingScore {
         let n = min(predicted.count, groundTruth.count)
-        guard n > 0 else { return TrackingScore(successAUC: 0, precisionAt20: 0, frames: 0) }
+        guard n > 0 else { return TrackingScore(successAUC: 0, successRates: successThresholds.map { _ in 0 }, precisionAt20: 0, frames: 0) }
         let ious = (0..<n).map { predicted[$0]?.iou(groundTruth[$0]) ?? 0 }
         let centers = (0..<n).map { i in predicted[i].map { ($0.center - groundTruth[i].center).norm } ?? .infinity }
-        let thresholds = (0...20).map { Double($0) / 20 }
-        let success = thresholds.map { t in Double(ious.filter { $0 > t }.count) / Double(n) }
-        return TrackingScore(successAUC: success.reduce(0, +) / Double(success.count),
+        let success = successThresholds.map { t in Double(ious.filter { $0 > t }.count) / Double(n) }
+        return TrackingScore(successAUC: success.reduce(0, +) / Double(success.count), successRates: success,
                              precisionAt20: Double(centers.filter { $0 <= 20 }.count) / Double(n), frames: n)
     }
 

@@ -47,9 +47,8 @@ public struct TrackingEvaluation: Evaluation {
         }
         var result = EvaluationResult(metric: "overlap error 1 − IoU", statistics: ErrorStatistics(score.overlapErrors))
         let t0 = truth.first?.timestamp ?? Timestamp(nanoseconds: 0)
-        let visibleTimes = zip(truth, truth.map(\.box)).compactMap { $1 == nil ? nil : $0.timestamp.seconds(since: t0) }
         result.series = score.overlapErrors
-        result.seriesTimes = visibleTimes
+        result.seriesTimes = truth.compactMap { $0.box == nil ? nil : $0.timestamp.seconds(since: t0) }
         result.metrics = ["success_auc": score.tracking.successAUC, "precision_at_20px": score.tracking.precisionAt20,
                           "frames_scored": Double(score.tracking.frames), "absent_frames": Double(score.absentFrames),
                           "absent_reported_lost": score.absentReportedLost, "lost_latency_max_frames": Double(score.lostLatencies.max() ?? 0),
@@ -63,7 +62,7 @@ public struct TrackingEvaluation: Evaluation {
         result.note = String(format: "success AUC %.3f, precision@20 %.3f over %d visible frames; ", score.tracking.successAUC,
                              score.tracking.precisionAt20, score.tracking.frames) + absence
         result.plots = ["success": SVGPlot.plot([SVGPlot.Series(label: String(format: "AUC %.3f", score.tracking.successAUC), color: "#1f77b4",
-                                                                points: score.successCurve)],
+                                                                points: Array(zip(AnalyzerMetrics.successThresholds, score.tracking.successRates)))],
                                                 title: "Success plot (OTB one-pass)", xLabel: "overlap threshold (IoU)", yLabel: "success rate",
                                                 spanning: [(0, 0), (1, 1)])]
         return result
@@ -74,8 +73,6 @@ public struct TrackingEvaluation: Evaluation {
         public var tracking: AnalyzerMetrics.TrackingScore
         /// 1 − IoU per visible frame (1 where the object is reported lost).
         public var overlapErrors: [Double]
-        /// (IoU threshold, success rate) at 0, 0.05, …, 1.
-        public var successCurve: [(Double, Double)]
         public var absentFrames: Int
         /// Share of the absent frames reported lost (1 when there are none).
         public var absentReportedLost: Double
@@ -87,12 +84,6 @@ public struct TrackingEvaluation: Evaluation {
         /// Expected calibration error of the confidence as the chance that the box is on the
         /// object (IoU ≥ 0.5), over the frames after the first reported one, ten bins.
         public var calibrationError: Double
-
-        public static func == (a: Score, b: Score) -> Bool {
-            a.tracking == b.tracking && a.overlapErrors == b.overlapErrors && a.absentFrames == b.absentFrames && a.absentReportedLost == b.absentReportedLost
-                && a.lostLatencies == b.lostLatencies && a.recoveryLatencies == b.recoveryLatencies && a.calibrationError == b.calibrationError
-                && a.successCurve.map(\.0) == b.successCurve.map(\.0) && a.successCurve.map(\.1) == b.successCurve.map(\.1)
-        }
     }
 
     /// Scores one object: per frame its true box (`nil`: absent) and what the tracker reported
@@ -143,9 +134,8 @@ public struct TrackingEvaluation: Evaluation {
         let ece = binned == 0 ? 0 : bins.filter { $0.count > 0 }.reduce(0.0) { total, b in
             total + abs(Double(b.right) / Double(b.count) - b.confidence / Double(b.count)) * Double(b.count)
         } / Double(binned)
-        let curve = (0...20).map { Double($0) / 20 }.map { t in (t, ious.isEmpty ? 0 : Double(ious.filter { $0 > t }.count) / Double(ious.count)) }
         return Score(tracking: AnalyzerMetrics.tracking(predicted: predicted, groundTruth: groundTruth), overlapErrors: ious.map { 1 - $0 },
-                     successCurve: curve, absentFrames: absent, absentReportedLost: absent == 0 ? 1 : Double(absentLost) / Double(absent),
+                     absentFrames: absent, absentReportedLost: absent == 0 ? 1 : Double(absentLost) / Double(absent),
                      lostLatencies: lost, recoveryLatencies: recovered, calibrationError: ece)
     }
 }

@@ -46,15 +46,6 @@ public struct ObjectSimulator: Sendable {
         public var truthBox: BoundingBox? { visibleFraction > 0 ? box : nil }
     }
 
-    /// The camera stream and the ground-truth box stream of ``packets(duration:seed:)``.
-    public static let cameraStream = "cam0", boxStream = "object0/box"
-
-    /// The streams ``packets(duration:seed:)`` produces, with the camera as metadata.
-    public var streams: [StreamDescription] {
-        [StreamDescription(StreamKey<CameraFrame>(Self.cameraStream), metadata: StreamMetadata(camera: camera)),
-         StreamDescription(StreamKey<BoundingBox>(Self.boxStream), metadata: StreamMetadata(camera: camera))]
-    }
-
     /// The object's four corners in the camera frame at `t`.
     public func corners(at t: Double) -> [Vector3] {
         let pose = motion.objectPose(at: t)
@@ -122,29 +113,32 @@ public struct ObjectSimulator: Sendable {
     /// are ray cast again, which gives the full render's values (both are in front of the room).
     public func frame(_ k: Int, room: ImageBuffer<UInt8>, bearings: [Vector3], using rng: inout SeededGenerator) -> Frame {
         let t = Double(k) / rateHz
+        let (w, h) = (camera.model.width, camera.model.height)
         let c = corners(at: t)
         var movers = TexturedScene(rectangles: [surface(c, texture: texture)])
-        var outline = Self.outline(c)
+        let objectOutline = Self.outline(c)
+        let objectPixels = objectOutline.compactMap { camera.model.project($0) }
+        var projected = objectPixels, everyPointProjects = objectPixels.count == objectOutline.count
         if let o = occluderCorners(at: t) {
             movers.rectangles.append(surface(o, texture: occluderTexture))
-            outline += Self.outline(o)
+            let outline = Self.outline(o)
+            let pixels = outline.compactMap { camera.model.project($0) }
+            projected += pixels
+            everyPointProjects = everyPointProjects && pixels.count == outline.count
         }
-        let painted: ImageBuffer<UInt8>
-        let projected = outline.compactMap { camera.model.project($0) }
-        if projected.count == outline.count, let lo = projected.map(\.x).min(), let hi = projected.map(\.x).max(),
-           let top = projected.map(\.y).min(), let bottom = projected.map(\.y).max(), lo.isFinite, hi.isFinite, top.isFinite, bottom.isFinite {
-            // Two pixels of margin around the projected outlines; clamped before converting.
-            func index(_ v: Double) -> Int { Int(max(-1, min(Double(max(camera.model.width, camera.model.height)) + 1, v)).rounded(.down)) }
-            painted = movers.paint(over: room, columns: index(lo - 2)..<(index(hi + 2) + 1), rows: index(top - 2)..<(index(bottom + 2) + 1),
-                                   camera: camera.model, bearings: bearings, worldFromCamera: Self.worldFromCamera)
+        let columns: Range<Int>, rows: Range<Int>
+        if everyPointProjects {
+            // The movers' pixels: their projected outlines' bounds in the image, two pixels wider.
+            let bounds = BoundingBox.enclosing(projected, clippedTo: w, h)
+            columns = bounds.map { Int(($0.x - 2).rounded(.down))..<Int(($0.x + $0.width + 3).rounded(.up)) } ?? 0..<0
+            rows = bounds.map { Int(($0.y - 2).rounded(.down))..<Int(($0.y + $0.height + 3).rounded(.up)) } ?? 0..<0
         } else {
-            painted = movers.paint(over: room, columns: 0..<camera.model.width, rows: 0..<camera.model.height, camera: camera.model,
-                                   bearings: bearings, worldFromCamera: Self.worldFromCamera)
+            // A point behind the camera: no bounds to trust, every pixel.
+            (columns, rows) = (0..<w, 0..<h)
         }
+        let painted = movers.paint(over: room, columns: columns, rows: rows, camera: camera.model, bearings: bearings, worldFromCamera: Self.worldFromCamera)
         let image = PixelNoise.add(to: painted, sigma: pixelNoise, using: &rng)
-        let objectOutline = Self.outline(c)
-        let pixels = objectOutline.compactMap { camera.model.project($0) }
-        let box = pixels.count == objectOutline.count ? BoundingBox.enclosing(pixels, clippedTo: camera.model.width, camera.model.height) : nil
+        let box = objectPixels.count == objectOutline.count ? BoundingBox.enclosing(objectPixels, clippedTo: w, h) : nil
         return Frame(timestamp: Timestamp(seconds: t), image: image, box: box, visibleFraction: visibleFraction(at: t))
     }
 
@@ -154,15 +148,6 @@ public struct ObjectSimulator: Sendable {
         let bearings = try TexturedScene.bearings(for: camera.model)
         let room = background.render(camera: camera.model, bearings: bearings, worldFromCamera: Self.worldFromCamera).image
         return (0..<(Int((duration * rateHz).rounded(.down)) + 1)).map { frame($0, room: room, bearings: bearings, using: &rng) }
-    }
-
-    /// Frames (`cam0`) and ground-truth boxes (`object0/box`) for `duration` s; boxes are
-    /// omitted when nothing of the object is visible (out of view or fully covered).
-    public func packets(duration: Double, seed: UInt64) throws -> [AnyPacket] {
-        try frames(duration: duration, seed: seed).flatMap { f -> [AnyPacket] in
-            [AnyPacket(stream: Self.cameraStream, timestamp: f.timestamp, payload: CameraFrame(cameraID: Self.cameraStream, image: f.image))]
-                + (f.truthBox.map { [AnyPacket(stream: Self.boxStream, timestamp: f.timestamp, payload: $0)] } ?? [])
-        }
     }
 
     /// `image` mirrored left to right.

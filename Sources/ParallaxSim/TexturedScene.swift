@@ -107,10 +107,7 @@ public struct TexturedScene: Sendable {
             let b = bearings[k]
             guard let hit = intersect(origin: c, direction: r * b) else { continue }
             depth[k] = Float(hit.t * b.z)
-            let rect = rectangles[hit.index]
-            let tex = rect.texture
-            pixels[k] = Self.sample(tex, x: Self.mirrored(hit.alpha * rect.tiles.u) * Double(tex.width - 1),
-                                    y: Self.mirrored(hit.beta * rect.tiles.v) * Double(tex.height - 1))
+            pixels[k] = shade(hit)
         }
         return (ImageBuffer(width: camera.width, height: camera.height, samples: pixels),
                 ImageBuffer(width: camera.width, height: camera.height, samples: depth))
@@ -136,13 +133,18 @@ public struct TexturedScene: Sendable {
             for x in xs {
                 let k = y * camera.width + x
                 guard let hit = intersect(origin: c, direction: r * bearings[k]) else { continue }
-                let rect = rectangles[hit.index]
-                let tex = rect.texture
-                pixels[k] = Self.sample(tex, x: Self.mirrored(hit.alpha * rect.tiles.u) * Double(tex.width - 1),
-                                        y: Self.mirrored(hit.beta * rect.tiles.v) * Double(tex.height - 1))
+                pixels[k] = shade(hit)
             }
         }
         return ImageBuffer(width: base.width, height: base.height, samples: pixels)
+    }
+
+    /// The gray level where a ray hit: the texture of the hit rectangle at (α, β), tiled.
+    private func shade(_ hit: (t: Double, index: Int, alpha: Double, beta: Double)) -> UInt8 {
+        let rect = rectangles[hit.index]
+        let tex = rect.texture
+        return Self.sample(tex, x: Self.mirrored(hit.alpha * rect.tiles.u) * Double(tex.width - 1),
+                           y: Self.mirrored(hit.beta * rect.tiles.v) * Double(tex.height - 1))
     }
 
     /// Position within a mirrored tile: 0→1 on even tiles, 1→0 on odd ones.

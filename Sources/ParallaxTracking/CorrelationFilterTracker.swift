@@ -1,18 +1,19 @@
 import Foundation
 import ParallaxImage
+import ParallaxMath
 import ParallaxVision
 
 /// A kernelized correlation-filter tracker (KCF, Henriques et al. 2015) over FHOG and
-/// intensity cells, with DSST's scale filter (``ScaleFilter``), a confidence from the response's peak-to-sidelobe
-/// ratio and from the box's own appearance, and a lost state that stops learning and searches
-/// wider until the object is found again.
+/// intensity cells, with DSST's scale filter (``ScaleFilter``), a confidence from the
+/// response's peak-to-sidelobe ratio and from the box's own appearance, and a lost state that
+/// stops learning and searches wider until the object is found again.
 ///
 /// Each frame: the window around the last box (the box grown by ``Settings/padding`` on each
-/// side), resampled to a fixed template of cells, at a few scales; its features correlated with
-/// the learned model through the Fourier domain; the response's peak (sub-cell, by a
-/// parabola) moves the box; the scale filter, over samples of the box at 2 % steps around the
-/// new position, resizes it. The models then learn from the new window
-/// (a running average), unless the confidence is below ``Settings/lostThreshold``: the object
+/// side), resampled to a fixed template of cells; its features correlated with the learned
+/// model through the Fourier domain; the response's peak (sub-cell, by a parabola) moves the
+/// box (a second window centred on the find when it moved a tenth of a cell or more); the scale
+/// filter, over samples of the box at 2 % steps around the new position, resizes it. The models
+/// then learn from the new window (a running average), unless the confidence is below ``Settings/lostThreshold``: the object
 /// is then `lost`, the box stays where it was last seen, and each frame searches tiles of the
 /// image around it, growing outward, until a tile's confidence reaches
 /// ``Settings/recoverThreshold``.
@@ -58,8 +59,8 @@ public struct CorrelationFilterTracker: Sendable {
         /// Confidence a re-detection needs to resume tracking.
         public var recoverThreshold = 0.5
         /// Correlation of the box's features with the model's at which the appearance
-        /// confidence is 0 and 1 (linear between; 0.3 at 0.32). Chosen by hand, not yet
-        /// calibrated on data.
+        /// confidence is 0 and 1 (linear between; 0.3 at 0.32). Chosen by hand, not fitted (the
+        /// `tracking` evaluation measures the calibration).
         public var appearanceRange = 0.2...0.6
         /// Tiles searched per frame while lost.
         public var searchTiles = 9
@@ -179,9 +180,9 @@ public struct CorrelationFilterTracker: Sendable {
         case .tracking:
             var found = detect(frame: &frame, centerX: centerX, centerY: centerY)
             // The cosine window pulls the response's peak toward its centre, so a target that
-            // moved far is found short of where it is: look again with the window on the find.
-            let cellX = template.windowWidth * scale / Double(template.cellsX), cellY = template.windowHeight * scale / Double(template.cellsY)
-            if abs(found.x - centerX) > 0.1 * cellX || abs(found.y - centerY) > 0.1 * cellY {
+            // moved is found short of where it is: look again with the window on the find.
+            let cell = cellStep
+            if abs(found.x - centerX) > 0.1 * cell.x || abs(found.y - centerY) > 0.1 * cell.y {
                 found = detect(frame: &frame, centerX: found.x, centerY: found.y)
             }
             // The tapered samples pull the estimate toward no change (as the cosine window pulls
@@ -191,8 +192,8 @@ public struct CorrelationFilterTracker: Sendable {
             if abs(log(change)) >= 0.5 * log(settings.scaleStep) {
                 change *= scaleFilter.estimate(frame: &frame, centerX: found.x, centerY: found.y, width: baseWidth * scale * change, height: baseHeight * scale * change)
             }
-            found.scale = min(scaleRange.upperBound, max(scaleRange.lowerBound, scale * change))
-            let x = template.features(frame: &frame, centerX: found.x, centerY: found.y, scale: found.scale)
+            let newScale = min(scaleRange.upperBound, max(scaleRange.lowerBound, scale * change))
+            let x = template.features(frame: &frame, centerX: found.x, centerY: found.y, scale: newScale)
             lastPSR = found.psr
             lastConfidence = confidence(psr: found.psr, features: x)
             if lastConfidence < settings.lostThreshold {
@@ -201,7 +202,7 @@ public struct CorrelationFilterTracker: Sendable {
                 searchOrder = Self.tiles(around: (centerX, centerY), step: (template.windowWidth * scale / 2, template.windowHeight * scale / 2),
                                          width: frame.width, height: frame.height)
             } else {
-                (centerX, centerY, scale) = (found.x, found.y, found.scale)
+                (centerX, centerY, scale) = (found.x, found.y, newScale)
                 learn(x)
                 scaleFilter.learn(frame: &frame, centerX: centerX, centerY: centerY, width: baseWidth * scale, height: baseHeight * scale)
             }
@@ -261,7 +262,12 @@ public struct CorrelationFilterTracker: Sendable {
     }
 
     private struct Detection {
-        var x: Double, y: Double, scale: Double, psr: Double
+        var x: Double, y: Double, psr: Double
+    }
+
+    /// One cell of the template in frame px at the current scale.
+    private var cellStep: (x: Double, y: Double) {
+        (template.windowWidth * scale / Double(template.cellsX), template.windowHeight * scale / Double(template.cellsY))
     }
 
     /// The response's peak in the window centred at `(cx, cy)` at the current scale.
@@ -273,18 +279,13 @@ public struct CorrelationFilterTracker: Sendable {
         for i in 1..<response.count where response[i] > response[peak] { peak = i }
         let px = peak % cellsX, py = peak / cellsX
         // Sub-cell peak by a parabola through the neighbours (cyclic).
-        func offset(_ minus: Float, _ centre: Float, _ plus: Float) -> Double {
-            let d = minus - 2 * centre + plus
-            return d < 0 ? Double(0.5 * (minus - plus) / d) : 0
-        }
-        let ox = offset(response[py * cellsX + (px + cellsX - 1) % cellsX], response[peak], response[py * cellsX + (px + 1) % cellsX])
-        let oy = offset(response[((py + cellsY - 1) % cellsY) * cellsX + px], response[peak], response[((py + 1) % cellsY) * cellsX + px])
+        let ox = ParabolaPeak.offset(response[py * cellsX + (px + cellsX - 1) % cellsX], response[peak], response[py * cellsX + (px + 1) % cellsX])
+        let oy = ParabolaPeak.offset(response[((py + cellsY - 1) % cellsY) * cellsX + px], response[peak], response[((py + 1) % cellsY) * cellsX + px])
         let dx = Double(px < cellsX / 2 ? px : px - cellsX) + ox
         let dy = Double(py < cellsY / 2 ? py : py - cellsY) + oy
-        // Cells to frame px at this scale.
-        let stepX = template.windowWidth * scale / Double(cellsX), stepY = template.windowHeight * scale / Double(cellsY)
+        let cell = cellStep
         let psr = ResponseConfidence.peakToSidelobe(response, rows: cellsY, columns: cellsX, peakX: px, peakY: py, exclusion: template.peakExclusion)
-        return Detection(x: cx + dx * stepX, y: cy + dy * stepY, scale: scale, psr: psr)
+        return Detection(x: cx + dx * cell.x, y: cy + dy * cell.y, psr: psr)
     }
 
     /// Learns from `x`, the window at the current box.

@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxImage
+import ParallaxMath
 import ParallaxVision
 
 /// DSST's scale filter (Danelljan et al. 2014, as CSRT estimates scale): a one-dimensional
@@ -27,11 +28,12 @@ struct ScaleFilter: Sendable {
     let learningRate: Double
     /// Hann weights over the samples.
     private let taper: [Double]
-    /// The label's DFT (a Gaussian over the sample index, centred on the middle sample).
+    /// The label's DFT, its kept half (a Gaussian over the sample index, centred on the middle
+    /// sample).
     private let label: [(re: Double, im: Double)]
-    /// `cos` and `sin` of 2π·k·n/count.
+    /// `cos` and `sin` of 2π·k·j/count for the kept frequencies k < ``half`` (row k).
     private let cosines: [Double], sines: [Double]
-    /// Learned numerator per feature dimension (dimension-major, `count` frequencies each)
+    /// Learned numerator per feature dimension (dimension-major, ``half`` frequencies each)
     /// and the shared denominator.
     private var numerator: [(re: Double, im: Double)] = []
     private var denominator: [Double] = []
@@ -47,13 +49,20 @@ struct ScaleFilter: Sendable {
         sampleWidth = cells(boxWidth)
         sampleHeight = cells(boxHeight)
         taper = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0 + 1) / Double(n + 1)) }
-        var c = [Double](repeating: 0, count: n * n), s = [Double](repeating: 0, count: n * n)
-        for k in 0..<n { for j in 0..<n { c[k * n + j] = cos(2 * Double.pi * Double(k * j % n) / Double(n)); s[k * n + j] = sin(2 * Double.pi * Double(k * j % n) / Double(n)) } }
+        let h = n / 2 + 1
+        var c = [Double](repeating: 0, count: h * n), s = [Double](repeating: 0, count: h * n)
+        for k in 0..<h {
+            for j in 0..<n {
+                let angle = 2 * Double.pi * Double(k * j % n) / Double(n)
+                c[k * n + j] = cos(angle)
+                s[k * n + j] = sin(angle)
+            }
+        }
         cosines = c
         sines = s
         let sigma = 0.25 * Double(n).squareRoot()
         let g = (0..<n).map { exp(-0.5 * pow(Double($0 - n / 2) / sigma, 2)) }
-        label = (0..<n).map { k in
+        label = (0..<h).map { k in
             var re = 0.0, im = 0.0
             for j in 0..<n { re += g[j] * c[k * n + j]; im -= g[j] * s[k * n + j] }
             return (re, im)
@@ -152,12 +161,7 @@ struct ScaleFilter: Sendable {
         }
         var peak = 0
         for j in 1..<n where response[j] > response[peak] { peak = j }
-        var offset = 0.0
-        if peak > 0, peak < n - 1 {
-            let a = response[peak - 1], b = response[peak], c = response[peak + 1]
-            let d = a - 2 * b + c
-            if d < 0 { offset = min(0.5, max(-0.5, 0.5 * (a - c) / d)) }
-        }
+        let offset = peak > 0 && peak < n - 1 ? ParabolaPeak.offset(response[peak - 1], response[peak], response[peak + 1]) : 0
         return factors[peak] * pow(step, offset)
     }
 }

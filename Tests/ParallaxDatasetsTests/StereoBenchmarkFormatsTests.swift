@@ -8,12 +8,6 @@ import ParallaxMath
 
 /// The Middlebury and KITTI stereo readers, on folders written here in their layouts.
 @Suite struct StereoBenchmarkFormatsTests {
-    static func folder(_ name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-stereo-\(name)-\(UUID())")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     static func rgb(_ w: Int, _ h: Int, seed: UInt8) -> ImageBuffer<UInt8> {
         ImageBuffer(width: w, height: h, channels: 3, samples: (0..<(w * h * 3)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) })
     }
@@ -31,7 +25,7 @@ import ParallaxMath
     /// A Middlebury folder of a 40×30 pair, its truth (NaN in the first row) and mask (the
     /// first column occluded).
     static func middlebury(calib: String = calib, truthSize: (Int, Int) = (40, 30)) throws -> URL {
-        let dir = try folder("middlebury")
+        let dir = try TemporaryFolder.make("stereo-middlebury")
         try calib.write(to: dir.appendingPathComponent("calib.txt"), atomically: true, encoding: .utf8)
         try ImageEncoder.writePNG(rgb(40, 30, seed: 1), to: dir.appendingPathComponent("im0.png").path)
         try ImageEncoder.writePNG(rgb(40, 30, seed: 2), to: dir.appendingPathComponent("im1.png").path)
@@ -94,7 +88,7 @@ import ParallaxMath
 
     /// A KITTI 2015 `training/` folder with `frames` scenes; `focal` per scene.
     static func kitti(focal: [Double], malformed: Bool = false) throws -> URL {
-        let dir = try folder("kitti")
+        let dir = try TemporaryFolder.make("stereo-kitti")
         for sub in ["image_2", "image_3", "disp_occ_0", "disp_noc_0", "calib_cam_to_cam"] {
             try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
         }

@@ -6,12 +6,6 @@ import ParallaxImage
 
 /// OTB and VOT sequences: written here, read back as frames and true boxes.
 @Suite struct TrackingSequenceSourceTests {
-    static func folder(_ name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-track-\(name)-\(UUID())")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     static func image(_ k: Int) -> ImageBuffer<UInt8> {
         ImageBuffer(width: 16, height: 12, samples: (0..<192).map { UInt8(truncatingIfNeeded: $0 &+ k) })
     }
@@ -23,7 +17,7 @@ import ParallaxImage
     }
 
     @Test func anOTBFolderPlaysFramesAndTrueBoxesAt30Hz() throws {
-        let url = try Self.folder("otb")
+        let url = try TemporaryFolder.make("track-otb")
         defer { try? FileManager.default.removeItem(at: url) }
         let boxes: [BoundingBox?] = [BoundingBox(x: 1.5, y: 2.5, width: 5, height: 4), nil, BoundingBox(x: 2.5, y: 2.5, width: 5, height: 4)]
         try TrackingSequenceWriter.writeOTB((0..<3).map { (Self.image($0), boxes[$0]) }, to: url.path)
@@ -44,7 +38,7 @@ import ParallaxImage
     }
 
     @Test func aMissingFrameIsCountedOrWithStrictAnErrorNamingTheTruthFileAndLine() throws {
-        let url = try Self.folder("missing")
+        let url = try TemporaryFolder.make("track-missing")
         defer { try? FileManager.default.removeItem(at: url) }
         let box = BoundingBox(x: 1.5, y: 2.5, width: 5, height: 4)
         try TrackingSequenceWriter.writeOTB((0..<4).map { (Self.image($0), box) }, to: url.path)
@@ -60,7 +54,7 @@ import ParallaxImage
     }
 
     @Test func aVOTFolderWithColorAndPolygons() throws {
-        let url = try Self.folder("vot")
+        let url = try TemporaryFolder.make("track-vot")
         defer { try? FileManager.default.removeItem(at: url) }
         let color = url.appendingPathComponent("color")
         try FileManager.default.createDirectory(at: color, withIntermediateDirectories: true)
@@ -73,7 +67,7 @@ import ParallaxImage
     }
 
     @Test func badFoldersAreClearErrors() throws {
-        let url = try Self.folder("bad")
+        let url = try TemporaryFolder.make("track-bad")
         defer { try? FileManager.default.removeItem(at: url) }
         try TrackingSequenceWriter.writeOTB([(Self.image(0), nil)], to: url.path)
         try ImageEncoder.writePNG(Self.image(1), to: url.appendingPathComponent("img/cover.png").path)
