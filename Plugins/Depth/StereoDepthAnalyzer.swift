@@ -171,7 +171,7 @@ public struct StereoDepthAnalyzer: Analyzer {
 }
 
 /// A stereo pair that cannot be matched.
-public enum StereoDepthError: Error, Equatable, CustomStringConvertible {
+public enum StereoDepthError: Error, BadInput, Equatable, CustomStringConvertible {
     case sizeMismatch(stream: String, timestamp: Int64, got: String, calibrated: String)
 
     public var description: String {

@@ -40,7 +40,7 @@ public struct TrackObjectAnalyzer: Analyzer {
         @Parameter("start box normalized to the image, origin bottom-left, y up (Vision's convention)") public var normalizedBox: BoundingBox? = nil
         @Parameter("start boxes of further objects in frame pixels") public var boxes: [BoundingBox] = []
         @Parameter("streams of start boxes, one object each (default without boxes: the dataset's object0/box)") public var start: [String] = []
-        @Parameter("fast (18×18 cells, 17 scales) or accurate (26×26 cells, 33 scales)") public var level = Level.fast
+        @Parameter("fast, or accurate (searches 25 windows per frame while lost instead of 9)") public var level = Level.fast
         @Parameter("confidence below which the object is lost", range: 0...1) public var lostThreshold = 0.3
         @Parameter("confidence a re-detection needs to resume tracking", range: 0...1) public var recoverThreshold = 0.5
         public init() {}
@@ -142,7 +142,7 @@ public struct TrackObjectAnalyzer: Analyzer {
 extension CorrelationFilterTracker.Level: OptionValue {}
 
 /// A camera stream the tracker cannot follow.
-public enum TrackObjectError: Error, Equatable, CustomStringConvertible {
+public enum TrackObjectError: Error, BadInput, Equatable, CustomStringConvertible {
     /// The image size or channel count changed mid-stream (width×height×channels).
     case imageChanged(stream: String, timestamp: Int64, from: String, to: String)
 

@@ -18,9 +18,10 @@ struct CommandOutput {
         }
     }
 
-    /// Exit 1 for a failure after writing began, saying where its partial results are.
-    func failed(_ message: String) -> ExitCode {
-        fail("\(message); what was written is in '\(folder.staging.path)'", code: ExitCodes.runFailed)
+    /// Exit 1 for a failure after writing began (exit 2 when `badInput`: an analyzer found its
+    /// option or data unusable once frames came), saying where its partial results are.
+    func failed(_ message: String, badInput: Bool = false) -> ExitCode {
+        fail("\(message); what was written is in '\(folder.staging.path)'", code: badInput ? ExitCodes.badInput : ExitCodes.runFailed)
     }
 
     /// Ends the command: after a signal the partial results stay where they are (exit 128 + n);

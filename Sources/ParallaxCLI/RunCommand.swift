@@ -129,7 +129,7 @@ struct RunCommand: ParsableCommand {
             // Stopped by a signal: say what went wrong too, then keep the partial results.
             for e in errors { _ = fail(e, code: ExitCodes.runFailed) }
         } else if !errors.isEmpty {
-            throw output.failed(errors.joined(separator: "; "))
+            throw output.failed(errors.joined(separator: "; "), badInput: failure?.error.isBadInput == true)
         }
         try output.finish()
         let frames = report.streams.filter { $0.type == "CameraFrame" }.map { "\($0.packets) \($0.stream)" }.joined(separator: ", ")

@@ -56,8 +56,13 @@ extension Analyzer {
     public mutating func close(context: inout AnalyzerContext) throws {}
 }
 
-/// Errors analyzers and the bus raise about analyzers.
-public enum AnalyzerError: Error, Equatable, Sendable, CustomStringConvertible {
+/// An error that blames what the user gave (an option, a file, a calibration) rather than the
+/// run: an analyzer that throws one fails the run as bad input (the CLI exits 2, not 1), also
+/// when it can only tell at a later frame (a start box outside the first image).
+public protocol BadInput: Error {}
+
+/// Errors analyzers and the bus raise about analyzers: bad input (``BadInput``).
+public enum AnalyzerError: Error, BadInput, Equatable, Sendable, CustomStringConvertible {
     /// An option value is out of range or inconsistent.
     case invalidOption(analyzer: String, option: String, reason: String)
     /// An input stream lacks metadata the analyzer needs (a camera without calibration).

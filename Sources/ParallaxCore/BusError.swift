@@ -24,11 +24,19 @@ public enum BusError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An analyzer's output timestamps went backwards on one stream.
     case outputOutOfOrder(analyzer: String, stream: String, previous: Timestamp, current: Timestamp)
     /// An analyzer threw. `stream`/`timestamp` locate the trigger (nil during open/close).
-    case analyzerFailed(analyzer: String, phase: String, stream: String?, timestamp: Timestamp?, message: String)
+    /// `badInput`: what it threw was a ``BadInput`` error (an option or the data it was given,
+    /// such as a start box outside the first image), not a failure of the run.
+    case analyzerFailed(analyzer: String, phase: String, stream: String?, timestamp: Timestamp?, message: String, badInput: Bool = false)
     /// A source threw (bad file, corrupt image, …); its message names the file.
     case sourceFailed(message: String)
     /// The run was cancelled (Ctrl-C); what was computed was flushed.
     case cancelled
+
+    /// Whether the user's input is at fault (the CLI exits 2), rather than the run (exit 1).
+    public var isBadInput: Bool {
+        if case let .analyzerFailed(_, _, _, _, _, badInput) = self { return badInput }
+        return false
+    }
 
     public var description: String {
         switch self {
@@ -55,7 +63,7 @@ public enum BusError: Error, Equatable, Sendable, CustomStringConvertible {
             return "analyzer '\(a)' described stream '\(s)' after open; describe outputs in open(context:), before consumers read them"
         case let .outputOutOfOrder(a, s, prev, cur):
             return "analyzer '\(a)' emitted on '\(s)' at \(cur.nanoseconds) ns after \(prev.nanoseconds) ns: output timestamps must not decrease"
-        case let .analyzerFailed(a, phase, s, t, message):
+        case let .analyzerFailed(a, phase, s, t, message, _):
             let at = s.map { " on stream '\($0)'" } ?? ""
             let when = t.map { " at \($0.nanoseconds) ns" } ?? ""
             return "analyzer '\(a)' failed in \(phase)\(at)\(when): \(message)"

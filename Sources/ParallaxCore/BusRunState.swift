@@ -250,7 +250,7 @@ struct BusRunState {
         } catch {
             nodes[i].context.reset()
             throw BusError.analyzerFailed(analyzer: instance.name, phase: "process", stream: trigger.stream, timestamp: t,
-                                          message: "\(error)")
+                                          message: "\(error)", badInput: error is any BadInput)
         }
         nodes[i].durations.append((clock.now - start).nanoseconds)
         try publish(from: i)
@@ -306,7 +306,7 @@ struct BusRunState {
             }
             let start = clock.now
             do { try nodes[i].instance.open(&nodes[i].context) } catch {
-                throw BusError.analyzerFailed(analyzer: nodes[i].instance.name, phase: "open", stream: nil, timestamp: nil, message: "\(error)")
+                throw BusError.analyzerFailed(analyzer: nodes[i].instance.name, phase: "open", stream: nil, timestamp: nil, message: "\(error)", badInput: error is any BadInput)
             }
             nodes[i].openCloseNanoseconds += (clock.now - start).nanoseconds
             try publish(from: i, opening: true)
@@ -323,7 +323,7 @@ struct BusRunState {
                 try drainNode(i, now: nil)  // outputs of upstream closes
                 let start = clock.now
                 do { try nodes[i].instance.close(&nodes[i].context) } catch {
-                    throw BusError.analyzerFailed(analyzer: nodes[i].instance.name, phase: "close", stream: nil, timestamp: nil, message: "\(error)")
+                    throw BusError.analyzerFailed(analyzer: nodes[i].instance.name, phase: "close", stream: nil, timestamp: nil, message: "\(error)", badInput: error is any BadInput)
                 }
                 nodes[i].openCloseNanoseconds += (clock.now - start).nanoseconds
                 try publish(from: i)

@@ -272,6 +272,29 @@ enum Paths {
         #expect(events.contains("\"packets\":2"))
     }
 
+    /// An analyzer that can only judge its option or its data once frames come (a start box
+    /// against the first image's size, an image that changes size) reports bad input: exit 2,
+    /// not the run-failed 1, with what was written kept in `.partial`.
+    @Test func badInputFoundByAnAnalyzerMidRunExitsWithTwo() throws {
+        let folder = Paths.temporary("track-folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder); try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: partial) }
+        let pixels = Data((0..<(32 * 24)).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        for k in 1...3 { try (Data("P5 32 24 255\n".utf8) + pixels).write(to: folder.appendingPathComponent("\(k).pgm")) }
+        #expect(parallax(["run", "track-object box={x: 500, y: 2, width: 8, height: 8}", folder.path, "--out", out.path]) == 2)
+        let run = try String(contentsOf: partial.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(run.contains("option 'box'") && run.contains("outside the 32×24 image"))
+        try FileManager.default.removeItem(at: partial)
+        #expect(parallax(["run", "track-object box={x: 4, y: 4, width: 8, height: 8}", folder.path, "--out", out.path]) == 0)
+        try FileManager.default.removeItem(at: out)
+        try (Data("P5 24 24 255\n".utf8) + pixels.prefix(24 * 24)).write(to: folder.appendingPathComponent("3.pgm"))
+        #expect(parallax(["run", "track-object box={x: 4, y: 4, width: 8, height: 8}", folder.path, "--out", out.path]) == 2)
+        // A failure of the run itself (a truncated image) stays exit 1.
+        try FileManager.default.removeItem(at: partial)
+        try (Data("P5 32 24 255\n".utf8) + pixels.prefix(20)).write(to: folder.appendingPathComponent("3.pgm"))
+        #expect(parallax(["run", "track-object box={x: 4, y: 4, width: 8, height: 8}", folder.path, "--out", out.path]) == 1)
+    }
+
     @Test func missingOrMalformedSensorYAML() throws {
         let copy = try Paths.cutCopy()
         defer { try? FileManager.default.removeItem(at: copy) }

@@ -60,9 +60,9 @@ import ParallaxTesting
             try bus.run { _, p in outputs.append(p) }
         } throws: { error in
             guard let failure = error as? FrameBusFailure,
-                  case let .analyzerFailed(name, phase, stream, timestamp, message) = failure.error else { return false }
+                  case let .analyzerFailed(name, phase, stream, timestamp, message, badInput) = failure.error else { return false }
             return name == "fragile" && phase == "process" && stream == "cam0" && timestamp?.nanoseconds == MultiRate.start + 100_000_000
-                && message == "boom" && failure.report.failure != nil
+                && message == "boom" && !badInput && !failure.error.isBadInput && failure.report.failure != nil
                 && failure.description.contains("'fragile'") && failure.description.contains("cam0")
         }
         // The recorder ran up to and including the failing timestamp; both analyzers were closed.

@@ -102,7 +102,8 @@ struct BenchRunner {
         result.timing = outcome.report.analyzers
         result.realtimeFactor = outcome.report.realtimeFactor
         if let failure = outcome.failure {
-            result.status = "failed"
+            // An analyzer that found its option or data unusable is this case's bad input.
+            result.status = failure.error.isBadInput ? "invalid" : "failed"
             result.note = failure.description
             return result
         }
