@@ -29,6 +29,8 @@ public enum BuiltinAnalyzers {
         r.register(TriangulationAnalyzer.self)
         r.register(VIOAnalyzer.self)
         r.register(StereoDepthAnalyzer.self)
+        r.register(PointCloudAnalyzer.self)
+        r.register(PlanesAnalyzer.self)
         r.register(TrackObjectAnalyzer.self)
         return r
     }()

@@ -32,12 +32,17 @@ struct RunCommand: ParsableCommand {
     var strict = false
     @Option(name: .customLong("groundtruth"), help: ArgumentHelp("Ground truth from this trajectory file (TUM, or EuRoC CSV) instead of the dataset's own; also the 'groundtruth' stream for EuRoC, Parallax and image folders (TUM's ground truth is not a stream).", valueName: "file"))
     var groundTruth: String?
+    @Option(name: .long, help: ArgumentHelp("Encoding of the PLY files point clouds are written to: binary (little-endian) or ascii.", valueName: "binary|ascii"))
+    var ply: String = "binary"
     @Flag(name: .long, help: "No progress display.")
     var quiet = false
     @OptionGroup var input: InputOptions
 
     func run() throws {
         input.applyImageSizeLimit()
+        guard let plyEncoding = PLYFile.Encoding(rawValue: ply) else {
+            throw fail("--ply must be binary or ascii, got '\(ply)'", code: ExitCodes.badInput)
+        }
         let runner: ChainRunner
         do {
             runner = try ChainRunner(chain: chain, dataset: dataset, registry: ParallaxCLI.registry,
@@ -62,7 +67,7 @@ struct RunCommand: ParsableCommand {
         do {
             for instance in instances {
                 for output in instance.outputs {
-                    if let w = try OutputWriterRegistry.standard.writer(for: StreamDescription(name: output.stream, type: output.type), in: outURL) {
+                    if let w = try OutputWriterRegistry.standard(ply: plyEncoding).writer(for: StreamDescription(name: output.stream, type: output.type), in: outURL) {
                         fileWriters[output.stream] = w
                     }
                 }
@@ -139,14 +144,20 @@ struct RunCommand: ParsableCommand {
 
 /// One line of `events.jsonl`.
 enum EventLine {
-    /// The line, and whether the payload was written: a payload that is not `Encodable`, or that
-    /// holds values JSON cannot (NaN, infinity), is written as `null`, never as a placeholder.
+    /// The line, and whether the payload was written as it should be: a payload that is not
+    /// `Encodable` (images, depth maps, point clouds: they have files of their own) is written
+    /// as `null` by design; one that holds values JSON cannot (NaN, infinity) is written as
+    /// `null` too, never as a placeholder, and reported (`encoded` false).
     static func encode(_ packet: AnyPacket, producer: String, encoder: JSONEncoder) -> (line: Data, encoded: Bool) {
         var line = Data("{\"stream\":\(quote(packet.stream)),\"t\":\(packet.timestamp.nanoseconds),\"producer\":\(quote(producer)),\"payload\":".utf8)
-        var encoded = false
-        if let e = packet.payload as? any Encodable, let body = try? encoder.encode(e) {
-            line.append(body)
-            encoded = true
+        var encoded = true
+        if let e = packet.payload as? any Encodable {
+            if let body = try? encoder.encode(e) {
+                line.append(body)
+            } else {
+                line.append(Data("null".utf8))
+                encoded = false
+            }
         } else {
             line.append(Data("null".utf8))
         }

@@ -25,7 +25,8 @@ extension StreamFileWriter {
 ///
 /// ``standard`` writes every ``Pose`` stream as a TUM trajectory `<stream>.tum` (so
 /// `parallax eval GT OUT/vio/pose.tum` works directly), every ``TrackedObjects`` stream as OTB
-/// result files (`<stream>/<id>.txt`), and image-like outputs as PNG sequences
+/// result files (`<stream>/<id>.txt`), every ``PointCloud`` stream as PLY files
+/// (`<stream>/<t_ns>.ply`), and image-like outputs as PNG sequences
 /// (`<stream>/<t_ns>.png`: ``CameraFrame`` as is, ``DepthMap`` through the turbo colormap).
 /// Register more types for your own payloads; the CLI asks the registry, it knows no format.
 public struct OutputWriterRegistry: Sendable {
@@ -47,15 +48,19 @@ public struct OutputWriterRegistry: Sendable {
         try factories[stream.type].map { try $0(stream.name, folder) }
     }
 
-    /// Pose streams as TUM trajectories.
-    public static let standard: OutputWriterRegistry = {
+    /// Pose streams as TUM trajectories, point clouds as binary PLY files.
+    public static let standard = standard(ply: .binary)
+
+    /// ``standard`` with point clouds written in `ply` encoding.
+    public static func standard(ply: PLYFile.Encoding) -> OutputWriterRegistry {
         var r = OutputWriterRegistry()
+        r.register(PointCloud.self) { stream, folder in PLYSequenceWriter(folder: try outputFolder(for: stream, in: folder), encoding: ply) }
         r.register(Pose.self) { stream, folder in try TUMTrajectoryWriter(path: try outputPath(for: stream, extension: "tum", in: folder)) }
         r.register(TrackedObjects.self) { stream, folder in try OTBResultWriter(folder: try outputFolder(for: stream, in: folder)) }
         r.register(CameraFrame.self) { stream, folder in try PNGSequenceWriter(folder: try outputFolder(for: stream, in: folder)) }
         r.register(DepthMap.self) { stream, folder in try PNGSequenceWriter(folder: try outputFolder(for: stream, in: folder)) }
         return r
-    }()
+    }
 
     /// `folder/<stream>/`, created (the stream's `/`-separated parts as subfolders, made safe as
     /// in ``outputPath(for:extension:in:)``).

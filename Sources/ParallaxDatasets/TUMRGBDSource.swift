@@ -1,11 +1,18 @@
 import Foundation
 import ParallaxCore
+import ParallaxGeometry
 import ParallaxMath
 
 /// Streams a TUM RGB-D folder lazily: `rgb.txt` → `rgb` (``CameraFrame``, RGB),
 /// `depth.txt` → `depth` (``DepthMap`` in metres: raw 16-bit / 5000, 0 → NaN = invalid),
 /// `accelerometer.txt` → `accelerometer` (``AccelerometerSample``), and `groundtruth.txt` as
 /// ``groundTruth`` (not a stream). Images are decoded only when the bus asks for them.
+///
+/// Calibration: a `sensor.yaml` in the folder (EuRoC's camera format), else TUM's published
+/// freiburg3 calibration when the folder's path names `freiburg3` (its images come
+/// undistorted); it describes `rgb` and `depth` alike, since TUM registers depth to the colour
+/// camera. freiburg1 and freiburg2 need a `sensor.yaml` (their lens model has a k3 term this
+/// reader does not model). Without either, the streams carry no calibration.
 public final class TUMRGBDSource: DatasetSource, DeferredPacketSource, GroundTruthReplacing {
     public let formatName = "TUM RGB-D"
     public private(set) var listing = StreamListing()
@@ -45,12 +52,13 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource, GroundTru
                               listedAs: row.string(1), in: file, line: row.line) { try decode($0, t) }
             }
         }
-        if fm.fileExists(atPath: rgbList) { streams.append(StreamDescription(StreamKey<CameraFrame>("rgb"))) }
+        let camera = try Self.calibration(root: root)
+        if fm.fileExists(atPath: rgbList) { streams.append(StreamDescription(StreamKey<CameraFrame>("rgb"), metadata: StreamMetadata(camera: camera))) }
         try list(rgbList, stream: "rgb", rank: 0) { path, t in
             AnyPacket(stream: "rgb", timestamp: t, payload: CameraFrame(cameraID: "rgb", image: try ImageDecoder.decode8Bit(path: path)))
         }
         if fm.fileExists(atPath: depthList) {
-            let sensor = DepthSensor(kind: .depth, unitsPerMetre: Double(Self.depthUnitsPerMetre))
+            let sensor = DepthSensor(kind: .depth, camera: camera, unitsPerMetre: Double(Self.depthUnitsPerMetre))
             streams.append(StreamDescription(StreamKey<DepthMap>("depth"), metadata: StreamMetadata(depth: sensor)))
         }
         try list(depthList, stream: "depth", rank: 1) { path, t in
@@ -77,6 +85,17 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource, GroundTru
         groundTruth = fm.fileExists(atPath: gt) ? try TrajectoryFile.read(path: gt, format: .tum) : nil
         self.rows = rows
         self.streams = streams
+    }
+
+    /// TUM's freiburg3 Kinect (fx, fy, cx, cy in px; no distortion), 640×480.
+    public static let freiburg3 = CameraModel(width: 640, height: 480, intrinsics: PinholeIntrinsics(fx: 535.4, fy: 539.2, cx: 320.1, cy: 247.6))
+
+    /// The folder's `sensor.yaml`, else freiburg3's when the path names it, else none.
+    static func calibration(root: URL) throws -> CameraCalibration? {
+        let yaml = root.appendingPathComponent("sensor.yaml").path
+        if FileManager.default.fileExists(atPath: yaml) { return try EuRoCSensorFile.loadCamera(path: yaml) }
+        if root.standardizedFileURL.path.contains("freiburg3") { return CameraCalibration(model: freiburg3, rateHz: 30) }
+        return nil
     }
 
     static func table(_ file: String) throws -> DelimitedText {

@@ -88,7 +88,7 @@ public struct RANSAC<Model> {
                 let r2 = r.isFinite ? r * r : .infinity
                 if r2 <= tau2 { inliers += 1; cost += r2 } else { cost += tau2 }
             }
-            if inliers > 0, best == nil || cost < best!.cost {
+            if inliers > 0, best.map({ cost < $0.cost }) ?? true {
                 best = (model, cost, inliers)
                 let w = Double(inliers) / Double(dataCount)
                 let allInlier = pow(w, Double(minimalSampleSize))

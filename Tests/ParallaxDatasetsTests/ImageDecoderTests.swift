@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ParallaxCore
 @testable import ParallaxDatasets
+import ParallaxGeometry
 
 @Suite struct ImageDecoderTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -184,6 +185,31 @@ import ParallaxCore
         let invalid = map.values.samples.filter(\.isNaN).count
         #expect(abs(Double(invalid) / Double(640 * 480) - 0.192) < 0.001)
         #expect(source.groundTruth == nil)
+        // Decoded depth statistics (the median 2.42 m is 2.415 m rounded: raw 12075 / 5000; 19.2 % invalid).
+        let stats = try map.depthStatistics()
+        #expect(stats.valid + stats.invalid == 640 * 480)
+        #expect(abs(Double(stats.invalid) / Double(640 * 480) - 0.192) < 0.0005)
+        #expect(abs((stats.median ?? 0) - 2.415) < 1e-6)
+        // The folder's sensor.yaml (TUM's freiburg3 calibration) describes rgb and the depth registered to it.
+        let rgbCamera = try #require(source.streams.first { $0.name == "rgb" }?.metadata.camera)
+        #expect(rgbCamera.model.intrinsics == PinholeIntrinsics(fx: 535.4, fy: 539.2, cx: 320.1, cy: 247.6))
+        #expect(source.streams.first { $0.name == "depth" }?.metadata.depth?.camera == rgbCamera)
+    }
+
+    @Test func freiburg3InThePathGivesTUMsCalibrationAndNoneOtherwise() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-rgbd_dataset_freiburg3_test-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "1.0 rgb/1.png\n".write(to: folder.appendingPathComponent("rgb.txt"), atomically: true, encoding: .utf8)
+        let source = try TUMRGBDSource(path: folder.path, strict: false)
+        #expect(source.streams.first?.metadata.camera?.model == TUMRGBDSource.freiburg3)
+        let other = folder.deletingLastPathComponent().appendingPathComponent("parallax-tum-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: other) }
+        try FileManager.default.copyItem(at: folder, to: other)
+        #expect(try TUMRGBDSource(path: other.path).streams.first?.metadata.camera == nil)
+        // A malformed sensor.yaml is an error naming it, not a silent default.
+        try "sensor_type: camera\n".write(to: other.appendingPathComponent("sensor.yaml"), atomically: true, encoding: .utf8)
+        #expect { _ = try TUMRGBDSource(path: other.path) } throws: { "\($0)".contains("sensor.yaml") }
     }
 
     @Test func notATUMFolderSaysWhatWasExpected() {

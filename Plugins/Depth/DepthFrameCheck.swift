@@ -1,0 +1,61 @@
+import ParallaxCore
+import ParallaxGeometry
+
+/// What the depth analyzers share about their input: the camera a depth stream's pixels are
+/// registered to, and the checks each depth map passes before use (the stream goes on past a
+/// map that fails them, with a warning).
+struct DepthInput {
+    /// The depth stream's camera (its ``DepthSensor/camera``, or the `registeredTo` stream's
+    /// calibration when given), and the rays of its pixels.
+    let calibration: CameraCalibration
+    let rays: DepthRays
+
+    /// Resolves the camera of depth stream `stream` from its metadata, else from `registeredTo`
+    /// (the colour camera the depth is registered to), else fails naming both.
+    init(stream: String, metadata: StreamMetadata, registeredTo: (stream: String, metadata: StreamMetadata)?, analyzer: String) throws {
+        if let camera = metadata.depth?.camera ?? metadata.camera ?? registeredTo?.metadata.camera {
+            calibration = camera
+        } else {
+            let what = registeredTo.map { "camera calibration (nor has '\($0.stream)', the camera it is registered to)" } ?? "camera calibration (the camera its pixels are registered to)"
+            throw AnalyzerError.missingMetadata(analyzer: analyzer, stream: stream, what: what)
+        }
+        rays = DepthRays(camera: calibration.model)
+    }
+
+    /// Metric depth (m, NaN where invalid) of `map`, or why it cannot be used: another size
+    /// than the camera's, or a pixel disparity without its stereo geometry. Non-finite values
+    /// are invalid measurements, not errors.
+    func metricDepth(_ map: DepthMap, stream: String, at t: Timestamp) -> Result<[Float], DepthInputProblem> {
+        guard map.values.width == rays.width, map.values.height == rays.height else {
+            return .failure(DepthInputProblem(kind: "size", "'\(stream)' at \(t.nanoseconds) ns is \(map.values.width)×\(map.values.height), its camera \(rays.width)×\(rays.height): skipped"))
+        }
+        do { return .success(try map.metricDepth().samples) } catch {
+            return .failure(DepthInputProblem(kind: "conversion", "'\(stream)' at \(t.nanoseconds) ns: \(error): skipped"))
+        }
+    }
+}
+
+/// Why one depth map was skipped (a warning; the stream continues).
+struct DepthInputProblem: Error {
+    /// What kind of problem (warnings repeat once per kind).
+    let kind: String
+    let message: String
+    init(kind: String, _ message: String) { self.kind = kind; self.message = message }
+}
+
+/// Warnings that repeat per frame, reported once each with a count at the end.
+struct RepeatedWarnings {
+    private var counts: [String: Int] = [:]
+    private var order: [String] = []
+
+    /// Records `kind`; warns through `context` the first time, with `message`.
+    mutating func note(_ kind: String, _ message: String, context: inout AnalyzerContext) {
+        if counts[kind] == nil { order.append(kind); context.warn(message) }
+        counts[kind, default: 0] += 1
+    }
+
+    /// One line per kind seen more than once.
+    func flush(context: inout AnalyzerContext) {
+        for kind in order where (counts[kind] ?? 0) > 1 { context.warn("\(kind): \(counts[kind] ?? 0) depth maps in all") }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxMath
+
+/// Planes in depth (ARKit's plane detection, `ARPlaneAnchor`): each depth map's planes
+/// (``PlaneDetector``: RANSAC on the points with noise-scaled inlier distances and normal
+/// agreement, the connected region of support, a weighted least-squares refit by LAPACK's
+/// eigen-solver), each with its outline (principal axes, extent, convex boundary, area), its
+/// alignment against gravity and a classification (floor, table, ceiling, wall).
+///
+/// Up comes from the `up` option (a vector in the depth camera's frame), else from an IMU
+/// stream (the mean specific force between depth maps: up when the sensor moves slowly), else
+/// from a pose stream (world +z up, as EuRoC's and `vio`'s worlds); without any, alignment
+/// and classification are `unknown` / `none`.
+///
+/// Example chain: `planes depth=depth up=0,-1,0`.
+public struct PlanesAnalyzer: Analyzer {
+    public static let name = "planes"
+    public static let summary = "Planes in each depth map (RANSAC + LAPACK refit), with extent, boundary, horizontal/vertical alignment and floor/table/wall class"
+
+    /// The depth sensor's noise, which sets the inlier distance.
+    public enum Noise: String, CaseIterable, OptionValue {
+        /// Structured light (Kinect, Nguyen et al. 2012): 1.2 mm + 1.9 mm/m² · (z − 0.4 m)².
+        case kinect
+        /// Exact depth (simulated): the inlier distance is its floor, `min_distance`.
+        case exact
+    }
+
+    public struct Options: AnalyzerOptions {
+        @Parameter("depth stream (DepthMap)") public var depth = "depth"
+        @Parameter("up in the depth camera's frame (x right, y down, z forward), e.g. 0,-1,0; empty: from imu or poses") public var up: [Double] = []
+        @Parameter("IMU stream whose mean specific force between depth maps gives up; none") public var imu: String? = nil
+        @Parameter("pose stream (T_WB; world z up) giving up; none") public var poses: String? = nil
+        @Parameter("largest time between a depth map and its pose (ms)", range: 0...1000) public var poseToleranceMs = 20.0
+        @Parameter("detection grid spacing (px)", range: 1...64) public var step = 4
+        @Parameter("planes per depth map at most", range: 1...64) public var maxPlanes = 8
+        @Parameter("fewest grid points a plane needs", range: 3...1_000_000) public var minPoints = 300
+        @Parameter("inlier distance in standard deviations of the depth noise at the point's range", range: 0.1...100) public var sigmas = 3.0
+        @Parameter("inlier distance floor (m)", range: 0...1) public var minDistance = 0.005
+        @Parameter("inlier distance ceiling (m)", range: 0...1) public var maxDistance = 0.05
+        @Parameter("largest angle between a point's normal and its plane's (deg)", range: 1...90) public var maxNormalAngle = 30.0
+        @Parameter("tolerance of horizontal and vertical (deg)", range: 0...45) public var alignmentTolerance = 10.0
+        @Parameter("depth noise model: kinect or exact") public var noise = Noise.kinect
+        @Parameter("RANSAC iterations per plane at most", range: 1...100_000) public var iterations = 500
+        @Parameter("RANSAC seed") public var seed: UInt64 = 0
+        public init() {}
+    }
+
+    private let depthPort: InputPort<DepthMap>
+    private let imuPort: InputPort<IMUSample>?
+    private let posePort: InputPort<Pose>?
+    private let planesPort: OutputPort<DetectedPlanes>
+    private let options: Options
+    private let detector: PlaneDetector
+    private var input: DepthInput?
+    /// R_BC (the depth camera in the body) and R_BI (the IMU in the body).
+    private var bodyFromCamera = SE3.identity, bodyFromIMU = SO3.identity
+    private var warnings = RepeatedWarnings()
+
+    public init(options: Options) throws {
+        try options.checkRanges(analyzer: Self.name)
+        guard options.up.isEmpty || (options.up.count == 3 && options.up.allSatisfy(\.isFinite) && Vector3(options.up[0], options.up[1], options.up[2]).norm > 0) else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "up", reason: "must be three finite numbers, not all zero (x,y,z in the camera frame), got \(options.up)")
+        }
+        guard options.minDistance <= options.maxDistance else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "min_distance", reason: "must not exceed max_distance (\(options.maxDistance) m)")
+        }
+        self.options = options
+        depthPort = .each(options.depth)
+        imuPort = options.imu.map { .between($0) }
+        posePort = options.poses.map { .nearest($0, tolerance: Int64(options.poseToleranceMs * 1_000_000)) }
+        planesPort = OutputPort("\(options.depth)/planes")
+        var settings = PlaneDetector.Settings()
+        settings.step = options.step
+        settings.maxPlanes = options.maxPlanes
+        settings.minPoints = options.minPoints
+        settings.sigmas = options.sigmas
+        settings.minDistance = options.minDistance
+        settings.maxDistance = options.maxDistance
+        settings.maxNormalAngle = options.maxNormalAngle * .pi / 180
+        settings.iterations = options.iterations
+        settings.seed = options.seed
+        settings.noise = options.noise == .kinect ? .kinect : .none
+        detector = PlaneDetector(settings: settings)
+    }
+
+    public mutating func open(context: inout AnalyzerContext) throws {
+        let depthInput = try DepthInput(stream: options.depth, metadata: context.metadata(of: depthPort), registeredTo: nil, analyzer: context.instanceName)
+        input = depthInput
+        bodyFromCamera = depthInput.calibration.bodyFromSensor
+        if let imuPort { bodyFromIMU = context.metadata(of: imuPort).imu?.bodyFromSensor.rotation ?? .identity }
+    }
+
+    public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
+        guard let map = packet.payload(depthPort), let input else { return }
+        let depth: [Float]
+        switch input.metricDepth(map, stream: options.depth, at: packet.timestamp) {
+        case let .success(d): depth = d
+        case let .failure(problem):
+            warnings.note(problem.kind, problem.message, context: &context)
+            return
+        }
+        var points = [SIMD3<Float>](repeating: SIMD3(.nan, .nan, .nan), count: depth.count)
+        var valid = 0
+        for i in depth.indices {
+            if let p = input.rays.point(at: i, depth: depth[i]) { points[i] = p; valid += 1 }
+        }
+        if valid == 0 {
+            warnings.note("no valid depth", "'\(options.depth)' at \(packet.timestamp.nanoseconds) ns has no valid depth: no planes", context: &context)
+        }
+        let up = upDirection(packet)
+        let found = detector.detect(points: points, width: input.rays.width, height: input.rays.height)
+        var anchors: [PlaneAnchor] = []
+        for (k, d) in found.enumerated() {
+            guard let outline = PlaneOutline(points: d.points, plane: d.plane) else { continue }
+            let tilt = up.map { acos(min(1, max(-1, d.plane.normal.dot($0)))) * 180 / .pi }
+            let tol = options.alignmentTolerance
+            let alignment: PlaneAnchor.Alignment = tilt.map { t in
+                t <= tol || t >= 180 - tol ? .horizontal : abs(t - 90) <= tol ? .vertical : .slanted
+            } ?? .unknown
+            anchors.append(PlaneAnchor(id: UInt64(k + 1), alignment: alignment, classification: .none, normal: d.plane.normal, offset: d.plane.offset,
+                                       center: outline.centroid, width: outline.width, length: outline.length, majorAxis: outline.major,
+                                       boundary: outline.boundary, area: outline.area, rms: d.rms, points: d.pixels.count, tiltDegrees: tilt))
+        }
+        if let up { Self.classify(&anchors, up: up) }
+        context.emit(DetectedPlanes(frame: "camera", planes: anchors), on: planesPort, at: packet.timestamp)
+    }
+
+    public mutating func close(context: inout AnalyzerContext) throws {
+        warnings.flush(context: &context)
+    }
+
+    /// Up (unit) in the depth camera's frame at this depth map, or `nil` when nothing says.
+    private func upDirection(_ packet: AnalyzerInput) -> Vector3? {
+        if options.up.count == 3 { return Vector3(options.up[0], options.up[1], options.up[2]).normalized }
+        let cameraFromBody = bodyFromCamera.rotation.inverse
+        if let imuPort, case let samples = packet.between(imuPort), !samples.isEmpty {
+            var mean = Vector3.zero
+            for s in samples { mean += s.payload.accelerometer }
+            let a = cameraFromBody * (bodyFromIMU * mean)
+            if a.norm > 0, a.x.isFinite, a.y.isFinite, a.z.isFinite { return a.normalized }
+        }
+        if let posePort, let pose = packet.nearest(posePort)?.payload {
+            // R_CW · (0, 0, 1) with R_WC = R_WB · R_BC.
+            let worldFromCamera = pose.worldFromBody.rotation * bodyFromCamera.rotation
+            return worldFromCamera.inverse * Vector3(0, 0, 1)
+        }
+        return nil
+    }
+
+    /// Classifies the planes of one frame by alignment, facing and height along `up` (rules in
+    /// ``PlaneAnchor/Classification``).
+    static func classify(_ planes: inout [PlaneAnchor], up: Vector3) {
+        let height = planes.map { up.dot($0.center) }
+        let upward = planes.indices.filter { planes[$0].alignment == .horizontal && planes[$0].normal.dot(up) > 0 }
+        let floor = upward.filter { height[$0] <= -0.5 }.min { height[$0] < height[$1] }
+        for i in planes.indices {
+            switch planes[i].alignment {
+            case .vertical: planes[i].classification = .wall
+            case .horizontal:
+                if planes[i].normal.dot(up) < 0 {
+                    planes[i].classification = height[i] > 0 ? .ceiling : .none
+                } else if i == floor {
+                    planes[i].classification = .floor
+                } else if let f = floor {
+                    planes[i].classification = height[i] >= height[f] + 0.3 ? .table : .none
+                } else {
+                    planes[i].classification = height[i] > -0.5 ? .table : .none
+                }
+            default: planes[i].classification = .none
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import ParallaxMath
+
+/// Finds the planes in an organized point cloud (a depth map's points, row-major, NaN where
+/// invalid), largest first: ARKit's plane detection for one depth frame.
+///
+/// On a grid of every ``Settings/step``-th pixel: each point's normal from its neighbours two
+/// grid steps away (none across a depth jump); then, repeatedly, RANSAC (MSAC, seeded) for the
+/// plane with the most support, a point supporting it when it lies within
+/// ``Settings/sigmas`` standard deviations of the depth noise at its range and its normal (when
+/// it has one) within ``Settings/maxNormalAngle`` of the plane's; the largest 4-connected region
+/// of support on the grid is the plane (support elsewhere is another surface that happens to
+/// cut it); a weighted least-squares refit (LAPACK `dsyevd`, weights 1/σ²) and a second
+/// collection of the connected support, then the region is removed and the search goes on, until
+/// the next plane would have fewer than ``Settings/minPoints`` grid points. A region on a plane
+/// already found (normals within 5°, within twice the inlier distance) joins that plane: one floor,
+/// whatever stands on it.
+public struct PlaneDetector: Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// Grid spacing (px).
+        public var step = 4
+        /// Planes looked for at most.
+        public var maxPlanes = 8
+        /// Fewest grid points a plane needs.
+        public var minPoints = 300
+        /// Inlier distance in σ of the depth noise at the point's range.
+        public var sigmas = 3.0
+        /// Inlier distance floor and ceiling (m).
+        public var minDistance = 0.005, maxDistance = 0.05
+        /// Largest angle (rad) between a point's normal and the plane's.
+        public var maxNormalAngle = 30.0 * Double.pi / 180
+        /// RANSAC iterations at most, and its seed.
+        public var iterations = 500
+        public var seed: UInt64 = 0
+        /// The sensor's depth noise.
+        public var noise = DepthNoise.kinect
+
+        public init() {}
+    }
+
+    /// One plane found.
+    public struct Detection: Sendable, Equatable {
+        /// The plane, its normal toward the camera (the origin).
+        public var plane: Plane
+        /// Centroid of its points (m, camera frame).
+        public var centroid: Vector3
+        /// Its points' root-mean-square distance from the plane (m).
+        public var rms: Double
+        /// Pixel indices (`v · width + u`) of its grid points.
+        public var pixels: [Int]
+        /// Its points (m, camera frame), one per grid point.
+        public var points: [Vector3]
+    }
+
+    public var settings: Settings
+
+    public init(settings: Settings = Settings()) { self.settings = settings }
+
+    /// The planes of the `width × height` organized cloud `points`, largest first.
+    public func detect(points: [SIMD3<Float>], width: Int, height: Int) -> [Detection] {
+        let step = max(1, settings.step)
+        guard width > 0, height > 0, points.count == width * height else { return [] }
+        let gw = (width + step - 1) / step, gh = (height + step - 1) / step
+        var gridPoint = [Vector3?](repeating: nil, count: gw * gh)
+        for gy in 0..<gh {
+            for gx in 0..<gw {
+                let p = points[gy * step * width + gx * step]
+                if p.z > 0, p.z.isFinite, p.x.isFinite, p.y.isFinite { gridPoint[gy * gw + gx] = Vector3(Double(p.x), Double(p.y), Double(p.z)) }
+            }
+        }
+        let normals = Self.normals(gridPoint, width: gw, height: gh)
+        var remaining = gridPoint.indices.filter { gridPoint[$0] != nil }
+        var detections: [Detection] = []
+        let cosMax = cos(settings.maxNormalAngle)
+        func supports(_ plane: Plane, _ g: Int) -> Bool {
+            guard let p = gridPoint[g] else { return false }
+            let limit = min(settings.maxDistance, max(settings.minDistance, settings.sigmas * settings.noise.sigma(p.z)))
+            guard abs(plane.distance(to: p)) <= limit else { return false }
+            if let n = normals[g] { return abs(n.dot(plane.normal)) >= cosMax }
+            return true
+        }
+        while detections.count < settings.maxPlanes, remaining.count >= max(3, settings.minPoints) {
+            let candidates = remaining
+            let ransac = RANSAC<Plane>(minimalSampleSize: 3, threshold: 1, maxIterations: settings.iterations,
+                                       seed: settings.seed &+ UInt64(detections.count))
+            guard let found = try? ransac.run(dataCount: candidates.count, fit: { s in
+                guard let a = gridPoint[candidates[s[0]]], let b = gridPoint[candidates[s[1]]], let c = gridPoint[candidates[s[2]]] else { return nil }
+                return Plane(through: a, b, c)
+            }, residual: { plane, i in supports(plane, candidates[i]) ? 0 : 2 }) else { break }
+            var region = Self.largestRegion(found.inliers.map { candidates[$0] }, width: gw, height: gh)
+            guard region.count >= settings.minPoints else { break }
+            // Refit on the region, weighted by the noise at each point's range, and collect the
+            // connected support of the refined plane.
+            var plane = found.model
+            for _ in 0..<2 {
+                let pts = region.compactMap { gridPoint[$0] }
+                let weights = pts.map { p -> Double in let s = max(1e-4, settings.noise.sigma(p.z)); return 1 / (s * s) }
+                guard let fit = Plane.fit(pts, weights: weights) else { break }
+                plane = fit.plane
+                let support = candidates.filter { supports(plane, $0) }
+                let grown = Self.largestRegion(support, width: gw, height: gh)
+                guard grown.count >= settings.minPoints else { break }
+                region = grown
+            }
+            let taken = Set(region)
+            remaining.removeAll { taken.contains($0) }
+            var pts = region.compactMap { gridPoint[$0] }
+            var pixels = region.map { ($0 / gw) * step * width + ($0 % gw) * step }
+            guard let fitted = Plane.fit(pts) else { break }
+            // A region on a plane already found (the floor on both sides of a chair) joins it.
+            if let k = detections.firstIndex(where: { coplanar($0.plane, fitted.plane, at: fitted.centroid) }) {
+                pts = detections[k].points + pts
+                pixels = detections[k].pixels + pixels
+                detections.remove(at: k)
+            }
+            guard let final = Plane.fit(pts) else { break }
+            plane = final.plane.facing(.zero)
+            let rms = (pts.reduce(0) { $0 + plane.distance(to: $1) * plane.distance(to: $1) } / Double(pts.count)).squareRoot()
+            detections.append(Detection(plane: plane, centroid: final.centroid, rms: rms, pixels: pixels, points: pts))
+            detections.sort { $0.pixels.count > $1.pixels.count }
+        }
+        return detections
+    }
+
+    /// Whether `b` (fitted around `centroid`) is the plane `a`: normals within 5° and `a` within
+    /// twice the inlier distance of `b`'s centroid (a real sensor's depth bends toward the image
+    /// corners: the TUM frame's floor, seen on both sides of a chair, differs by 2.7° and 3.5 cm).
+    func coplanar(_ a: Plane, _ b: Plane, at centroid: Vector3) -> Bool {
+        let limit = min(settings.maxDistance, max(settings.minDistance, settings.sigmas * settings.noise.sigma(centroid.z)))
+        return a.angle(to: b) <= 5 * Double.pi / 180 && abs(a.distance(to: centroid)) <= 2 * limit
+    }
+
+    /// Each grid point's unit normal from the neighbours two steps away on either side (both
+    /// axes), `nil` at the border, next to invalid points, or across a depth jump (a neighbour
+    /// more than 10 % of the range nearer or farther).
+    static func normals(_ grid: [Vector3?], width: Int, height: Int) -> [Vector3?] {
+        var out = [Vector3?](repeating: nil, count: grid.count)
+        let r = 2
+        guard width > 2 * r, height > 2 * r else { return out }
+        for y in r..<(height - r) {
+            for x in r..<(width - r) {
+                guard let c = grid[y * width + x], let left = grid[y * width + x - r], let right = grid[y * width + x + r],
+                      let up = grid[(y - r) * width + x], let down = grid[(y + r) * width + x] else { continue }
+                let jump = 0.1 * c.z
+                guard abs(left.z - c.z) < jump, abs(right.z - c.z) < jump, abs(up.z - c.z) < jump, abs(down.z - c.z) < jump else { continue }
+                let n = (right - left).cross(down - up)
+                let length = n.norm
+                if length > 0 { out[y * width + x] = n / length }
+            }
+        }
+        return out
+    }
+
+    /// The largest 4-connected set among `cells` (indices into a `width × height` grid), in
+    /// ascending index order.
+    static func largestRegion(_ cells: [Int], width: Int, height: Int) -> [Int] {
+        var member = [Bool](repeating: false, count: width * height)
+        for c in cells { member[c] = true }
+        var seen = [Bool](repeating: false, count: width * height)
+        var best: [Int] = []
+        var stack: [Int] = []
+        for start in cells where !seen[start] {
+            var region: [Int] = []
+            seen[start] = true
+            stack.append(start)
+            while let c = stack.popLast() {
+                region.append(c)
+                let x = c % width, y = c / width
+                for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] where nx >= 0 && ny >= 0 && nx < width && ny < height {
+                    let n = ny * width + nx
+                    if member[n] && !seen[n] { seen[n] = true; stack.append(n) }
+                }
+            }
+            if region.count > best.count { best = region }
+        }
+        return best.sorted()
+    }
+}
