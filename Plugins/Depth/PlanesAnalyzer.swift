@@ -14,6 +14,11 @@ import ParallaxMath
 /// from a pose stream (world +z up, as EuRoC's and `vio`'s worlds); without any, alignment
 /// and classification are `unknown` / `none`.
 ///
+/// With a pose stream (`poses=`: `vio/pose`, or a dataset's `groundtruth`), planes are given in
+/// the world frame and kept across frames (``PlaneTracker``): a plane seen again keeps its id,
+/// its normal and offset average what was seen, and its boundary grows with what comes into
+/// view. A depth map without a pose within `pose_tolerance_ms` is skipped with a warning.
+///
 /// Example chain: `planes depth=depth up=0,-1,0`.
 public struct PlanesAnalyzer: Analyzer {
     public static let name = "planes"
@@ -37,10 +42,12 @@ public struct PlanesAnalyzer: Analyzer {
         @Parameter("planes per depth map at most", range: 1...64) public var maxPlanes = 8
         @Parameter("fewest grid points a plane needs", range: 3...1_000_000) public var minPoints = 300
         @Parameter("inlier distance in standard deviations of the depth noise at the point's range", range: 0.1...100) public var sigmas = 3.0
+        @Parameter("points farther than this are left out (m): the sensor's useful range", range: 0.1...1000) public var maxRange = 5.0
         @Parameter("inlier distance floor (m)", range: 0...1) public var minDistance = 0.005
-        @Parameter("inlier distance ceiling (m)", range: 0...1) public var maxDistance = 0.05
+        @Parameter("inlier distance ceiling (m)", range: 0...1) public var maxDistance = 0.15
         @Parameter("largest angle between a point's normal and its plane's (deg)", range: 1...90) public var maxNormalAngle = 30.0
         @Parameter("tolerance of horizontal and vertical (deg)", range: 0...45) public var alignmentTolerance = 10.0
+        @Parameter("planes whose normal is less sure than this (σ, deg) are not reported yet", range: 0...90) public var maxNormalUncertainty = 0.25
         @Parameter("depth noise model: kinect or exact") public var noise = Noise.kinect
         @Parameter("RANSAC iterations per plane at most", range: 1...100_000) public var iterations = 500
         @Parameter("RANSAC seed") public var seed: UInt64 = 0
@@ -57,6 +64,8 @@ public struct PlanesAnalyzer: Analyzer {
     /// R_BC (the depth camera in the body) and R_BI (the IMU in the body).
     private var bodyFromCamera = SE3.identity, bodyFromIMU = SO3.identity
     private var warnings = RepeatedWarnings()
+    /// The planes kept across frames, when poses are given.
+    private var tracker: PlaneTracker?
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
@@ -76,6 +85,7 @@ public struct PlanesAnalyzer: Analyzer {
         settings.maxPlanes = options.maxPlanes
         settings.minPoints = options.minPoints
         settings.sigmas = options.sigmas
+        settings.maxRange = options.maxRange
         settings.minDistance = options.minDistance
         settings.maxDistance = options.maxDistance
         settings.maxNormalAngle = options.maxNormalAngle * .pi / 180
@@ -83,6 +93,7 @@ public struct PlanesAnalyzer: Analyzer {
         settings.seed = options.seed
         settings.noise = options.noise == .kinect ? .kinect : .none
         detector = PlaneDetector(settings: settings)
+        tracker = options.poses == nil ? nil : PlaneTracker()
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
@@ -109,22 +120,64 @@ public struct PlanesAnalyzer: Analyzer {
         if valid == 0 {
             warnings.note("no valid depth", "'\(options.depth)' at \(packet.timestamp.nanoseconds) ns has no valid depth: no planes", context: &context)
         }
+        // With poses: everything in the world frame (T_WC = T_WB · T_BC).
+        var worldFromCamera: SE3?
+        if let posePort {
+            guard let pose = packet.nearest(posePort)?.payload else {
+                warnings.note("no pose", "no '\(posePort.key.name)' pose within \(options.poseToleranceMs) ms of '\(options.depth)' at \(packet.timestamp.nanoseconds) ns: skipped", context: &context)
+                return
+            }
+            worldFromCamera = pose.worldFromBody * bodyFromCamera
+        }
         let up = upDirection(packet)
         let found = detector.detect(points: points, width: input.rays.width, height: input.rays.height)
-        var anchors: [PlaneAnchor] = []
-        for (k, d) in found.enumerated() {
-            guard let outline = PlaneOutline(points: d.points, plane: d.plane) else { continue }
-            let tilt = up.map { acos(min(1, max(-1, d.plane.normal.dot($0)))) * 180 / .pi }
-            let tol = options.alignmentTolerance
-            let alignment: PlaneAnchor.Alignment = tilt.map { t in
-                t <= tol || t >= 180 - tol ? .horizontal : abs(t - 90) <= tol ? .vertical : .slanted
-            } ?? .unknown
-            anchors.append(PlaneAnchor(id: UInt64(k + 1), alignment: alignment, classification: .none, normal: d.plane.normal, offset: d.plane.offset,
-                                       center: outline.centroid, width: outline.width, length: outline.length, majorAxis: outline.major,
-                                       boundary: outline.boundary, area: outline.area, rms: d.rms, points: d.pixels.count, tiltDegrees: tilt))
+        // Each plane in the output frame: the camera's, or the world's (then joined to the kept planes).
+        let toOutput = worldFromCamera ?? .identity
+        let upOut = up.map { toOutput.rotation * $0 }
+        var frames: [(plane: Plane, outline: PlaneOutline, rms: Double, points: Int, moments: PlaneMoments, sigma: Double)] = []
+        for d in found {
+            let moved = d.points.map { toOutput * $0 }
+            guard let outline = PlaneOutline(points: moved, plane: Self.move(d.plane, by: toOutput)) else { continue }
+            // Weighted by the depth noise at each point's range, as the detector's refit.
+            let weights = d.points.map { p -> Double in let s = max(1e-4, detector.settings.noise.sigma(p.z)); return 1 / (s * s) }
+            frames.append((Self.move(d.plane, by: toOutput), outline, d.rms, d.pixels.count, PlaneMoments(moved, weights: weights), d.normalSigma))
         }
-        if let up { Self.classify(&anchors, up: up) }
-        context.emit(DetectedPlanes(frame: "camera", planes: anchors), on: planesPort, at: packet.timestamp)
+        var anchors: [PlaneAnchor] = []
+        let maxSigma = options.maxNormalUncertainty * .pi / 180
+        if tracker != nil {
+            let observations = frames.map { PlaneTracker.Observation(plane: $0.plane, centroid: $0.outline.centroid, boundary: $0.outline.boundary, points: $0.points, moments: $0.moments) }
+            let joined = tracker?.update(observations) ?? []
+            for (k, f) in frames.enumerated() {
+                guard let track = tracker?.tracks[joined[k]], track.normalSigma <= maxSigma,
+                      let outline = PlaneOutline(points: track.boundary, plane: track.plane) else { continue }
+                anchors.append(anchor(id: track.id, plane: track.plane, outline: outline, rms: f.rms, points: f.points, up: upOut, sigma: track.normalSigma))
+            }
+        } else {
+            for (k, f) in frames.enumerated() where f.sigma <= maxSigma {
+                anchors.append(anchor(id: UInt64(k + 1), plane: f.plane, outline: f.outline, rms: f.rms, points: f.points, up: upOut, sigma: f.sigma))
+            }
+        }
+        if let upOut { Self.classify(&anchors, up: upOut, camera: toOutput.translation) }
+        context.emit(DetectedPlanes(frame: worldFromCamera == nil ? "camera" : "world", planes: anchors), on: planesPort, at: packet.timestamp)
+    }
+
+    /// An anchor with its alignment against `up` (classified later, with the frame's others).
+    private func anchor(id: UInt64, plane: Plane, outline: PlaneOutline, rms: Double, points: Int, up: Vector3?, sigma: Double) -> PlaneAnchor {
+        let tilt = up.map { acos(min(1, max(-1, plane.normal.dot($0)))) * 180 / .pi }
+        let tol = options.alignmentTolerance
+        let alignment: PlaneAnchor.Alignment = tilt.map { t in
+            t <= tol || t >= 180 - tol ? .horizontal : abs(t - 90) <= tol ? .vertical : .slanted
+        } ?? .unknown
+        return PlaneAnchor(id: id, alignment: alignment, classification: .none, normal: plane.normal, offset: plane.offset,
+                           center: outline.centroid, width: outline.width, length: outline.length, majorAxis: outline.major,
+                           boundary: outline.boundary, area: outline.area, rms: rms, points: points, tiltDegrees: tilt,
+                           normalUncertaintyDegrees: sigma * 180 / .pi)
+    }
+
+    /// `plane` (in frame A) in frame B, for `transform` = T_BA.
+    static func move(_ plane: Plane, by transform: SE3) -> Plane {
+        let n = transform.rotation * plane.normal
+        return Plane(normal: n, offset: plane.offset - n.dot(transform.translation))
     }
 
     public mutating func close(context: inout AnalyzerContext) throws {
@@ -149,10 +202,10 @@ public struct PlanesAnalyzer: Analyzer {
         return nil
     }
 
-    /// Classifies the planes of one frame by alignment, facing and height along `up` (rules in
-    /// ``PlaneAnchor/Classification``).
-    static func classify(_ planes: inout [PlaneAnchor], up: Vector3) {
-        let height = planes.map { up.dot($0.center) }
+    /// Classifies the planes of one frame by alignment, facing and height along `up` above the
+    /// camera at `camera` (rules in ``PlaneAnchor/Classification``).
+    static func classify(_ planes: inout [PlaneAnchor], up: Vector3, camera: Vector3) {
+        let height = planes.map { up.dot($0.center - camera) }
         let upward = planes.indices.filter { planes[$0].alignment == .horizontal && planes[$0].normal.dot(up) > 0 }
         let floor = upward.filter { height[$0] <= -0.5 }.min { height[$0] < height[$1] }
         for i in planes.indices {

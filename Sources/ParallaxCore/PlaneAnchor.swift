@@ -33,7 +33,7 @@ public struct PlaneAnchor: Sendable, Codable, Equatable {
     public var normal: Vector3
     /// The plane is `normal · p + offset = 0` (m).
     public var offset: Double
-    /// Centroid of its points (m).
+    /// Centroid of its points (m; of its boundary's corners when kept across frames).
     public var center: Vector3
     /// Extent along its in-plane principal axes (m): `width` along ``majorAxis``, `length`
     /// across it.
@@ -50,10 +50,13 @@ public struct PlaneAnchor: Sendable, Codable, Equatable {
     public var points: Int
     /// Angle (deg) between its normal and up, when up is known.
     public var tiltDegrees: Double?
+    /// Standard deviation (deg) of the normal's direction, from the spread and residuals of
+    /// every point behind it (all frames, when kept across frames).
+    public var normalUncertaintyDegrees: Double
 
     public init(id: UInt64, alignment: Alignment, classification: Classification, normal: Vector3, offset: Double, center: Vector3,
                 width: Double, length: Double, majorAxis: Vector3, boundary: [Vector3], area: Double, rms: Double, points: Int,
-                tiltDegrees: Double?) {
+                tiltDegrees: Double?, normalUncertaintyDegrees: Double) {
         self.id = id
         self.alignment = alignment
         self.classification = classification
@@ -68,6 +71,7 @@ public struct PlaneAnchor: Sendable, Codable, Equatable {
         self.rms = rms
         self.points = points
         self.tiltDegrees = tiltDegrees
+        self.normalUncertaintyDegrees = normalUncertaintyDegrees
     }
 }
 

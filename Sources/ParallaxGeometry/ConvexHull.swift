@@ -10,15 +10,18 @@ public enum ConvexHull {
         var unique: [Vector2] = []
         for p in sorted where unique.last != p { unique.append(p) }
         guard unique.count >= 3 else { return unique }
+        // Turns within rounding of zero are collinear (points on an edge computed in floating point).
+        let scale = unique.reduce(0.0) { max($0, abs($1.x - unique[0].x), abs($1.y - unique[0].y)) }
+        let tolerance = 1e-12 * scale * scale
         func turn(_ o: Vector2, _ a: Vector2, _ b: Vector2) -> Double { (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x) }
         var hull: [Vector2] = []
         for p in unique {
-            while hull.count >= 2, turn(hull[hull.count - 2], hull[hull.count - 1], p) <= 0 { hull.removeLast() }
+            while hull.count >= 2, turn(hull[hull.count - 2], hull[hull.count - 1], p) <= tolerance { hull.removeLast() }
             hull.append(p)
         }
         let lowerCount = hull.count
         for p in unique.reversed().dropFirst() {
-            while hull.count > lowerCount, turn(hull[hull.count - 2], hull[hull.count - 1], p) <= 0 { hull.removeLast() }
+            while hull.count > lowerCount, turn(hull[hull.count - 2], hull[hull.count - 1], p) <= tolerance { hull.removeLast() }
             hull.append(p)
         }
         hull.removeLast()

@@ -45,26 +45,7 @@ public struct Plane: Sendable, Equatable, Codable {
     /// 3 points or no weight.
     public static func fit(_ points: [Vector3], weights: [Double]? = nil) -> Fit? {
         guard points.count >= 3 else { return nil }
-        var total = 0.0, centroid = Vector3.zero
-        for (i, p) in points.enumerated() {
-            let w = weights?[i] ?? 1
-            total += w
-            centroid += w * p
-        }
-        guard total > 0, total.isFinite else { return nil }
-        centroid /= total
-        var c = [Double](repeating: 0, count: 9)
-        for (i, p) in points.enumerated() {
-            let w = weights?[i] ?? 1, q = p - centroid
-            c[0] += w * q.x * q.x; c[1] += w * q.x * q.y; c[2] += w * q.x * q.z
-            c[4] += w * q.y * q.y; c[5] += w * q.y * q.z; c[8] += w * q.z * q.z
-        }
-        c[3] = c[1]; c[6] = c[2]; c[7] = c[5]
-        guard let m = try? Matrix(rows: 3, columns: 3, columnMajor: c), let eigen = try? SymmetricEigen(m) else { return nil }
-        func column(_ j: Int) -> Vector3 { Vector3(eigen.vectors[0, j], eigen.vectors[1, j], eigen.vectors[2, j]) }
-        let n = column(0)
-        return Fit(plane: Plane(normal: n, offset: -n.dot(centroid)), centroid: centroid, eigenvalues: eigen.values.map { $0 / total },
-                   major: column(2), minor: column(1))
+        return PlaneMoments(points, weights: weights).fit()
     }
 
     /// A least-squares plane and what came with it (``fit(_:weights:)``).
@@ -73,5 +54,75 @@ public struct Plane: Sendable, Equatable, Codable {
         public var centroid: Vector3
         public var eigenvalues: [Double]
         public var major: Vector3, minor: Vector3
+        /// Standard deviation (rad) of the normal's tilt about the in-plane axis it is least
+        /// sure of: `√(λ₀ / (λ₁ · (n − 3)))` (the residual variance over the spread across that
+        /// axis, per point beyond the three a plane needs); infinite for 3 points or fewer.
+        public var normalSigma: Double
+    }
+}
+
+/// The first and second moments of weighted points: enough to fit their least-squares plane,
+/// and additive, so points seen over many frames fit as one set without being kept.
+public struct PlaneMoments: Sendable, Equatable {
+    /// Σw, Σw·p, and Σw·p·pᵀ (xx, xy, xz, yy, yz, zz), about ``reference`` (subtracted from
+    /// every point first, so that sums of points far from the origin keep their precision).
+    public private(set) var weight = 0.0
+    /// Points added.
+    public private(set) var count = 0
+    public private(set) var sum = Vector3.zero
+    public private(set) var outer = [Double](repeating: 0, count: 6)
+    public let reference: Vector3
+
+    /// No points, about `reference`.
+    public init(reference: Vector3 = .zero) { self.reference = reference }
+
+    /// The moments of `points` (weights default 1), about their first point.
+    public init(_ points: [Vector3], weights: [Double]? = nil) {
+        self.init(reference: points.first ?? .zero)
+        for (i, p) in points.enumerated() { add(p, weight: weights?[i] ?? 1) }
+    }
+
+    /// Adds one point.
+    public mutating func add(_ p: Vector3, weight w: Double = 1) {
+        guard w > 0, w.isFinite, p.x.isFinite, p.y.isFinite, p.z.isFinite else { return }
+        let q = p - reference
+        count += 1
+        weight += w
+        sum += w * q
+        outer[0] += w * q.x * q.x; outer[1] += w * q.x * q.y; outer[2] += w * q.x * q.z
+        outer[3] += w * q.y * q.y; outer[4] += w * q.y * q.z; outer[5] += w * q.z * q.z
+    }
+
+    /// Adds another set's moments.
+    public mutating func add(_ other: PlaneMoments) {
+        guard other.weight > 0 else { return }
+        // Shift the other's sums to this reference: q' = q + (other.reference − reference).
+        let s = other.reference - reference, w = other.weight, m = other.sum
+        count += other.count
+        weight += w
+        sum += m + w * s
+        let o = other.outer
+        outer[0] += o[0] + 2 * s.x * m.x + w * s.x * s.x
+        outer[1] += o[1] + s.x * m.y + s.y * m.x + w * s.x * s.y
+        outer[2] += o[2] + s.x * m.z + s.z * m.x + w * s.x * s.z
+        outer[3] += o[3] + 2 * s.y * m.y + w * s.y * s.y
+        outer[4] += o[4] + s.y * m.z + s.z * m.y + w * s.y * s.z
+        outer[5] += o[5] + 2 * s.z * m.z + w * s.z * s.z
+    }
+
+    /// The least-squares plane of the points (``Plane/fit(_:weights:)``); `nil` without weight.
+    public func fit() -> Plane.Fit? {
+        guard weight > 0, weight.isFinite else { return nil }
+        let mean = sum / weight
+        let c = [outer[0] / weight - mean.x * mean.x, outer[1] / weight - mean.x * mean.y, outer[2] / weight - mean.x * mean.z,
+                 outer[3] / weight - mean.y * mean.y, outer[4] / weight - mean.y * mean.z, outer[5] / weight - mean.z * mean.z]
+        let matrix = [c[0], c[1], c[2], c[1], c[3], c[4], c[2], c[4], c[5]]
+        guard let m = try? Matrix(rows: 3, columns: 3, columnMajor: matrix), let eigen = try? SymmetricEigen(m) else { return nil }
+        func column(_ j: Int) -> Vector3 { Vector3(eigen.vectors[0, j], eigen.vectors[1, j], eigen.vectors[2, j]) }
+        let n = column(0), centroid = mean + reference
+        let values = eigen.values.map { max(0, $0) }
+        let sigma = count > 3 && values[1] > 0 ? (values[0] / (values[1] * Double(count - 3))).squareRoot() : .infinity
+        return Plane.Fit(plane: Plane(normal: n, offset: -n.dot(centroid)), centroid: centroid, eigenvalues: values,
+                         major: column(2), minor: column(1), normalSigma: sigma)
     }
 }

@@ -25,8 +25,11 @@ public struct PlaneDetector: Sendable {
         public var minPoints = 300
         /// Inlier distance in σ of the depth noise at the point's range.
         public var sigmas = 3.0
+        /// Points farther than this (m) are left out: the sensor's useful range (a Kinect's σ
+        /// reaches 4 cm at 5 m; a plane first seen there came out 0.8° and 2 cm off).
+        public var maxRange = 5.0
         /// Inlier distance floor and ceiling (m).
-        public var minDistance = 0.005, maxDistance = 0.05
+        public var minDistance = 0.005, maxDistance = 0.15
         /// Largest angle (rad) between a point's normal and the plane's.
         public var maxNormalAngle = 30.0 * Double.pi / 180
         /// RANSAC iterations at most, and its seed.
@@ -50,6 +53,8 @@ public struct PlaneDetector: Sendable {
         public var pixels: [Int]
         /// Its points (m, camera frame), one per grid point.
         public var points: [Vector3]
+        /// How sure the normal is: σ of its tilt (rad, ``Plane/Fit/normalSigma``).
+        public var normalSigma: Double
     }
 
     public var settings: Settings
@@ -65,7 +70,9 @@ public struct PlaneDetector: Sendable {
         for gy in 0..<gh {
             for gx in 0..<gw {
                 let p = points[gy * step * width + gx * step]
-                if p.z > 0, p.z.isFinite, p.x.isFinite, p.y.isFinite { gridPoint[gy * gw + gx] = Vector3(Double(p.x), Double(p.y), Double(p.z)) }
+                if p.z > 0, p.z.isFinite, p.x.isFinite, p.y.isFinite, Double(p.z) <= settings.maxRange {
+                    gridPoint[gy * gw + gx] = Vector3(Double(p.x), Double(p.y), Double(p.z))
+                }
             }
         }
         let normals = Self.normals(gridPoint, width: gw, height: gh)
@@ -79,6 +86,8 @@ public struct PlaneDetector: Sendable {
             if let n = normals[g] { return abs(n.dot(plane.normal)) >= cosMax }
             return true
         }
+        /// 1/σ² of the depth noise at a point's range (σ at least 0.1 mm).
+        func weight(_ p: Vector3) -> Double { let s = max(1e-4, settings.noise.sigma(p.z)); return 1 / (s * s) }
         while detections.count < settings.maxPlanes, remaining.count >= max(3, settings.minPoints) {
             let candidates = remaining
             let ransac = RANSAC<Plane>(minimalSampleSize: 3, threshold: 1, maxIterations: settings.iterations,
@@ -94,8 +103,7 @@ public struct PlaneDetector: Sendable {
             var plane = found.model
             for _ in 0..<2 {
                 let pts = region.compactMap { gridPoint[$0] }
-                let weights = pts.map { p -> Double in let s = max(1e-4, settings.noise.sigma(p.z)); return 1 / (s * s) }
-                guard let fit = Plane.fit(pts, weights: weights) else { break }
+                guard let fit = Plane.fit(pts, weights: pts.map(weight)) else { break }
                 plane = fit.plane
                 let support = candidates.filter { supports(plane, $0) }
                 let grown = Self.largestRegion(support, width: gw, height: gh)
@@ -113,10 +121,10 @@ public struct PlaneDetector: Sendable {
                 pixels = detections[k].pixels + pixels
                 detections.remove(at: k)
             }
-            guard let final = Plane.fit(pts) else { break }
+            guard let final = Plane.fit(pts, weights: pts.map(weight)) else { break }
             plane = final.plane.facing(.zero)
             let rms = (pts.reduce(0) { $0 + plane.distance(to: $1) * plane.distance(to: $1) } / Double(pts.count)).squareRoot()
-            detections.append(Detection(plane: plane, centroid: final.centroid, rms: rms, pixels: pixels, points: pts))
+            detections.append(Detection(plane: plane, centroid: final.centroid, rms: rms, pixels: pixels, points: pts, normalSigma: final.normalSigma))
             detections.sort { $0.pixels.count > $1.pixels.count }
         }
         return detections

@@ -20,6 +20,9 @@ public struct SequenceSimulator: Sendable {
         public var imu: IMUSimulator
         /// Gaussian pixel noise (gray levels, σ); default 2.
         public var pixelNoise = 2.0
+        /// Gaussian axial noise added to the exact depth maps (σ by range; default none:
+        /// exact depth; ``DepthNoise/kinect`` for a structured-light sensor).
+        public var depthNoise = DepthNoise.none
         /// Length (s) and seed.
         public var duration = 10.0
         public var seed: UInt64 = 1

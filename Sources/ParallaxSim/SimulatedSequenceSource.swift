@@ -84,7 +84,11 @@ public final class SimulatedSequenceSource: DeferredPacketSource {
                 frameIndex += 1
                 guard depthEvery > 0, k % depthEvery == 0 else { continue }
                 return .work {
-                    let depth = sim.scene.render(camera: c.camera.model, bearings: bearings, worldFromCamera: sim.spline.pose(at: t) * c.camera.bodyFromSensor).depth
+                    var depth = sim.scene.render(camera: c.camera.model, bearings: bearings, worldFromCamera: sim.spline.pose(at: t) * c.camera.bodyFromSensor).depth
+                    if c.depthNoise != .none {
+                        var rng = SeededGenerator(seed: Self.noiseSeed(c.seed, frame: k, camera: 2))
+                        depth = DepthNoiseModel.add(c.depthNoise, to: depth, using: &rng)
+                    }
                     return AnyPacket(stream: "depth0", timestamp: stamp, payload: DepthMap(sensorID: "depth0", kind: .depth, values: depth))
                 }
             }

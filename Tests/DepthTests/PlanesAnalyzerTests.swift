@@ -57,3 +57,61 @@ import ParallaxTesting
         acos(min(1, abs(a.normal.dot(b.normal)))) * 180 / .pi
     }
 }
+
+/// A simulated room (EuRoC's orbit, exact depth plus Kinect noise) with ground-truth poses:
+/// the planes must be the room's, and keep their ids.
+@Suite struct SimulatedPlanesTests {
+    @Test func theRoomsPlanesWithinADegreeAndACentimetreWithStableIds() throws {
+        let orbit = SimulationPresets.eurocOrbit(seconds: 3, seed: 2, width: 376, textures: [])
+        var configuration = orbit.configuration
+        configuration.depthRateHz = 5
+        configuration.depthNoise = .kinect
+        configuration.cameraRateHz = 5
+        let simulator = SequenceSimulator(spline: orbit.spline, scene: orbit.scene, configuration: configuration)
+        let (packets, truth) = try simulator.packets()
+        var options = PlanesAnalyzer.Options()
+        options.depth = "depth0"
+        options.poses = "groundtruth"
+        options.minPoints = 150
+        var h = AnalyzerHarness { try PlanesAnalyzer(options: options) }
+        let depthKey = StreamKey<DepthMap>("depth0"), poseKey = StreamKey<Pose>("groundtruth")
+        h.describe(depthKey, as: try #require(simulator.streams.first { $0.name == "depth0" }).metadata)
+        for p in packets where p.stream == "depth0" {
+            let map = try #require(p.payload as? DepthMap)
+            let pose = try #require(truth.poses.first { $0.timestamp == p.timestamp })
+            h.push(Pose(worldFromBody: pose.pose), on: poseKey, at: p.timestamp)
+            h.push(map, on: depthKey, at: p.timestamp)
+        }
+        let result = try h.run()
+        #expect(result.failure == nil)
+        let frames = result.packets(on: "depth0/planes", as: DetectedPlanes.self)
+        #expect(frames.count == 16)  // 0, 0.2, …, 3 s
+        let room = simulator.scene.rectangles.map { r in Plane(normal: r.normal, offset: -r.normal.dot(r.origin)) }
+        var truthOfID: [UInt64: Int] = [:]
+        var seen = 0
+        for frame in frames {
+            #expect(frame.payload.frame == "world")
+            for anchor in frame.payload.planes {
+                let plane = Plane(normal: anchor.normal, offset: anchor.offset)
+                // The room's plane it is: the nearest in angle plus distance from its centre.
+                func mismatch(_ r: Plane) -> Double { plane.angle(to: r) + abs(r.distance(to: anchor.center)) }
+                let k = try #require(room.indices.min { mismatch(room[$0]) < mismatch(room[$1]) })
+                let truthPlane = room[k].normal.dot(plane.normal) >= 0 ? room[k] : Plane(normal: -room[k].normal, offset: -room[k].offset)
+                #expect(plane.angle(to: truthPlane) * 180 / .pi < 1, "plane \(anchor.id) at \(frame.timestamp): normal off by \(plane.angle(to: truthPlane) * 180 / .pi)°")
+                #expect(abs(plane.offset - truthPlane.offset) < 0.01, "plane \(anchor.id) at \(frame.timestamp): offset off by \(plane.offset - truthPlane.offset) m")
+                // One id, one wall; one wall, one id.
+                #expect(truthOfID[anchor.id, default: k] == k)
+                truthOfID[anchor.id] = k
+                seen += 1
+            }
+        }
+        #expect(Set(truthOfID.values).count == truthOfID.count)
+        #expect(truthOfID.count >= 3 && seen >= 30)
+        // Floor and ceiling horizontal (world z up), walls vertical.
+        for frame in frames {
+            for anchor in frame.payload.planes {
+                #expect(anchor.alignment == (abs(anchor.normal.z) > 0.9 ? .horizontal : .vertical))
+            }
+        }
+    }
+}

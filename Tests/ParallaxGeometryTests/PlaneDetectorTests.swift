@@ -160,3 +160,59 @@ import ParallaxMath
         #expect(DepthNoise.none.sigma(3) == 0)
     }
 }
+
+@Suite struct PlaneMomentsTests {
+    @Test func momentsAddedInPartsFitAsTheWholeFarFromTheOrigin() throws {
+        // Points on z = 0.3 x + 1000 (far from the origin), in two parts.
+        let points = (0..<60).map { k -> Vector3 in
+            let x = Double(k % 10) * 0.1 + 500, y = Double(k / 10) * 0.2 - 300
+            return Vector3(x, y, 0.3 * x + 1000 + (k % 3 == 0 ? 0.001 : -0.0005))
+        }
+        let whole = try #require(PlaneMoments(points).fit())
+        var parts = PlaneMoments(Array(points.prefix(25)))
+        parts.add(PlaneMoments(Array(points.dropFirst(25))))
+        let joined = try #require(parts.fit())
+        #expect(parts.count == 60)
+        #expect(joined.plane.angle(to: whole.plane) < 1e-9)
+        #expect((joined.centroid - whole.centroid).norm < 1e-9)
+        #expect(abs(whole.normalSigma - joined.normalSigma) < 1e-9 && whole.normalSigma > 0 && whole.normalSigma < 0.01)
+        #expect(PlaneMoments().fit() == nil)
+    }
+}
+
+@Suite struct PlaneTrackerTests {
+    static func observation(_ plane: Plane, corners: [Vector3]) -> PlaneTracker.Observation {
+        let centroid = corners.reduce(Vector3.zero, +) / Double(corners.count)
+        return .init(plane: plane, centroid: centroid, boundary: corners, points: 100, moments: PlaneMoments(corners))
+    }
+    static func square(z: Double, x: Double, y: Double, side: Double) -> [Vector3] {
+        [Vector3(x, y, z), Vector3(x + side, y, z), Vector3(x + side, y + side, z), Vector3(x, y + side, z)]
+    }
+
+    @Test func aPlaneSeenAgainKeepsItsIdAndGrows() {
+        var tracker = PlaneTracker()
+        let floor = Plane(normal: Vector3(0, 0, 1), offset: 0)
+        let first = tracker.update([Self.observation(floor, corners: Self.square(z: 0, x: 0, y: 0, side: 1))])
+        // Overlapping, 1 cm higher, 1° tilted, seen from below (normal flipped): the same floor.
+        let tilted = Plane(normal: Vector3(sin(.pi / 180), 0, -cos(.pi / 180)), offset: 0.01)
+        let second = tracker.update([Self.observation(tilted, corners: Self.square(z: 0.01, x: 0.5, y: 0, side: 1))])
+        #expect(first == second && tracker.tracks.count == 1)
+        let track = tracker.tracks[0]
+        #expect(track.id == 1 && track.frames == 2 && track.plane.normal.z > 0)
+        let xs = track.boundary.map(\.x)
+        #expect((xs.min() ?? 1) < 0.01 && (xs.max() ?? 0) > 1.49)
+    }
+
+    @Test func twoTablesAtOneHeightStayTwoAndAWallIsAnother() {
+        var tracker = PlaneTracker()
+        let table = Plane(normal: Vector3(0, 0, 1), offset: -0.75)
+        let ids = tracker.update([Self.observation(table, corners: Self.square(z: 0.75, x: 0, y: 0, side: 1)),
+                                  Self.observation(table, corners: Self.square(z: 0.75, x: 2, y: 0, side: 1))])
+        #expect(ids == [0, 1])
+        let wall = Plane(normal: Vector3(1, 0, 0), offset: 0)
+        let next = tracker.update([Self.observation(wall, corners: [Vector3(0, 0, 0), Vector3(0, 1, 0), Vector3(0, 1, 1), Vector3(0, 0, 1)]),
+                                   Self.observation(table, corners: Self.square(z: 0.75, x: 2.2, y: 0.1, side: 0.5))])
+        #expect(next == [2, 1])
+        #expect(tracker.tracks.map(\.id) == [1, 2, 3])
+    }
+}
