@@ -24,14 +24,6 @@ public struct PlanesAnalyzer: Analyzer {
     public static let name = "planes"
     public static let summary = "Planes in each depth map (RANSAC + LAPACK refit), with extent, boundary, horizontal/vertical alignment and floor/table/wall class"
 
-    /// The depth sensor's noise, which sets the inlier distance.
-    public enum Noise: String, CaseIterable, OptionValue {
-        /// Structured light (Kinect, Nguyen et al. 2012): 1.2 mm + 1.9 mm/m² · (z − 0.4 m)².
-        case kinect
-        /// Exact depth (simulated): the inlier distance is its floor, `min_distance`.
-        case exact
-    }
-
     public struct Options: AnalyzerOptions {
         @Parameter("depth stream (DepthMap)") public var depth = "depth"
         @Parameter("up in the depth camera's frame (x right, y down, z forward), e.g. 0,-1,0; empty: from imu or poses") public var up: [Double] = []
@@ -48,7 +40,7 @@ public struct PlanesAnalyzer: Analyzer {
         @Parameter("largest angle between a point's normal and its plane's (deg)", range: 1...90) public var maxNormalAngle = 30.0
         @Parameter("tolerance of horizontal and vertical (deg)", range: 0...45) public var alignmentTolerance = 10.0
         @Parameter("planes whose normal is less sure than this (σ, deg) are not reported yet", range: 0...90) public var maxNormalUncertainty = 0.25
-        @Parameter("depth noise model: kinect or exact") public var noise = Noise.kinect
+        @Parameter("depth noise model (sets the inlier distance): kinect, or exact (then min_distance)") public var noise = DepthNoiseOption.kinect
         @Parameter("RANSAC iterations per plane at most", range: 1...100_000) public var iterations = 500
         @Parameter("RANSAC seed") public var seed: UInt64 = 0
         public init() {}
@@ -91,7 +83,7 @@ public struct PlanesAnalyzer: Analyzer {
         settings.maxNormalAngle = options.maxNormalAngle * .pi / 180
         settings.iterations = options.iterations
         settings.seed = options.seed
-        settings.noise = options.noise == .kinect ? .kinect : .none
+        settings.noise = options.noise.model
         detector = PlaneDetector(settings: settings)
         tracker = options.poses == nil ? nil : PlaneTracker()
     }

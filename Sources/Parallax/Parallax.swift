@@ -31,6 +31,8 @@ public enum BuiltinAnalyzers {
         r.register(StereoDepthAnalyzer.self)
         r.register(PointCloudAnalyzer.self)
         r.register(PlanesAnalyzer.self)
+        r.register(HitTestAnalyzer.self)
+        r.register(MeasureAnalyzer.self)
         r.register(TrackObjectAnalyzer.self)
         return r
     }()

@@ -28,6 +28,16 @@ public enum ConvexHull {
         return hull
     }
 
+    /// Whether `p` lies inside (or on) the counter-clockwise convex polygon `polygon`.
+    public static func contains(_ polygon: [Vector2], _ p: Vector2) -> Bool {
+        guard polygon.count >= 3 else { return false }
+        for k in polygon.indices {
+            let a = polygon[k], b = polygon[(k + 1) % polygon.count]
+            if (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) < 0 { return false }
+        }
+        return true
+    }
+
     /// The area of a simple polygon (shoelace; positive when counter-clockwise).
     public static func area(_ polygon: [Vector2]) -> Double {
         guard polygon.count >= 3 else { return 0 }

@@ -126,3 +126,14 @@ public struct PlaneMoments: Sendable, Equatable {
                          major: column(2), minor: column(1), normalSigma: sigma)
     }
 }
+
+extension Plane {
+    /// Where the ray from the origin along `direction` meets the plane: the distance along the
+    /// ray in units of `direction`, `nil` when it runs parallel (within 1e-9) or meets it behind.
+    public func intersection(ofRayAlong direction: Vector3) -> Double? {
+        let denom = normal.dot(direction)
+        guard abs(denom) > 1e-9 else { return nil }
+        let t = -offset / denom
+        return t > 0 && t.isFinite ? t : nil
+    }
+}

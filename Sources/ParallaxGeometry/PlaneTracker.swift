@@ -111,7 +111,7 @@ public struct PlaneTracker: Sendable {
     }
 
     /// Two in-plane axes and the point of `plane` nearest the origin.
-    static func frame(of plane: Plane) -> (u: Vector3, v: Vector3, origin: Vector3) {
+    public static func frame(of plane: Plane) -> (u: Vector3, v: Vector3, origin: Vector3) {
         let n = plane.normal
         let u = (abs(n.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)).cross(n).normalized
         return (u, n.cross(u), -plane.offset * n)
@@ -123,7 +123,7 @@ public struct PlaneTracker: Sendable {
         func flat(_ p: [Vector3]) -> [Vector2] { ConvexHull.of(p.map { q in let d = q - origin; return Vector2(d.dot(u), d.dot(v)) }) }
         let pa = flat(a), pb = flat(b)
         guard !pa.isEmpty, !pb.isEmpty else { return .infinity }
-        if pa.contains(where: { inside($0, pb) }) || pb.contains(where: { inside($0, pa) }) { return 0 }
+        if pa.contains(where: { ConvexHull.contains(pb, $0) }) || pb.contains(where: { ConvexHull.contains(pa, $0) }) { return 0 }
         var best = Double.infinity
         for (p, poly) in [(pa, pb), (pb, pa)] {
             for q in p {
@@ -137,16 +137,6 @@ public struct PlaneTracker: Sendable {
             for k in pb.indices where segmentsCross(pa[i], pa[(i + 1) % pa.count], pb[k], pb[(k + 1) % pb.count]) { return 0 }
         }
         return best
-    }
-
-    static func inside(_ p: Vector2, _ polygon: [Vector2]) -> Bool {
-        guard polygon.count >= 3 else { return false }
-        // Counter-clockwise hull: inside when left of (or on) every edge.
-        for k in polygon.indices {
-            let a = polygon[k], b = polygon[(k + 1) % polygon.count]
-            if (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) < 0 { return false }
-        }
-        return true
     }
 
     static func distance(_ p: Vector2, _ a: Vector2, _ b: Vector2) -> Double {

@@ -1,0 +1,93 @@
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxMath
+
+/// The measuring tape: the metric distance between two pixels' points in each depth map
+/// (each read as a window's median depth on its own ray, ``DepthProbe``), with its σ from the
+/// depth noise model (each point's error runs along its ray). Pairs come from the `pairs`
+/// option or, two pixels at a time, from a stream of ``PixelQueries``; a pixel outside the
+/// image or without valid depth nearby gives no distance and a note (the stream goes on).
+///
+/// Example chain: `measure pairs=[[100,240,540,240]]`.
+public struct MeasureAnalyzer: Analyzer {
+    public static let name = "measure"
+    public static let summary = "Metric distance between two pixels' 3D points, with its σ from the depth noise (the measuring tape)"
+
+    public struct Options: AnalyzerOptions {
+        @Parameter("depth stream (DepthMap)") public var depth = "depth"
+        @Parameter("pixel pairs, [[u1, v1, u2, v2], …] (px)") public var pairs: [[Double]] = []
+        @Parameter("stream of pixels (PixelQueries), measured two at a time, joined to the nearest depth map; none") public var queries: String? = nil
+        @Parameter("window whose median depth is read (px, odd)", range: 1...63) public var window = 5
+        @Parameter("depth noise model: kinect or exact") public var noise = DepthNoiseOption.kinect
+        @Parameter("largest time between a depth map and its queries (ms)", range: 0...10_000) public var toleranceMs = 50.0
+        public init() {}
+    }
+
+    private let depthPort: InputPort<DepthMap>
+    private let queryPort: InputPort<PixelQueries>?
+    private let measurementsPort: OutputPort<Measurements>
+    private let options: Options
+    private let pairs: [(Vector2, Vector2)]
+    private let probe: DepthProbe
+    private var input: DepthInput?
+    private var warnings = RepeatedWarnings()
+
+    public init(options: Options) throws {
+        try options.checkRanges(analyzer: Self.name)
+        pairs = try options.pairs.enumerated().map { (k, q) in
+            guard q.count == 4, q.allSatisfy(\.isFinite) else {
+                throw AnalyzerError.invalidOption(analyzer: Self.name, option: "pairs", reason: "entry \(k + 1) must be [u1, v1, u2, v2] (four finite numbers, px), got \(q)")
+            }
+            return (Vector2(q[0], q[1]), Vector2(q[2], q[3]))
+        }
+        guard !pairs.isEmpty || options.queries != nil else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "pairs", reason: "give pairs=[[u1, v1, u2, v2], …] or queries=STREAM")
+        }
+        self.options = options
+        depthPort = .each(options.depth)
+        queryPort = options.queries.map { .nearest($0, tolerance: Int64(options.toleranceMs * 1_000_000)) }
+        measurementsPort = OutputPort("\(options.depth)/measurements")
+        probe = DepthProbe(window: options.window, noise: options.noise.model)
+    }
+
+    public mutating func open(context: inout AnalyzerContext) throws {
+        input = try DepthInput(stream: options.depth, metadata: context.metadata(of: depthPort), registeredTo: nil, analyzer: context.instanceName)
+    }
+
+    public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
+        guard let map = packet.payload(depthPort), let input else { return }
+        let depth: [Float]
+        switch input.metricDepth(map, stream: options.depth, at: packet.timestamp) {
+        case let .success(d): depth = d
+        case let .failure(problem):
+            warnings.note(problem.kind, problem.message, context: &context)
+            return
+        }
+        var all = pairs
+        if let queryPort, let queried = packet.nearest(queryPort)?.payload.pixels {
+            if queried.count % 2 == 1 {
+                warnings.note("odd queries", "'\(queryPort.key.name)' gave \(queried.count) pixels at \(packet.timestamp.nanoseconds) ns: pairs are two pixels each, the last one is left out", context: &context)
+            }
+            all += stride(from: 0, to: queried.count - 1, by: 2).map { (queried[$0], queried[$0 + 1]) }
+        }
+        let camera = input.calibration.model
+        let measurements = all.map { (a, b) -> Measurement in
+            let ra = probe.read(u: a.x, v: a.y, depth: depth, width: camera.width, height: camera.height, camera: camera)
+            let rb = probe.read(u: b.x, v: b.y, depth: depth, width: camera.width, height: camera.height, camera: camera)
+            guard let ra, let rb else {
+                let missing = [(a, ra), (b, rb)].filter { $0.1 == nil }.map { p in
+                    camera.contains(p.0, margin: -0.5) ? "(\(p.0.x), \(p.0.y)) has no valid depth within \(options.window)×\(options.window) px"
+                        : "(\(p.0.x), \(p.0.y)) is outside the \(camera.width)×\(camera.height) image"
+                }
+                return Measurement(from: a, to: b, fromPoint: ra?.point, toPoint: rb?.point, distance: nil, sigma: nil, note: missing.joined(separator: "; "))
+            }
+            let d = DepthProbe.distance(ra, rb)
+            return Measurement(from: a, to: b, fromPoint: ra.point, toPoint: rb.point, distance: d.distance, sigma: d.sigma)
+        }
+        context.emit(Measurements(measurements: measurements), on: measurementsPort, at: packet.timestamp)
+    }
+
+    public mutating func close(context: inout AnalyzerContext) throws {
+        warnings.flush(context: &context)
+    }
+}
