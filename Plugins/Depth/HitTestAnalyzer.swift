@@ -6,7 +6,8 @@ import ParallaxMath
 /// depth map (the median depth of a small window, ``DepthProbe``) and the detected planes it
 /// crosses inside their boundaries (from a `planes` stream), nearest first, each with its σ
 /// along the ray from the depth noise model. Pixels come from the `pixels` option, from a
-/// stream of ``PixelQueries``, or both; a pixel outside the image, or without valid depth
+/// stream of ``PixelQueries``, or both; with neither, the image centre (the reticle of a
+/// measuring app). A pixel outside the image, or without valid depth
 /// nearby and no plane, gets no hit and a note saying why (the stream goes on).
 ///
 /// Example chain: `planes ! hit-test pixels=[[320,240],[100,400]] planes=depth/planes`.
@@ -16,7 +17,7 @@ public struct HitTestAnalyzer: Analyzer {
 
     public struct Options: AnalyzerOptions {
         @Parameter("depth stream (DepthMap)") public var depth = "depth"
-        @Parameter("pixels to test, [[u, v], …] (px)") public var pixels: [[Double]] = []
+        @Parameter("pixels to test, [[u, v], …] (px); with no queries either: the image centre") public var pixels: [[Double]] = []
         @Parameter("stream of pixels to test (PixelQueries), joined to the nearest depth map; none") public var queries: String? = nil
         @Parameter("stream of detected planes (the planes analyzer's <depth>/planes, in the camera's frame); none: depth only") public var planes: String? = nil
         @Parameter("window whose median depth is read (px, odd)", range: 1...63) public var window = 5
@@ -38,9 +39,6 @@ public struct HitTestAnalyzer: Analyzer {
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
         pixels = try PixelList.parse(options.pixels, option: "pixels", analyzer: Self.name)
-        guard !pixels.isEmpty || options.queries != nil else {
-            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "pixels", reason: "give pixels=[[u, v], …] or queries=STREAM")
-        }
         self.options = options
         let tolerance = Int64(options.toleranceMs * 1_000_000)
         depthPort = .each(options.depth)
@@ -63,7 +61,9 @@ public struct HitTestAnalyzer: Analyzer {
             warnings.note(problem.kind, problem.message, context: &context)
             return
         }
-        let asked = pixels + (queryPort.flatMap { packet.nearest($0)?.payload.pixels } ?? [])
+        let camera = input.calibration.model
+        let centre = pixels.isEmpty && queryPort == nil ? [Vector2(Double(camera.width - 1) / 2, Double(camera.height - 1) / 2)] : []
+        let asked = pixels + centre + (queryPort.flatMap { packet.nearest($0)?.payload.pixels } ?? [])
         var planes: [PlaneAnchor] = []
         if let planePort, let detected = packet.nearest(planePort)?.payload {
             if detected.frame == "camera" {
@@ -72,7 +72,6 @@ public struct HitTestAnalyzer: Analyzer {
                 warnings.note("world planes", "'\(planePort.key.name)' holds planes in the \(detected.frame) frame; hit-test uses planes in the camera's frame (run planes without poses): depth hits only", context: &context)
             }
         }
-        let camera = input.calibration.model
         var results: [PixelHits] = []
         for pixel in asked {
             guard camera.contains(pixel, margin: -0.5) else {

@@ -5,7 +5,8 @@ import ParallaxMath
 /// The measuring tape: the metric distance between two pixels' points in each depth map
 /// (each read as a window's median depth on its own ray, ``DepthProbe``), with its σ from the
 /// depth noise model (each point's error runs along its ray). Pairs come from the `pairs`
-/// option or, two pixels at a time, from a stream of ``PixelQueries``; a pixel outside the
+/// option or, two pixels at a time, from a stream of ``PixelQueries`` (`queries=`; with neither
+/// given, the stream `<depth>/queries`, which then must exist); a pixel outside the
 /// image or without valid depth nearby gives no distance and a note (the stream goes on).
 ///
 /// Example chain: `measure pairs=[[100,240,540,240]]`.
@@ -16,7 +17,7 @@ public struct MeasureAnalyzer: Analyzer {
     public struct Options: AnalyzerOptions {
         @Parameter("depth stream (DepthMap)") public var depth = "depth"
         @Parameter("pixel pairs, [[u1, v1, u2, v2], …] (px)") public var pairs: [[Double]] = []
-        @Parameter("stream of pixels (PixelQueries), measured two at a time, joined to the nearest depth map; none") public var queries: String? = nil
+        @Parameter("stream of pixels (PixelQueries), measured two at a time, joined to the nearest depth map; none: <depth>/queries when no pairs are given") public var queries: String? = nil
         @Parameter("window whose median depth is read (px, odd)", range: 1...63) public var window = 5
         @Parameter("depth noise model: kinect or exact") public var noise = DepthNoiseOption.kinect
         @Parameter("largest time between a depth map and its queries (ms)", range: 0...10_000) public var toleranceMs = 50.0
@@ -40,12 +41,10 @@ public struct MeasureAnalyzer: Analyzer {
             }
             return (Vector2(q[0], q[1]), Vector2(q[2], q[3]))
         }
-        guard !pairs.isEmpty || options.queries != nil else {
-            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "pairs", reason: "give pairs=[[u1, v1, u2, v2], …] or queries=STREAM")
-        }
         self.options = options
         depthPort = .each(options.depth)
-        queryPort = options.queries.map { .nearest($0, tolerance: Int64(options.toleranceMs * 1_000_000)) }
+        let queries = options.queries ?? (pairs.isEmpty ? "\(options.depth)/queries" : nil)
+        queryPort = queries.map { .nearest($0, tolerance: Int64(options.toleranceMs * 1_000_000)) }
         measurementsPort = OutputPort("\(options.depth)/measurements")
         probe = DepthProbe(window: options.window, noise: options.noise.model)
     }

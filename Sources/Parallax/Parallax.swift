@@ -33,6 +33,8 @@ public enum BuiltinAnalyzers {
         r.register(PlanesAnalyzer.self)
         r.register(HitTestAnalyzer.self)
         r.register(MeasureAnalyzer.self)
+        r.register(DepthColorizeAnalyzer.self)
+        r.register(DepthFilterAnalyzer.self)
         r.register(TrackObjectAnalyzer.self)
         return r
     }()

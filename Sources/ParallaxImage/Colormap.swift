@@ -23,9 +23,25 @@ public enum Colormap {
         return (byte(a.0, b.0), byte(a.1, b.1), byte(a.2, b.2))
     }
 
+    /// A colour map by name.
+    public enum Map: String, Sendable, CaseIterable {
+        case turbo, viridis
+
+        /// `t` in [0, 1] to RGB.
+        public func color(_ t: Double) -> (r: UInt8, g: UInt8, b: UInt8) {
+            self == .turbo ? Colormap.turbo(t) : Colormap.viridis(t)
+        }
+    }
+
     /// An RGB image of `values` through ``turbo(_:)``, `range` mapped to 0…1 (default: the
     /// finite values' minimum and maximum). Non-finite values (invalid pixels) are black.
     public static func turbo(_ values: ImageBuffer<Float>, range: ClosedRange<Double>? = nil) -> ImageBuffer<UInt8> {
+        image(values, map: .turbo, range: range)
+    }
+
+    /// An RGB image of `values` through `map`, `range` mapped to 0…1 (values beyond clamped;
+    /// default: the finite values' minimum and maximum). Non-finite values are black.
+    public static func image(_ values: ImageBuffer<Float>, map: Map, range: ClosedRange<Double>? = nil) -> ImageBuffer<UInt8> {
         var lo = Double.infinity, hi = -Double.infinity
         if let range {
             lo = range.lowerBound
@@ -36,7 +52,7 @@ public enum Colormap {
         let span = hi > lo ? hi - lo : 1
         var rgb = [UInt8](repeating: 0, count: values.width * values.height * 3)
         for (i, v) in values.samples.enumerated() where v.isFinite {
-            let c = turbo((Double(v) - lo) / span)
+            let c = map.color((Double(v) - lo) / span)
             rgb[3 * i] = c.r
             rgb[3 * i + 1] = c.g
             rgb[3 * i + 2] = c.b

@@ -39,7 +39,6 @@ import ParallaxTesting
 
     @Test func badPixelOptionsAreErrorsNamingTheOption() {
         var options = HitTestAnalyzer.Options()
-        #expect { _ = try HitTestAnalyzer(options: options) } throws: { "\($0)".contains("option 'pixels'") }
         options.pixels = [[1, 2, 3]]
         #expect { _ = try HitTestAnalyzer(options: options) } throws: { "\($0)".contains("entry 1 must be [u, v]") }
         options.pixels = [[.nan, 2]]
@@ -110,5 +109,26 @@ import ParallaxTesting
         let m = try #require(try h.run().packets(on: "depth/measurements", as: Measurements.self).first).payload.measurements
         #expect(m[0].distance == nil && m[0].note?.contains("outside the 640×480 image") == true)
         #expect(m[1].distance == nil && m[1].note?.contains("(0.0, 0.0) has no valid depth") == true)
+    }
+}
+
+@Suite struct HitTestDefaultsTests {
+    /// With no pixels, hit-test looks at the image centre; measure without pairs reads
+    /// `<depth>/queries`, and a chain without that stream fails naming it.
+    @Test func theCentreByDefaultAndAQueryStreamForMeasure() throws {
+        let tum = try TUMFrame.load()
+        var h = AnalyzerHarness { try HitTestAnalyzer(options: .init()) }
+        h.describe(TUMFrame.depthKey, as: tum.depthMetadata)
+        h.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+        let results = try #require(try h.run().packets(on: "depth/hits", as: HitTestResults.self).first).payload.results
+        #expect(results.map(\.pixel) == [Vector2(319.5, 239.5)] && results[0].hits.first?.kind == .depth)
+        var m = AnalyzerHarness { try MeasureAnalyzer(options: .init()) }
+        m.describe(TUMFrame.depthKey, as: tum.depthMetadata)
+        m.push(PixelQueries(pixels: [Vector2(100, 250), Vector2(540, 250), Vector2(5, 5)]), on: StreamKey<PixelQueries>("depth/queries"), at: tum.time)
+        m.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+        let result = try m.run()
+        let measured = try #require(result.packets(on: "depth/measurements", as: Measurements.self).first).payload.measurements
+        #expect(measured.count == 1 && (measured[0].distance ?? 0) > 1.5)
+        #expect(result.report.warnings.contains { $0.contains("gave 3 pixels") })
     }
 }

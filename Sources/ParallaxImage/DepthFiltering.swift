@@ -1,0 +1,102 @@
+import Foundation
+
+/// Filters for depth images (m, NaN where invalid): the steps depth SDKs run before using depth.
+public enum DepthFiltering {
+    /// `depth` with values outside `range` (and non-finite ones) made invalid (NaN).
+    public static func clamp(_ depth: ImageBuffer<Float>, to range: ClosedRange<Float>) -> ImageBuffer<Float> {
+        let samples = depth.samples.map { v -> Float in v.isFinite && range.contains(v) ? v : .nan }
+        return ImageBuffer(width: depth.width, height: depth.height, samples: samples)
+    }
+
+    /// Edge-preserving smoothing (a bilateral filter): each valid pixel becomes the weighted
+    /// mean of the valid pixels within `radius`, weighted by `exp(−d²/2σs²)` for their image
+    /// distance `d` (px) and `exp(−Δz²/2σr(z)²)` for their depth difference, `σr(z)` given per
+    /// depth (the sensor's noise, so a step of many σ, an edge, is kept); with a `guide`
+    /// (gray, same size) also by `exp(−ΔI²/2σg²)`: the joint bilateral filter, which keeps the
+    /// colour image's edges too. Invalid pixels stay invalid.
+    public static func bilateral(_ depth: ImageBuffer<Float>, radius: Int, sigmaSpace: Double, sigmaRange: (Float) -> Float,
+                                 guide: ImageBuffer<UInt8>? = nil, sigmaGuide: Double = 10) -> ImageBuffer<Float> {
+        let w = depth.width, h = depth.height, r = max(0, radius)
+        guard r > 0, w > 0, h > 0 else { return depth }
+        let guide = guide.flatMap { $0.width == w && $0.height == h && $0.channels == 1 ? $0 : nil }
+        var spatial = [Float](repeating: 0, count: (2 * r + 1) * (2 * r + 1))
+        for dy in -r...r { for dx in -r...r {
+            spatial[(dy + r) * (2 * r + 1) + dx + r] = Float(exp(-Double(dx * dx + dy * dy) / (2 * sigmaSpace * sigmaSpace)))
+        } }
+        let guideScale = Float(-1 / (2 * sigmaGuide * sigmaGuide))
+        var out = depth.samples
+        depth.withUnsafeSamples { z in
+            for y in 0..<h {
+                for x in 0..<w {
+                    let c = z[y * w + x]
+                    guard c.isFinite else { continue }
+                    let s = max(sigmaRange(c), 1e-6), rangeScale = -1 / (2 * s * s)
+                    let gc = guide.map { Float($0[x, y]) } ?? 0
+                    var sum: Float = 0, total: Float = 0
+                    for yy in max(0, y - r)...min(h - 1, y + r) {
+                        for xx in max(0, x - r)...min(w - 1, x + r) {
+                            let v = z[yy * w + xx]
+                            guard v.isFinite else { continue }
+                            let dz = v - c
+                            var weight = spatial[(yy - y + r) * (2 * r + 1) + xx - x + r] * Foundation.exp(dz * dz * rangeScale)
+                            if let guide {
+                                let dg = Float(guide[xx, yy]) - gc
+                                weight *= Foundation.exp(dg * dg * guideScale)
+                            }
+                            sum += weight * v
+                            total += weight
+                        }
+                    }
+                    out[y * w + x] = total > 0 ? sum / total : c
+                }
+            }
+        }
+        return ImageBuffer(width: w, height: h, samples: out)
+    }
+
+    /// `depth` with its small holes filled: each 4-connected region of invalid pixels of at
+    /// most `maxArea` pixels that does not touch the image border is filled from its rim, ring
+    /// by ring inward, each pixel the median of its already valid 8-neighbours. Larger holes
+    /// (and those open to the border: what lies beyond is unknown) stay invalid.
+    public static func fillHoles(_ depth: ImageBuffer<Float>, maxArea: Int) -> ImageBuffer<Float> {
+        let w = depth.width, h = depth.height
+        guard maxArea > 0, w > 0, h > 0 else { return depth }
+        var z = depth.samples
+        var label = [Int32](repeating: -1, count: w * h)
+        var stack: [Int] = []
+        for start in 0..<(w * h) where !z[start].isFinite && label[start] < 0 {
+            var region: [Int] = []
+            var border = false
+            label[start] = 0
+            stack.append(start)
+            while let i = stack.popLast() {
+                region.append(i)
+                let x = i % w, y = i / w
+                if x == 0 || y == 0 || x == w - 1 || y == h - 1 { border = true }
+                for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] where nx >= 0 && ny >= 0 && nx < w && ny < h {
+                    let n = ny * w + nx
+                    if !z[n].isFinite && label[n] < 0 { label[n] = 0; stack.append(n) }
+                }
+            }
+            guard !border, region.count <= maxArea else { continue }
+            var pending = Set(region)
+            while !pending.isEmpty {
+                // This ring: the pending pixels with a valid neighbour, filled together.
+                var ring: [(Int, Float)] = []
+                for i in pending.sorted() {
+                    let x = i % w, y = i / w
+                    var values: [Float] = []
+                    for ny in max(0, y - 1)...min(h - 1, y + 1) { for nx in max(0, x - 1)...min(w - 1, x + 1) where z[ny * w + nx].isFinite {
+                        values.append(z[ny * w + nx])
+                    } }
+                    guard !values.isEmpty else { continue }
+                    values.sort()
+                    ring.append((i, values.count % 2 == 1 ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2))
+                }
+                guard !ring.isEmpty else { break }
+                for (i, v) in ring { z[i] = v; pending.remove(i) }
+            }
+        }
+        return ImageBuffer(width: w, height: h, samples: z)
+    }
+}
