@@ -79,24 +79,23 @@ public struct PlaneDetector: Sendable {
         var remaining = gridPoint.indices.filter { gridPoint[$0] != nil }
         var detections: [Detection] = []
         let cosMax = cos(settings.maxNormalAngle)
-        func supports(_ plane: Plane, _ g: Int) -> Bool {
-            guard let p = gridPoint[g] else { return false }
-            let limit = min(settings.maxDistance, max(settings.minDistance, settings.sigmas * settings.noise.sigma(p.z)))
-            guard abs(plane.distance(to: p)) <= limit else { return false }
-            if let n = normals[g] { return abs(n.dot(plane.normal)) >= cosMax }
-            return true
+        // Per grid point, once: its position, inlier distance and normal (zero when it has none).
+        let position = gridPoint.map { $0 ?? .zero }
+        let limit = gridPoint.map { p in p.map { min(settings.maxDistance, max(settings.minDistance, settings.sigmas * settings.noise.sigma($0.z))) } ?? -1 }
+        let normal = normals.map { $0 ?? .zero }
+        @inline(__always) func supports(_ plane: Plane, _ g: Int) -> Bool {
+            guard abs(plane.distance(to: position[g])) <= limit[g] else { return false }
+            let n = normal[g]
+            return n == .zero || abs(n.dot(plane.normal)) >= cosMax
         }
         /// 1/σ² of the depth noise at a point's range (σ at least 0.1 mm).
         func weight(_ p: Vector3) -> Double { let s = max(1e-4, settings.noise.sigma(p.z)); return 1 / (s * s) }
         while detections.count < settings.maxPlanes, remaining.count >= max(3, settings.minPoints) {
             let candidates = remaining
-            let ransac = RANSAC<Plane>(minimalSampleSize: 3, threshold: 1, maxIterations: settings.iterations,
-                                       seed: settings.seed &+ UInt64(detections.count))
-            guard let found = try? ransac.run(dataCount: candidates.count, fit: { s in
-                guard let a = gridPoint[candidates[s[0]]], let b = gridPoint[candidates[s[1]]], let c = gridPoint[candidates[s[2]]] else { return nil }
-                return Plane(through: a, b, c)
-            }, residual: { plane, i in supports(plane, candidates[i]) ? 0 : 2 }) else { break }
-            var region = Self.largestRegion(found.inliers.map { candidates[$0] }, width: gw, height: gh)
+            var rng = SeededGenerator(seed: settings.seed &+ UInt64(detections.count))
+            guard let model = Self.ransac(candidates: candidates, position: position, iterations: settings.iterations, rng: &rng, supports: supports) else { break }
+            let found = (model: model, inliers: candidates.filter { supports(model, $0) })
+            var region = Self.largestRegion(found.inliers, width: gw, height: gh)
             guard region.count >= settings.minPoints else { break }
             // Refit on the region, weighted by the noise at each point's range, and collect the
             // connected support of the refined plane.
@@ -136,6 +135,42 @@ public struct PlaneDetector: Sendable {
     func coplanar(_ a: Plane, _ b: Plane, at centroid: Vector3) -> Bool {
         let limit = min(settings.maxDistance, max(settings.minDistance, settings.sigmas * settings.noise.sigma(centroid.z)))
         return a.angle(to: b) <= 5 * Double.pi / 180 && abs(a.distance(to: centroid)) <= 2 * limit
+    }
+
+    /// The plane through three candidates with the most support, scored on at most 2000 of
+    /// them (a seeded random subset, the same for every hypothesis: the winner is then checked on
+    /// all); the iteration budget shrinks as the best support grows (99.9 % confidence of one
+    /// all-inlier sample), capped by `iterations`.
+    static func ransac(candidates: [Int], position: [Vector3], iterations: Int, rng: inout SeededGenerator,
+                       supports: (Plane, Int) -> Bool) -> Plane? {
+        let n = candidates.count
+        guard n >= 3 else { return nil }
+        var scoring = candidates
+        if n > 2000 {
+            for i in 0..<2000 { scoring.swapAt(i, i + Int(rng.next() % UInt64(n - i))) }
+            scoring = Array(scoring.prefix(2000))
+        }
+        var best: (plane: Plane, count: Int)?
+        var budget = max(1, iterations), iteration = 0
+        while iteration < budget {
+            iteration += 1
+            let a = Int(rng.next() % UInt64(n)), b = Int(rng.next() % UInt64(n)), c = Int(rng.next() % UInt64(n))
+            guard a != b, b != c, a != c,
+                  let plane = Plane(through: position[candidates[a]], position[candidates[b]], position[candidates[c]]) else { continue }
+            var count = 0
+            for g in scoring where supports(plane, g) { count += 1 }
+            if count > (best?.count ?? 0) {
+                best = (plane, count)
+                let w = Double(count) / Double(scoring.count), allInlier = w * w * w
+                if allInlier >= 1 - 1e-12 {
+                    budget = iteration
+                } else if allInlier > 0 {
+                    let needed = log(1 - 0.999) / log(1 - allInlier)
+                    if needed.isFinite { budget = min(budget, max(iteration, Int(needed.rounded(.up)))) }
+                }
+            }
+        }
+        return best?.plane
     }
 
     /// Each grid point's unit normal from the neighbours two steps away on either side (both
