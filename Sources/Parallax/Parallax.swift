@@ -35,6 +35,7 @@ public enum BuiltinAnalyzers {
         r.register(MeasureAnalyzer.self)
         r.register(DepthColorizeAnalyzer.self)
         r.register(DepthFilterAnalyzer.self)
+        r.register(DepthRegisterAnalyzer.self)
         r.register(TrackObjectAnalyzer.self)
         return r
     }()

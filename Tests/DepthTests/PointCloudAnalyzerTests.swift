@@ -74,3 +74,20 @@ import ParallaxTesting
         #expect("\(result.failure.map { "\($0)" } ?? "")".contains("stream 'depth' has no camera calibration"))
     }
 }
+
+@Suite struct PointCloudColourTests {
+    /// A colour frame of another size than the depth: the cloud comes uncoloured, with a warning.
+    @Test func aColourFrameOfAnotherSizeLeavesThePointsUncoloured() throws {
+        let tum = try TUMFrame.load()
+        var options = PointCloudAnalyzer.Options()
+        options.color = "rgb"
+        var h = AnalyzerHarness { try PointCloudAnalyzer(options: options) }
+        h.describe(TUMFrame.depthKey, as: tum.depthMetadata)
+        h.push(CameraFrame(cameraID: "rgb", image: ImageBuffer(width: 320, height: 240, channels: 3, repeating: UInt8(9))), on: TUMFrame.rgbKey, at: tum.time)
+        h.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+        let result = try h.run()
+        let cloud = try #require(result.packets(on: "depth/points", as: PointCloud.self).first).payload
+        #expect(cloud.colors == nil && !cloud.points.isEmpty)
+        #expect(result.report.warnings.contains { $0.contains("320×240×3, the depth 640×480: points left uncoloured") })
+    }
+}
