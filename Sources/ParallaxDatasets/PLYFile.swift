@@ -92,11 +92,13 @@ public enum PLYFile {
         }
         let hasColor = properties == colored
         var points = [SIMD3<Float>](), colors = [SIMD3<UInt8>]()
-        points.reserveCapacity(count)
         let body = data[end.upperBound...]
         if binary {
             let stride = 12 + (hasColor ? 3 : 0)
-            guard body.count >= count * stride else { throw ReadError(path: path, reason: "\(body.count) bytes of vertices, \(count) need \(count * stride)") }
+            // The header's count is checked against the bytes there are before anything is allocated.
+            let (need, overflow) = count.multipliedReportingOverflow(by: stride)
+            guard !overflow, body.count >= need else { throw ReadError(path: path, reason: "\(body.count) bytes of vertices, the header's \(count) need more") }
+            points.reserveCapacity(count)
             let bytes = [UInt8](body)
             func float(_ o: Int) -> Float {
                 Float(bitPattern: UInt32(bytes[o]) | UInt32(bytes[o + 1]) << 8 | UInt32(bytes[o + 2]) << 16 | UInt32(bytes[o + 3]) << 24)
@@ -109,6 +111,7 @@ public enum PLYFile {
         } else {
             let lines = String(decoding: body, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
             guard lines.count >= count else { throw ReadError(path: path, reason: "\(lines.count) vertex lines, the header says \(count)") }
+            points.reserveCapacity(count)
             for (i, line) in lines.prefix(count).enumerated() {
                 let f = line.split(separator: " ")
                 guard f.count == (hasColor ? 6 : 3), let x = Float(f[0]), let y = Float(f[1]), let z = Float(f[2]) else {

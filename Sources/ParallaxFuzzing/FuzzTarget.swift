@@ -33,6 +33,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Tracking ground truth: OTB's groundtruth_rect.txt and VOT's groundtruth.txt (rectangles
     /// and polygons, any separator).
     case boxTruth = "box-truth"
+    /// Point-cloud PLY files (binary little-endian and ASCII), as `PLYFile.read` takes them.
+    case ply
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -146,6 +148,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let otb = (try? BoxTruthFile.read(path, convention: .otb)) != nil
             let vot = (try? BoxTruthFile.read(path, convention: .vot)) != nil
             return otb || vot
+        case .ply:
+            return (try? PLYFile.read(path: put(data, "cloud.ply"))) != nil
         case .benchSuite:
             guard let suite = try? BenchSuite.load(put(data, "suite.yaml")) else { return false }
             for run in suite.runs where !run.chain.hasSuffix(".yaml") && !run.chain.hasSuffix(".yml") {

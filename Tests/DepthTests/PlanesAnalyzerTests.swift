@@ -115,3 +115,33 @@ import ParallaxTesting
         }
     }
 }
+
+@Suite struct PlanesGravityTests {
+    /// Up from an IMU: its mean specific force between depth maps (still: straight up), through
+    /// the IMU's and the camera's places on the body. On the TUM frame, with the IMU reading the
+    /// floor's up direction, the floor, a table and a wall are told apart.
+    @Test func upFromTheIMUClassifiesTheTUMFramesPlanes() throws {
+        let tum = try TUMFrame.load()
+        var options = PlanesAnalyzer.Options()
+        options.imu = "imu0"
+        var h = AnalyzerHarness { try PlanesAnalyzer(options: options) }
+        h.describe(TUMFrame.depthKey, as: tum.depthMetadata)
+        // The IMU is turned 90° about z on the body: its reading is rotated back.
+        let bodyFromIMU = SO3.exp(Vector3(0, 0, .pi / 2))
+        let imuKey = StreamKey<IMUSample>("imu0")
+        h.describe(imuKey, as: StreamMetadata(imu: IMUCalibration(bodyFromSensor: SE3(rotation: bodyFromIMU, translation: .zero), rateHz: 200,
+                                                                  noise: IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5, accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-4))))
+        let upCamera = Vector3(0.007, -0.877, -0.48).normalized
+        let reading = bodyFromIMU.inverse * (9.81 * upCamera)
+        for k in 1...5 {
+            h.push(IMUSample(gyroscope: .zero, accelerometer: reading), on: imuKey, at: Timestamp(nanoseconds: tum.time.nanoseconds - Int64(k) * 5_000_000))
+        }
+        h.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+        let result = try h.run()
+        #expect(result.failure == nil)
+        let planes = try #require(result.packets(on: "depth/planes", as: DetectedPlanes.self).first).payload.planes
+        #expect(planes.first?.classification == .floor)
+        #expect(planes.contains { $0.classification == .table } && planes.contains { $0.classification == .wall })
+        #expect(planes.allSatisfy { ($0.tiltDegrees ?? -1) >= 0 })
+    }
+}
