@@ -5,8 +5,9 @@ import ParallaxMath
 /// invalid), largest first: ARKit's plane detection for one depth frame.
 ///
 /// On a grid of every ``Settings/step``-th pixel: each point's normal from its neighbours two
-/// grid steps away (none across a depth jump); then, repeatedly, RANSAC (MSAC, seeded) for the
-/// plane with the most support, a point supporting it when it lies within
+/// grid steps away (none across a depth jump); then, repeatedly, RANSAC (seeded; hypotheses
+/// scored on a fixed subset of at most 2000 points) for the plane with the most support, a
+/// point supporting it when it lies within
 /// ``Settings/sigmas`` standard deviations of the depth noise at its range and its normal (when
 /// it has one) within ``Settings/maxNormalAngle`` of the plane's; the largest 4-connected region
 /// of support on the grid is the plane (support elsewhere is another surface that happens to
@@ -14,7 +15,8 @@ import ParallaxMath
 /// collection of the connected support, then the region is removed and the search goes on, until
 /// the next plane would have fewer than ``Settings/minPoints`` grid points. A region on a plane
 /// already found (normals within 5°, within twice the inlier distance) joins that plane: one floor,
-/// whatever stands on it.
+/// whatever stands on it. Deterministic: the same cloud and settings give the same planes bit
+/// for bit. Up to ``Settings/maxRange`` only (the sensor's useful range).
 public struct PlaneDetector: Sendable {
     public struct Settings: Sendable, Equatable {
         /// Grid spacing (px).

@@ -10,7 +10,8 @@ public struct VoxelGrid: Sendable {
 
     public init(size: Float) { self.size = size }
 
-    /// The downsampled points, and colours when `colors` is given (one per point).
+    /// The downsampled points, and colours when `colors` is given with one per point (otherwise
+    /// none). Non-finite points and points beyond ±2·10⁹ voxels are left out.
     public func downsample(_ points: [SIMD3<Float>], colors: [SIMD3<UInt8>]? = nil) -> (points: [SIMD3<Float>], colors: [SIMD3<UInt8>]?) {
         guard size > 0, size.isFinite else { return (points, colors) }
         let colors = colors?.count == points.count ? colors : nil
