@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxGeometry
 import Parallax
 
 /// `parallax convert DATASET --to parallax --out DIR`.

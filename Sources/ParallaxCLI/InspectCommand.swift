@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxGeometry
 import Parallax
 
 /// `parallax inspect DATASET`: streams, counts, rates, gaps, order, sizes, calibration, ground truth.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxGeometry
 import Parallax
 
 /// `parallax run CHAIN DATASET --out DIR`.

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxGeometry
 import ParallaxCore
 
 /// Binary Netpbm images: P5 (gray) and P6 (RGB), 8-bit (`maxval` ≤ 255) or 16-bit big-endian

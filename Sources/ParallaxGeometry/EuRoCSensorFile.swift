@@ -39,6 +39,13 @@ public enum EuRoCSensorFile {
             throw CalibrationError.invalidValue(path: path, key: "resolution", line: resolution.line,
                                                 reason: "expected two positive integers [width, height]")
         }
+        // As an image header's: a calibration declaring more pixels than any image may have is
+        // refused before anything is allocated for it (ray tables, rectification maps).
+        guard resolution.value[0] * resolution.value[1] <= Double(ImageSizeLimit.maxPixels) else {
+            func text(_ v: Double) -> String { v < 1e15 ? String(Int(v)) : "\(v)" }
+            throw CalibrationError.invalidValue(path: path, key: "resolution", line: resolution.line,
+                                                reason: "\(text(resolution.value[0]))×\(text(resolution.value[1])) exceeds the limit of \(Double(ImageSizeLimit.maxPixels) / 1e6) megapixels (--max-image-megapixels)")
+        }
         guard intr.value[0] > 0, intr.value[1] > 0 else {
             throw CalibrationError.invalidValue(path: path, key: "intrinsics", line: intr.line,
                                                 reason: "focal lengths must be positive, got fu=\(intr.value[0]) fv=\(intr.value[1])")

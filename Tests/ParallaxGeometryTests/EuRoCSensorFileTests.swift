@@ -63,6 +63,15 @@ import ParallaxMath
                 return key == "rate_hz"
             }
         }
+        // A resolution beyond any image (and beyond Int: 1e300) is refused before anything is
+        // allocated for it (an analyzer's ray table of 4e6 × 3e6 would be 96 TB).
+        for huge in ["[4000000, 3000000]", "[1e300, 1]"] {
+            let text = try cameraText(replacing: "[752, 480]", with: huge)
+            #expect { _ = try EuRoCSensorFile.parseCamera(yaml: text, path: "s.yaml") } throws: { error in
+                guard case let CalibrationError.invalidValue(_, key, _, reason) = error else { return false }
+                return key == "resolution" && reason.contains("megapixels")
+            }
+        }
         let textValue = try cameraText(replacing: "[752, 480]", with: "[752, wide]")
         #expect(throws: CalibrationError.self) { _ = try EuRoCSensorFile.parseCamera(yaml: textValue, path: "s.yaml") }
         let unknownModel = try cameraText(replacing: "distortion_model: radial-tangential", with: "distortion_model: fov")

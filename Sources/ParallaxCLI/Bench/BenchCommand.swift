@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxGeometry
 import Parallax
 
 /// `parallax bench SUITE.yaml --out DIR`: chains × datasets, evaluated, reported; or one case
