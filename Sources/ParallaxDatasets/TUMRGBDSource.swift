@@ -55,7 +55,9 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource, GroundTru
         let camera = try Self.calibration(root: root)
         if fm.fileExists(atPath: rgbList) { streams.append(StreamDescription(StreamKey<CameraFrame>("rgb"), metadata: StreamMetadata(camera: camera))) }
         try list(rgbList, stream: "rgb", rank: 0) { path, t in
-            AnyPacket(stream: "rgb", timestamp: t, payload: CameraFrame(cameraID: "rgb", image: try ImageDecoder.decode8Bit(path: path)))
+            let image = try ImageDecoder.decode8Bit(path: path)
+            try ImageDecodingError.checkSize(path: path, width: image.width, height: image.height, calibration: camera)
+            return AnyPacket(stream: "rgb", timestamp: t, payload: CameraFrame(cameraID: "rgb", image: image))
         }
         if fm.fileExists(atPath: depthList) {
             let sensor = DepthSensor(kind: .depth, camera: camera, unitsPerMetre: Double(Self.depthUnitsPerMetre))
@@ -65,6 +67,7 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource, GroundTru
             guard case let .gray16(raw) = try ImageDecoder.decode(path: path) else {
                 throw ImageDecodingError.unsupported(path: path, reason: "depth must be a 16-bit gray PNG")
             }
+            try ImageDecodingError.checkSize(path: path, width: raw.width, height: raw.height, calibration: camera)
             return AnyPacket(stream: "depth", timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: TUMRGBDSource.depthUnitsPerMetre, sensorID: "depth"))
         }
         let accelFile = root.appendingPathComponent("accelerometer.txt").path

@@ -212,6 +212,16 @@ import ParallaxGeometry
         #expect { _ = try TUMRGBDSource(path: other.path) } throws: { "\($0)".contains("sensor.yaml") }
     }
 
+    @Test func framesOfAnotherSizeThanTheCalibrationAreErrorsNamingTheFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-tum-size-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: ImageDecoderTests.tum, to: folder)
+        let yaml = folder.appendingPathComponent("sensor.yaml")
+        try String(contentsOf: yaml, encoding: .utf8).replacingOccurrences(of: "[640, 480]", with: "[320, 240]").write(to: yaml, atomically: true, encoding: .utf8)
+        let source = try TUMRGBDSource(path: folder.path)
+        #expect { _ = try source.next() } throws: { "\($0)".contains("rgb/1341847980.722988.png: the image is 640×480 px but its camera's calibration") }
+    }
+
     @Test func notATUMFolderSaysWhatWasExpected() {
         #expect(throws: DatasetError.notADataset(path: "/tmp", expected: "a TUM RGB-D folder with rgb.txt and/or depth.txt")) {
             _ = try TUMRGBDSource(path: "/tmp")
