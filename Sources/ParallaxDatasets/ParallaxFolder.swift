@@ -15,7 +15,7 @@ import Yams
 ///   - {name: cam0, type: camera, calibration: cam0/sensor.yaml}   # cam0/data.csv: t_ns,filename (PNG in cam0/data/)
 ///   - {name: imu0, type: imu, calibration: imu0/sensor.yaml}      # imu0/data.csv: t_ns,gx,gy,gz,ax,ay,az
 ///   - {name: depth0, type: depth, depth_scale: 5000, kind: depth, calibration: depth0/sensor.yaml}
-///                                                                 # depth0/data.csv: t_ns,filename (16-bit PNG)
+///                                                                 # depth0/data.csv: t_ns,filename (16-bit PNG, or Float32 PFM in the kind's unit)
 ///   - {name: accel0, type: accelerometer}                         # accel0/data.csv: t_ns,ax,ay,az
 /// ground_truth: groundtruth.csv                                    # EuRoC ground-truth CSV
 /// ```
@@ -124,6 +124,14 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
                     guard row.count == 2 else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected 2 columns (t_ns,filename), found \(row.count)") }
                     let t = try stamp(row)
                     rows.addImage(at: t, rank: rank, stream: name, path: try DatasetPath.resolve(row.string(1), under: dataFolder, listedIn: csv, line: row.line), listedAs: row.string(1), in: csv, line: row.line) { path in
+                        // Float32 depth (PFM): the values themselves, in metres (or 1/m, px: the
+                        // stream's kind); non-finite ones (PFM's inf) are invalid.
+                        if kind == .depth, path.lowercased().hasSuffix(".pfm") {
+                            let values = try DenseFiles.readPFM(path: path)
+                            let samples = values.samples.map { $0.isFinite ? $0 : Float.nan }
+                            return AnyPacket(stream: name, timestamp: t, payload: DepthMap(sensorID: name, kind: depthKind,
+                                                                                         values: ImageBuffer(width: values.width, height: values.height, samples: samples)))
+                        }
                         switch (kind, try ImageDecoder.decode(path: path)) {
                         case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
                             try ImageDecodingError.checkSize(path: path, width: image.width, height: image.height, calibration: calibration)
@@ -131,7 +139,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
                         case let (.depth, .gray16(raw)):
                             return AnyPacket(stream: name, timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: scale, sensorID: name, kind: depthKind))
                         default:
-                            throw ImageDecodingError.unsupported(path: path, reason: kind == .camera ? "camera images must be 8-bit" : "depth must be a 16-bit gray PNG")
+                            throw ImageDecodingError.unsupported(path: path, reason: kind == .camera ? "camera images must be 8-bit" : "depth must be a 16-bit gray PNG or a Float32 PFM")
                         }
                     }
                 }

@@ -99,6 +99,23 @@ import ParallaxMath
         }
     }
 
+    /// Float32 depth: a PFM holds the values themselves (here 1/m, the stream's kind); PFM's
+    /// inf is an invalid pixel.
+    @Test func float32DepthFromPFMFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-pfm-\(UUID())")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("depth0/data"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "format: parallax-dataset\nversion: 1\nstreams:\n  - name: depth0\n    type: depth\n    kind: disparity\n".write(
+            to: folder.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
+        try "#timestamp [ns],filename\n1000,1000.pfm\n".write(to: folder.appendingPathComponent("depth0/data.csv"), atomically: true, encoding: .utf8)
+        try DenseFiles.writePFM(ImageBuffer(width: 3, height: 2, samples: [0.5, 0.25, .infinity, 1, 2, 0.125]),
+                                path: folder.appendingPathComponent("depth0/data/1000.pfm").path)
+        let source = try ParallaxFolderSource(path: folder.path)
+        let map = try #require(try source.next()?.payload as? DepthMap)
+        #expect(map.kind == .disparity && map.values[0, 0] == 0.5 && map.values[2, 1] == 0.125 && map.values[2, 0].isNaN)
+        #expect(map.depth(x: 1, y: 0) == 4)
+    }
+
     @Test func badParallaxYAMLNamesTheLine() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-badyaml-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
