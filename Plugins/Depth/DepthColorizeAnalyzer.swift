@@ -15,15 +15,10 @@ public struct DepthColorizeAnalyzer: Analyzer {
 
     public struct Options: AnalyzerOptions {
         @Parameter("depth stream (DepthMap: depth, disparity, or pixel disparity with its geometry)") public var depth = "depth"
-        @Parameter("colour map: turbo or viridis") public var colormap = ColormapOption.turbo
+        @Parameter("colour map: turbo or viridis") public var colormap = Colormap.Map.turbo
         @Parameter("depth range [near, far] (m) mapped to the colours; empty: the first map's 1st–99th percentile") public var range: [Double] = []
         @Parameter("append the legend bar with the range") public var legend = true
         public init() {}
-    }
-
-    /// The colour map option.
-    public enum ColormapOption: String, CaseIterable, OptionValue {
-        case turbo, viridis
     }
 
     private let depthPort: InputPort<DepthMap>
@@ -44,31 +39,20 @@ public struct DepthColorizeAnalyzer: Analyzer {
 
     public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let map = packet.payload(depthPort) else { return }
-        let depth: ImageBuffer<Float>
-        do { depth = try map.metricDepth() } catch {
-            warnings.note("conversion", "'\(options.depth)' at \(packet.timestamp.nanoseconds) ns: \(error): skipped", context: &context)
-            return
-        }
-        if range == nil { range = Self.percentileRange(depth.samples) }
+        guard let depth = DepthInput.metricDepth(of: map, stream: options.depth, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
+        if range == nil { range = Colormap.percentileRange(depth.samples) }
         let shown = range ?? 0...1
         if range == nil {
             warnings.note("no valid depth", "'\(options.depth)' at \(packet.timestamp.nanoseconds) ns has no valid depth to set the colour range from: all black", context: &context)
         }
-        let colors = options.colormap == .turbo ? Colormap.Map.turbo : .viridis
-        var image = Colormap.image(depth, map: colors, range: shown)
-        if options.legend { image = ColorLegend.appended(to: image, map: colors, range: shown) }
+        var image = Colormap.image(depth, map: options.colormap, range: shown)
+        if options.legend { image = ColorLegend.appended(to: image, map: options.colormap, range: shown) }
         context.emit(CameraFrame(cameraID: options.depth, image: image), on: colorizedPort, at: packet.timestamp)
     }
 
     public mutating func close(context: inout AnalyzerContext) throws {
         warnings.flush(context: &context)
     }
-
-    /// The 1st to 99th percentile of the finite values; `nil` when they do not span a range.
-    static func percentileRange(_ values: [Float]) -> ClosedRange<Double>? {
-        let finite = values.filter { $0.isFinite && $0 > 0 }.sorted()
-        guard !finite.isEmpty else { return nil }
-        let lo = Double(finite[finite.count / 100]), hi = Double(finite[(finite.count - 1) * 99 / 100])
-        return hi > lo ? lo...hi : nil
-    }
 }
+
+extension Colormap.Map: OptionValue {}

@@ -64,11 +64,7 @@ public struct DepthFilterAnalyzer: Analyzer {
 
     public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let map = packet.payload(depthPort) else { return }
-        var depth: ImageBuffer<Float>
-        do { depth = try map.metricDepth() } catch {
-            warnings.note("conversion", "'\(options.depth)' at \(packet.timestamp.nanoseconds) ns: \(error): skipped", context: &context)
-            return
-        }
+        guard var depth = DepthInput.metricDepth(of: map, stream: options.depth, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
         let upper = options.maxDepth > 0 ? Float(options.maxDepth) : .greatestFiniteMagnitude
         depth = DepthFiltering.clamp(depth, to: Float(options.minDepth)...upper)
         if options.smooth != .none {

@@ -22,25 +22,25 @@ struct DepthInput {
         rays = DepthRays(camera: calibration.model)
     }
 
-    /// Metric depth (m, NaN where invalid) of `map`, or why it cannot be used: another size
-    /// than the camera's, or a pixel disparity without its stereo geometry. Non-finite values
-    /// are invalid measurements, not errors.
-    func metricDepth(_ map: DepthMap, stream: String, at t: Timestamp) -> Result<[Float], DepthInputProblem> {
+    /// Metric depth (m, NaN where invalid, row-major) of `map`, or `nil` after a warning (once
+    /// per kind of problem) when it cannot be used: another size than the camera's, or a pixel
+    /// disparity without its stereo geometry. Non-finite values are invalid pixels, not errors.
+    func depth(of map: DepthMap, stream: String, at t: Timestamp, warnings: inout RepeatedWarnings, context: inout AnalyzerContext) -> [Float]? {
         guard map.values.width == rays.width, map.values.height == rays.height else {
-            return .failure(DepthInputProblem(kind: "size", "'\(stream)' at \(t.nanoseconds) ns is \(map.values.width)×\(map.values.height), its camera \(rays.width)×\(rays.height): skipped"))
+            warnings.note("size", "'\(stream)' at \(t.nanoseconds) ns is \(map.values.width)×\(map.values.height), its camera \(rays.width)×\(rays.height): skipped", context: &context)
+            return nil
         }
-        do { return .success(try map.metricDepth().samples) } catch {
-            return .failure(DepthInputProblem(kind: "conversion", "'\(stream)' at \(t.nanoseconds) ns: \(error): skipped"))
+        return Self.metricDepth(of: map, stream: stream, at: t, warnings: &warnings, context: &context)?.samples
+    }
+
+    /// Metric depth of `map` for analyzers that need no camera, or `nil` after a warning.
+    static func metricDepth(of map: DepthMap, stream: String, at t: Timestamp, warnings: inout RepeatedWarnings,
+                            context: inout AnalyzerContext) -> ImageBuffer<Float>? {
+        do { return try map.metricDepth() } catch {
+            warnings.note("conversion", "'\(stream)' at \(t.nanoseconds) ns: \(error): skipped", context: &context)
+            return nil
         }
     }
-}
-
-/// Why one depth map was skipped (a warning; the stream continues).
-struct DepthInputProblem: Error {
-    /// What kind of problem (warnings repeat once per kind).
-    let kind: String
-    let message: String
-    init(kind: String, _ message: String) { self.kind = kind; self.message = message }
 }
 
 /// Warnings that repeat per frame, reported once each with a count at the end.

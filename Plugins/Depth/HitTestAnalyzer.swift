@@ -53,21 +53,20 @@ public struct HitTestAnalyzer: Analyzer {
     }
 
     public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
-        guard let map = packet.payload(depthPort), let input else { return }
-        let depth: [Float]
-        switch input.metricDepth(map, stream: options.depth, at: packet.timestamp) {
-        case let .success(d): depth = d
-        case let .failure(problem):
-            warnings.note(problem.kind, problem.message, context: &context)
-            return
-        }
+        guard let map = packet.payload(depthPort), let input,
+              let depth = input.depth(of: map, stream: options.depth, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
         let camera = input.calibration.model
         let centre = pixels.isEmpty && queryPort == nil ? [Vector2(Double(camera.width - 1) / 2, Double(camera.height - 1) / 2)] : []
         let asked = pixels + centre + (queryPort.flatMap { packet.nearest($0)?.payload.pixels } ?? [])
-        var planes: [PlaneAnchor] = []
+        // Each plane once per frame: the plane, its in-plane frame and its boundary there.
+        var planes: [(anchor: PlaneAnchor, plane: Plane, frame: (u: Vector3, v: Vector3, origin: Vector3), boundary: [Vector2])] = []
         if let planePort, let detected = packet.nearest(planePort)?.payload {
             if detected.frame == "camera" {
-                planes = detected.planes
+                planes = detected.planes.map { anchor in
+                    let plane = Plane(normal: anchor.normal, offset: anchor.offset)
+                    let frame = PlaneTracker.frame(of: plane)
+                    return (anchor, plane, frame, ConvexHull.of(anchor.boundary.map { Self.flat($0, frame) }))
+                }
             } else {
                 warnings.note("world planes", "'\(planePort.key.name)' holds planes in the \(detected.frame) frame; hit-test uses planes in the camera's frame (run planes without poses): depth hits only", context: &context)
             }
@@ -84,13 +83,10 @@ public struct HitTestAnalyzer: Analyzer {
             }
             if !planes.isEmpty, let n = try? camera.normalized(pixel) {
                 let ray = Vector3(n.x, n.y, 1)
-                for anchor in planes {
-                    let plane = Plane(normal: anchor.normal, offset: anchor.offset)
+                for (anchor, plane, frame, boundary) in planes {
                     guard let t = plane.intersection(ofRayAlong: ray) else { continue }
                     let point = t * ray
-                    let (u, v, origin) = PlaneTracker.frame(of: plane)
-                    func flat(_ p: Vector3) -> Vector2 { let d = p - origin; return Vector2(d.dot(u), d.dot(v)) }
-                    guard ConvexHull.contains(ConvexHull.of(anchor.boundary.map(flat)), flat(point)) else { continue }
+                    guard ConvexHull.contains(boundary, Self.flat(point, frame)) else { continue }
                     // σ along the ray: the plane's fit is far surer than one pixel; its rms over the ray's angle.
                     let cosine = max(0.05, abs(plane.normal.dot(ray.normalized)))
                     hits.append(HitTestResult(kind: .plane, point: point, distance: point.norm, sigma: anchor.rms / cosine / Double(max(1, anchor.points)).squareRoot(), planeID: anchor.id))
@@ -104,6 +100,12 @@ public struct HitTestAnalyzer: Analyzer {
 
     public mutating func close(context: inout AnalyzerContext) throws {
         warnings.flush(context: &context)
+    }
+
+    /// `p` in the plane's 2-D frame.
+    static func flat(_ p: Vector3, _ frame: (u: Vector3, v: Vector3, origin: Vector3)) -> Vector2 {
+        let d = p - frame.origin
+        return Vector2(d.dot(frame.u), d.dot(frame.v))
     }
 }
 

@@ -96,20 +96,9 @@ public struct PlanesAnalyzer: Analyzer {
     }
 
     public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
-        guard let map = packet.payload(depthPort), let input else { return }
-        let depth: [Float]
-        switch input.metricDepth(map, stream: options.depth, at: packet.timestamp) {
-        case let .success(d): depth = d
-        case let .failure(problem):
-            warnings.note(problem.kind, problem.message, context: &context)
-            return
-        }
-        var points = [SIMD3<Float>](repeating: SIMD3(.nan, .nan, .nan), count: depth.count)
-        var valid = 0
-        for i in depth.indices {
-            if let p = input.rays.point(at: i, depth: depth[i]) { points[i] = p; valid += 1 }
-        }
-        if valid == 0 {
+        guard let map = packet.payload(depthPort), let input,
+              let depth = input.depth(of: map, stream: options.depth, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
+        if !depth.contains(where: { $0 > 0 && $0.isFinite }) {
             warnings.note("no valid depth", "'\(options.depth)' at \(packet.timestamp.nanoseconds) ns has no valid depth: no planes", context: &context)
         }
         // With poses: everything in the world frame (T_WC = T_WB · T_BC).
@@ -122,17 +111,15 @@ public struct PlanesAnalyzer: Analyzer {
             worldFromCamera = pose.worldFromBody * bodyFromCamera
         }
         let up = upDirection(packet)
-        let found = detector.detect(points: points, width: input.rays.width, height: input.rays.height)
+        let found = detector.detect(depth: depth, rays: input.rays)
         // Each plane in the output frame: the camera's, or the world's (then joined to the kept planes).
         let toOutput = worldFromCamera ?? .identity
         let upOut = up.map { toOutput.rotation * $0 }
         var frames: [(plane: Plane, outline: PlaneOutline, rms: Double, points: Int, moments: PlaneMoments, sigma: Double)] = []
         for d in found {
-            let moved = d.points.map { toOutput * $0 }
-            guard let outline = PlaneOutline(points: moved, plane: Self.move(d.plane, by: toOutput)) else { continue }
-            // Weighted by the depth noise at each point's range, as the detector's refit.
-            let weights = d.points.map { p -> Double in let s = max(1e-4, detector.settings.noise.sigma(p.z)); return 1 / (s * s) }
-            frames.append((Self.move(d.plane, by: toOutput), outline, d.rms, d.pixels.count, PlaneMoments(moved, weights: weights), d.normalSigma))
+            let plane = Self.move(d.plane, by: toOutput)
+            guard let outline = PlaneOutline(points: d.points.map { toOutput * $0 }, plane: plane, major: toOutput.rotation * d.major) else { continue }
+            frames.append((plane, outline, d.rms, d.pixels.count, d.moments.moved(by: toOutput), d.normalSigma))
         }
         var anchors: [PlaneAnchor] = []
         let maxSigma = options.maxNormalUncertainty * .pi / 180

@@ -44,14 +44,8 @@ public struct PointCloudAnalyzer: Analyzer {
     }
 
     public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
-        guard let map = packet.payload(depthPort), let input else { return }
-        let depth: [Float]
-        switch input.metricDepth(map, stream: options.depth, at: packet.timestamp) {
-        case let .success(d): depth = d
-        case let .failure(problem):
-            warnings.note(problem.kind, problem.message, context: &context)
-            return
-        }
+        guard let map = packet.payload(depthPort), let input,
+              let depth = input.depth(of: map, stream: options.depth, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
         var color: ImageBuffer<UInt8>?
         if let colorPort {
             if let frame = packet.nearest(colorPort)?.payload {

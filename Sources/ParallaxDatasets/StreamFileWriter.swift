@@ -183,7 +183,7 @@ public final class PNGSequenceWriter: StreamFileWriter {
             try ImageEncoder.writePNG(frame.image, to: path)
         case let depth as DepthMap:
             // One range for the whole stream (from its first map), so colours compare across frames.
-            if range == nil { range = Self.colourRange(depth.values.samples) }
+            if range == nil { range = Colormap.percentileRange(depth.values.samples) }
             try ImageEncoder.writePNG(Colormap.turbo(depth.values, range: range), to: path)
         default:
             return
@@ -192,11 +192,4 @@ public final class PNGSequenceWriter: StreamFileWriter {
 
     public func finish() throws -> String { folder.path }
 
-    /// The 1st to 99th percentile of the finite `values`; `nil` when they do not span a range.
-    static func colourRange(_ values: [Float]) -> ClosedRange<Double>? {
-        let finite = values.filter(\.isFinite).sorted()
-        guard !finite.isEmpty else { return nil }
-        let lo = Double(finite[finite.count / 100]), hi = Double(finite[(finite.count - 1) * 99 / 100])
-        return hi > lo ? lo...hi : nil
-    }
 }

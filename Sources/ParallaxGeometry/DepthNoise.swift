@@ -31,4 +31,12 @@ public struct DepthNoise: Sendable, Equatable, Codable {
         let u = z - offset
         return base + quadratic * u * u
     }
+
+    /// The least-squares weight of a point at range `z` (m): 1/σ², σ at least 0.1 mm (so exact
+    /// depth weighs every point alike).
+    @inline(__always)
+    public func weight(_ z: Double) -> Double {
+        let s = max(1e-4, sigma(z))
+        return 1 / (s * s)
+    }
 }

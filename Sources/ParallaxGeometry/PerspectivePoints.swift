@@ -88,7 +88,7 @@ public enum PerspectivePoints {
                 a[2 * i + 1, 8 + k] = -y * v
             }
         }
-        let svd = try SVD(a, mode: .full)
+        let svd = try SVD(a)
         guard svd.singularValues.count == 12, svd.singularValues[10] > 1e-9 * max(1, svd.singularValues[0]) else {
             throw SolveError.degenerate("the points do not determine a pose (all on one plane or line?)")
         }
@@ -96,23 +96,13 @@ public enum PerspectivePoints {
         // Points in front of the camera: the third row's depth at the centroid (m[11]) positive.
         if m[11] < 0 { m = m.map { -$0 } }
         let block = Matrix3(rows: Vector3(m[0], m[1], m[2]), Vector3(m[4], m[5], m[6]), Vector3(m[8], m[9], m[10]))
-        let blockSVD = try SVD(block.matrix)
-        let scale = blockSVD.singularValues.reduce(0, +) / 3
-        guard scale > 0, let rotation = ((1 / scale) * block).nearestRotationByPolarIteration ?? nearestRotation(block) else {
-            throw SolveError.degenerate("the linear start has no rotation")
-        }
+        guard let rotation = try? SO3(orthonormalizing: block).matrix else { throw SolveError.degenerate("the linear start has no rotation") }
+        // The scale: the mean singular value of the block, trace(Rᵀ·block)/3.
+        let scale = (rotation.transposed * block).trace / 3
+        guard scale > 0 else { throw SolveError.degenerate("the linear start has no rotation") }
         // Back to unscaled model coordinates: p_C = R (x − c)/s·s' … with t = m[3,7,11]/scale.
         let t = Vector3(m[3], m[7], m[11]) / scale * spread
         return SE3(rotation: SO3(rotation), translation: t - rotation * centroid)
-    }
-
-    /// The nearest proper rotation by SVD (when the polar iteration does not converge).
-    static func nearestRotation(_ m: Matrix3) -> Matrix3? {
-        guard let s = try? SVD(m.matrix), s.u.rows == 3, s.vt.rows == 3 else { return nil }
-        var u = Matrix3(rows: Vector3(s.u[0, 0], s.u[0, 1], s.u[0, 2]), Vector3(s.u[1, 0], s.u[1, 1], s.u[1, 2]), Vector3(s.u[2, 0], s.u[2, 1], s.u[2, 2]))
-        let vt = Matrix3(rows: Vector3(s.vt[0, 0], s.vt[0, 1], s.vt[0, 2]), Vector3(s.vt[1, 0], s.vt[1, 1], s.vt[1, 2]), Vector3(s.vt[2, 0], s.vt[2, 1], s.vt[2, 2]))
-        if (u * vt).determinant < 0 { u = Matrix3(columns: u.c0, u.c1, -u.c2) }
-        return u * vt
     }
 
     /// Levenberg–Marquardt from `start` on the Huber-weighted pixel residuals (three

@@ -110,6 +110,20 @@ public struct PlaneMoments: Sendable, Equatable {
         outer[5] += o[5] + 2 * s.z * m.z + w * s.z * s.z
     }
 
+    /// The moments of the same points in another frame, for `transform` = T_BA (points in A):
+    /// the centred sums turn with the rotation, the reference moves with the whole transform.
+    public func moved(by transform: SE3) -> PlaneMoments {
+        var m = PlaneMoments(reference: transform * reference)
+        m.count = count
+        m.weight = weight
+        let r = transform.rotation.matrix
+        m.sum = r * sum
+        let o = Matrix3(rows: Vector3(outer[0], outer[1], outer[2]), Vector3(outer[1], outer[3], outer[4]), Vector3(outer[2], outer[4], outer[5]))
+        let turned = r * o * r.transposed
+        m.outer = [turned[0, 0], turned[0, 1], turned[0, 2], turned[1, 1], turned[1, 2], turned[2, 2]]
+        return m
+    }
+
     /// The least-squares plane of the points (``Plane/fit(_:weights:)``); `nil` without weight.
     public func fit() -> Plane.Fit? {
         guard weight > 0, weight.isFinite else { return nil }

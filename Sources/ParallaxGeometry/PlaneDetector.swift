@@ -57,6 +57,12 @@ public struct PlaneDetector: Sendable {
         public var points: [Vector3]
         /// How sure the normal is: σ of its tilt (rad, ``Plane/Fit/normalSigma``).
         public var normalSigma: Double
+        /// Unit in-plane axis of the points' largest spread.
+        public var major: Vector3
+        /// The noise-weighted moments of its points (camera frame): what a tracker refits from.
+        public var moments: PlaneMoments
+        /// Its grid cells (for merging regions).
+        var cells: [Int]
     }
 
     public var settings: Settings
@@ -65,16 +71,37 @@ public struct PlaneDetector: Sendable {
 
     /// The planes of the `width × height` organized cloud `points`, largest first.
     public func detect(points: [SIMD3<Float>], width: Int, height: Int) -> [Detection] {
-        let step = max(1, settings.step)
         guard width > 0, height > 0, points.count == width * height else { return [] }
+        return detect(width: width, height: height) { i in
+            let p = points[i]
+            return p.x.isFinite && p.y.isFinite && p.z.isFinite && p.z > 0 ? Vector3(Double(p.x), Double(p.y), Double(p.z)) : nil
+        }
+    }
+
+    /// The planes of a depth map (m, row-major, NaN where invalid) seen through `rays`, largest
+    /// first: only the grid's pixels are back-projected.
+    public func detect(depth: [Float], rays: DepthRays) -> [Detection] {
+        guard depth.count == rays.width * rays.height, rays.width > 0, rays.height > 0 else { return [] }
+        return detect(width: rays.width, height: rays.height) { i in
+            rays.point(at: i, depth: depth[i]).map { Vector3(Double($0.x), Double($0.y), Double($0.z)) }
+        }
+    }
+
+    /// The inlier distance (m) at range `z` (m): ``Settings/sigmas`` σ of the noise, within the
+    /// floor and ceiling.
+    func inlierDistance(_ z: Double) -> Double {
+        min(settings.maxDistance, max(settings.minDistance, settings.sigmas * settings.noise.sigma(z)))
+    }
+
+    /// The detection over the grid of every `step`-th pixel of a `width × height` image, `point`
+    /// giving a pixel index's 3D point (nil when it has none).
+    private func detect(width: Int, height: Int, point: (Int) -> Vector3?) -> [Detection] {
+        let step = max(1, settings.step)
         let gw = (width + step - 1) / step, gh = (height + step - 1) / step
         var gridPoint = [Vector3?](repeating: nil, count: gw * gh)
         for gy in 0..<gh {
             for gx in 0..<gw {
-                let p = points[gy * step * width + gx * step]
-                if p.z > 0, p.z.isFinite, p.x.isFinite, p.y.isFinite, Double(p.z) <= settings.maxRange {
-                    gridPoint[gy * gw + gx] = Vector3(Double(p.x), Double(p.y), Double(p.z))
-                }
+                if let p = point(gy * step * width + gx * step), p.z <= settings.maxRange { gridPoint[gy * gw + gx] = p }
             }
         }
         let normals = Self.normals(gridPoint, width: gw, height: gh)
@@ -83,49 +110,49 @@ public struct PlaneDetector: Sendable {
         let cosMax = cos(settings.maxNormalAngle)
         // Per grid point, once: its position, inlier distance and normal (zero when it has none).
         let position = gridPoint.map { $0 ?? .zero }
-        let limit = gridPoint.map { p in p.map { min(settings.maxDistance, max(settings.minDistance, settings.sigmas * settings.noise.sigma($0.z))) } ?? -1 }
+        let limit = gridPoint.map { p in p.map { inlierDistance($0.z) } ?? -1 }
         let normal = normals.map { $0 ?? .zero }
         @inline(__always) func supports(_ plane: Plane, _ g: Int) -> Bool {
             guard abs(plane.distance(to: position[g])) <= limit[g] else { return false }
             let n = normal[g]
             return n == .zero || abs(n.dot(plane.normal)) >= cosMax
         }
-        /// 1/σ² of the depth noise at a point's range (σ at least 0.1 mm).
-        func weight(_ p: Vector3) -> Double { let s = max(1e-4, settings.noise.sigma(p.z)); return 1 / (s * s) }
+        /// The noise-weighted moments of grid points.
+        func moments(_ cells: [Int]) -> PlaneMoments {
+            let pts = cells.map { position[$0] }
+            return PlaneMoments(pts, weights: pts.map { settings.noise.weight($0.z) })
+        }
         while detections.count < settings.maxPlanes, remaining.count >= max(3, settings.minPoints) {
             let candidates = remaining
             var rng = SeededGenerator(seed: settings.seed &+ UInt64(detections.count))
             guard let model = Self.ransac(candidates: candidates, position: position, iterations: settings.iterations, rng: &rng, supports: supports) else { break }
-            let found = (model: model, inliers: candidates.filter { supports(model, $0) })
-            var region = Self.largestRegion(found.inliers, width: gw, height: gh)
+            var region = Self.largestRegion(candidates.filter { supports(model, $0) }, width: gw, height: gh)
             guard region.count >= settings.minPoints else { break }
             // Refit on the region, weighted by the noise at each point's range, and collect the
             // connected support of the refined plane.
-            var plane = found.model
             for _ in 0..<2 {
-                let pts = region.compactMap { gridPoint[$0] }
-                guard let fit = Plane.fit(pts, weights: pts.map(weight)) else { break }
-                plane = fit.plane
-                let support = candidates.filter { supports(plane, $0) }
-                let grown = Self.largestRegion(support, width: gw, height: gh)
+                guard let plane = moments(region).fit()?.plane else { break }
+                let grown = Self.largestRegion(candidates.filter { supports(plane, $0) }, width: gw, height: gh)
                 guard grown.count >= settings.minPoints else { break }
                 region = grown
             }
             let taken = Set(region)
             remaining.removeAll { taken.contains($0) }
-            var pts = region.compactMap { gridPoint[$0] }
-            var pixels = region.map { ($0 / gw) * step * width + ($0 % gw) * step }
-            guard let fitted = Plane.fit(pts) else { break }
+            var cells = region
+            var sums = moments(region)
+            guard let fitted = sums.fit() else { break }
             // A region on a plane already found (the floor on both sides of a chair) joins it.
             if let k = detections.firstIndex(where: { coplanar($0.plane, fitted.plane, at: fitted.centroid) }) {
-                pts = detections[k].points + pts
-                pixels = detections[k].pixels + pixels
+                cells = detections[k].cells + cells
+                sums.add(detections[k].moments)
                 detections.remove(at: k)
             }
-            guard let final = Plane.fit(pts, weights: pts.map(weight)) else { break }
-            plane = final.plane.facing(.zero)
+            guard let final = sums.fit() else { break }
+            let plane = final.plane.facing(.zero)
+            let pts = cells.map { position[$0] }
             let rms = (pts.reduce(0) { $0 + plane.distance(to: $1) * plane.distance(to: $1) } / Double(pts.count)).squareRoot()
-            detections.append(Detection(plane: plane, centroid: final.centroid, rms: rms, pixels: pixels, points: pts, normalSigma: final.normalSigma))
+            detections.append(Detection(plane: plane, centroid: final.centroid, rms: rms, pixels: cells.map { ($0 / gw) * step * width + ($0 % gw) * step },
+                                        points: pts, normalSigma: final.normalSigma, major: final.major, moments: sums, cells: cells))
             detections.sort { $0.pixels.count > $1.pixels.count }
         }
         return detections
@@ -135,8 +162,7 @@ public struct PlaneDetector: Sendable {
     /// twice the inlier distance of `b`'s centroid (a real sensor's depth bends toward the image
     /// corners: the TUM frame's floor, seen on both sides of a chair, differs by 2.7° and 3.5 cm).
     func coplanar(_ a: Plane, _ b: Plane, at centroid: Vector3) -> Bool {
-        let limit = min(settings.maxDistance, max(settings.minDistance, settings.sigmas * settings.noise.sigma(centroid.z)))
-        return a.angle(to: b) <= 5 * Double.pi / 180 && abs(a.distance(to: centroid)) <= 2 * limit
+        a.angle(to: b) <= 5 * Double.pi / 180 && abs(a.distance(to: centroid)) <= 2 * inlierDistance(centroid.z)
     }
 
     /// The plane through three candidates with the most support, scored on at most 2000 of

@@ -14,16 +14,18 @@ public struct PlaneOutline: Sendable, Equatable {
     /// Area inside the boundary (m²).
     public var area: Double
 
-    /// The outline of `points` on `plane`; `nil` for fewer than 3 points.
-    public init?(points: [Vector3], plane: Plane) {
-        guard points.count >= 3, let fit = Plane.fit(points) else { return nil }
+    /// The outline of `points` on `plane`, its axes along `major` when given (a fit's, known
+    /// already), else along the points' own largest spread; `nil` for fewer than 3 points.
+    public init?(points: [Vector3], plane: Plane, major given: Vector3? = nil) {
+        guard points.count >= 3, let axis = given ?? Plane.fit(points)?.major else { return nil }
         let n = plane.normal
         // The major axis projected into the plane (the fit's own plane may differ slightly).
-        var major = fit.major - n.dot(fit.major) * n
+        var major = axis - n.dot(axis) * n
         if major.norm < 1e-9 { major = abs(n.x) < 0.9 ? Vector3(1, 0, 0).cross(n) : Vector3(0, 1, 0).cross(n) }
         major = major.normalized
         let minor = n.cross(major)
-        let c = fit.centroid - plane.distance(to: fit.centroid) * n
+        let mean = points.reduce(Vector3.zero, +) / Double(points.count)
+        let c = mean - plane.distance(to: mean) * n
         let flat = points.map { p -> Vector2 in let q = p - c; return Vector2(q.dot(major), q.dot(minor)) }
         let hull = ConvexHull.of(flat)
         var lo = Vector2(repeating: .infinity), hi = Vector2(repeating: -.infinity)

@@ -23,8 +23,18 @@ public enum Colormap {
         return (byte(a.0, b.0), byte(a.1, b.1), byte(a.2, b.2))
     }
 
+    /// The range a stream of false-colour images is painted over: the 1st to 99th percentile
+    /// of `values`' finite ones (a few stray far values would otherwise paint everything else
+    /// one colour); `nil` when they do not span a range.
+    public static func percentileRange(_ values: [Float]) -> ClosedRange<Double>? {
+        let finite = values.filter(\.isFinite).sorted()
+        guard !finite.isEmpty else { return nil }
+        let lo = Double(finite[finite.count / 100]), hi = Double(finite[(finite.count - 1) * 99 / 100])
+        return hi > lo ? lo...hi : nil
+    }
+
     /// A colour map by name.
-    public enum Map: String, Sendable, CaseIterable {
+    public enum Map: String, Sendable, Codable, CaseIterable {
         case turbo, viridis
 
         /// `t` in [0, 1] to RGB.

@@ -51,13 +51,11 @@ import ParallaxTesting
     }
 
     @Test func theNearestSurfaceWins() {
-        // Two depth pixels landing on one target pixel: the nearer one is kept.
         let model = CameraModel(width: 3, height: 1, intrinsics: PinholeIntrinsics(fx: 10, fy: 10, cx: 1, cy: 0))
         let rays = DepthRays(camera: model)
         let out = DepthRegistration.register([1, 1, 3], rays: rays, into: model, targetFromSource: SE3(translation: Vector3(-0.1, 0, 0)))
-        // Moved 10 cm left, pixel 1 (1 m, 1 px of shift) lands on pixel 0, where pixel 0 (1 m)
-        // lands too... exactly: u' = u − f·0.1/z. Pixel 2 at 3 m moves 0.33 px: stays on 2.
-        // Pixel 1 at 1 m: 1 − 1 = 0; pixel 0 at 1 m: −1, outside. Target: [1, nan, 3].
+        // 10 cm to the left a point moves u' = u − f·0.1/z px: pixel 0 at 1 m to −1 (outside),
+        // pixel 1 at 1 m to 0, pixel 2 at 3 m by 0.33 px (stays on 2). Target: [1, nan, 3].
         #expect(out[0] == 1 && out[1].isNaN && out[2] == 3)
         // Two points on one pixel: pixel 0 at 4 m moves 0.25 px and pixel 2 at 0.5 m moves 2 px:
         // both land on pixel 0, and the nearer (0.5 m) is kept; pixel 1 at 100 m stays.

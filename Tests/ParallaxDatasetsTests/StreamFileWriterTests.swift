@@ -63,15 +63,6 @@ import ParallaxMath
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(SO3.self, from: Data(#"{"w":0,"x":0,"y":0,"z":0}"#.utf8)) }
     }
 
-    /// A depth map's colours span its bulk: 1 … 5 m over 1000 pixels, plus a stray 80 m match
-    /// and invalid pixels, colours 1.04 … 4.96 m (the 1st to 99th percentile), not 1 … 80 m.
-    @Test func depthColoursSpanTheBulkOfTheValuesNotAStrayOne() {
-        let values = (0..<1000).map { 1 + 4 * Float($0) / 999 } + [80, .nan, .infinity]
-        let range = PNGSequenceWriter.colourRange(values)
-        #expect(abs((range?.lowerBound ?? 0) - 1.04) < 0.01 && abs((range?.upperBound ?? 0) - 4.96) < 0.01)
-        #expect(PNGSequenceWriter.colourRange([.nan, 2, 2]) == nil)
-    }
-
     @Test func trackedObjectsBecomeOTBFilesAndImageOutputsPNGs() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-otb-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

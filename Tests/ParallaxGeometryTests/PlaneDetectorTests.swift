@@ -178,6 +178,19 @@ import ParallaxMath
         #expect(abs(whole.normalSigma - joined.normalSigma) < 1e-9 && whole.normalSigma > 0 && whole.normalSigma < 0.01)
         #expect(PlaneMoments().fit() == nil)
     }
+
+    @Test func movedMomentsFitAsTheMovedPoints() throws {
+        let points = (0..<40).map { (k: Int) -> Vector3 in
+            let x: Double = Double(k % 8) * 0.1, y: Double = Double(k / 8) * 0.2, z: Double = 2 + 0.05 * Double(k % 3)
+            return Vector3(x, y, z)
+        }
+        let transform = SE3(rotation: SO3.exp(Vector3(0.3, -0.2, 1.1)), translation: Vector3(5, -3, 2))
+        let weights = points.map { 1 + $0.z }
+        let moved = try #require(PlaneMoments(points, weights: weights).moved(by: transform).fit())
+        let direct = try #require(PlaneMoments(points.map { transform * $0 }, weights: weights).fit())
+        #expect(moved.plane.angle(to: direct.plane) < 1e-9 && (moved.centroid - direct.centroid).norm < 1e-9)
+        #expect(abs(moved.normalSigma - direct.normalSigma) < 1e-9)
+    }
 }
 
 @Suite struct PlaneTrackerTests {

@@ -23,3 +23,14 @@ import Testing
         #expect(ColorLegend.format(.nan) == "-")
     }
 }
+
+@Suite struct ColormapRangeTests {
+    /// A depth stream's colours span its bulk (the PNG writer and depth-colorize share this): 1 … 5 m over 1000 pixels, plus a stray 80 m match
+    /// and invalid pixels, colours 1.04 … 4.96 m (the 1st to 99th percentile), not 1 … 80 m.
+    @Test func depthColoursSpanTheBulkOfTheValuesNotAStrayOne() {
+        let values = (0..<1000).map { 1 + 4 * Float($0) / 999 } + [80, .nan, .infinity]
+        let range = Colormap.percentileRange(values)
+        #expect(abs((range?.lowerBound ?? 0) - 1.04) < 0.01 && abs((range?.upperBound ?? 0) - 4.96) < 0.01)
+        #expect(Colormap.percentileRange([.nan, 2, 2]) == nil)
+    }
+}
