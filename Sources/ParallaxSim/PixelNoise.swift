@@ -13,16 +13,15 @@ enum PixelNoise {
     }
 }
 
-/// Sensor noise on exact depth maps.
-enum DepthNoiseModel {
-    /// `depth` (m) plus Gaussian noise of `noise.sigma(z)` per valid pixel; one sample per
-    /// pixel from `rng` in raster order (deterministic); invalid pixels stay NaN, and a value
-    /// pushed to or below zero becomes invalid.
-    static func add(_ noise: DepthNoise, to depth: ImageBuffer<Float>, using rng: inout SeededGenerator) -> ImageBuffer<Float> {
+extension DepthNoise {
+    /// `depth` (m) plus Gaussian noise of `sigma(z)` per valid pixel; one sample per pixel from
+    /// `rng` in raster order (deterministic); invalid pixels stay NaN, and a value pushed to or
+    /// below zero becomes invalid.
+    func added(to depth: ImageBuffer<Float>, using rng: inout SeededGenerator) -> ImageBuffer<Float> {
         let samples = depth.samples.map { z -> Float in
             let n = rng.nextGaussian()
             guard z.isFinite, z > 0 else { return .nan }
-            let v = Double(z) + noise.sigma(Double(z)) * n
+            let v = Double(z) + sigma(Double(z)) * n
             return v > 0 ? Float(v) : .nan
         }
         return ImageBuffer(width: depth.width, height: depth.height, samples: samples)

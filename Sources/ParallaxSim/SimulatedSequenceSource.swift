@@ -87,7 +87,7 @@ public final class SimulatedSequenceSource: DeferredPacketSource {
                     var depth = sim.scene.render(camera: c.camera.model, bearings: bearings, worldFromCamera: sim.spline.pose(at: t) * c.camera.bodyFromSensor).depth
                     if c.depthNoise != .none {
                         var rng = SeededGenerator(seed: Self.noiseSeed(c.seed, frame: k, camera: 2))
-                        depth = DepthNoiseModel.add(c.depthNoise, to: depth, using: &rng)
+                        depth = c.depthNoise.added(to: depth, using: &rng)
                     }
                     return AnyPacket(stream: "depth0", timestamp: stamp, payload: DepthMap(sensorID: "depth0", kind: .depth, values: depth))
                 }

@@ -30,8 +30,10 @@ import ParallaxTesting
         #expect(planes.allSatisfy { $0.alignment == .unknown && $0.classification == .none && $0.tiltDegrees == nil })
     }
 
-    /// With up known (here: the floor's normal, as an IMU would give it), the planes are
-    /// classified: floor, table, wall.
+    /// With up known, the planes are classified: floor, table, wall. The frame has no IMU: up
+    /// is the floor normal `planes` itself finds (so the floor is horizontal by construction);
+    /// what this checks is that the desk and the wall, measured independently, come out within
+    /// the 10° tolerances of horizontal and vertical and are classified table and wall.
     @Test func upGivesAlignmentAndClass() throws {
         let tum = try TUMFrame.load()
         var options = PlanesAnalyzer.Options()
@@ -118,8 +120,9 @@ import ParallaxTesting
 
 @Suite struct PlanesGravityTests {
     /// Up from an IMU: its mean specific force between depth maps (still: straight up), through
-    /// the IMU's and the camera's places on the body. On the TUM frame, with the IMU reading the
-    /// floor's up direction, the floor, a table and a wall are told apart.
+    /// the IMU's and the camera's places on the body. The IMU reads the floor normal `planes`
+    /// finds, expressed in an IMU turned 90° on the body: only when that turn is undone does the
+    /// floor come out horizontal (ignoring it would tilt up by 77° from the floor normal).
     @Test func upFromTheIMUClassifiesTheTUMFramesPlanes() throws {
         let tum = try TUMFrame.load()
         var options = PlanesAnalyzer.Options()
