@@ -11,10 +11,14 @@ public enum SimulationPresets {
     /// With `stereo`, a second camera `cam1` with EuRoC cam1's intrinsics, 11 cm to the first's right.
     /// With `following`, the body moves along that spline instead (e.g. fitted to a real
     /// ground truth), in a room around its path (``room(around:textures:)``).
+    /// With `cameras` (one calibration, or two for a stereo pair), those cameras replace the
+    /// built-in ones, mounted as their `T_BS` says: a trajectory recorded with a real rig is seen
+    /// as that rig saw it (EuRoC's cam0 looks along body z; body x is up there). `width` is then
+    /// the first camera's own.
     public static func eurocOrbit(seconds: Double, seed: UInt64, width: Int = 376, still: Double = 0, stereo: Bool = false,
-                                  following: SE3Spline? = nil, textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
+                                  following: SE3Spline? = nil, cameras: [CameraCalibration] = [], textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
         let s = Double(width) / 752
-        let camera = CameraCalibration(
+        let camera = cameras.first ?? CameraCalibration(
             model: CameraModel(width: width, height: Int((480 * s).rounded()),
                                intrinsics: PinholeIntrinsics(fx: 458.654 * s, fy: 457.296 * s, cx: (367.215 + 0.5) * s - 0.5, cy: (248.375 + 0.5) * s - 0.5),
                                distortion: .radialTangential(k1: -0.28340811, k2: 0.07395907, p1: 0.00019359, p2: 1.76187114e-05)),
@@ -32,7 +36,9 @@ public enum SimulationPresets {
         config.duration = seconds
         config.seed = seed
         config.depthRateHz = 0
-        if stereo {
+        if cameras.count > 1 {
+            config.stereoCamera = cameras[1]
+        } else if stereo {
             // Camera x is body −y: the partner sits 11 cm along it.
             config.stereoCamera = CameraCalibration(
                 model: CameraModel(width: camera.model.width, height: camera.model.height,

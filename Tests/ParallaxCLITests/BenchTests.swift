@@ -252,6 +252,44 @@ import Parallax
         let both = try suite("runs:\n  - name: x\n    simulate: {still: 1, trajectory: \(gt)}\n    chain: stream-stats\n")
         #expect { _ = try BenchSuite.load(both.path) } throws: { "\($0)".contains("still is for the built-in orbit") }
     }
+
+    /// `cameras:` mounts real sensor files' cameras as their `T_BS` says (EuRoC's cam0 looks along
+    /// body z; the preset's along body x, which is up along a EuRoC ground truth); two make a pair.
+    @Test func simulatedCasesCanUseRealCameraFiles() throws {
+        let mav0 = Paths.root.appendingPathComponent("datasets/euroc_v1_01_cut/mav0")
+        let cam0 = mav0.appendingPathComponent("cam0/sensor.yaml").path, cam1 = mav0.appendingPathComponent("cam1/sensor.yaml").path
+        let file = try suite("""
+        runs:
+          - name: mono
+            simulate: {seconds: 1, cameras: [\(cam0)]}
+            chain: stream-stats
+          - name: pair
+            simulate: {seconds: 1, cameras: [\(cam0), \(cam1)]}
+            chain: stream-stats
+        """)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let loaded = try BenchSuite.load(file.path)
+        #expect(loaded.runs.map { $0.simulate?.cameras.count } == [1, 2])
+        #expect(loaded.runs.map { $0.simulate?.stereo } == [false, true])
+        // Rendered: the folder's cameras are the files' (mounting and intrinsics).
+        let folder = Paths.temporary("bench-cameras")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cameras = try [cam0, cam1].map { try EuRoCSensorFile.loadCamera(path: $0) }
+        try BenchRunner.simulate(seconds: 0.3, seed: 1, width: 752, cameras: cameras, textures: [], into: folder)
+        for (k, camera) in cameras.enumerated() {
+            let written = try EuRoCSensorFile.loadCamera(path: folder.appendingPathComponent("cam\(k)/sensor.yaml").path)
+            #expect((written.bodyFromSensor.translation - camera.bodyFromSensor.translation).norm < 1e-9)
+            #expect((written.bodyFromSensor.rotation.inverse * camera.bodyFromSensor.rotation).log.norm < 1e-9)
+            #expect(written.model.intrinsics == camera.model.intrinsics)
+        }
+        for (text, message) in [("cameras: []", "one or two"), ("cameras: [\(cam0), \(cam1), \(cam0)]", "one or two"),
+                                ("width: 376, cameras: [\(cam0)]", "width comes from the cameras"),
+                                ("stereo: true, cameras: [\(cam0)]", "a stereo pair needs two cameras")] {
+            let bad = try suite("runs:\n  - name: x\n    simulate: {\(text)}\n    chain: stream-stats\n")
+            defer { try? FileManager.default.removeItem(at: bad.deletingLastPathComponent()) }
+            #expect { _ = try BenchSuite.load(bad.path) } throws: { "\($0)".contains(message) }
+        }
+    }
 }
 
 /// The `stereo` evaluation on real data: Middlebury 2014 Motorcycle (scikit-image's down-sampled

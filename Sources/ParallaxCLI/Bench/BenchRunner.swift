@@ -82,8 +82,10 @@ struct BenchRunner {
                 }
                 return following
             }
-            scene = try Self.simulate(seconds: simulation.seconds, seed: simulation.seed, width: simulation.width, still: simulation.still,
-                                      stereo: simulation.stereo, following: following, textures: simulation.textures, into: folder,
+            let cameras = try simulation.cameras.map { try EuRoCSensorFile.loadCamera(path: $0) }
+            scene = try Self.simulate(seconds: simulation.seconds, seed: simulation.seed, width: cameras.first?.model.width ?? simulation.width,
+                                      still: simulation.still, stereo: simulation.stereo, following: following, cameras: cameras,
+                                      textures: simulation.textures, into: folder,
                                       cancelled: cancelled)
             // A signal during the rendering (minutes for a long sequence) stops the case there.
             if cancelled() {
@@ -139,9 +141,11 @@ struct BenchRunner {
     /// the working directory. `cancelled` stops the rendering early (the folder is then short).
     @discardableResult
     static func simulate(seconds: Double, seed: UInt64, width: Int, still: Double = 0, stereo: Bool = false, following: SE3Spline? = nil,
-                         textures texturePaths: [String], into folder: URL, cancelled: () -> Bool = { false }) throws -> TexturedScene {
+                         cameras: [CameraCalibration] = [], textures texturePaths: [String], into folder: URL,
+                         cancelled: () -> Bool = { false }) throws -> TexturedScene {
         let textures = try texturePaths.map { try ImageDecoder.decodeGray8(path: $0) }
         let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, still: still, stereo: stereo, following: following,
+                                                     cameras: cameras,
                                                      textures: textures)
         let sequence = try simulator.source()
         try ParallaxFolderWriter(path: folder.path).write(streaming: sequence, groundTruth: sequence.groundTruth, cancelled: cancelled)

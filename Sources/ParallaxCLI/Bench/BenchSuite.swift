@@ -11,7 +11,9 @@ import Yams
 ///     simulate: {seconds: 10, seed: 1, width: 376, still: 0, textures: [a.png]}   # or  dataset: path/to/folder
 ///                                             # (still: seconds at rest before the orbit starts;
 ///                                             #  trajectory: a TUM/EuRoC/KITTI file to follow instead of the orbit;
-///                                             #  stereo: true renders cam1 as well)
+///                                             #  stereo: true renders cam1 as well;
+///                                             #  cameras: [cam0/sensor.yaml, cam1/sensor.yaml] replaces the
+///                                             #  built-in rig (EuRoC sensor files, mounted by their T_BS; two: a pair))
 ///                                             # (paths relative to the suite file; no textures: seeded noise)
 ///     chain: "imu-integrator camera=cam0 imu=imu0"
 ///     evaluate: gyro-rotation                 # one name or a list: gyro-rotation, trajectory, landmarks and matches
@@ -38,6 +40,8 @@ package struct BenchSuite {
             var stereo: Bool
             var textures: [String]
             var trajectory: String?
+            /// EuRoC camera `sensor.yaml` files (absolute) replacing the built-in camera, or pair.
+            var cameras: [String] = []
         }
         package var chain: String
         /// Evaluation names (``EvaluationRegistry``), in order.
@@ -110,7 +114,7 @@ package struct BenchSuite {
             if let d = m["dataset"]?.string {
                 run.dataset = d.hasPrefix("/") ? d : base.appendingPathComponent(d).standardized.path
             } else if let s = m["simulate"]?.mapping {
-                try checkKeys(s, ["seconds", "seed", "stereo", "still", "textures", "trajectory", "width"], "run '\(name)' simulate")
+                try checkKeys(s, ["cameras", "seconds", "seed", "stereo", "still", "textures", "trajectory", "width"], "run '\(name)' simulate")
                 let textures = (s["textures"]?.sequence ?? []).compactMap(\.string).map { $0.hasPrefix("/") ? $0 : base.appendingPathComponent($0).standardized.path }
                 /// A number in `range`, or an error naming the run, key and range (a negative seed trapped).
                 func number(_ key: String, _ fallback: Double, _ range: ClosedRange<Double>, _ unit: String) throws -> Double {
@@ -130,8 +134,21 @@ package struct BenchSuite {
                 if trajectory != nil, still > 0, let node = s["still"] {
                     throw ChainError.syntax(message: "run '\(name)' simulate: still is for the built-in orbit, not with a trajectory", location: loc(node))
                 }
+                let cameras = (s["cameras"]?.sequence ?? []).compactMap(\.string).map { $0.hasPrefix("/") ? $0 : base.appendingPathComponent($0).standardized.path }
+                if let node = s["cameras"] {
+                    guard (1...2).contains(cameras.count), cameras.count == node.sequence?.count else {
+                        throw ChainError.syntax(message: "run '\(name)' simulate: cameras must list one or two camera sensor.yaml files", location: loc(node))
+                    }
+                    if let w = s["width"] {
+                        throw ChainError.syntax(message: "run '\(name)' simulate: width comes from the cameras' files; leave it out", location: loc(w))
+                    }
+                }
+                let stereo = s["stereo"]?.bool ?? (cameras.count == 2)
+                if !cameras.isEmpty, stereo != (cameras.count == 2), let node = s["cameras"] {
+                    throw ChainError.syntax(message: "run '\(name)' simulate: a stereo pair needs two cameras, a single camera one", location: loc(node))
+                }
                 run.simulate = .init(seconds: try number("seconds", 10, 0.5...86_400, "s"), seed: UInt64(seed), width: Int(width), still: still,
-                                     stereo: s["stereo"]?.bool ?? false, textures: textures, trajectory: trajectory)
+                                     stereo: stereo, textures: textures, trajectory: trajectory, cameras: cameras)
             } else {
                 throw ChainError.syntax(message: "run '\(name)' needs 'dataset' or 'simulate'", location: loc(item))
             }
