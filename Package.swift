@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ParallaxCore", targets: ["ParallaxCore"]),
         .library(name: "ParallaxTesting", targets: ["ParallaxTesting"]),
         .library(name: "ParallaxDatasets", targets: ["ParallaxDatasets"]),
+        .library(name: "ParallaxVideo", targets: ["ParallaxVideo"]),
         .library(name: "Diagnostics", targets: ["Diagnostics"]),
         .library(name: "ParallaxEval", targets: ["ParallaxEval"]),
         .library(name: "ParallaxImage", targets: ["ParallaxImage"]),
@@ -55,6 +56,11 @@ let package = Package(
             providers: [.apt(["libfftw3-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CFFmpeg",
+            path: "Sources/CFFmpeg",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
         .systemLibrary(
             name: "CImageCodecs",
             path: "Sources/CImageCodecs",
@@ -108,11 +114,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Evaluations compare a run's outputs with the truth a dataset (or the simulated scene) holds.
+        // Video files through FFmpeg: its own target, so the core builds without FFmpeg.
+        .target(name: "ParallaxVideo", dependencies: ["CFFmpeg", "ParallaxDatasets", "ParallaxCore", "ParallaxImage"], swiftSettings: strictSettings),
         .target(name: "ParallaxEval", dependencies: ["ParallaxCore", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -127,6 +135,7 @@ let package = Package(
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxDatasets", "ParallaxCore", "ParallaxMath", "ParallaxSim", "ParallaxGeometry", "ParallaxImage"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFuzzingTests", dependencies: ["ParallaxFuzzing"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxVideoTests", dependencies: ["ParallaxVideo", "ParallaxDatasets", "ParallaxCore"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "Parallax"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxDatasets", "ParallaxEval"], swiftSettings: strictSettings),

@@ -8,6 +8,7 @@
 @_exported import ParallaxTracking
 @_exported import ParallaxCore
 @_exported import ParallaxDatasets
+@_exported import ParallaxVideo
 @_exported import ParallaxEval
 @_exported import ParallaxGeometry
 @_exported import ParallaxImage
@@ -39,4 +40,16 @@ public enum BuiltinAnalyzers {
         r.register(TrackObjectAnalyzer.self)
         return r
     }()
+}
+
+/// The dataset formats that live outside ParallaxDatasets because they need a heavy system
+/// library (video files through FFmpeg).
+public enum BuiltinDatasetFormats {
+    /// Adds them to `registry` (asked before the folder formats).
+    public static func register(into registry: inout DatasetFormatRegistry) {
+        registry.register(VideoFileFormat.self)
+    }
+
+    /// ``DatasetFormatRegistry/shared`` with them; evaluated once, before the first command.
+    public static let installed: Void = { register(into: &DatasetFormatRegistry.shared) }()
 }

@@ -32,6 +32,7 @@ public enum ParallaxCLI {
     public static func main(registering register: @escaping (inout AnalyzerRegistry) -> Void = { _ in },
                             datasetFormats: (inout DatasetFormatRegistry) -> Void = { _ in }) -> Never {
         hostRegistration = register
+        BuiltinDatasetFormats.installed
         datasetFormats(&DatasetFormatRegistry.shared)
         ProcessMemory.keepFreedBuffers()
         exit(run())
@@ -41,6 +42,7 @@ public enum ParallaxCLI {
     /// status: 0 success, 1 the run failed, 2 bad usage or input — ArgumentParser's own usage
     /// errors (its 64) included. Messages go to standard error, help to standard output.
     static func run(_ arguments: [String]? = nil) -> Int32 {
+        BuiltinDatasetFormats.installed
         do {
             var command = try ParallaxCommand.parseAsRoot(arguments)
             try command.run()

@@ -1,0 +1,17 @@
+// CFFmpeg: Debian's FFmpeg libraries (libavformat-dev, libavcodec-dev, libswscale-dev,
+// libavutil-dev). Not API: only ParallaxVideo imports this module.
+#ifndef PARALLAX_CFFMPEG_SHIM_H
+#define PARALLAX_CFFMPEG_SHIM_H
+
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libswscale/swscale.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/error.h>
+
+// Function-like macros Swift cannot import.
+static inline int parallax_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int parallax_averror_eof(void) { return AVERROR_EOF; }
+static inline int64_t parallax_av_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+#endif

@@ -1,0 +1,272 @@
+import CFFmpeg
+import ParallaxCore
+import ParallaxImage
+
+/// Why a video file could not be read. Every case names the file; all are the user's input, not
+/// a failure of the run (``BadInput``: the CLI exits 2).
+public enum VideoError: Error, BadInput, Equatable, Sendable, CustomStringConvertible {
+    /// FFmpeg could not open or parse the container (not a video, or truncated before its header).
+    case unreadable(path: String, reason: String)
+    /// The container holds no video stream.
+    case noVideoStream(path: String)
+    /// No decoder for the stream's codec in this FFmpeg build.
+    case unsupportedCodec(path: String, codec: String)
+    /// The video stream has no frame that decodes.
+    case noFrames(path: String)
+    /// Decoding failed at a frame (truncated or corrupt data); `time` is its presentation time.
+    case corrupt(path: String, time: Timestamp?, reason: String)
+    /// A frame's size is not the stream's (the camera stream must keep one size).
+    case sizeChanged(path: String, time: Timestamp, expected: String, found: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason): return "\(path): not a readable video file (\(reason))"
+        case let .noVideoStream(path): return "\(path): the file holds no video stream"
+        case let .unsupportedCodec(path, codec): return "\(path): no decoder for its video codec '\(codec)' in this FFmpeg"
+        case let .noFrames(path): return "\(path): the video stream has no frame that decodes"
+        case let .corrupt(path, time, reason):
+            return "\(path): " + (time.map { "frame at \($0.nanoseconds) ns" } ?? "video data") + " does not decode (\(reason))"
+        case let .sizeChanged(path, time, expected, found):
+            return "\(path): the frame at \(time.nanoseconds) ns is \(found), the stream's frames are \(expected)"
+        }
+    }
+}
+
+/// A video file opened through FFmpeg (libavformat demuxes, libavcodec decodes, libswscale
+/// converts): what its header says, and its frames, decoded one after another in presentation
+/// order. Memory stays bounded: one decoded frame at a time (plus the codec's own reference
+/// frames). Decoding runs on one thread (`thread_count = 1`), so every run gives the same pixels.
+///
+/// Times are the frames' presentation timestamps (`best_effort_timestamp`, in the stream's time
+/// base, converted to nanoseconds exactly up to rounding), never frame index / header rate: a
+/// header's frame count and rate can be wrong (OpenCV's `tree.avi` claims 444 frames and 68
+/// decode; `obama.mp4` claims 158 and 55 decode).
+public final class VideoFile {
+    /// What the container and stream header claim (not checked against the frames).
+    public struct Header: Equatable, Sendable {
+        /// Container (`avi`, `mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`).
+        public var container: String
+        /// Codec (`h264`, `mpeg4`, `msmpeg4v3`, `cinepak`).
+        public var codec: String
+        public var width: Int
+        public var height: Int
+        /// The stream's frame count, when the header has one.
+        public var frameCount: Int?
+        /// Average frame rate (Hz), when the header has one.
+        public var frameRate: Double?
+        /// Duration (s), when the header has one.
+        public var duration: Double?
+        /// Pixel format of the decoded frames (`yuv420p`, `gray`).
+        public var pixelFormat: String
+    }
+
+    /// Pixels the frames are converted to.
+    public enum Pixels: String, Sendable, CaseIterable {
+        /// 8-bit luma.
+        case gray
+        /// 8-bit RGB, interleaved.
+        case rgb
+    }
+
+    public let path: String
+    public let header: Header
+    /// Stream time base (s per tick).
+    let timeBase: (num: Int64, den: Int64)
+
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private let streamIndex: Int32
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var scaler: OpaquePointer?
+    private var scalerKey: (Int32, Int32, Int32, Pixels)?
+    /// The last decoded frame's time (ticks) and the last step between two frames.
+    private var lastTicks: Int64?
+    private var lastStep: Int64 = 1
+    private var flushed = false
+    private var ended = false
+
+    /// FFmpeg's own log is silenced: what goes wrong reaches the user as a ``VideoError``.
+    private static let quiet: Void = av_log_set_level(AV_LOG_QUIET)
+
+    /// Opens `path` and its best video stream's decoder.
+    public init(path: String) throws {
+        Self.quiet
+        self.path = path
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        var codecContext: UnsafeMutablePointer<AVCodecContext>?
+        var success = false
+        defer {
+            if !success {
+                if codecContext != nil { avcodec_free_context(&codecContext) }
+                if context != nil { avformat_close_input(&context) }
+            }
+        }
+        let opened = avformat_open_input(&context, path, nil, nil)
+        guard opened >= 0, let container = context else { throw VideoError.unreadable(path: path, reason: Self.message(opened)) }
+        let found = avformat_find_stream_info(container, nil)
+        guard found >= 0 else { throw VideoError.unreadable(path: path, reason: Self.message(found)) }
+        var decoder: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(container, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+        // Without a decoder, FFmpeg still names the stream: find it to name its codec.
+        let videoIndex = index >= 0 ? index : (0..<Int32(container.pointee.nb_streams)).first {
+            container.pointee.streams[Int($0)]?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        } ?? -1
+        guard videoIndex >= 0, let stream = container.pointee.streams[Int(videoIndex)] else { throw VideoError.noVideoStream(path: path) }
+        let parameters = stream.pointee.codecpar.pointee
+        let codecName = String(cString: avcodec_get_name(parameters.codec_id))
+        guard index >= 0, let decoder else { throw VideoError.unsupportedCodec(path: path, codec: codecName) }
+        let tb = stream.pointee.time_base
+        let rate = stream.pointee.avg_frame_rate
+        let pixelName = av_get_pix_fmt_name(AVPixelFormat(parameters.format)).map { String(cString: $0) } ?? "unknown"
+        let durationTicks = stream.pointee.duration
+        let header = Header(container: container.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown", codec: codecName,
+                            width: Int(parameters.width), height: Int(parameters.height),
+                            frameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
+                            frameRate: rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : nil,
+                            duration: durationTicks > 0 && tb.den > 0 ? Double(durationTicks) * Double(tb.num) / Double(tb.den)
+                                : (container.pointee.duration > 0 ? Double(container.pointee.duration) / Double(AV_TIME_BASE) : nil),
+                            pixelFormat: pixelName)
+        guard header.width > 0, header.height > 0, header.width <= 1 << 14, header.height <= 1 << 14, tb.num > 0, tb.den > 0 else {
+            throw VideoError.unreadable(path: path, reason: "frame size \(header.width)×\(header.height) or time base \(tb.num)/\(tb.den) out of range")
+        }
+        codecContext = avcodec_alloc_context3(decoder)
+        guard let codecContext else { throw VideoError.unreadable(path: path, reason: "out of memory") }
+        codecContext.pointee.thread_count = 1
+        guard avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0, avcodec_open2(codecContext, decoder, nil) >= 0 else {
+            throw VideoError.unsupportedCodec(path: path, codec: codecName)
+        }
+        let packet = av_packet_alloc(), frame = av_frame_alloc()
+        guard packet != nil, frame != nil else {
+            var p = packet, f = frame
+            av_packet_free(&p)
+            av_frame_free(&f)
+            throw VideoError.unreadable(path: path, reason: "out of memory")
+        }
+        success = true
+        self.header = header
+        timeBase = (Int64(tb.num), Int64(tb.den))
+        streamIndex = videoIndex
+        format = container
+        codec = codecContext
+        self.packet = packet
+        self.frame = frame
+    }
+
+    deinit { close() }
+
+    private func close() {
+        if scaler != nil { sws_freeContext(scaler); scaler = nil }
+        if frame != nil { av_frame_free(&frame) }
+        if packet != nil { av_packet_free(&packet) }
+        if codec != nil { avcodec_free_context(&codec) }
+        if format != nil { avformat_close_input(&format) }
+    }
+
+    /// `ticks` of the stream's time base in nanoseconds (rounded to the nearest).
+    func timestamp(ticks: Int64) -> Timestamp {
+        Timestamp(nanoseconds: av_rescale_q_rnd(ticks, AVRational(num: Int32(timeBase.num), den: Int32(timeBase.den)),
+                                                AVRational(num: 1, den: 1_000_000_000), AV_ROUND_NEAR_INF))
+    }
+
+    /// The presentation times of the stream's packets that carry data, in presentation order,
+    /// read without decoding (the container's index and packet headers): what a reader can list
+    /// before decoding. A packet with no data (an AVI "drop" chunk) is no frame, nor one marked
+    /// for discarding.
+    public func packetTimes() throws -> [Timestamp] {
+        guard let format, let packet else { return [] }
+        var times: [Timestamp] = []
+        var fallback: Int64 = 0
+        while true {
+            let status = av_read_frame(format, packet)
+            if status == parallax_averror_eof() { break }
+            guard status >= 0 else { throw VideoError.corrupt(path: path, time: times.last, reason: Self.message(status)) }
+            defer { av_packet_unref(packet) }
+            // A packet the container marks for discarding (outside an MP4 edit list) is decoded
+            // as a reference for others but never shown.
+            guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0, packet.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { continue }
+            let pts = packet.pointee.pts != parallax_av_nopts_value() ? packet.pointee.pts : packet.pointee.dts
+            let ticks = pts != parallax_av_nopts_value() ? pts : fallback
+            fallback = ticks + max(1, packet.pointee.duration)
+            times.append(timestamp(ticks: ticks))
+        }
+        return times.sorted()
+    }
+
+    /// The next decoded frame in presentation order with its time, or nil at the end.
+    public func nextFrame(_ pixels: Pixels) throws -> (time: Timestamp, image: ImageBuffer<UInt8>)? {
+        guard let format, let codec, let packet, let frame, !ended else { return nil }
+        while true {
+            let received = avcodec_receive_frame(codec, frame)
+            if received >= 0 {
+                defer { av_frame_unref(frame) }
+                // A frame without a time (the last of an AVI with packed B-frames) follows the
+                // previous one by the last step between frames.
+                var ticks = frame.pointee.best_effort_timestamp != parallax_av_nopts_value() ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+                if ticks == parallax_av_nopts_value() { ticks = lastTicks.map { $0 + lastStep } ?? 0 }
+                if let previous = lastTicks, ticks > previous { lastStep = ticks - previous }
+                lastTicks = ticks
+                let time = timestamp(ticks: ticks)
+                return (time, try convert(frame, to: pixels, time: time))
+            }
+            if received == parallax_averror_eof() { ended = true; return nil }
+            guard received == parallax_averror_eagain() else { throw VideoError.corrupt(path: path, time: nil, reason: Self.message(received)) }
+            // The decoder wants input.
+            if flushed { ended = true; return nil }
+            let status = av_read_frame(format, packet)
+            if status == parallax_averror_eof() {
+                avcodec_send_packet(codec, nil)
+                flushed = true
+                continue
+            }
+            guard status >= 0 else { throw VideoError.corrupt(path: path, time: nil, reason: Self.message(status)) }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0 else { continue }
+            let sent = avcodec_send_packet(codec, packet)
+            guard sent >= 0 || sent == parallax_averror_eagain() else {
+                let pts = packet.pointee.pts
+                throw VideoError.corrupt(path: path, time: pts == parallax_av_nopts_value() ? nil : timestamp(ticks: pts), reason: Self.message(sent))
+            }
+        }
+    }
+
+    /// `frame` as `pixels`, through a cached swscale context.
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>, to pixels: Pixels, time: Timestamp) throws -> ImageBuffer<UInt8> {
+        let width = frame.pointee.width, height = frame.pointee.height, source = frame.pointee.format
+        guard Int(width) == header.width, Int(height) == header.height else {
+            throw VideoError.sizeChanged(path: path, time: time, expected: "\(header.width)×\(header.height)", found: "\(width)×\(height)")
+        }
+        if scalerKey.map({ $0 != (width, height, source, pixels) }) ?? true {
+            if scaler != nil { sws_freeContext(scaler) }
+            scaler = sws_getContext(width, height, AVPixelFormat(source), width, height, pixels == .gray ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGB24,
+                                    Int32(SWS_BICUBIC), nil, nil, nil)
+            scalerKey = (width, height, source, pixels)
+        }
+        guard let scaler else { throw VideoError.corrupt(path: path, time: time, reason: "no conversion from its pixel format") }
+        let channels = pixels == .gray ? 1 : 3
+        let stride = Int(width) * channels
+        var samples = [UInt8](repeating: 0, count: stride * Int(height))
+        let rows = samples.withUnsafeMutableBufferPointer { out -> Int32 in
+            var destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
+            var destinationStride: [Int32] = [Int32(stride), 0, 0, 0]
+            return withUnsafePointer(to: &frame.pointee.data) { data in
+                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
+                    withUnsafePointer(to: &frame.pointee.linesize) { sizes in
+                        sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                            sws_scale(scaler, planes, strides, 0, height, &destination, &destinationStride)
+                        }
+                    }
+                }
+            }
+        }
+        guard rows == height else { throw VideoError.corrupt(path: path, time: time, reason: "pixel conversion failed") }
+        return ImageBuffer(width: Int(width), height: Int(height), channels: channels, samples: samples)
+    }
+
+    /// FFmpeg's message for an error code.
+    static func message(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import ParallaxCore
+import ParallaxDatasets
+import ParallaxImage
+
+/// A video file (mp4, mov, avi, mkv, webm, m4v) as a dataset of one camera stream `cam0`: each
+/// frame at its presentation time, decoded only when the bus reads it, one at a time.
+///
+/// The listing (for `inspect`, progress and `--validate-order`) comes from a first pass over the
+/// container's packets without decoding: their presentation times, sorted; packets with no data
+/// (AVI drop chunks) or marked for discarding (outside an MP4 edit list) are no frames. Frames
+/// then decode in presentation order, and the k-th takes the k-th listed time: the decoder's own
+/// guess can be a frame late (FFmpeg on AVI's packed B-frames, OpenCV's `Megamind.avi`). A
+/// decoder that gives more frames than listed has the extra ones dropped (``droppedFrames``).
+public final class VideoFileSource: DatasetSource {
+    public let formatName = "video"
+    public private(set) var listing: StreamListing
+    public let streams: [StreamDescription]
+    public let groundTruth: Trajectory? = nil
+    public let missingImages: [String: Int] = [:]
+    /// The stream's name.
+    public static let stream = "cam0"
+    /// What the file's header claims.
+    public var header: VideoFile.Header { file.header }
+    /// Frames dropped because their time repeated an earlier frame's.
+    public private(set) var droppedFrames = 0
+
+    private let file: VideoFile
+    private let pixels: VideoFile.Pixels
+    private let times: [Timestamp]
+    private var emitted = 0
+
+    /// Opens the video at `path`, converting frames to `pixels`.
+    public init(path: String, pixels: VideoFile.Pixels = .rgb) throws {
+        // One pass over the packets for the listing; the frames then come from a fresh demuxer
+        // (seeking back is not exact in every container).
+        let times = try VideoFile(path: path).packetTimes()
+        guard !times.isEmpty else { throw VideoError.noFrames(path: path) }
+        file = try VideoFile(path: path)
+        self.pixels = pixels
+        self.times = times
+        var listing = StreamListing()
+        for (k, t) in times.enumerated() { listing.record(stream: Self.stream, timestamp: t, file: path, line: k + 1) }
+        self.listing = listing
+        streams = [StreamDescription(StreamKey<CameraFrame>(Self.stream))]
+    }
+
+    public func next() throws -> AnyPacket? {
+        while let (_, image) = try file.nextFrame(pixels) {
+            guard emitted < times.count else {
+                droppedFrames += 1
+                continue
+            }
+            emitted += 1
+            return AnyPacket(stream: Self.stream, timestamp: times[emitted - 1], payload: CameraFrame(cameraID: Self.stream, image: image))
+        }
+        if emitted == 0 { throw VideoError.noFrames(path: file.path) }
+        return nil
+    }
+}
+
+/// Video files as datasets (``VideoFileSource``), recognized by their extension.
+public enum VideoFileFormat: DatasetFormat {
+    public static let name = "video"
+    public static let expects = "a video file (mp4, mov, avi, mkv, webm, m4v)"
+    /// File extensions read as video (lower case).
+    public static let extensions: Set<String> = ["mp4", "mov", "avi", "mkv", "webm", "m4v"]
+
+    public static func recognizes(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            && extensions.contains((path as NSString).pathExtension.lowercased())
+    }
+
+    public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
+        try VideoFileSource(path: path)
+    }
+}

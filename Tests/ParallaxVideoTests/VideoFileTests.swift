@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import ParallaxCore
+import ParallaxDatasets
+@testable import ParallaxVideo
+
+/// Real videos from `../shared/data/video` (OpenCV's samples and an MP4 from 3DDFA): what their
+/// headers claim, and what a reader must report instead when a header lies.
+@Suite struct VideoFileTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("../shared/data/video").standardized
+
+    static func video(_ name: String) -> String? {
+        let path = folder.appendingPathComponent(name).path
+        guard FileManager.default.fileExists(atPath: path) else {
+            print("skipped: \(path) is not present on this machine")
+            return nil
+        }
+        return path
+    }
+
+    /// Every frame the source gives, with its time.
+    static func decodeAll(_ source: VideoFileSource) throws -> [(Timestamp, CameraFrame)] {
+        var frames: [(Timestamp, CameraFrame)] = []
+        while let packet = try source.next() {
+            guard let frame = packet.payload as? CameraFrame else { continue }
+            frames.append((packet.timestamp, frame))
+        }
+        return frames
+    }
+
+    @Test(arguments: [("tree.avi", 444, 68, 320, 240), ("obama.mp4", 158, 55, 1280, 720), ("vtest.avi", 795, 795, 768, 576),
+                      ("Megamind.avi", 270, 270, 720, 528)])
+    func framesAreCountedByDecodingNotByTheHeader(name: String, claimed: Int, decoding: Int, width: Int, height: Int) throws {
+        guard let path = Self.video(name) else { return }
+        let source = try VideoFileSource(path: path, pixels: .gray)
+        #expect(source.header.frameCount == claimed)
+        // The listing (inspect) and the frames a run gets agree with each other, not with the header.
+        #expect(source.listing.stamps[VideoFileSource.stream]?.count == decoding)
+        let frames = try Self.decodeAll(source)
+        #expect(frames.count == decoding)
+        #expect(frames.map(\.0) == source.listing.stamps[VideoFileSource.stream])
+        #expect(frames.allSatisfy { $0.1.width == width && $0.1.height == height && $0.1.image.channels == 1 })
+        #expect(source.droppedFrames == 0)
+    }
+
+    /// vtest.avi is 10 fps: frame k at k × 100 ms, from its presentation times.
+    @Test func timesArePresentationTimes() throws {
+        guard let path = Self.video("vtest.avi") else { return }
+        let source = try VideoFileSource(path: path)
+        let times = try #require(source.listing.stamps[VideoFileSource.stream])
+        #expect(times.enumerated().allSatisfy { $0.element.nanoseconds == Int64($0.offset) * 100_000_000 })
+        #expect(source.header.frameRate == 10)
+    }
+
+    /// The same file decodes to the same pixels every time (one decoding thread).
+    @Test func decodingIsReproducible() throws {
+        guard let path = Self.video("obama.mp4") else { return }
+        let a = try Self.decodeAll(VideoFileSource(path: path)).map(\.1.image.samples)
+        let b = try Self.decodeAll(VideoFileSource(path: path)).map(\.1.image.samples)
+        #expect(a == b)
+        #expect(a.first?.count == 1280 * 720 * 3)
+    }
+
+    @Test func whatIsNotAVideoIsACleanErrorNamingTheFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-video-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = dir.appendingPathComponent("notes.mp4")
+        try Data("this is not a video\n".utf8).write(to: text)
+        let empty = dir.appendingPathComponent("empty.avi")
+        try Data().write(to: empty)
+        for file in [text, empty] {
+            #expect { _ = try VideoFileSource(path: file.path) } throws: { error in
+                guard let e = error as? VideoError, case .unreadable = e else { return false }
+                return "\(e)".contains(file.path) && e is any BadInput
+            }
+        }
+    }
+
+    /// A file cut short: what was there decodes, then either the end comes early or a clear
+    /// error names the file; never a crash, never a frame of garbage size.
+    @Test func aTruncatedVideoKeepsWhatWasThere() throws {
+        guard let path = Self.video("vtest.avi") else { return }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-video-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = dir.appendingPathComponent("cut.avi")
+        try data.prefix(data.count / 3).write(to: cut)
+        let source = try VideoFileSource(path: cut.path, pixels: .gray)
+        var frames = 0
+        do {
+            while let packet = try source.next() {
+                #expect((packet.payload as? CameraFrame)?.width == 768)
+                frames += 1
+            }
+        } catch let error as VideoError {
+            #expect("\(error)".contains(cut.path))
+        }
+        #expect(frames > 100 && frames < 795)
+    }
+}
