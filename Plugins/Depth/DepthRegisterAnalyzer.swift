@@ -55,7 +55,7 @@ public struct DepthRegisterAnalyzer: Analyzer {
         guard packet.payload(framePort) != nil, let input, let target else { return }
         // No depth close enough in time: this frame has none.
         guard let map = packet.nearest(depthPort) else { return }
-        guard let depth = input.depth(of: map.payload, stream: options.depth, at: map.timestamp, warnings: &warnings, context: &context) else { return }
+        guard let depth = input.depth(of: map.payload, at: map.timestamp, warnings: &warnings, context: &context) else { return }
         let registered = DepthRegistration.register(depth, rays: input.rays, into: target.model, targetFromSource: targetFromSource)
         context.emit(DepthMap(sensorID: options.camera, kind: .depth, values: ImageBuffer(width: target.model.width, height: target.model.height, samples: registered)),
                      on: registeredPort, at: packet.timestamp)

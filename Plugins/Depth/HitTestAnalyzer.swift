@@ -38,7 +38,7 @@ public struct HitTestAnalyzer: Analyzer {
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
-        pixels = try PixelList.parse(options.pixels, option: "pixels", analyzer: Self.name)
+        pixels = try PixelList.parse(options.pixels, option: "pixels", analyzer: Self.name).map { $0[0] }
         self.options = options
         let tolerance = Int64(options.toleranceMs * 1_000_000)
         depthPort = .each(options.depth)
@@ -54,18 +54,18 @@ public struct HitTestAnalyzer: Analyzer {
 
     public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let map = packet.payload(depthPort), let input,
-              let depth = input.depth(of: map, stream: options.depth, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
+              let depth = input.depth(of: map, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
         let camera = input.calibration.model
         let centre = pixels.isEmpty && queryPort == nil ? [Vector2(Double(camera.width - 1) / 2, Double(camera.height - 1) / 2)] : []
         let asked = pixels + centre + (queryPort.flatMap { packet.nearest($0)?.payload.pixels } ?? [])
         // Each plane once per frame: the plane, its in-plane frame and its boundary there.
-        var planes: [(anchor: PlaneAnchor, plane: Plane, frame: (u: Vector3, v: Vector3, origin: Vector3), boundary: [Vector2])] = []
+        var planes: [(anchor: PlaneAnchor, plane: Plane, frame: PlaneFrame, boundary: [Vector2])] = []
         if let planePort, let detected = packet.nearest(planePort)?.payload {
             if detected.frame == "camera" {
                 planes = detected.planes.map { anchor in
                     let plane = Plane(normal: anchor.normal, offset: anchor.offset)
-                    let frame = PlaneTracker.frame(of: plane)
-                    return (anchor, plane, frame, ConvexHull.of(anchor.boundary.map { Self.flat($0, frame) }))
+                    let frame = PlaneFrame(plane)
+                    return (anchor, plane, frame, ConvexHull.of(anchor.boundary.map(frame.flat)))
                 }
             } else {
                 warnings.note("world planes", "'\(planePort.key.name)' holds planes in the \(detected.frame) frame; hit-test uses planes in the camera's frame (run planes without poses): depth hits only", context: &context)
@@ -73,12 +73,12 @@ public struct HitTestAnalyzer: Analyzer {
         }
         var results: [PixelHits] = []
         for pixel in asked {
-            guard camera.contains(pixel, margin: -0.5) else {
+            guard camera.contains(pixel) else {
                 results.append(PixelHits(pixel: pixel, hits: [], note: "outside the \(camera.width)×\(camera.height) image"))
                 continue
             }
             var hits: [HitTestResult] = []
-            if let reading = probe.read(u: pixel.x, v: pixel.y, depth: depth, width: camera.width, height: camera.height, camera: camera) {
+            if let reading = probe.read(pixel, depth: depth, camera: camera) {
                 hits.append(HitTestResult(kind: .depth, point: reading.point, distance: reading.point.norm, sigma: reading.sigma))
             }
             if !planes.isEmpty, let n = try? camera.normalized(pixel) {
@@ -86,7 +86,7 @@ public struct HitTestAnalyzer: Analyzer {
                 for (anchor, plane, frame, boundary) in planes {
                     guard let t = plane.intersection(ofRayAlong: ray) else { continue }
                     let point = t * ray
-                    guard ConvexHull.contains(boundary, Self.flat(point, frame)) else { continue }
+                    guard ConvexHull.contains(boundary, frame.flat(point)) else { continue }
                     // σ along the ray: the plane's fit is far surer than one pixel; its rms over the ray's angle.
                     let cosine = max(0.05, abs(plane.normal.dot(ray.normalized)))
                     hits.append(HitTestResult(kind: .plane, point: point, distance: point.norm, sigma: anchor.rms / cosine / Double(max(1, anchor.points)).squareRoot(), planeID: anchor.id))
@@ -101,22 +101,18 @@ public struct HitTestAnalyzer: Analyzer {
     public mutating func close(context: inout AnalyzerContext) throws {
         warnings.flush(context: &context)
     }
-
-    /// `p` in the plane's 2-D frame.
-    static func flat(_ p: Vector3, _ frame: (u: Vector3, v: Vector3, origin: Vector3)) -> Vector2 {
-        let d = p - frame.origin
-        return Vector2(d.dot(frame.u), d.dot(frame.v))
-    }
 }
 
-/// Pixel lists given as options: `[[u, v], …]`.
+/// Pixel lists given as options: `[[u, v], …]`, or `[[u1, v1, u2, v2], …]` for pairs.
 enum PixelList {
-    static func parse(_ list: [[Double]], option: String, analyzer: String) throws -> [Vector2] {
-        try list.enumerated().map { (k, pair) in
-            guard pair.count == 2, pair[0].isFinite, pair[1].isFinite else {
-                throw AnalyzerError.invalidOption(analyzer: analyzer, option: option, reason: "entry \(k + 1) must be [u, v] (two finite numbers, px), got \(pair)")
+    /// Each entry's `perEntry` pixels.
+    static func parse(_ list: [[Double]], perEntry: Int = 1, option: String, analyzer: String) throws -> [[Vector2]] {
+        try list.enumerated().map { (k, entry) in
+            guard entry.count == 2 * perEntry, entry.allSatisfy(\.isFinite) else {
+                let form = perEntry == 1 ? "[u, v] (two" : "[u1, v1, u2, v2] (four"
+                throw AnalyzerError.invalidOption(analyzer: analyzer, option: option, reason: "entry \(k + 1) must be \(form) finite numbers, px), got \(entry)")
             }
-            return Vector2(pair[0], pair[1])
+            return (0..<perEntry).map { Vector2(entry[2 * $0], entry[2 * $0 + 1]) }
         }
     }
 }

@@ -35,12 +35,7 @@ public struct MeasureAnalyzer: Analyzer {
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
-        pairs = try options.pairs.enumerated().map { (k, q) in
-            guard q.count == 4, q.allSatisfy(\.isFinite) else {
-                throw AnalyzerError.invalidOption(analyzer: Self.name, option: "pairs", reason: "entry \(k + 1) must be [u1, v1, u2, v2] (four finite numbers, px), got \(q)")
-            }
-            return (Vector2(q[0], q[1]), Vector2(q[2], q[3]))
-        }
+        pairs = try PixelList.parse(options.pairs, perEntry: 2, option: "pairs", analyzer: Self.name).map { ($0[0], $0[1]) }
         self.options = options
         depthPort = .each(options.depth)
         let queries = options.queries ?? (pairs.isEmpty ? "\(options.depth)/queries" : nil)
@@ -55,7 +50,7 @@ public struct MeasureAnalyzer: Analyzer {
 
     public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let map = packet.payload(depthPort), let input,
-              let depth = input.depth(of: map, stream: options.depth, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
+              let depth = input.depth(of: map, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
         var all = pairs
         if let queryPort, let queried = packet.nearest(queryPort)?.payload.pixels {
             if queried.count % 2 == 1 {
@@ -65,11 +60,10 @@ public struct MeasureAnalyzer: Analyzer {
         }
         let camera = input.calibration.model
         let measurements = all.map { (a, b) -> Measurement in
-            let ra = probe.read(u: a.x, v: a.y, depth: depth, width: camera.width, height: camera.height, camera: camera)
-            let rb = probe.read(u: b.x, v: b.y, depth: depth, width: camera.width, height: camera.height, camera: camera)
+            let ra = probe.read(a, depth: depth, camera: camera), rb = probe.read(b, depth: depth, camera: camera)
             guard let ra, let rb else {
                 let missing = [(a, ra), (b, rb)].filter { $0.1 == nil }.map { p in
-                    camera.contains(p.0, margin: -0.5) ? "(\(p.0.x), \(p.0.y)) has no valid depth within \(options.window)×\(options.window) px"
+                    camera.contains(p.0) ? "(\(p.0.x), \(p.0.y)) has no valid depth within \(options.window)×\(options.window) px"
                         : "(\(p.0.x), \(p.0.y)) is outside the \(camera.width)×\(camera.height) image"
                 }
                 return Measurement(from: a, to: b, fromPoint: ra?.point, toPoint: rb?.point, distance: nil, sigma: nil, note: missing.joined(separator: "; "))

@@ -97,7 +97,7 @@ public struct PlanesAnalyzer: Analyzer {
 
     public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let map = packet.payload(depthPort), let input,
-              let depth = input.depth(of: map, stream: options.depth, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
+              let depth = input.depth(of: map, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
         if !depth.contains(where: { $0 > 0 && $0.isFinite }) {
             warnings.note("no valid depth", "'\(options.depth)' at \(packet.timestamp.nanoseconds) ns has no valid depth: no planes", context: &context)
         }
@@ -110,14 +110,14 @@ public struct PlanesAnalyzer: Analyzer {
             }
             worldFromCamera = pose.worldFromBody * bodyFromCamera
         }
-        let up = upDirection(packet)
+        let up = upDirection(packet, worldFromCamera: worldFromCamera)
         let found = detector.detect(depth: depth, rays: input.rays)
         // Each plane in the output frame: the camera's, or the world's (then joined to the kept planes).
         let toOutput = worldFromCamera ?? .identity
         let upOut = up.map { toOutput.rotation * $0 }
         var frames: [(plane: Plane, outline: PlaneOutline, rms: Double, points: Int, moments: PlaneMoments, sigma: Double)] = []
         for d in found {
-            let plane = Self.move(d.plane, by: toOutput)
+            let plane = d.plane.moved(by: toOutput)
             guard let outline = PlaneOutline(points: d.points.map { toOutput * $0 }, plane: plane, major: toOutput.rotation * d.major) else { continue }
             frames.append((plane, outline, d.rms, d.pixels.count, d.moments.moved(by: toOutput), d.normalSigma))
         }
@@ -153,18 +153,13 @@ public struct PlanesAnalyzer: Analyzer {
                            normalUncertaintyDegrees: sigma * 180 / .pi)
     }
 
-    /// `plane` (in frame A) in frame B, for `transform` = T_BA.
-    static func move(_ plane: Plane, by transform: SE3) -> Plane {
-        let n = transform.rotation * plane.normal
-        return Plane(normal: n, offset: plane.offset - n.dot(transform.translation))
-    }
-
     public mutating func close(context: inout AnalyzerContext) throws {
         warnings.flush(context: &context)
     }
 
-    /// Up (unit) in the depth camera's frame at this depth map, or `nil` when nothing says.
-    private func upDirection(_ packet: AnalyzerInput) -> Vector3? {
+    /// Up (unit) in the depth camera's frame at this depth map, or `nil` when nothing says:
+    /// the option, else the IMU, else the camera's pose (`worldFromCamera`, world z up).
+    private func upDirection(_ packet: AnalyzerInput, worldFromCamera: SE3?) -> Vector3? {
         if options.up.count == 3 { return Vector3(options.up[0], options.up[1], options.up[2]).normalized }
         let cameraFromBody = bodyFromCamera.rotation.inverse
         if let imuPort, case let samples = packet.between(imuPort), !samples.isEmpty {
@@ -173,12 +168,7 @@ public struct PlanesAnalyzer: Analyzer {
             let a = cameraFromBody * (bodyFromIMU * mean)
             if a.norm > 0, a.x.isFinite, a.y.isFinite, a.z.isFinite { return a.normalized }
         }
-        if let posePort, let pose = packet.nearest(posePort)?.payload {
-            // R_CW · (0, 0, 1) with R_WC = R_WB · R_BC.
-            let worldFromCamera = pose.worldFromBody.rotation * bodyFromCamera.rotation
-            return worldFromCamera.inverse * Vector3(0, 0, 1)
-        }
-        return nil
+        return worldFromCamera.map { $0.rotation.inverse * Vector3(0, 0, 1) }
     }
 
     /// Classifies the planes of one frame by alignment, facing and height along `up` above the

@@ -45,7 +45,7 @@ public struct PointCloudAnalyzer: Analyzer {
 
     public mutating func process(_ packet: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let map = packet.payload(depthPort), let input,
-              let depth = input.depth(of: map, stream: options.depth, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
+              let depth = input.depth(of: map, at: packet.timestamp, warnings: &warnings, context: &context) else { return }
         var color: ImageBuffer<UInt8>?
         if let colorPort {
             if let frame = packet.nearest(colorPort)?.payload {

@@ -29,7 +29,7 @@ struct SimulateCommand: ParsableCommand {
     var stereoCalibration: String?
     @Option(name: .customLong("depth-rate"), help: "Depth map rate (Hz), 0 for none.") var depthRate: Double = 5
     @Option(name: .customLong("pixel-noise"), help: "Gaussian pixel noise σ (gray levels).") var pixelNoise: Double = 2
-    @Option(name: .customLong("depth-noise"), help: "Noise added to the exact depth maps: none, or kinect (structured light: σ = 1.2 mm + 1.9 mm/m² · (z − 0.4 m)², Nguyen et al. 2012).") var depthNoise: String = "none"
+    @Option(name: .customLong("depth-noise"), help: "The depth maps' noise, as the depth analyzers' noise= option names it: exact, or kinect (structured light: σ = 1.2 mm + 1.9 mm/m² · (z − 0.4 m)², Nguyen et al. 2012).") var depthNoise: String = DepthNoiseOption.exact.rawValue
     @Option(name: .long, help: "What to simulate: room (camera + depth + IMU in a textured room), face (landmarks + pose/gaze ground truth) or object (a textured object moving in front of a still camera, with ground-truth boxes).")
     var scene: String = "room"
     @Option(name: .long, help: "--scene object only: how the object moves: sweep, fast (~23 px per frame), scale (×2 closer and back), occlusion (a second object covers it for 10 frames) or exit (leaves the view and comes back).")
@@ -40,11 +40,11 @@ struct SimulateCommand: ParsableCommand {
     var format: String = "parallax"
     @Option(name: .long, help: "Output folder.") var out: String
 
+    /// `--depth-noise` as a model (validated in ``validate()``).
+    var depthNoiseModel: DepthNoise { DepthNoiseOption(rawValue: depthNoise)?.model ?? .none }
+
     /// Every number is checked before anything is simulated: a bad one is a usage error naming
     /// the option (exit 2), never a trap. The bundled defaults are found from any working folder.
-    /// `--depth-noise` as a model (validated to be none or kinect).
-    var depthNoiseModel: DepthNoise { depthNoise == "kinect" ? .kinect : .none }
-
     mutating func validate() throws {
         cameraCalibration = BundledData.resolve(cameraCalibration)
         imuCalibration = BundledData.resolve(imuCalibration)
@@ -64,7 +64,7 @@ struct SimulateCommand: ParsableCommand {
         let sceneOnly: [(given: Bool, option: String, scenes: [String])] = [
             (faceModel != nil, "face-model", ["face"]), (trajectory != nil, "trajectory", ["room"]),
             (stereoCalibration != nil, "stereo-calibration", ["room"]), (format != "parallax", "format", ["room"]),
-            (still != 0, "still", ["room"]), (motion != "sweep", "motion", ["object"]), (depthNoise != "none", "depth-noise", ["room"]),
+            (still != 0, "still", ["room"]), (motion != "sweep", "motion", ["object"]), (depthNoise != DepthNoiseOption.exact.rawValue, "depth-noise", ["room"]),
         ]
         for o in sceneOnly where o.given && !o.scenes.contains(scene) {
             throw ValidationError("--\(o.option) is used only with --scene \(o.scenes.joined(separator: " or ")), not with --scene \(scene)")
@@ -72,7 +72,9 @@ struct SimulateCommand: ParsableCommand {
         guard ObjectMotion(rawValue: motion) != nil else {
             throw ValidationError("--motion must be one of \(ObjectMotion.allCases.map(\.rawValue).joined(separator: ", ")), got '\(motion)'")
         }
-        guard ["none", "kinect"].contains(depthNoise) else { throw ValidationError("--depth-noise must be none or kinect, got '\(depthNoise)'") }
+        guard DepthNoiseOption(rawValue: depthNoise) != nil else {
+            throw ValidationError("--depth-noise must be one of \(DepthNoiseOption.allCases.map(\.rawValue).joined(separator: ", ")), got '\(depthNoise)'")
+        }
         guard ["parallax", "euroc"].contains(format) else { throw ValidationError("--format must be parallax or euroc, got '\(format)'") }
         guard format == "parallax" || depthRate == 0 else { throw ValidationError("--format euroc cannot hold depth maps: add --depth-rate 0") }
     }

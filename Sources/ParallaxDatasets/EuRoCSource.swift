@@ -55,9 +55,6 @@ extension EuRoCSource {
 }
 
 extension DatasetError {
-    /// Throws ``groundTruthOutOfOrder(file:index:previous:current:)`` unless the poses' times
-    /// strictly increase: a pose stream must not go back in time, and silently dropping poses
-    /// would hide a broken file.
     /// `hz` when it is a usable frame rate (positive and finite), else an error naming `path`
     /// and the `--image-rate` option.
     static func requireRate(_ hz: Double, path: String) throws -> Double {
@@ -67,6 +64,9 @@ extension DatasetError {
         return hz
     }
 
+    /// Throws ``groundTruthOutOfOrder(file:index:previous:current:)`` unless the poses' times
+    /// strictly increase: a pose stream must not go back in time, and silently dropping poses
+    /// would hide a broken file.
     static func requireIncreasing(_ trajectory: Trajectory, file: String) throws {
         for k in 1..<max(trajectory.poses.count, 1) where trajectory.poses[k].timestamp <= trajectory.poses[k - 1].timestamp {
             throw DatasetError.groundTruthOutOfOrder(file: file, index: k + 1, previous: trajectory.poses[k - 1].timestamp,

@@ -28,12 +28,14 @@ public struct DepthProbe: Sendable {
         public var direction: Vector3
     }
 
-    /// The reading at pixel `(u, v)` of a `width × height` map seen through `camera`; `nil`
-    /// when the pixel is outside the image, its ray cannot be undistorted, or no pixel of the
-    /// window has a valid depth.
-    public func read(u: Double, v: Double, depth: [Float], width: Int, height: Int, camera: CameraModel) -> Reading? {
+    /// The reading at `pixel` of a map of `camera`'s size seen through it; `nil` when the pixel
+    /// is outside the image, its ray cannot be undistorted, or no pixel of the window has a
+    /// valid depth.
+    public func read(_ pixel: Vector2, depth: [Float], camera: CameraModel) -> Reading? {
+        let width = camera.width, height = camera.height, u = pixel.x, v = pixel.y
+        // (strictly inside: a pixel's nearest sample must exist)
         guard u.isFinite, v.isFinite, u > -0.5, v > -0.5, u < Double(width) - 0.5, v < Double(height) - 0.5,
-              depth.count == width * height, let n = try? camera.normalized(Vector2(u, v)) else { return nil }
+              depth.count == width * height, let n = try? camera.normalized(pixel) else { return nil }
         let cu = Int(u.rounded()), cv = Int(v.rounded()), r = window / 2
         var values: [Float] = []
         values.reserveCapacity(window * window)

@@ -151,3 +151,39 @@ extension Plane {
         return t > 0 && t.isFinite ? t : nil
     }
 }
+
+extension Plane {
+    /// The same plane in another frame, for `transform` = T_BA (this plane in A).
+    public func moved(by transform: SE3) -> Plane {
+        let n = transform.rotation * normal
+        return Plane(normal: n, offset: offset - n.dot(transform.translation))
+    }
+}
+
+/// 2-D coordinates on a plane: an origin on it and two unit in-plane axes, `u` and
+/// `v = normal × u` (counter-clockwise about the normal), for boundaries, hulls and in-plane
+/// tests.
+public struct PlaneFrame: Sendable, Equatable {
+    public var origin: Vector3, u: Vector3, v: Vector3
+
+    /// The frame of `plane` at `origin` (projected onto the plane; default: the plane's point
+    /// nearest the coordinate origin), `u` along `axis` projected into the plane (default, or
+    /// when `axis` is along the normal: a fixed direction across the normal).
+    public init(_ plane: Plane, origin: Vector3? = nil, along axis: Vector3? = nil) {
+        let n = plane.normal
+        var u = axis.map { $0 - n.dot($0) * n } ?? .zero
+        if u.norm < 1e-9 { u = (abs(n.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)).cross(n) }
+        self.u = u.normalized
+        v = n.cross(self.u)
+        self.origin = origin.map { $0 - plane.distance(to: $0) * n } ?? -plane.offset * n
+    }
+
+    /// `p`'s coordinates in the plane (its projection's).
+    public func flat(_ p: Vector3) -> Vector2 {
+        let d = p - origin
+        return Vector2(d.dot(u), d.dot(v))
+    }
+
+    /// The point on the plane at coordinates `q`.
+    public func point(_ q: Vector2) -> Vector3 { origin + q.x * u + q.y * v }
+}

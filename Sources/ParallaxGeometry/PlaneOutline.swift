@@ -18,24 +18,19 @@ public struct PlaneOutline: Sendable, Equatable {
     /// already), else along the points' own largest spread; `nil` for fewer than 3 points.
     public init?(points: [Vector3], plane: Plane, major given: Vector3? = nil) {
         guard points.count >= 3, let axis = given ?? Plane.fit(points)?.major else { return nil }
-        let n = plane.normal
-        // The major axis projected into the plane (the fit's own plane may differ slightly).
-        var major = axis - n.dot(axis) * n
-        if major.norm < 1e-9 { major = abs(n.x) < 0.9 ? Vector3(1, 0, 0).cross(n) : Vector3(0, 1, 0).cross(n) }
-        major = major.normalized
-        let minor = n.cross(major)
-        let mean = points.reduce(Vector3.zero, +) / Double(points.count)
-        let c = mean - plane.distance(to: mean) * n
-        let flat = points.map { p -> Vector2 in let q = p - c; return Vector2(q.dot(major), q.dot(minor)) }
+        // Axes along the major axis projected into the plane (the fit's own plane may differ
+        // slightly), origin at the points' centroid on the plane.
+        let frame = PlaneFrame(plane, origin: points.reduce(Vector3.zero, +) / Double(points.count), along: axis)
+        let flat = points.map(frame.flat)
         let hull = ConvexHull.of(flat)
         var lo = Vector2(repeating: .infinity), hi = Vector2(repeating: -.infinity)
         for q in flat { lo = pointwiseMin(lo, q); hi = pointwiseMax(hi, q) }
-        self.major = major
-        self.minor = minor
-        centroid = c
+        major = frame.u
+        minor = frame.v
+        centroid = frame.origin
         width = hi.x - lo.x
         length = hi.y - lo.y
-        boundary = hull.map { c + $0.x * major + $0.y * minor }
+        boundary = hull.map(frame.point)
         area = abs(ConvexHull.area(hull))
     }
 }

@@ -104,23 +104,15 @@ public struct PlaneTracker: Sendable {
         t.points += o.points
         t.frames += 1
         // The hull of both boundaries, in the updated plane.
-        let (u, v, origin) = Self.frame(of: t.plane)
-        let flat = (t.boundary + o.boundary).map { p -> Vector2 in let q = p - origin; return Vector2(q.dot(u), q.dot(v)) }
-        t.boundary = ConvexHull.of(flat).map { origin + $0.x * u + $0.y * v }
+        let frame = PlaneFrame(t.plane)
+        t.boundary = ConvexHull.of((t.boundary + o.boundary).map(frame.flat)).map(frame.point)
         tracks[j] = t
-    }
-
-    /// Two in-plane axes and the point of `plane` nearest the origin.
-    public static func frame(of plane: Plane) -> (u: Vector3, v: Vector3, origin: Vector3) {
-        let n = plane.normal
-        let u = (abs(n.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)).cross(n).normalized
-        return (u, n.cross(u), -plane.offset * n)
     }
 
     /// The gap (m) between two convex boundaries projected on `plane`: 0 when they overlap.
     static func gap(_ a: [Vector3], _ b: [Vector3], on plane: Plane) -> Double {
-        let (u, v, origin) = frame(of: plane)
-        func flat(_ p: [Vector3]) -> [Vector2] { ConvexHull.of(p.map { q in let d = q - origin; return Vector2(d.dot(u), d.dot(v)) }) }
+        let frame = PlaneFrame(plane)
+        func flat(_ p: [Vector3]) -> [Vector2] { ConvexHull.of(p.map(frame.flat)) }
         let pa = flat(a), pb = flat(b)
         guard !pa.isEmpty, !pb.isEmpty else { return .infinity }
         if pa.contains(where: { ConvexHull.contains(pb, $0) }) || pb.contains(where: { ConvexHull.contains(pa, $0) }) { return 0 }

@@ -13,8 +13,8 @@ public enum SimulationPresets {
     /// ground truth), in a room around its path (``room(around:textures:)``).
     /// With `cameras` (one calibration, or two for a stereo pair), those cameras replace the
     /// built-in ones, mounted as their `T_BS` says: a trajectory recorded with a real rig is seen
-    /// as that rig saw it (EuRoC's cam0 looks along body z; body x is up there). `width` is then
-    /// the first camera's own.
+    /// as that rig saw it (EuRoC's cam0 looks along body z; body x is up there). `width` and
+    /// `stereo` are then unused: the cameras' files say.
     public static func eurocOrbit(seconds: Double, seed: UInt64, width: Int = 376, still: Double = 0, stereo: Bool = false,
                                   following: SE3Spline? = nil, cameras: [CameraCalibration] = [], textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
         let s = Double(width) / 752

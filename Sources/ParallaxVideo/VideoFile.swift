@@ -16,7 +16,7 @@ public enum VideoError: Error, BadInput, Equatable, Sendable, CustomStringConver
     /// Decoding failed at a frame (truncated or corrupt data); `time` is its presentation time.
     case corrupt(path: String, time: Timestamp?, reason: String)
     /// A frame's size is not the stream's (the camera stream must keep one size).
-    case sizeChanged(path: String, time: Timestamp, expected: String, found: String)
+    case sizeChanged(path: String, time: Timestamp?, expected: String, found: String)
 
     public var description: String {
         switch self {
@@ -27,7 +27,7 @@ public enum VideoError: Error, BadInput, Equatable, Sendable, CustomStringConver
         case let .corrupt(path, time, reason):
             return "\(path): " + (time.map { "frame at \($0.nanoseconds) ns" } ?? "video data") + " does not decode (\(reason))"
         case let .sizeChanged(path, time, expected, found):
-            return "\(path): the frame at \(time.nanoseconds) ns is \(found), the stream's frames are \(expected)"
+            return "\(path): the frame" + (time.map { " at \($0.nanoseconds) ns" } ?? "") + " is \(found), the stream's frames are \(expected)"
         }
     }
 }
@@ -37,8 +37,8 @@ public enum VideoError: Error, BadInput, Equatable, Sendable, CustomStringConver
 /// order. Memory stays bounded: one decoded frame at a time (plus the codec's own reference
 /// frames). Decoding runs on one thread (`thread_count = 1`), so every run gives the same pixels.
 ///
-/// Times are the frames' presentation timestamps (`best_effort_timestamp`, in the stream's time
-/// base, converted to nanoseconds exactly up to rounding), never frame index / header rate: a
+/// Times are presentation timestamps read from the packets (``packetTimes()``, in the stream's
+/// time base, converted to nanoseconds up to rounding), never frame index / header rate: a
 /// header's frame count and rate can be wrong (OpenCV's `tree.avi` claims 444 frames and 68
 /// decode; `obama.mp4` claims 158 and 55 decode).
 public final class VideoFile {
@@ -71,7 +71,7 @@ public final class VideoFile {
     public let path: String
     public let header: Header
     /// Stream time base (s per tick).
-    let timeBase: (num: Int64, den: Int64)
+    private let timeBase: AVRational
 
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
@@ -79,10 +79,8 @@ public final class VideoFile {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var scaler: OpaquePointer?
-    private var scalerKey: (Int32, Int32, Int32, Pixels)?
-    /// The last decoded frame's time (ticks) and the last step between two frames.
-    private var lastTicks: Int64?
-    private var lastStep: Int64 = 1
+    /// The source pixel format and target of ``scaler`` (the size is the header's, checked).
+    private var scalerKey: (Int32, Pixels)?
     private var flushed = false
     private var ended = false
 
@@ -145,7 +143,7 @@ public final class VideoFile {
         }
         success = true
         self.header = header
-        timeBase = (Int64(tb.num), Int64(tb.den))
+        timeBase = tb
         streamIndex = videoIndex
         format = container
         codec = codecContext
@@ -165,8 +163,7 @@ public final class VideoFile {
 
     /// `ticks` of the stream's time base in nanoseconds (rounded to the nearest).
     func timestamp(ticks: Int64) -> Timestamp {
-        Timestamp(nanoseconds: av_rescale_q_rnd(ticks, AVRational(num: Int32(timeBase.num), den: Int32(timeBase.den)),
-                                                AVRational(num: 1, den: 1_000_000_000), AV_ROUND_NEAR_INF))
+        Timestamp(nanoseconds: av_rescale_q_rnd(ticks, timeBase, AVRational(num: 1, den: 1_000_000_000), AV_ROUND_NEAR_INF))
     }
 
     /// The presentation times of the stream's packets that carry data, in presentation order,
@@ -193,24 +190,19 @@ public final class VideoFile {
         return times.sorted()
     }
 
-    /// The next decoded frame in presentation order with its time, or nil at the end.
-    public func nextFrame(_ pixels: Pixels) throws -> (time: Timestamp, image: ImageBuffer<UInt8>)? {
+    /// The next decoded frame in presentation order, or nil at the end. `time` is the time the
+    /// caller gives this frame (``packetTimes()``), for errors: FFmpeg's own guess can be a frame
+    /// late (AVI's packed B-frames), and is not used.
+    public func nextFrame(_ pixels: Pixels, at time: Timestamp?) throws -> ImageBuffer<UInt8>? {
         guard let format, let codec, let packet, let frame, !ended else { return nil }
         while true {
             let received = avcodec_receive_frame(codec, frame)
             if received >= 0 {
                 defer { av_frame_unref(frame) }
-                // A frame without a time (the last of an AVI with packed B-frames) follows the
-                // previous one by the last step between frames.
-                var ticks = frame.pointee.best_effort_timestamp != parallax_av_nopts_value() ? frame.pointee.best_effort_timestamp : frame.pointee.pts
-                if ticks == parallax_av_nopts_value() { ticks = lastTicks.map { $0 + lastStep } ?? 0 }
-                if let previous = lastTicks, ticks > previous { lastStep = ticks - previous }
-                lastTicks = ticks
-                let time = timestamp(ticks: ticks)
-                return (time, try convert(frame, to: pixels, time: time))
+                return try convert(frame, to: pixels, time: time)
             }
             if received == parallax_averror_eof() { ended = true; return nil }
-            guard received == parallax_averror_eagain() else { throw VideoError.corrupt(path: path, time: nil, reason: Self.message(received)) }
+            guard received == parallax_averror_eagain() else { throw VideoError.corrupt(path: path, time: time, reason: Self.message(received)) }
             // The decoder wants input.
             if flushed { ended = true; return nil }
             let status = av_read_frame(format, packet)
@@ -219,28 +211,25 @@ public final class VideoFile {
                 flushed = true
                 continue
             }
-            guard status >= 0 else { throw VideoError.corrupt(path: path, time: nil, reason: Self.message(status)) }
+            guard status >= 0 else { throw VideoError.corrupt(path: path, time: time, reason: Self.message(status)) }
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0 else { continue }
             let sent = avcodec_send_packet(codec, packet)
-            guard sent >= 0 || sent == parallax_averror_eagain() else {
-                let pts = packet.pointee.pts
-                throw VideoError.corrupt(path: path, time: pts == parallax_av_nopts_value() ? nil : timestamp(ticks: pts), reason: Self.message(sent))
-            }
+            guard sent >= 0 || sent == parallax_averror_eagain() else { throw VideoError.corrupt(path: path, time: time, reason: Self.message(sent)) }
         }
     }
 
     /// `frame` as `pixels`, through a cached swscale context.
-    private func convert(_ frame: UnsafeMutablePointer<AVFrame>, to pixels: Pixels, time: Timestamp) throws -> ImageBuffer<UInt8> {
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>, to pixels: Pixels, time: Timestamp?) throws -> ImageBuffer<UInt8> {
         let width = frame.pointee.width, height = frame.pointee.height, source = frame.pointee.format
         guard Int(width) == header.width, Int(height) == header.height else {
             throw VideoError.sizeChanged(path: path, time: time, expected: "\(header.width)×\(header.height)", found: "\(width)×\(height)")
         }
-        if scalerKey.map({ $0 != (width, height, source, pixels) }) ?? true {
+        if scalerKey.map({ $0 != (source, pixels) }) ?? true {
             if scaler != nil { sws_freeContext(scaler) }
             scaler = sws_getContext(width, height, AVPixelFormat(source), width, height, pixels == .gray ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGB24,
                                     Int32(SWS_BICUBIC), nil, nil, nil)
-            scalerKey = (width, height, source, pixels)
+            scalerKey = (source, pixels)
         }
         guard let scaler else { throw VideoError.corrupt(path: path, time: time, reason: "no conversion from its pixel format") }
         let channels = pixels == .gray ? 1 : 3

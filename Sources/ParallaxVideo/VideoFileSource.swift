@@ -46,7 +46,7 @@ public final class VideoFileSource: DatasetSource {
     }
 
     public func next() throws -> AnyPacket? {
-        while let (_, image) = try file.nextFrame(pixels) {
+        while let image = try file.nextFrame(pixels, at: emitted < times.count ? times[emitted] : nil) {
             guard emitted < times.count else {
                 droppedFrames += 1
                 continue

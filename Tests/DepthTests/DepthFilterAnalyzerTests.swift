@@ -11,11 +11,7 @@ import ParallaxTesting
         options.color = "rgb"
         options.fillHoles = 200
         options.maxDepth = 6
-        var h = AnalyzerHarness { try DepthFilterAnalyzer(options: options) }
-        h.describe(TUMFrame.depthKey, as: tum.depthMetadata)
-        h.describe(TUMFrame.rgbKey, as: tum.rgbMetadata)
-        h.push(tum.rgb, on: TUMFrame.rgbKey, at: tum.time)
-        h.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+        let h = tum.harness(colour: true) { try DepthFilterAnalyzer(options: options) }
         let result = try h.run()
         #expect(result.failure == nil && result.report.warnings.isEmpty)
         let filtered = try #require(result.packets(on: "depth/filtered", as: DepthMap.self).first).payload

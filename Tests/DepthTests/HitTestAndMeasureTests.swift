@@ -10,9 +10,7 @@ import ParallaxTesting
         let tum = try TUMFrame.load()
         var planes = PlanesAnalyzer.Options()
         planes.depth = "depth"
-        var h = AnalyzerHarness { try PlanesAnalyzer(options: planes) }
-        h.describe(TUMFrame.depthKey, as: tum.depthMetadata)
-        h.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+        let h = tum.harness { try PlanesAnalyzer(options: planes) }
         let detected = try #require(try h.run().packets(on: "depth/planes", as: DetectedPlanes.self).first).payload
         var options = HitTestAnalyzer.Options()
         options.pixels = [[320, 240], [700, 10]]
@@ -103,9 +101,7 @@ import ParallaxTesting
         let tum = try TUMFrame.load()
         var options = MeasureAnalyzer.Options()
         options.pairs = [[320, 240, 900, 240], [0, 0, 320, 240]]
-        var h = AnalyzerHarness { try MeasureAnalyzer(options: options) }
-        h.describe(TUMFrame.depthKey, as: tum.depthMetadata)
-        h.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+        let h = tum.harness { try MeasureAnalyzer(options: options) }
         let m = try #require(try h.run().packets(on: "depth/measurements", as: Measurements.self).first).payload.measurements
         #expect(m[0].distance == nil && m[0].note?.contains("outside the 640×480 image") == true)
         #expect(m[1].distance == nil && m[1].note?.contains("(0.0, 0.0) has no valid depth") == true)
@@ -117,9 +113,7 @@ import ParallaxTesting
     /// `<depth>/queries`, and a chain without that stream fails naming it.
     @Test func theCentreByDefaultAndAQueryStreamForMeasure() throws {
         let tum = try TUMFrame.load()
-        var h = AnalyzerHarness { try HitTestAnalyzer(options: .init()) }
-        h.describe(TUMFrame.depthKey, as: tum.depthMetadata)
-        h.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+        let h = tum.harness { try HitTestAnalyzer(options: .init()) }
         let results = try #require(try h.run().packets(on: "depth/hits", as: HitTestResults.self).first).payload.results
         #expect(results.map(\.pixel) == [Vector2(319.5, 239.5)] && results[0].hits.first?.kind == .depth)
         var m = AnalyzerHarness { try MeasureAnalyzer(options: .init()) }

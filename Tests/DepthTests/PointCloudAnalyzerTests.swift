@@ -8,11 +8,7 @@ import ParallaxTesting
         let tum = try TUMFrame.load()
         var options = PointCloudAnalyzer.Options()
         options.color = "rgb"
-        var h = AnalyzerHarness { try PointCloudAnalyzer(options: options) }
-        h.describe(TUMFrame.depthKey, as: tum.depthMetadata)
-        h.describe(TUMFrame.rgbKey, as: tum.rgbMetadata)
-        h.push(tum.rgb, on: TUMFrame.rgbKey, at: tum.time)
-        h.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+        let h = tum.harness(colour: true) { try PointCloudAnalyzer(options: options) }
         let result = try h.run()
         #expect(result.failure == nil)
         let cloud = try #require(result.packets(on: "depth/points", as: PointCloud.self).first?.payload)
@@ -29,9 +25,7 @@ import ParallaxTesting
         func count(_ configure: (inout PointCloudAnalyzer.Options) -> Void) throws -> Int {
             var options = PointCloudAnalyzer.Options()
             configure(&options)
-            var h = AnalyzerHarness { try PointCloudAnalyzer(options: options) }
-            h.describe(TUMFrame.depthKey, as: tum.depthMetadata)
-            h.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+            let h = tum.harness { try PointCloudAnalyzer(options: options) }
             return try #require(try h.run().packets(on: "depth/points", as: PointCloud.self).first).payload.points.count
         }
         let all = try count { _ in }

@@ -310,6 +310,9 @@ enum Paths {
     @Test func usageErrorsExitWithTwo() {
         #expect(parallax(["run", "--bogus"]) == 2)
         #expect(parallax(["simulate", "--textures", "--out", "/tmp/x"]) == 2)  // a list option given no value
+        // The depth analyzers' names for noise models, and only those.
+        #expect(parallax(["simulate", "--depth-noise", "none", "--out", "/tmp/x"]) == 2)
+        #expect(parallax(["simulate", "--scene", "face", "--depth-noise", "kinect", "--out", "/tmp/x"]) == 2)
         #expect(parallax(["frobnicate"]) == 2)
         #expect(parallax(["plugins"]) == 0)
     }

@@ -114,6 +114,23 @@ import ParallaxMath
     }
 }
 
+@Suite struct PlaneFrameTests {
+    /// A moved plane holds the moved points; a frame's coordinates go to the plane and back.
+    @Test func movedPlanesAndInPlaneCoordinates() throws {
+        let plane = try #require(Plane(through: Vector3(1, 0, 2), Vector3(0, 1, 2.5), Vector3(-1, 0.3, 1.7)))
+        let transform = SE3(rotation: SO3.exp(Vector3(0.3, -0.2, 0.9)), translation: Vector3(0.5, -2, 1))
+        let moved = plane.moved(by: transform)
+        for p in [Vector3(1, 0, 2), Vector3(0, 1, 2.5), Vector3(-1, 0.3, 1.7)] { #expect(abs(moved.distance(to: transform * p)) < 1e-12) }
+        let frame = PlaneFrame(plane, origin: Vector3(3, 3, 3), along: Vector3(1, 1, 0))
+        #expect(abs(plane.distance(to: frame.origin)) < 1e-12)
+        #expect(abs(frame.u.norm - 1) < 1e-12 && abs(frame.u.dot(plane.normal)) < 1e-12 && (frame.v - plane.normal.cross(frame.u)).norm < 1e-12)
+        let q = Vector2(0.7, -1.3)
+        #expect(abs(plane.distance(to: frame.point(q))) < 1e-12 && (frame.flat(frame.point(q)) - q).norm < 1e-12)
+        // An axis along the normal still gives a frame.
+        #expect(abs(PlaneFrame(plane, along: plane.normal).u.norm - 1) < 1e-12)
+    }
+}
+
 @Suite struct ConvexHullTests {
     @Test func cornersCounterClockwiseWithoutInnerOrCollinearPoints() {
         let square = [Vector2(0, 0), Vector2(2, 0), Vector2(2, 2), Vector2(0, 2), Vector2(1, 1), Vector2(1, 0), Vector2(2, 2)]

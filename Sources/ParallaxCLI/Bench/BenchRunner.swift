@@ -83,10 +83,9 @@ struct BenchRunner {
                 return following
             }
             let cameras = try simulation.cameras.map { try EuRoCSensorFile.loadCamera(path: $0) }
-            scene = try Self.simulate(seconds: simulation.seconds, seed: simulation.seed, width: cameras.first?.model.width ?? simulation.width,
-                                      still: simulation.still, stereo: simulation.stereo, following: following, cameras: cameras,
-                                      textures: simulation.textures, into: folder,
-                                      cancelled: cancelled)
+            scene = try Self.simulate(seconds: simulation.seconds, seed: simulation.seed, width: simulation.width, still: simulation.still,
+                                      stereo: simulation.stereo, following: following, cameras: cameras, textures: simulation.textures,
+                                      into: folder, cancelled: cancelled)
             // A signal during the rendering (minutes for a long sequence) stops the case there.
             if cancelled() {
                 result.status = "interrupted"
@@ -145,8 +144,7 @@ struct BenchRunner {
                          cancelled: () -> Bool = { false }) throws -> TexturedScene {
         let textures = try texturePaths.map { try ImageDecoder.decodeGray8(path: $0) }
         let simulator = SimulationPresets.eurocOrbit(seconds: seconds, seed: seed, width: width, still: still, stereo: stereo, following: following,
-                                                     cameras: cameras,
-                                                     textures: textures)
+                                                     cameras: cameras, textures: textures)
         let sequence = try simulator.source()
         try ParallaxFolderWriter(path: folder.path).write(streaming: sequence, groundTruth: sequence.groundTruth, cancelled: cancelled)
         return simulator.scene
