@@ -32,6 +32,8 @@ let package = Package(
         .library(name: "Triangulation", targets: ["Triangulation"]),
         .library(name: "VisualInertialOdometry", targets: ["VisualInertialOdometry"]),
         .library(name: "ObjectTracking", targets: ["ObjectTracking"]),
+        .library(name: "ParallaxFace", targets: ["ParallaxFace"]),
+        .library(name: "FaceTracking", targets: ["FaceTracking"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
         .library(name: "Parallax", targets: ["Parallax"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
@@ -62,6 +64,11 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
             name: "CImageCodecs",
             path: "Sources/CImageCodecs",
             providers: [.apt(["libpng-dev", "libturbojpeg0-dev"])]
@@ -85,6 +92,9 @@ let package = Package(
         // Correlation-filter tracking (FFTW): what track-object and image tracking share.
         .target(name: "ParallaxTracking", dependencies: ["CFFTW", "ParallaxVision", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .target(name: "ParallaxInertial", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        // Face algorithms several plugins share (canonical face, head-pose fits, eyes, One-Euro
+        // filtering): know no packets.
+        .target(name: "ParallaxFace", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
 
         .target(
             name: "ParallaxCore",
@@ -105,12 +115,14 @@ let package = Package(
                 path: "Plugins/VisualInertialOdometry", swiftSettings: strictSettings),
         .target(name: "ObjectTracking", dependencies: ["ParallaxCore", "ParallaxTracking", "ParallaxImage"],
                 path: "Plugins/ObjectTracking", swiftSettings: strictSettings),
+        .target(name: "FaceTracking", dependencies: ["ParallaxCore", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"],
+                path: "Plugins/FaceTracking", swiftSettings: strictSettings),
         .target(name: "Depth", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/Depth", swiftSettings: strictSettings),
 
         .target(
             name: "ParallaxDatasets",
-            dependencies: ["CImageCodecs", "ParallaxCore", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CImageCodecs", "CZlib", "ParallaxCore", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
         // Evaluations compare a run's outputs with the truth a dataset (or the simulated scene) holds.
@@ -120,7 +132,7 @@ let package = Package(
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "FaceTracking", "ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -150,6 +162,8 @@ let package = Package(
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DepthTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ObjectTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxFaceTests", dependencies: ["ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
     ]
 )

@@ -42,6 +42,11 @@ let package = Package(
             path: "Sources/KLTBenchmark"
         ),
         .executableTarget(
+            name: "face-benchmark",
+            dependencies: [.product(name: "Parallax", package: "Parallax")],
+            path: "Sources/FaceBenchmark"
+        ),
+        .executableTarget(
             name: "stereo-benchmark",
             dependencies: [.product(name: "Parallax", package: "Parallax")],
             path: "Sources/StereoBenchmark"

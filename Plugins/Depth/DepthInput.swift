@@ -45,20 +45,3 @@ struct DepthInput {
         }
     }
 }
-
-/// Warnings that repeat per frame, reported once each with a count at the end.
-struct RepeatedWarnings {
-    private var counts: [String: Int] = [:]
-    private var order: [String] = []
-
-    /// Records `kind`; warns through `context` the first time, with `message`.
-    mutating func note(_ kind: String, _ message: String, context: inout AnalyzerContext) {
-        if counts[kind] == nil { order.append(kind); context.warn(message) }
-        counts[kind, default: 0] += 1
-    }
-
-    /// One line per kind seen more than once.
-    func flush(context: inout AnalyzerContext) {
-        for kind in order where (counts[kind] ?? 0) > 1 { context.warn("\(kind): \(counts[kind] ?? 0) depth maps in all") }
-    }
-}

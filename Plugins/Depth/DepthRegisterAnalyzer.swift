@@ -62,6 +62,6 @@ public struct DepthRegisterAnalyzer: Analyzer {
     }
 
     public mutating func close(context: inout AnalyzerContext) throws {
-        warnings.flush(context: &context)
+        warnings.flush(unit: "depth maps", context: &context)
     }
 }

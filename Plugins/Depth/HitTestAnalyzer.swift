@@ -99,7 +99,7 @@ public struct HitTestAnalyzer: Analyzer {
     }
 
     public mutating func close(context: inout AnalyzerContext) throws {
-        warnings.flush(context: &context)
+        warnings.flush(unit: "depth maps", context: &context)
     }
 }
 

@@ -75,6 +75,6 @@ public struct MeasureAnalyzer: Analyzer {
     }
 
     public mutating func close(context: inout AnalyzerContext) throws {
-        warnings.flush(context: &context)
+        warnings.flush(unit: "depth maps", context: &context)
     }
 }

@@ -154,7 +154,7 @@ public struct PlanesAnalyzer: Analyzer {
     }
 
     public mutating func close(context: inout AnalyzerContext) throws {
-        warnings.flush(context: &context)
+        warnings.flush(unit: "depth maps", context: &context)
     }
 
     /// Up (unit) in the depth camera's frame at this depth map, or `nil` when nothing says:

@@ -83,6 +83,6 @@ public struct PointCloudAnalyzer: Analyzer {
     }
 
     public mutating func close(context: inout AnalyzerContext) throws {
-        warnings.flush(context: &context)
+        warnings.flush(unit: "depth maps", context: &context)
     }
 }

@@ -5,6 +5,8 @@
 @_exported import VisualInertialOdometry
 @_exported import Depth
 @_exported import ObjectTracking
+@_exported import FaceTracking
+@_exported import ParallaxFace
 @_exported import ParallaxTracking
 @_exported import ParallaxCore
 @_exported import ParallaxDatasets
@@ -38,6 +40,7 @@ public enum BuiltinAnalyzers {
         r.register(DepthFilterAnalyzer.self)
         r.register(DepthRegisterAnalyzer.self)
         r.register(TrackObjectAnalyzer.self)
+        r.register(FacePoseAnalyzer.self)
         return r
     }()
 }

@@ -71,6 +71,13 @@ public struct FacePose: Sendable, Codable, Equatable {
     public var faceID: UInt64
     /// Head pose `T_CH`, eye poses and look-at point (ARKit's `ARFaceAnchor`).
     public var anchor: FaceAnchor
+    /// The head's rotation as pitch, yaw and roll (degrees; ``HeadAngles``' convention, that of
+    /// the AFLW2000-3D benchmark).
+    public var angles: HeadAngles
+    /// Whether the eye transforms and look-at point were measured (the landmarks show the
+    /// irises). When not, the eyes are set looking straight ahead along the head's +z and the
+    /// look-at point 2 m ahead of them: placeholders, not measurements.
+    public var eyesMeasured: Bool
     /// Confidence in [0, 1] (landmark fit quality).
     public var confidence: Double
     /// `normal`, `limited(.initializing)` for the first frames of a face, `notAvailable` when lost.
@@ -78,9 +85,12 @@ public struct FacePose: Sendable, Codable, Equatable {
     /// The landmark set the pose was fitted to.
     public var scheme: LandmarkScheme
 
-    public init(faceID: UInt64, anchor: FaceAnchor, confidence: Double, trackingState: TrackingState = .normal, scheme: LandmarkScheme) {
+    public init(faceID: UInt64, anchor: FaceAnchor, angles: HeadAngles, eyesMeasured: Bool, confidence: Double,
+                trackingState: TrackingState = .normal, scheme: LandmarkScheme) {
         self.faceID = faceID
         self.anchor = anchor
+        self.angles = angles
+        self.eyesMeasured = eyesMeasured
         self.confidence = confidence
         self.trackingState = trackingState
         self.scheme = scheme

@@ -45,12 +45,14 @@ public enum ParallaxFolder {
 }
 
 /// Reads a Parallax folder lazily (images are decoded on demand, possibly on worker threads).
-public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, GroundTruthReplacing {
+public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, GroundTruthReplacing, FaceTruthProviding {
     public private(set) var streams: [StreamDescription]
     public let formatName = "Parallax"
     public private(set) var listing = StreamListing()
     public private(set) var groundTruth: Trajectory?
     public let missingImages: [String: Int]
+    /// The `face_anchor` streams as face truth, keyed by their first component (`face0`).
+    public private(set) var faceTruth: [String: [FaceTruth]] = [:]
 
     private var indexed = IndexedRows()
 
@@ -79,6 +81,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
         var cameras: [String: CameraCalibration] = [:]
         var rows = IndexedRows()
         var listing = StreamListing()
+        var faces: [String: [FaceTruth]] = [:]
         for (rank, node) in list.enumerated() {
             guard let s = node.mapping, let name = s["name"]?.string, let kindText = s["type"]?.string else {
                 throw invalid(node, "each stream needs 'name' and 'type'")
@@ -177,6 +180,8 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
                     }
                     let anchor = FaceAnchor(cameraFromHead: try pose(0), leftEye: try pose(7), rightEye: try pose(14), lookAtPoint: Vector3(v[21], v[22], v[23]))
                     rows.add(AnyPacket(stream: name, timestamp: t, payload: anchor), rank: rank)
+                    let face = String(name.split(separator: "/").first ?? Substring(name))
+                    faces[face, default: []].append(FaceTruth(timestamp: t, angles: HeadAngles(cameraFromHead: anchor.cameraFromHead.rotation), anchor: anchor))
                 }
             case .box:
                 streams.append(StreamDescription(StreamKey<BoundingBox>(name)))
@@ -192,6 +197,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
                 }
             }
         }
+        faceTruth = faces
         if validateOrder { try listing.validate() }
         self.missingImages = try rows.dropMissingImages(strict: strict)
         let partners = StereoPartner.pairs(cameras)

@@ -40,15 +40,27 @@ public enum PerspectivePoints {
     }
 
     /// Solves for `T_CM` from `model` (m, model frame) and their `pixels` in `camera`.
-    /// `huber` is the Huber threshold (px).
-    public static func solve(model: [Vector3], pixels: [Vector2], camera: CameraModel, huber: Double = 2) throws -> Solution {
+    /// `huber` is the Huber threshold (px). `weights` (one per point, ≥ 0; default all 1) say
+    /// how much each point counts — how well the model is known there (a face's nose and eye
+    /// corners more than its jaw line) — and multiply the robust weights; a point of weight 0
+    /// takes no part. ``Solution/rmsPixels`` is over the points with weight.
+    public static func solve(model: [Vector3], pixels: [Vector2], camera: CameraModel, huber: Double = 2, weights: [Double]? = nil) throws -> Solution {
         guard model.count == pixels.count else { throw SolveError.countMismatch(model: model.count, pixels: pixels.count) }
-        guard model.count >= 6 else { throw SolveError.tooFewPoints(model.count) }
-        for i in model.indices where !(model[i].x.isFinite && model[i].y.isFinite && model[i].z.isFinite && pixels[i].x.isFinite && pixels[i].y.isFinite) {
+        if let weights {
+            guard weights.count == model.count else { throw SolveError.countMismatch(model: model.count, pixels: weights.count) }
+            if let bad = weights.firstIndex(where: { !($0.isFinite && $0 >= 0) }) { throw SolveError.notFinite(index: bad) }
+        }
+        let given = weights ?? [Double](repeating: 1, count: model.count)
+        let used = given.filter { $0 > 0 }.count
+        guard used >= 6 else { throw SolveError.tooFewPoints(used) }
+        for i in model.indices where given[i] > 0 && !(model[i].x.isFinite && model[i].y.isFinite && model[i].z.isFinite && pixels[i].x.isFinite && pixels[i].y.isFinite) {
             throw SolveError.notFinite(index: i)
         }
+        // Only the points with weight from here on.
+        let kept = model.indices.filter { given[$0] > 0 }
+        let model = kept.map { model[$0] }, pixels = kept.map { pixels[$0] }, prior = kept.map { given[$0] }
         let normalized = try pixels.map { try camera.normalized($0) }
-        let start = try linearStart(model: model, normalized: normalized)
+        let start = try linearStart(model: model, normalized: normalized, weights: prior)
         // The mirrored start: the model's depth flipped about its centroid's plane.
         let d = Matrix3(rows: Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, -1))
         let centroid = model.reduce(Vector3.zero, +) / Double(model.count)
@@ -57,7 +69,7 @@ public enum PerspectivePoints {
         let flipped = SE3(rotation: flippedRotation, translation: c - flippedRotation * centroid)
         var best: (pose: SE3, cost: Double, mirrored: Bool)?
         for (candidate, mirrored) in [(start, false), (flipped, true)] {
-            guard let refined = try? refine(candidate, model: model, pixels: pixels, camera: camera, huber: huber) else { continue }
+            guard let refined = try? refine(candidate, model: model, pixels: pixels, camera: camera, huber: huber, prior: prior) else { continue }
             if refined.cost < (best?.cost ?? .infinity) { best = (refined.pose, refined.cost, mirrored) }
         }
         guard let best else { throw SolveError.degenerate("no start converged to a pose in front of the camera") }
@@ -71,8 +83,9 @@ public enum PerspectivePoints {
     }
 
     /// The DLT pose: `[R|t]` from the 2n × 12 system on normalized points (the model centred
-    /// and scaled first), the rotation the nearest proper one, the scale from its singular values.
-    static func linearStart(model: [Vector3], normalized: [Vector2]) throws -> SE3 {
+    /// and scaled first; each point's two rows scaled by √weight), the rotation the nearest
+    /// proper one, the scale from its singular values.
+    static func linearStart(model: [Vector3], normalized: [Vector2], weights: [Double]? = nil) throws -> SE3 {
         let n = model.count
         let centroid = model.reduce(Vector3.zero, +) / Double(n)
         let spread = (model.reduce(0.0) { $0 + ($1 - centroid).squaredNorm } / Double(n)).squareRoot()
@@ -81,7 +94,8 @@ public enum PerspectivePoints {
         var a = Matrix(rows: 2 * n, columns: 12)
         for i in 0..<n {
             let (x, y, p) = (normalized[i].x, normalized[i].y, q[i])
-            for (k, v) in [p.x, p.y, p.z, 1].enumerated() {
+            let s = (weights?[i] ?? 1).squareRoot()
+            for (k, v) in [s * p.x, s * p.y, s * p.z, s].enumerated() {
                 a[2 * i, k] = v
                 a[2 * i, 8 + k] = -x * v
                 a[2 * i + 1, 4 + k] = v
@@ -106,10 +120,11 @@ public enum PerspectivePoints {
     }
 
     /// Levenberg–Marquardt from `start` on the Huber-weighted pixel residuals (three
-    /// reweighting rounds); the pose and its robust cost.
-    static func refine(_ start: SE3, model: [Vector3], pixels: [Vector2], camera: CameraModel, huber: Double) throws -> (pose: SE3, cost: Double) {
+    /// reweighting rounds), each point's weight its `prior` times its Huber weight; the pose
+    /// and its robust cost.
+    static func refine(_ start: SE3, model: [Vector3], pixels: [Vector2], camera: CameraModel, huber: Double, prior: [Double]) throws -> (pose: SE3, cost: Double) {
         var pose = start
-        var weights = [Double](repeating: 1, count: model.count)
+        var weights = prior
         var solver = LevenbergMarquardt()
         solver.maxIterations = 50
         for _ in 0..<3 {
@@ -151,7 +166,7 @@ public enum PerspectivePoints {
             for i in model.indices {
                 guard let p = camera.project(pose * model[i]) else { weights[i] = 0; continue }
                 let e = (p - pixels[i]).norm
-                weights[i] = e <= huber ? 1 : huber / e
+                weights[i] = prior[i] * (e <= huber ? 1 : huber / e)
             }
         }
         // The Huber cost, and every point in front of the camera.
@@ -160,7 +175,7 @@ public enum PerspectivePoints {
             let pc = pose * model[i]
             guard pc.z > 0, let p = camera.project(pc) else { throw SolveError.degenerate("a point falls behind the camera") }
             let e = (p - pixels[i]).norm
-            cost += e <= huber ? 0.5 * e * e : huber * (e - 0.5 * huber)
+            cost += prior[i] * (e <= huber ? 0.5 * e * e : huber * (e - 0.5 * huber))
         }
         return (pose, cost)
     }

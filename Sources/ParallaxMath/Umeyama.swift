@@ -32,25 +32,32 @@ public enum Umeyama {
         }
     }
 
-    /// Aligns `source` onto `target`.
-    public static func align(source: [Vector3], target: [Vector3], mode: Mode) throws -> Alignment {
+    /// Aligns `source` onto `target`; with `weights` (≥ 0, one per point, not all 0), the
+    /// weighted least-squares alignment (weighted Procrustes: each point's squared residual
+    /// counts `weights[k]` times; ``Alignment/rmse`` is then the weighted RMS).
+    public static func align(source: [Vector3], target: [Vector3], mode: Mode, weights: [Double]? = nil) throws -> Alignment {
         guard source.count == target.count else { throw AlignmentError.countMismatch(source: source.count, target: target.count) }
         let n = source.count
         guard n >= 3 else { throw AlignmentError.degenerate(points: n, reason: "need at least 3 points") }
         guard source.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }),
               target.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite })
         else { throw LinearAlgebraError.nonFinite(operation: "Umeyama.align") }
-
-        let invN = 1 / Double(n)
-        let muS = source.reduce(Vector3.zero, +) * invN
-        let muT = target.reduce(Vector3.zero, +) * invN
+        if let weights {
+            guard weights.count == n else { throw AlignmentError.countMismatch(source: n, target: weights.count) }
+            guard weights.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw AlignmentError.degenerate(points: n, reason: "a weight is negative or not finite") }
+            guard weights.filter({ $0 > 0 }).count >= 3 else { throw AlignmentError.degenerate(points: n, reason: "fewer than 3 points have weight") }
+        }
+        let w = weights ?? [Double](repeating: 1, count: n)
+        let invN = 1 / w.reduce(0, +)
+        let muS = zip(source, w).reduce(Vector3.zero) { $0 + $1.0 * $1.1 } * invN
+        let muT = zip(target, w).reduce(Vector3.zero) { $0 + $1.0 * $1.1 } * invN
         var sigma = Matrix3.zero
         var varianceS = 0.0
-        for k in 0..<n {
+        for k in 0..<n where w[k] > 0 {
             let ds = source[k] - muS
             let dt = target[k] - muT
-            sigma = sigma + Matrix3.outer(dt, ds)
-            varianceS += ds.squaredNorm
+            sigma = sigma + Matrix3.outer(w[k] * dt, ds)
+            varianceS += w[k] * ds.squaredNorm
         }
         sigma = invN * sigma
         varianceS *= invN
@@ -71,7 +78,7 @@ public enum Umeyama {
         let t = muT - scale * (rotation * muS)
         let transform = Sim3(scale: scale, rotation: rotation, translation: t)
         var sse = 0.0
-        for k in 0..<n { sse += (target[k] - transform * source[k]).squaredNorm }
+        for k in 0..<n { sse += w[k] * (target[k] - transform * source[k]).squaredNorm }
         return Alignment(transform: transform, rmse: (sse * invN).squareRoot())
     }
 }

@@ -80,6 +80,18 @@ public struct FaceSimulator: Sendable {
         return FaceAnchor(cameraFromHead: cameraFromHead, leftEye: eye(Self.leftIris), rightEye: eye(Self.rightIris), lookAtPoint: target)
     }
 
+    /// The model in the head frame with each iris turned with its eye: the canonical irises
+    /// look along +z (eye rotation identity), so an iris point `p` moves to `c + R_HE (p − c)`
+    /// about its eyeball centre `c`.
+    public func posedModel(_ anchor: FaceAnchor) -> [Vector3] {
+        var points = model
+        for (first, eye) in [(Self.rightIris, anchor.rightEye), (Self.leftIris, anchor.leftEye)] where first + 5 <= points.count {
+            let c = eye.translation
+            for i in first..<(first + 5) { points[i] = c + eye.rotation * (model[i] - c) }
+        }
+        return points
+    }
+
     /// The streams ``packets(duration:seed:)`` produces, with the camera as the landmarks' metadata.
     public var streams: [StreamDescription] {
         [StreamDescription(StreamKey<FaceLandmarks>("face0/landmarks"), metadata: StreamMetadata(camera: camera)),
@@ -96,7 +108,7 @@ public struct FaceSimulator: Sendable {
             let t = Double(k) / rateHz
             let stamp = Timestamp(seconds: t)
             let a = anchor(at: t)
-            let inCamera = model.map { a.cameraFromHead * $0 }
+            let inCamera = posedModel(a).map { a.cameraFromHead * $0 }
             let points = inCamera.map { c -> Vector2 in
                 let p = camera.model.project(c) ?? Vector2(.nan, .nan)
                 return p + Vector2(rng.nextGaussian(), rng.nextGaussian()) * pixelNoise

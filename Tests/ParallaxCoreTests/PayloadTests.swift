@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ParallaxGeometry
 import ParallaxMath
 @testable import ParallaxCore
 
@@ -21,7 +22,7 @@ import ParallaxMath
             TrackedObject(id: 3, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), confidence: 0.75, state: .limited(.relocalizing))])
         #expect(try JSONDecoder().decode(TrackedObjects.self, from: JSONEncoder().encode(objects)) == objects)
         let anchor = FaceAnchor(cameraFromHead: SE3(translation: Vector3(0, 0, 0.5)), leftEye: .identity, rightEye: .identity, lookAtPoint: Vector3(0, 0, 1))
-        let faces = FacePoses(faces: [FacePose(faceID: 1, anchor: anchor, confidence: 0.8, trackingState: .normal, scheme: .ibug68)])
+        let faces = FacePoses(faces: [FacePose(faceID: 1, anchor: anchor, angles: HeadAngles(pitch: 1, yaw: -2, roll: 3), eyesMeasured: false, confidence: 0.8, trackingState: .normal, scheme: .ibug68)])
         #expect(try JSONDecoder().decode(FacePoses.self, from: JSONEncoder().encode(faces)) == faces)
         #expect(FaceLandmarks(points: Array(repeating: .zero, count: 68)).scheme == .ibug68)
         #expect(FaceLandmarks(points: Array(repeating: .zero, count: 478)).scheme == .mediapipe478)

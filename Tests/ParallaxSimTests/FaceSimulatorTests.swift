@@ -45,7 +45,16 @@ import ParallaxMath
         for k in stride(from: 0, to: packets.count, by: 2) {
             let landmarks = try #require(packets[k].payload as? FaceLandmarks)
             let anchor = try #require(packets[k + 1].payload as? FaceAnchor)
-            for (i, (v, p)) in zip(Self.model, landmarks.points).enumerated() {
+            // The mesh is rigid but for the irises, which turn with their eyes.
+            let posed = sim.posedModel(anchor)
+            for i in Self.model.indices where i < FaceSimulator.rightIris {
+                #expect(posed[i] == Self.model[i])
+            }
+            for (first, eye) in [(FaceSimulator.rightIris, anchor.rightEye), (FaceSimulator.leftIris, anchor.leftEye)] {
+                // The iris centre sits on the line of sight, one eyeball radius out.
+                #expect((posed[first] - (eye.translation + FaceSimulator.eyeballDepth * (eye.rotation * Vector3(0, 0, 1)))).norm < 1e-12)
+            }
+            for (i, (v, p)) in zip(posed, landmarks.points).enumerated() {
                 #expect((try #require(Self.camera.model.project(anchor.cameraFromHead * v)) - p).norm < 1e-9)
                 #expect(Self.camera.model.contains(p))
                 #expect((landmarks.points3D![i] - anchor.cameraFromHead * v).norm < 1e-12)

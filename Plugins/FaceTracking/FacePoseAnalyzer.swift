@@ -1,0 +1,184 @@
+import ParallaxCore
+import ParallaxFace
+import ParallaxGeometry
+import ParallaxMath
+
+/// Head pose and gaze from face landmarks (ARKit's `ARFaceAnchor` for recorded data): `T_CH`
+/// under the stream's real camera intrinsics (no fixed virtual camera), yaw/pitch/roll
+/// (``HeadAngles``: the AFLW2000-3D convention), and — when the landmarks include the irises
+/// (MediaPipe's 478 points) — both eye transforms and the look-at point.
+///
+/// Each landmark stream (``FaceLandmarks``: iBUG 68, MediaPipe 468 or 478) is one face, ids
+/// 0, 1, … in the order given; its output is the stream with its last component replaced by
+/// `pose` (`face0/landmarks` → `face0/pose`, ``FacePoses``), one packet per landmark set, empty
+/// when that frame gives no pose. The fit:
+/// - from pixels (PnP against MediaPipe's canonical face or its 68-point subset, ``FaceModel``):
+///   a global linear start and its mirror, then Levenberg–Marquardt through LAPACK with Huber
+///   weights times each landmark's rigidity (`weights=rigid`; `uniform` weighs all alike);
+/// - from 3D landmarks (a depth camera's, MediaPipe's metric ones): weighted Procrustes
+///   (`source=points3d`, or `auto` when every set carries them).
+/// Landmarks that are not finite take no part; a frame with too few, collinear ones or none at
+/// all gives no pose, with a warning (counted), and the stream goes on. Without the camera's
+/// calibration on the landmark stream there is no pose either: the warning says so (readers
+/// and detectors that assume intrinsics say which).
+///
+/// `smoothing=one-euro` filters each face's pose over time (``PoseSmoother``: `min_cutoff`,
+/// `beta`), restarting after a frame without a pose. Tracking state: `limited(initializing)`
+/// on a face's first pose and the first after a gap, `limited(insufficientFeatures)` when the
+/// confidence is below 0.1, else `normal`.
+///
+/// Example chain: `face-pose landmarks=[face0/landmarks] smoothing=one-euro`
+public struct FacePoseAnalyzer: Analyzer {
+    public static let name = "face-pose"
+    public static let summary = "Head pose T_CH, yaw/pitch/roll, eyes and look-at point from face landmarks (PnP or Procrustes)"
+
+    public enum Source: String, CaseIterable, OptionValue { case auto, pixels, points3d }
+    public enum Smoothing: String, CaseIterable, OptionValue { case none, oneEuro = "one-euro" }
+
+    public struct Options: AnalyzerOptions {
+        @Parameter("landmark streams, one face each") public var landmarks = ["face0/landmarks"]
+        @Parameter("fit to pixels (PnP), to 3D landmarks (Procrustes), or auto: 3D when a set has them") public var source = Source.auto
+        @Parameter("rigid: each landmark by how rigid it is (jaw and lips less); uniform: all alike") public var weights = HeadPoseEstimator.Weighting.rigid
+        @Parameter("Huber threshold of the pixel fit (px)", range: 0.1...100) public var huber = 2.0
+        @Parameter("temporal filter of each face's pose") public var smoothing = Smoothing.none
+        @Parameter("One-Euro cutoff at rest (Hz)", range: 0.01...100) public var minCutoff = 1.0
+        @Parameter("One-Euro cutoff rise with translation speed (Hz per m/s)", range: 0...1000) public var beta = 0.5
+        public init() {}
+    }
+
+    /// One face's state (its ports are `inputs[k]` and `outputs[k]`: the bus finds ports in
+    /// stored properties and arrays of them).
+    private struct Face {
+        var id: UInt64
+        var camera: CameraModel?
+        var smoother: PoseSmoother?
+        var hadPose = false
+    }
+
+    private let options: Options
+    private let inputs: [InputPort<FaceLandmarks>]
+    private let outputs: [OutputPort<FacePoses>]
+    private var faces: [Face]
+    private var warnings = RepeatedWarnings()
+
+    public init(options: Options) throws {
+        try options.checkRanges(analyzer: Self.name)
+        guard !options.landmarks.isEmpty else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "landmarks", reason: "give at least one landmark stream")
+        }
+        guard Set(options.landmarks).count == options.landmarks.count else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "landmarks", reason: "a stream is listed twice")
+        }
+        self.options = options
+        inputs = options.landmarks.map { .each($0) }
+        outputs = options.landmarks.map { OutputPort(Self.outputStream(for: $0)) }
+        faces = options.landmarks.indices.map { k in
+            Face(id: UInt64(k), smoother: options.smoothing == .oneEuro ? PoseSmoother(minCutoff: options.minCutoff, beta: options.beta) : nil)
+        }
+    }
+
+    /// `face0/landmarks` → `face0/pose`; a stream without a `/` gets `/pose` appended.
+    public static func outputStream(for landmarks: String) -> String {
+        guard let slash = landmarks.lastIndex(of: "/") else { return landmarks + "/pose" }
+        return landmarks[..<slash] + "/pose"
+    }
+
+    public mutating func open(context: inout AnalyzerContext) throws {
+        for k in faces.indices {
+            let metadata = context.metadata(of: inputs[k])
+            faces[k].camera = metadata.camera?.model
+            context.describe(outputs[k], as: metadata)
+        }
+    }
+
+    public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        for k in faces.indices {
+            guard let landmarks = input.payload(inputs[k]) else { continue }
+            let stream = inputs[k].key.name
+            var poses: [FacePose] = []
+            do {
+                poses = [try pose(of: landmarks, face: k, time: input.timestamp)]
+            } catch let error as FaceInputError {
+                warnings.note(error.kind, "'\(stream)' at \(input.timestamp.nanoseconds) ns: \(error.message); no pose (further frames like it are counted)",
+                              context: &context)
+                faces[k].hadPose = false
+                faces[k].smoother?.reset()
+            }
+            context.emit(FacePoses(faces: poses), on: outputs[k], at: input.timestamp)
+        }
+    }
+
+    public mutating func close(context: inout AnalyzerContext) throws {
+        warnings.flush(unit: "landmark sets", context: &context)
+    }
+
+    /// Why one landmark set gave no pose (the stream goes on).
+    struct FaceInputError: Error {
+        var kind: String
+        var message: String
+    }
+
+    private mutating func pose(of landmarks: FaceLandmarks, face k: Int, time: Timestamp) throws -> FacePose {
+        let model: FaceModel
+        switch landmarks.scheme {
+        case .ibug68: model = .ibug68
+        case .mediapipe468: model = .mediapipe468
+        case .mediapipe478: model = .mediapipe478
+        case .other:
+            throw FaceInputError(kind: "unknown landmark scheme", message: "\(landmarks.points.count) landmarks: no face model has that many (iBUG 68, MediaPipe 468 or 478)")
+        }
+        var estimator = HeadPoseEstimator(model: model)
+        estimator.weighting = options.weights
+        estimator.huber = options.huber
+        let useDepth: Bool
+        switch options.source {
+        case .pixels: useDepth = false
+        case .points3d:
+            guard landmarks.points3D != nil else { throw FaceInputError(kind: "no 3D landmarks", message: "source=points3d, and this set has no 3D landmarks") }
+            useDepth = true
+        case .auto: useDepth = landmarks.points3D != nil
+        }
+        let fit: HeadPoseFit
+        var eyes: EyeGaze.Eyes?
+        do {
+            if useDepth, let points = landmarks.points3D {
+                fit = try estimator.fit(points: points)
+            } else {
+                guard let camera = faces[k].camera else {
+                    throw FaceInputError(kind: "no intrinsics", message: "the stream carries no camera calibration, and a pixel fit needs the intrinsics (give the landmarks' camera a calibration, or 3D landmarks)")
+                }
+                fit = try estimator.fit(pixels: landmarks.points, camera: camera)
+            }
+        } catch let error as HeadPoseEstimator.FitError {
+            throw FaceInputError(kind: error.kind, message: "\(error)")
+        }
+        if let irises = model.irisCenters, let camera = faces[k].camera {
+            let right = landmarks.points[irises.right], left = landmarks.points[irises.left]
+            if right.x.isFinite, right.y.isFinite, left.x.isFinite, left.y.isFinite {
+                eyes = try? EyeGaze.eyes(cameraFromHead: fit.cameraFromHead, rightIris: right, leftIris: left, centers: model.eyeballCenters, camera: camera)
+            }
+        }
+        var pose = fit.cameraFromHead
+        if var smoother = faces[k].smoother {
+            pose = smoother.filter(pose, at: time.seconds)
+            faces[k].smoother = smoother
+        }
+        let state: TrackingState = !faces[k].hadPose ? .limited(.initializing) : fit.confidence < 0.1 ? .limited(.insufficientFeatures) : .normal
+        faces[k].hadPose = true
+        let anchor = eyes.map { FaceAnchor(cameraFromHead: pose, leftEye: $0.left, rightEye: $0.right, lookAtPoint: $0.lookAtPoint) }
+            ?? Self.straightAhead(pose, centers: model.eyeballCenters)
+        return FacePose(faceID: faces[k].id, anchor: anchor, angles: HeadAngles(cameraFromHead: pose.rotation), eyesMeasured: eyes != nil,
+                        confidence: fit.confidence, trackingState: state, scheme: landmarks.scheme)
+    }
+
+    /// Eyes looking along the head's +z and a look-at point 2 m ahead: the placeholder when the
+    /// landmarks show no irises (``FacePose/eyesMeasured`` false).
+    static func straightAhead(_ pose: SE3, centers: (right: Vector3, left: Vector3)) -> FaceAnchor {
+        let ahead = (centers.right + centers.left) / 2 + Vector3(0, 0, EyeGaze.farPoint)
+        return FaceAnchor(cameraFromHead: pose, leftEye: SE3(translation: centers.left), rightEye: SE3(translation: centers.right), lookAtPoint: ahead)
+    }
+}
+
+/// Weighting is an option value (`weights=rigid`); the estimator sits below the bus, which
+/// defines option values, so the conformance is declared here, by its one user.
+extension HeadPoseEstimator.Weighting: OptionValue {}

@@ -1,0 +1,30 @@
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxImage
+import ParallaxMath
+
+/// What a dataset knows about a face in one frame: its head angles always; the metric pose,
+/// eyes and true landmarks when it has them.
+public struct FaceTruth: Sendable {
+    public var timestamp: Timestamp
+    /// Pitch, yaw, roll (degrees, ``HeadAngles``' convention).
+    public var angles: HeadAngles
+    /// `T_CH`, eyes and look-at point (simulated faces).
+    public var anchor: FaceAnchor?
+    /// The true landmarks (px), in the scheme of the dataset's landmark stream.
+    public var landmarks: [Vector2]?
+
+    public init(timestamp: Timestamp, angles: HeadAngles, anchor: FaceAnchor? = nil, landmarks: [Vector2]? = nil) {
+        self.timestamp = timestamp
+        self.angles = angles
+        self.anchor = anchor
+        self.landmarks = landmarks
+    }
+}
+
+/// A dataset that knows its faces' poses (AFLW2000-3D, `parallax simulate --scene face`).
+public protocol FaceTruthProviding {
+    /// Per face (named by its streams' first component: `face0` for `face0/landmarks`), the
+    /// frames with truth in time order.
+    var faceTruth: [String: [FaceTruth]] { get }
+}

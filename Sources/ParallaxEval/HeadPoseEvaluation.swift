@@ -1,0 +1,86 @@
+import Foundation
+import ParallaxCore
+import ParallaxDatasets
+import ParallaxGeometry
+import ParallaxMath
+
+/// `head-pose` (AFLW2000-3D, `parallax simulate --scene face`): each face's reported pose
+/// (``FacePoses`` on `faceN/pose`) against the dataset's truth for `faceN`, as head-pose
+/// benchmarks score it: the mean absolute error of pitch, yaw and roll (degrees, ``HeadAngles``'
+/// convention, differences wrapped to ±180°) over the frames with truth; a frame without a pose
+/// is counted (`no_pose`), not scored. The main statistics are of the per-frame mean of the three
+/// errors. Also: the rotation angle between reported and true head rotation (`geodesic_*`),
+/// poses more than 90° off (`flipped`, a mirrored solution), and where the truth has them
+/// (simulated faces), the head position error (mm) and each eye's line-of-sight error (degrees,
+/// frames where the eyes were measured).
+public struct HeadPoseEvaluation: Evaluation {
+    public static let name = "head-pose"
+    public static let summary = "head pitch/yaw/roll vs the truth: MAE per axis (°), flips, position and gaze errors (AFLW2000-3D, simulated faces)"
+    public init() {}
+
+    public func evaluate(_ input: EvaluationInput) throws -> EvaluationResult {
+        guard let truthSource = input.dataset as? any FaceTruthProviding, !truthSource.faceTruth.isEmpty else {
+            throw EvaluationError.needs(evaluation: Self.name, what: "faces with true poses (AFLW2000-3D, or parallax simulate --scene face)")
+        }
+        var reported: [String: [Timestamp: FacePose]] = [:]
+        for p in input.outputs {
+            guard let poses = p.payload as? FacePoses else { continue }
+            let face = String(p.stream.split(separator: "/").first ?? Substring(p.stream))
+            reported[face, default: [:]][p.timestamp] = poses.faces.first
+        }
+        guard !reported.isEmpty else {
+            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no face poses in the outputs (run face-pose)")
+        }
+        var pitch: [Double] = [], yaw: [Double] = [], roll: [Double] = [], mean: [Double] = [], geodesic: [Double] = []
+        var position: [Double] = [], gaze: [Double] = []
+        var noPose = 0, flipped = 0, frames = 0
+        var times: [Double] = []
+        let t0 = truthSource.faceTruth.values.compactMap { $0.first?.timestamp }.min() ?? Timestamp(nanoseconds: 0)
+        for face in truthSource.faceTruth.keys.sorted() {
+            guard let poses = reported[face] else { continue }
+            for truth in truthSource.faceTruth[face] ?? [] {
+                frames += 1
+                guard let pose = poses[truth.timestamp] else { noPose += 1; continue }
+                let e = (HeadAngles.difference(pose.angles.pitch, truth.angles.pitch), HeadAngles.difference(pose.angles.yaw, truth.angles.yaw),
+                         HeadAngles.difference(pose.angles.roll, truth.angles.roll))
+                pitch.append(abs(e.0)); yaw.append(abs(e.1)); roll.append(abs(e.2))
+                mean.append((abs(e.0) + abs(e.1) + abs(e.2)) / 3)
+                times.append(truth.timestamp.seconds(since: t0))
+                let angle = (truth.angles.cameraFromHead.inverse * pose.angles.cameraFromHead).angle * 180 / .pi
+                geodesic.append(angle)
+                if angle > 90 { flipped += 1 }
+                if let anchor = truth.anchor {
+                    position.append((pose.anchor.cameraFromHead.translation - anchor.cameraFromHead.translation).norm * 1000)
+                    if pose.eyesMeasured {
+                        for (a, b) in [(pose.anchor.leftEye, anchor.leftEye), (pose.anchor.rightEye, anchor.rightEye)] {
+                            let da = a.rotation * Vector3(0, 0, 1), db = b.rotation * Vector3(0, 0, 1)
+                            gaze.append(acos(max(-1, min(1, da.dot(db)))) * 180 / .pi)
+                        }
+                    }
+                }
+            }
+        }
+        guard !mean.isEmpty else {
+            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no reported pose at a frame with truth (\(frames) frames, \(noPose) without a pose)")
+        }
+        func average(_ v: [Double]) -> Double { v.reduce(0, +) / Double(v.count) }
+        var result = EvaluationResult(metric: "head angle error, mean of |pitch|, |yaw|, |roll| (°)", statistics: ErrorStatistics(mean))
+        result.series = mean
+        result.seriesTimes = times
+        result.metrics = ["mae_pitch_deg": average(pitch), "mae_yaw_deg": average(yaw), "mae_roll_deg": average(roll), "mae_deg": average(mean),
+                          "geodesic_mean_deg": average(geodesic), "geodesic_max_deg": geodesic.max() ?? 0,
+                          "flipped": Double(flipped), "frames": Double(frames), "no_pose": Double(noPose)]
+        var note = String(format: "MAE pitch %.2f°, yaw %.2f°, roll %.2f°, mean %.2f° over %d of %d frames; %d flipped (> 90°)",
+                          average(pitch), average(yaw), average(roll), average(mean), mean.count, frames, flipped)
+        if !position.isEmpty {
+            result.metrics["position_mean_mm"] = average(position)
+            note += String(format: "; position %.1f mm", average(position))
+        }
+        if !gaze.isEmpty {
+            result.metrics["gaze_mean_deg"] = average(gaze)
+            note += String(format: "; line of sight %.2f°", average(gaze))
+        }
+        result.note = note
+        return result
+    }
+}

@@ -1,0 +1,58 @@
+import ParallaxMath
+
+/// A 3D face to fit landmarks to: one head-frame point per landmark of a scheme, how rigid each
+/// is, and where the eyes are.
+public struct FaceModel: Sendable {
+    /// Landmark positions in the head frame (m), in the scheme's index order.
+    public var points: [Vector3]
+    /// Per landmark, how well one fixed model point describes it on any face, in [0, 1]: the
+    /// weight it gets in ``HeadPoseEstimator/Weighting/rigid`` fits.
+    public var rigidity: [Double]
+    /// Landmark indices of the iris centres, when the scheme has them (person's right, left).
+    public var irisCenters: (right: Int, left: Int)?
+    /// The eyeball centres in the head frame (m): behind the iris centres, or behind the middle
+    /// of each eye's corners.
+    public var eyeballCenters: (right: Vector3, left: Vector3)
+
+    /// iBUG 68 on the canonical face. Rigidity: the nose and eye corners 1 (bone and cartilage,
+    /// moved by no expression); the eyebrows and the outer lips ½ (expressions move them); the
+    /// jaw line and the inner lips ¼ (the jaw line's shape differs most from face to face, a
+    /// detector puts it on the visible outline, and the mouth opens). MediaPipe's own
+    /// head-pose fit (its geometry pipeline's Procrustes basis) likewise leans on the eyes,
+    /// nose and cheeks and leaves out the jaw and the mouth.
+    public static let ibug68: FaceModel = {
+        let points = CanonicalFace.ibug68.map { CanonicalFace.vertices[$0] }
+        let rigidity = (0..<68).map { i -> Double in
+            switch i {
+            case 0...16, 60...67: return 0.25
+            case 17...26, 48...59: return 0.5
+            default: return 1
+            }
+        }
+        func middle(_ a: Int, _ b: Int) -> Vector3 { (points[a] + points[b]) / 2 - Vector3(0, 0, CanonicalFace.eyeballRadius) }
+        return FaceModel(points: points, rigidity: rigidity, irisCenters: nil, eyeballCenters: (right: middle(36, 39), left: middle(42, 45)))
+    }()
+
+    /// MediaPipe's 468-point mesh: all points rigidity 1 except the lips and the jaw below
+    /// them, ½ (the mesh regressor moves them with expressions).
+    public static let mediapipe468: FaceModel = {
+        let points = Array(CanonicalFace.vertices.prefix(468))
+        let rigidity = points.map { $0.y < lipLine ? 0.5 : 1 }
+        return FaceModel(points: points, rigidity: rigidity, irisCenters: nil,
+                         eyeballCenters: (right: CanonicalFace.eyeballCenter(iris: CanonicalFace.rightIrisCenter),
+                                          left: CanonicalFace.eyeballCenter(iris: CanonicalFace.leftIrisCenter)))
+    }()
+
+    /// MediaPipe's mesh with irises (478): as ``mediapipe468``; the ten iris points take no part
+    /// in the head fit (the eyes turn on their own) and give the gaze.
+    public static let mediapipe478: FaceModel = {
+        var model = mediapipe468
+        model.points = CanonicalFace.vertices
+        model.rigidity += [Double](repeating: 0, count: 10)
+        model.irisCenters = (right: CanonicalFace.rightIrisCenter, left: CanonicalFace.leftIrisCenter)
+        return model
+    }()
+
+    /// Height (head frame y, m) of the canonical face's upper lip: below it, the mouth and jaw.
+    static let lipLine = CanonicalFace.vertices[0].y + 0.005
+}

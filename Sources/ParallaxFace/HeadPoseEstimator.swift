@@ -1,0 +1,142 @@
+import Foundation
+import ParallaxGeometry
+import ParallaxMath
+
+/// A head pose fitted to one face's landmarks: `T_CH`, how well the landmarks fit, and the
+/// eyes when the landmarks show the irises.
+public struct HeadPoseFit: Sendable {
+    /// `T_CH` (head to camera).
+    public var cameraFromHead: SE3
+    /// RMS distance of the landmarks used from the fitted model (px for a pixel fit, m for a
+    /// 3D fit).
+    public var rms: Double
+    /// That error as a share of the eyes' distance in the same unit (a scale-free fit error).
+    public var normalizedError: Double
+    /// In [0, 1]: `exp(−½ (normalizedError / 0.05)²)`: 1 for a perfect fit, 0.61 when the
+    /// landmarks are off by 5 % of the eye distance on average, 0.14 at 10 %.
+    public var confidence: Double
+    /// Whether the winning start was the mirrored one (a PnP fit; see ``PerspectivePoints``).
+    public var fromMirroredStart: Bool
+}
+
+/// Fits a ``FaceModel`` to landmarks: from pixels and the camera (PnP: a global linear start
+/// and its mirror, then Levenberg–Marquardt with Huber weights, through ``PerspectivePoints``),
+/// or from 3D landmarks in the camera frame (weighted Procrustes, ``Umeyama``).
+public struct HeadPoseEstimator: Sendable {
+    /// How landmarks are weighted.
+    public enum Weighting: String, Sendable, CaseIterable {
+        /// Each by its ``FaceModel/rigidity``.
+        case rigid
+        /// All alike (iris points still left out).
+        case uniform
+    }
+
+    public var model: FaceModel
+    public var weighting = Weighting.rigid
+    /// Huber threshold of the pixel fit (px).
+    public var huber = 2.0
+
+    public init(model: FaceModel) { self.model = model }
+
+    /// Why a face got no pose.
+    public enum FitError: Error, Equatable, Sendable, CustomStringConvertible {
+        case wrongCount(expected: Int, got: Int)
+        /// Fewer usable (finite, weighted) landmarks than a pose needs.
+        case tooFew(String)
+        /// The landmarks lie on a line.
+        case collinear(String)
+        case unusable(String)
+
+        public var description: String {
+            switch self {
+            case let .wrongCount(e, g): return "the face model has \(e) landmarks, the face \(g)"
+            case let .tooFew(why), let .collinear(why), let .unusable(why): return why
+            }
+        }
+
+        /// A short name of the kind of failure (for counting repeated warnings).
+        public var kind: String {
+            switch self {
+            case .wrongCount: return "wrong landmark count"
+            case .tooFew: return "too few landmarks"
+            case .collinear: return "collinear landmarks"
+            case .unusable: return "no fit"
+            }
+        }
+    }
+
+    /// The fit weights: rigidity or 1, and 0 where the model says a point takes no part (irises).
+    public var weights: [Double] {
+        model.rigidity.map { weighting == .rigid ? $0 : ($0 > 0 ? 1 : 0) }
+    }
+
+    /// `T_CH` from landmark `pixels` seen by `camera`; pixels that are not finite take no part.
+    public func fit(pixels: [Vector2], camera: CameraModel) throws -> HeadPoseFit {
+        guard pixels.count == model.points.count else { throw FitError.wrongCount(expected: model.points.count, got: pixels.count) }
+        let solution: PerspectivePoints.Solution
+        do {
+            // Landmarks that are not finite (not found) take no part.
+            var w = weights
+            for i in pixels.indices where !(pixels[i].x.isFinite && pixels[i].y.isFinite) { w[i] = 0 }
+            try Self.requireSpread(pixels.indices.filter { w[$0] > 0 }.map { pixels[$0] })
+            solution = try PerspectivePoints.solve(model: model.points, pixels: pixels, camera: camera, huber: huber, weights: w)
+        } catch let error as FitError {
+            throw error
+        } catch PerspectivePoints.SolveError.tooFewPoints(let n) {
+            throw FitError.tooFew("\(n) usable landmarks; a pose needs at least 6")
+        } catch {
+            throw FitError.unusable("\(error)")
+        }
+        let pose = solution.cameraFromModel
+        // The eye distance in pixels, at the fitted pose.
+        let eyes = [model.eyeballCenters.right, model.eyeballCenters.left].compactMap { camera.project(pose * $0) }
+        let eyeDistance = eyes.count == 2 ? (eyes[0] - eyes[1]).norm : 0
+        return Self.fit(pose, rms: solution.rmsPixels, eyeDistance: eyeDistance, mirrored: solution.fromMirroredStart)
+    }
+
+    /// Smallest over largest spread of landmarks in the image below which they count as on
+    /// one line (a face's landmarks span an area at any yaw: nose to ear by brow to chin).
+    public static let minimumSpreadRatio = 0.05
+
+    /// Throws unless the landmarks span an area: a line of them (or one point) fits many poses.
+    static func requireSpread(_ points: [Vector2]) throws {
+        guard points.count >= 3 else { return }  // too few: the solver says so
+        let n = Double(points.count)
+        let mean = points.reduce(Vector2.zero, +) / n
+        var sxx = 0.0, sxy = 0.0, syy = 0.0
+        for p in points {
+            let d = p - mean
+            sxx += d.x * d.x; sxy += d.x * d.y; syy += d.y * d.y
+        }
+        // Eigenvalues of the 2 × 2 scatter matrix.
+        let half = (sxx + syy) / 2, root = (((sxx - syy) / 2) * ((sxx - syy) / 2) + sxy * sxy).squareRoot()
+        let major = half + root, minor = max(0, half - root)
+        guard major > 0, (minor / major).squareRoot() >= minimumSpreadRatio else {
+            throw FitError.collinear("the landmarks lie on a line (spread across it \(String(format: "%.1f", (minor / n).squareRoot())) px, along it \(String(format: "%.1f", (major / n).squareRoot())) px)")
+        }
+    }
+
+    /// `T_CH` from landmarks measured in 3D in the camera frame (m): the weighted rigid
+    /// alignment of the model onto them. Points that are not finite take no part.
+    public func fit(points: [Vector3]) throws -> HeadPoseFit {
+        guard points.count == model.points.count else { throw FitError.wrongCount(expected: model.points.count, got: points.count) }
+        var w = weights
+        for i in points.indices where !(points[i].x.isFinite && points[i].y.isFinite && points[i].z.isFinite) { w[i] = 0 }
+        let kept = points.indices.filter { w[$0] > 0 }
+        let alignment: Umeyama.Alignment
+        do {
+            alignment = try Umeyama.align(source: kept.map { model.points[$0] }, target: kept.map { points[$0] }, mode: .se3, weights: kept.map { w[$0] })
+        } catch {
+            throw FitError.unusable("\(error)")
+        }
+        let t = alignment.transform
+        let pose = SE3(rotation: t.rotation, translation: t.translation)
+        return Self.fit(pose, rms: alignment.rmse, eyeDistance: (model.eyeballCenters.right - model.eyeballCenters.left).norm, mirrored: false)
+    }
+
+    static func fit(_ pose: SE3, rms: Double, eyeDistance: Double, mirrored: Bool) -> HeadPoseFit {
+        let normalized = eyeDistance > 0 ? rms / eyeDistance : .infinity
+        let confidence = normalized.isFinite ? exp(-0.5 * (normalized / 0.05) * (normalized / 0.05)) : 0
+        return HeadPoseFit(cameraFromHead: pose, rms: rms, normalizedError: normalized, confidence: confidence, fromMirroredStart: mirrored)
+    }
+}
