@@ -35,6 +35,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case boxTruth = "box-truth"
     /// Point-cloud PLY files (binary little-endian and ASCII), as `PLYFile.read` takes them.
     case ply
+    /// MATLAB v5 MAT-files (plain and zlib-compressed elements), as the AFLW2000-3D reader takes
+    /// them: every variable read, then `Pose_Para` and `pt3d_68` asked for.
+    case mat
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -150,6 +153,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return otb || vot
         case .ply:
             return (try? PLYFile.read(path: put(data, "cloud.ply"))) != nil
+        case .mat:
+            guard let file = try? MATFile(path: put(data, "image00001.mat")) else { return false }
+            _ = try? file.variable("Pose_Para")
+            _ = try? file.matrix("pt3d_68", rows: 3, columns: 68)
+            return true
         case .benchSuite:
             guard let suite = try? BenchSuite.load(put(data, "suite.yaml")) else { return false }
             for run in suite.runs where !run.chain.hasSuffix(".yaml") && !run.chain.hasSuffix(".yml") {

@@ -98,3 +98,36 @@ extension Matrix {
         }
     }
 }
+
+extension Cholesky {
+    /// Solves `A x = b` for a small symmetric positive-definite `A` (`n × n`, row-major, only
+    /// the lower triangle read) by Cholesky in place, without LAPACK: for the 6 × 6 normal
+    /// equations of per-point solvers, where LAPACK's call costs more than the work. On return
+    /// `b` holds `x`; `false` (and `b` unspecified) when `A` is not positive definite or not finite.
+    public static func solveSmall(_ a: inout [Double], _ b: inout [Double], n: Int) -> Bool {
+        guard a.count >= n * n, b.count >= n else { return false }
+        for j in 0..<n {
+            var d = a[j * n + j]
+            for k in 0..<j { d -= a[j * n + k] * a[j * n + k] }
+            guard d > 0, d.isFinite else { return false }
+            let l = d.squareRoot()
+            a[j * n + j] = l
+            for i in (j + 1)..<max(j + 1, n) {
+                var s = a[i * n + j]
+                for k in 0..<j { s -= a[i * n + k] * a[j * n + k] }
+                a[i * n + j] = s / l
+            }
+        }
+        for i in 0..<n {  // L y = b
+            var s = b[i]
+            for k in 0..<i { s -= a[i * n + k] * b[k] }
+            b[i] = s / a[i * n + i]
+        }
+        for i in stride(from: n - 1, through: 0, by: -1) {  // Lᵀ x = y
+            var s = b[i]
+            for k in (i + 1)..<max(i + 1, n) { s -= a[k * n + i] * b[k] }
+            b[i] = s / a[i * n + i]
+        }
+        return b.prefix(n).allSatisfy(\.isFinite)
+    }
+}
