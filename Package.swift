@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "ObjectTracking", targets: ["ObjectTracking"]),
         .library(name: "ParallaxFace", targets: ["ParallaxFace"]),
         .library(name: "FaceTracking", targets: ["FaceTracking"]),
+        .library(name: "FaceLandmarks", targets: ["FaceLandmarks"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
         .library(name: "Parallax", targets: ["Parallax"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
@@ -117,6 +118,13 @@ let package = Package(
                 path: "Plugins/ObjectTracking", swiftSettings: strictSettings),
         .target(name: "FaceTracking", dependencies: ["ParallaxCore", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"],
                 path: "Plugins/FaceTracking", swiftSettings: strictSettings),
+        // dlib's HOG face detector and 68-point shape predictor (Debian's libdlib-dev, the model
+        // from libdlib-data) behind a small C interface: its own targets, so the core builds
+        // without dlib.
+        .target(name: "CDlibFace", path: "Sources/CDlibFace",
+                linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("openblas")]),
+        .target(name: "FaceLandmarks", dependencies: ["CDlibFace", "ParallaxCore", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"],
+                path: "Plugins/FaceLandmarks", swiftSettings: strictSettings),
         .target(name: "Depth", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/Depth", swiftSettings: strictSettings),
 
@@ -132,7 +140,7 @@ let package = Package(
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "FaceTracking", "ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "FaceTracking", "FaceLandmarks", "ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -163,7 +171,9 @@ let package = Package(
         .testTarget(name: "DepthTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ObjectTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFaceTests", dependencies: ["ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "FaceLandmarksTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "FaceTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -36,7 +36,8 @@ public struct FacePoseAnalyzer: Analyzer {
     public enum Smoothing: String, CaseIterable, OptionValue { case none, oneEuro = "one-euro" }
 
     public struct Options: AnalyzerOptions {
-        @Parameter("landmark streams, one face each") public var landmarks = ["face0/landmarks"]
+        @Parameter("landmark streams, one face each (default face0/landmarks when no faces stream is given)") public var landmarks: [String] = []
+        @Parameter("streams of detected faces (face-landmarks' <camera>/faces), any number of faces each") public var faces: [String] = []
         @Parameter("fit to pixels (PnP), to 3D landmarks (Procrustes), or auto: 3D when a set has them") public var source = Source.auto
         @Parameter("rigid: each landmark by how rigid it is (jaw and lips less); uniform: all alike") public var weights = HeadPoseEstimator.Weighting.rigid
         @Parameter("Huber threshold of the pixel fit (px)", range: 0.1...100) public var huber = 2.0
@@ -46,70 +47,109 @@ public struct FacePoseAnalyzer: Analyzer {
         public init() {}
     }
 
-    /// One face's state (its ports are `inputs[k]` and `outputs[k]`: the bus finds ports in
-    /// stored properties and arrays of them).
-    private struct Face {
-        var id: UInt64
-        var camera: CameraModel?
+    /// One face's state over time, by (input, face id).
+    private struct FaceState {
         var smoother: PoseSmoother?
         var hadPose = false
     }
 
     private let options: Options
-    private let inputs: [InputPort<FaceLandmarks>]
+    private let landmarkInputs: [InputPort<FaceLandmarks>]
+    private let faceInputs: [InputPort<DetectedFaces>]
+    /// Landmark streams' outputs first, then the face streams'.
     private let outputs: [OutputPort<FacePoses>]
-    private var faces: [Face]
+    private var cameras: [CameraModel?] = []
+    private var states: [Int: [UInt64: FaceState]] = [:]
     private var warnings = RepeatedWarnings()
+    private var assumptionStated = Set<Int>()
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
-        guard !options.landmarks.isEmpty else {
-            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "landmarks", reason: "give at least one landmark stream")
-        }
-        guard Set(options.landmarks).count == options.landmarks.count else {
+        let landmarks = options.landmarks.isEmpty && options.faces.isEmpty ? ["face0/landmarks"] : options.landmarks
+        let all = landmarks + options.faces
+        guard Set(all).count == all.count else {
             throw AnalyzerError.invalidOption(analyzer: Self.name, option: "landmarks", reason: "a stream is listed twice")
         }
-        self.options = options
-        inputs = options.landmarks.map { .each($0) }
-        outputs = options.landmarks.map { OutputPort(Self.outputStream(for: $0)) }
-        faces = options.landmarks.indices.map { k in
-            Face(id: UInt64(k), smoother: options.smoothing == .oneEuro ? PoseSmoother(minCutoff: options.minCutoff, beta: options.beta) : nil)
+        let outputNames = all.map(Self.outputStream(for:))
+        guard Set(outputNames).count == outputNames.count else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "landmarks",
+                                              reason: "two inputs would write the same pose stream (\(outputNames.joined(separator: ", ")))")
         }
+        self.options = options
+        landmarkInputs = landmarks.map { .each($0) }
+        faceInputs = options.faces.map { .each($0) }
+        outputs = outputNames.map { OutputPort($0) }
     }
 
-    /// `face0/landmarks` → `face0/pose`; a stream without a `/` gets `/pose` appended.
+    /// `face0/landmarks` → `face0/pose`, `cam0/faces` → `cam0/pose`; a stream without a `/`
+    /// gets `/pose` appended.
     public static func outputStream(for landmarks: String) -> String {
         guard let slash = landmarks.lastIndex(of: "/") else { return landmarks + "/pose" }
         return landmarks[..<slash] + "/pose"
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
-        for k in faces.indices {
-            let metadata = context.metadata(of: inputs[k])
-            faces[k].camera = metadata.camera?.model
-            context.describe(outputs[k], as: metadata)
-        }
+        let metadata = landmarkInputs.map { context.metadata(of: $0) } + faceInputs.map { context.metadata(of: $0) }
+        cameras = metadata.map { $0.camera?.model }
+        for (k, output) in outputs.enumerated() { context.describe(output, as: metadata[k]) }
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
-        for k in faces.indices {
-            guard let landmarks = input.payload(inputs[k]) else { continue }
-            let stream = inputs[k].key.name
-            var poses: [FacePose] = []
-            do {
-                poses = [try pose(of: landmarks, face: k, time: input.timestamp)]
-            } catch let error as FaceInputError {
-                warnings.note(error.kind, "'\(stream)' at \(input.timestamp.nanoseconds) ns: \(error.message); no pose (further frames like it are counted)",
-                              context: &context)
-                faces[k].hadPose = false
-                faces[k].smoother?.reset()
+        for (k, port) in landmarkInputs.enumerated() {
+            guard let landmarks = input.payload(port) else { continue }
+            let pose = estimate(landmarks, id: UInt64(k), input: k, stream: port.key.name, camera: cameras[k], time: input.timestamp, context: &context)
+            context.emit(FacePoses(faces: pose.map { [$0] } ?? []), on: outputs[k], at: input.timestamp)
+        }
+        for (f, port) in faceInputs.enumerated() {
+            guard let detected = input.payload(port) else { continue }
+            let k = landmarkInputs.count + f
+            var camera = cameras[k]
+            if camera == nil, detected.imageWidth > 0, detected.imageHeight > 0 {
+                camera = Self.assumedCamera(width: detected.imageWidth, height: detected.imageHeight)
+                if assumptionStated.insert(k).inserted {
+                    context.warn("'\(port.key.name)' carries no camera calibration: assuming a pinhole camera with focal length = image width "
+                                 + "(\(detected.imageWidth) px, a 53° horizontal field of view), the principal point at the centre and no distortion")
+                }
             }
+            var poses: [FacePose] = []
+            for face in detected.faces {
+                if let pose = estimate(face.landmarks, id: face.id, input: k, stream: port.key.name, camera: camera, time: input.timestamp, context: &context) {
+                    poses.append(pose)
+                }
+            }
+            // Faces no longer seen start afresh if their id comes back.
+            let seen = Set(detected.faces.map(\.id))
+            states[k] = states[k]?.filter { seen.contains($0.key) }
             context.emit(FacePoses(faces: poses), on: outputs[k], at: input.timestamp)
         }
     }
 
+    /// The camera assumed for an image without calibration: f = width, centred, no distortion.
+    static func assumedCamera(width: Int, height: Int) -> CameraModel {
+        let w = Double(width), h = Double(height)
+        return CameraModel(width: width, height: height, intrinsics: PinholeIntrinsics(fx: w, fy: w, cx: (w - 1) / 2, cy: (h - 1) / 2))
+    }
+
     public mutating func close(context: inout AnalyzerContext) throws {
         warnings.flush(unit: "landmark sets", context: &context)
+    }
+
+    /// The pose of one face, or nil with a (counted) warning; the face's state follows.
+    private mutating func estimate(_ landmarks: FaceLandmarks, id: UInt64, input k: Int, stream: String, camera: CameraModel?, time: Timestamp,
+                                   context: inout AnalyzerContext) -> FacePose? {
+        var state = states[k]?[id] ?? FaceState(smoother: options.smoothing == .oneEuro ? PoseSmoother(minCutoff: options.minCutoff, beta: options.beta) : nil)
+        defer { states[k, default: [:]][id] = state }
+        do {
+            return try pose(of: landmarks, id: id, camera: camera, state: &state, time: time)
+        } catch let error as FaceInputError {
+            warnings.note(error.kind, "'\(stream)' at \(time.nanoseconds) ns: \(error.message); no pose (further frames like it are counted)",
+                          context: &context)
+        } catch {
+            warnings.note("no fit", "'\(stream)' at \(time.nanoseconds) ns: \(error); no pose", context: &context)
+        }
+        state.hadPose = false
+        state.smoother?.reset()
+        return nil
     }
 
     /// Why one landmark set gave no pose (the stream goes on).
@@ -118,7 +158,7 @@ public struct FacePoseAnalyzer: Analyzer {
         var message: String
     }
 
-    private mutating func pose(of landmarks: FaceLandmarks, face k: Int, time: Timestamp) throws -> FacePose {
+    private func pose(of landmarks: FaceLandmarks, id: UInt64, camera: CameraModel?, state: inout FaceState, time: Timestamp) throws -> FacePose {
         let model: FaceModel
         switch landmarks.scheme {
         case .ibug68: model = .ibug68
@@ -144,7 +184,7 @@ public struct FacePoseAnalyzer: Analyzer {
             if useDepth, let points = landmarks.points3D {
                 fit = try estimator.fit(points: points)
             } else {
-                guard let camera = faces[k].camera else {
+                guard let camera else {
                     throw FaceInputError(kind: "no intrinsics", message: "the stream carries no camera calibration, and a pixel fit needs the intrinsics (give the landmarks' camera a calibration, or 3D landmarks)")
                 }
                 fit = try estimator.fit(pixels: landmarks.points, camera: camera)
@@ -152,23 +192,23 @@ public struct FacePoseAnalyzer: Analyzer {
         } catch let error as HeadPoseEstimator.FitError {
             throw FaceInputError(kind: error.kind, message: "\(error)")
         }
-        if let irises = model.irisCenters, let camera = faces[k].camera {
+        if let irises = model.irisCenters, let camera {
             let right = landmarks.points[irises.right], left = landmarks.points[irises.left]
             if right.x.isFinite, right.y.isFinite, left.x.isFinite, left.y.isFinite {
                 eyes = try? EyeGaze.eyes(cameraFromHead: fit.cameraFromHead, rightIris: right, leftIris: left, centers: model.eyeballCenters, camera: camera)
             }
         }
         var pose = fit.cameraFromHead
-        if var smoother = faces[k].smoother {
+        if var smoother = state.smoother {
             pose = smoother.filter(pose, at: time.seconds)
-            faces[k].smoother = smoother
+            state.smoother = smoother
         }
-        let state: TrackingState = !faces[k].hadPose ? .limited(.initializing) : fit.confidence < 0.1 ? .limited(.insufficientFeatures) : .normal
-        faces[k].hadPose = true
+        let tracking: TrackingState = !state.hadPose ? .limited(.initializing) : fit.confidence < 0.1 ? .limited(.insufficientFeatures) : .normal
+        state.hadPose = true
         let anchor = eyes.map { FaceAnchor(cameraFromHead: pose, leftEye: $0.left, rightEye: $0.right, lookAtPoint: $0.lookAtPoint) }
             ?? Self.straightAhead(pose, centers: model.eyeballCenters)
-        return FacePose(faceID: faces[k].id, anchor: anchor, angles: HeadAngles(cameraFromHead: pose.rotation), eyesMeasured: eyes != nil,
-                        confidence: fit.confidence, trackingState: state, scheme: landmarks.scheme)
+        return FacePose(faceID: id, anchor: anchor, angles: HeadAngles(cameraFromHead: pose.rotation), eyesMeasured: eyes != nil,
+                        confidence: fit.confidence, trackingState: tracking, scheme: landmarks.scheme)
     }
 
     /// Eyes looking along the head's +z and a look-at point 2 m ahead: the placeholder when the

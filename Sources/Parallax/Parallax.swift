@@ -6,6 +6,7 @@
 @_exported import Depth
 @_exported import ObjectTracking
 @_exported import FaceTracking
+@_exported import FaceLandmarks
 @_exported import ParallaxFace
 @_exported import ParallaxTracking
 @_exported import ParallaxCore
@@ -40,6 +41,7 @@ public enum BuiltinAnalyzers {
         r.register(DepthFilterAnalyzer.self)
         r.register(DepthRegisterAnalyzer.self)
         r.register(TrackObjectAnalyzer.self)
+        r.register(FaceLandmarksAnalyzer.self)
         r.register(FacePoseAnalyzer.self)
         return r
     }()

@@ -102,3 +102,36 @@ public struct FacePoses: Sendable, Codable, Equatable {
     public var faces: [FacePose]
     public init(faces: [FacePose]) { self.faces = faces }
 }
+
+/// One face found in an image: a stable id across frames, where it is, how sure the detector
+/// is, and its landmarks.
+public struct DetectedFace: Sendable, Codable, Equatable {
+    /// Stable across frames while the face stays in view (a face that leaves and comes back
+    /// gets a new one).
+    public var id: UInt64
+    /// The detector's box (pixels: top-left corner and size, pixel centres at integers).
+    public var box: BoundingBox
+    /// The detector's score (its own scale: dlib's HOG margin, > 0 above its default threshold).
+    public var score: Double
+    public var landmarks: FaceLandmarks
+
+    public init(id: UInt64, box: BoundingBox, score: Double, landmarks: FaceLandmarks) {
+        self.id = id
+        self.box = box
+        self.score = score
+        self.landmarks = landmarks
+    }
+}
+
+/// Every face found in one frame (none is a valid answer).
+public struct DetectedFaces: Sendable, Codable, Equatable {
+    public var imageWidth: Int
+    public var imageHeight: Int
+    public var faces: [DetectedFace]
+
+    public init(imageWidth: Int, imageHeight: Int, faces: [DetectedFace]) {
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.faces = faces
+    }
+}

@@ -13,6 +13,12 @@ import ParallaxMath
 /// poses more than 90° off (`flipped`, a mirrored solution), and where the truth has them
 /// (simulated faces), the head position error (mm) and each eye's line-of-sight error (degrees,
 /// frames where the eyes were measured).
+///
+/// Faces found in pixels (`face-landmarks`' ``DetectedFaces`` in the outputs): each true face is
+/// the detected face whose box overlaps the box of its true landmarks most (IoU ≥ 0.25; none:
+/// not found, no pose), scored by its pose (the ``FacePose`` with its id) and its landmarks: the
+/// mean landmark distance over √(w·h) of the true landmarks' box (`landmark_nme_box`), and
+/// `faces_found`.
 public struct HeadPoseEvaluation: Evaluation {
     public static let name = "head-pose"
     public static let summary = "head pitch/yaw/roll vs the truth: MAE per axis (°), flips, position and gaze errors (AFLW2000-3D, simulated faces)"
@@ -23,13 +29,32 @@ public struct HeadPoseEvaluation: Evaluation {
             throw EvaluationError.needs(evaluation: Self.name, what: "faces with true poses (AFLW2000-3D, or parallax simulate --scene face)")
         }
         var reported: [String: [Timestamp: FacePose]] = [:]
+        var allPoses: [Timestamp: [FacePose]] = [:]
+        var detections: [Timestamp: [DetectedFace]] = [:]
         for p in input.outputs {
+            if let found = p.payload as? DetectedFaces { detections[p.timestamp, default: []] += found.faces }
             guard let poses = p.payload as? FacePoses else { continue }
             let face = String(p.stream.split(separator: "/").first ?? Substring(p.stream))
             reported[face, default: [:]][p.timestamp] = poses.faces.first
+            allPoses[p.timestamp, default: []] += poses.faces
         }
         guard !reported.isEmpty else {
             throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no face poses in the outputs (run face-pose)")
+        }
+        // Faces found in pixels (face-landmarks): each true face is the detected face whose box
+        // overlaps its true landmarks' box most (IoU ≥ 0.25); its landmarks are scored too.
+        var landmarkErrors: [Double] = [], found = 0, truthWithLandmarks = 0
+        func matched(_ truth: FaceTruth) -> FacePose? {
+            guard !detections.isEmpty, let points = truth.landmarks, !points.isEmpty else { return nil }
+            truthWithLandmarks += 1
+            let box = BoundingBox.enclosing(points)
+            guard let best = (detections[truth.timestamp] ?? []).max(by: { $0.box.iou(box) < $1.box.iou(box) }), best.box.iou(box) >= 0.25 else { return nil }
+            found += 1
+            if best.landmarks.points.count == points.count {
+                let scale = (box.width * box.height).squareRoot()
+                landmarkErrors.append(zip(best.landmarks.points, points).map { ($0 - $1).norm }.reduce(0, +) / Double(points.count) / scale)
+            }
+            return allPoses[truth.timestamp]?.first { $0.faceID == best.id }
         }
         var pitch: [Double] = [], yaw: [Double] = [], roll: [Double] = [], mean: [Double] = [], geodesic: [Double] = []
         var position: [Double] = [], gaze: [Double] = []
@@ -37,10 +62,11 @@ public struct HeadPoseEvaluation: Evaluation {
         var times: [Double] = []
         let t0 = truthSource.faceTruth.values.compactMap { $0.first?.timestamp }.min() ?? Timestamp(nanoseconds: 0)
         for face in truthSource.faceTruth.keys.sorted() {
-            guard let poses = reported[face] else { continue }
+            let poses = reported[face]
+            guard poses != nil || !detections.isEmpty else { continue }
             for truth in truthSource.faceTruth[face] ?? [] {
                 frames += 1
-                guard let pose = poses[truth.timestamp] else { noPose += 1; continue }
+                guard let pose = detections.isEmpty ? poses?[truth.timestamp] : matched(truth) else { noPose += 1; continue }
                 let e = (HeadAngles.difference(pose.angles.pitch, truth.angles.pitch), HeadAngles.difference(pose.angles.yaw, truth.angles.yaw),
                          HeadAngles.difference(pose.angles.roll, truth.angles.roll))
                 pitch.append(abs(e.0)); yaw.append(abs(e.1)); roll.append(abs(e.2))
@@ -63,7 +89,7 @@ public struct HeadPoseEvaluation: Evaluation {
         guard !mean.isEmpty else {
             throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no reported pose at a frame with truth (\(frames) frames, \(noPose) without a pose)")
         }
-        func average(_ v: [Double]) -> Double { v.reduce(0, +) / Double(v.count) }
+        func average(_ v: [Double]) -> Double { v.isEmpty ? 0 : v.reduce(0, +) / Double(v.count) }
         var result = EvaluationResult(metric: "head angle error, mean of |pitch|, |yaw|, |roll| (°)", statistics: ErrorStatistics(mean))
         result.series = mean
         result.seriesTimes = times
@@ -75,6 +101,14 @@ public struct HeadPoseEvaluation: Evaluation {
         if !position.isEmpty {
             result.metrics["position_mean_mm"] = average(position)
             note += String(format: "; position %.1f mm", average(position))
+        }
+        if truthWithLandmarks > 0 {
+            result.metrics["faces_found"] = Double(found)
+            note += String(format: "; faces found %d of %d", found, truthWithLandmarks)
+            if !landmarkErrors.isEmpty {
+                result.metrics["landmark_nme_box"] = average(landmarkErrors)
+                note += String(format: ", landmark error %.2f %% of the box (√(w·h) of the true landmarks)", 100 * average(landmarkErrors))
+            }
         }
         if !gaze.isEmpty {
             result.metrics["gaze_mean_deg"] = average(gaze)

@@ -21,6 +21,14 @@ public struct BoundingBox: Sendable, Equatable, Codable {
         return BoundingBox(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
     }
 
+    /// The smallest box holding `points` (unclipped; an empty box at the origin for none).
+    public static func enclosing(_ points: [Vector2]) -> BoundingBox {
+        guard let first = points.first else { return BoundingBox(x: 0, y: 0, width: 0, height: 0) }
+        var lo = first, hi = first
+        for p in points { lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p) }
+        return BoundingBox(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
+    }
+
     /// Centre (px).
     public var center: Vector2 { Vector2(x + width / 2, y + height / 2) }
 

@@ -85,8 +85,10 @@ import ParallaxTesting
         #expect(result.report.warnings.contains { $0.contains("no camera calibration") })
     }
 
-    @Test func optionsAreChecked() {
-        #expect(throws: AnalyzerError.self) { _ = try FacePoseAnalyzer(options: { var o = FacePoseAnalyzer.Options(); o.landmarks = []; return o }()) }
+    @Test func optionsAreChecked() throws {
+        // No input named: face0/landmarks, as simulate --scene face and AFLW2000 folders write it.
+        #expect(try FacePoseAnalyzer(options: FacePoseAnalyzer.Options()).inputs.map(\.stream) == ["face0/landmarks"])
+        #expect(throws: AnalyzerError.self) { _ = try FacePoseAnalyzer(options: { var o = FacePoseAnalyzer.Options(); o.landmarks = ["a/landmarks"]; o.faces = ["a/faces"]; return o }()) }
         #expect(throws: AnalyzerError.self) { _ = try FacePoseAnalyzer(options: { var o = FacePoseAnalyzer.Options(); o.landmarks = ["a", "a"]; return o }()) }
         #expect(FacePoseAnalyzer.outputStream(for: "face0/landmarks") == "face0/pose")
         #expect(FacePoseAnalyzer.outputStream(for: "lm") == "lm/pose")

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import Parallax
+import ParallaxTesting
+@testable import FaceLandmarks
+
+@Suite struct FaceLandmarksAnalyzerTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let aflw = root.appendingPathComponent("../shared/data/faces/aflw2000_subset").standardized.path
+    static let key = StreamKey<CameraFrame>("cam0")
+
+    /// A real face (AFLW2000-3D image00050, frontal): one face, its landmarks within a few
+    /// percent of the truth, and face-pose on them within a few degrees; the same id on a repeat.
+    @Test func findsARealFaceAndItsLandmarks() throws {
+        let folder = Self.aflw
+        guard FileManager.default.fileExists(atPath: folder) else {
+            print("skipped: ../shared/data/faces/aflw2000_subset is not present on this machine")
+            return
+        }
+        let image = try ImageDecoder.decode8Bit(path: (folder as NSString).appendingPathComponent("image00050.jpg"))
+        let truth = try MATFile(path: (folder as NSString).appendingPathComponent("image00050.mat")).matrix("pt3d_68", rows: 3, columns: 68)
+        var h = AnalyzerHarness { try FaceLandmarksAnalyzer(options: FaceLandmarksAnalyzer.Options()) }
+        h.declare(Self.key)
+        for k in 1...2 { h.push(CameraFrame(cameraID: "cam0", image: image), on: Self.key, at: Timestamp(nanoseconds: Int64(k) * 1_000_000_000)) }
+        let out = try h.run().packets(on: "cam0/faces", as: DetectedFaces.self)
+        #expect(out.count == 2)
+        let face = try #require(out.first?.payload.faces.first)
+        #expect(out[0].payload.faces.count == 1 && face.score > 0 && face.landmarks.scheme == .ibug68)
+        #expect(out[1].payload.faces.first?.id == face.id)
+        let points = (0..<68).map { Vector2(truth[0, $0], truth[1, $0]) }
+        let box = BoundingBox.enclosing(points)
+        let distances: [Double] = zip(face.landmarks.points, points).map { ($0 - $1).norm }
+        let nme = distances.reduce(0, +) / 68 / (box.width * box.height).squareRoot()
+        #expect(nme < 0.08, "landmark error \(nme) of the box")
+        #expect(face.box.iou(box) > 0.4)
+    }
+
+    /// A frame without a face gives an empty set, and the stream goes on.
+    @Test func noFaceIsAnEmptySet() throws {
+        let blank = ImageBuffer<UInt8>(width: 96, height: 64, channels: 1, samples: [UInt8](repeating: 128, count: 96 * 64))
+        var h = AnalyzerHarness { try FaceLandmarksAnalyzer(options: FaceLandmarksAnalyzer.Options()) }
+        h.declare(Self.key)
+        for k in 1...3 { h.push(CameraFrame(cameraID: "cam0", image: blank), on: Self.key, at: Timestamp(nanoseconds: Int64(k))) }
+        let out = try h.run().packets(on: "cam0/faces", as: DetectedFaces.self)
+        #expect(out.map { $0.payload.faces.count } == [0, 0, 0])
+        #expect(out.first?.payload.imageWidth == 96)
+    }
+
+    /// A missing model is an error naming the option and the package that installs it.
+    @Test func aMissingModelIsNamed() throws {
+        var options = FaceLandmarksAnalyzer.Options()
+        options.model = "/nonexistent/shape_predictor.dat"
+        var h = AnalyzerHarness { try FaceLandmarksAnalyzer(options: options) }
+        h.declare(Self.key)
+        h.push(CameraFrame(cameraID: "cam0", image: ImageBuffer<UInt8>(width: 8, height: 8, channels: 1, samples: [UInt8](repeating: 0, count: 64))), on: Self.key, at: Timestamp(nanoseconds: 1))
+        let result = try h.run()
+        let failure = "\(String(describing: result.failure))"
+        #expect(failure.contains("model") && failure.contains("libdlib-data"))
+        #expect(result.failure?.isBadInput == true)
+    }
+
+    /// Ids follow the most-overlapping face of the previous frame; new faces get new ids.
+    @Test func idsFollowOverlap() {
+        var next: UInt64 = 10
+        let previous: [(id: UInt64, box: BoundingBox)] = [(1, BoundingBox(x: 0, y: 0, width: 100, height: 100)), (2, BoundingBox(x: 300, y: 0, width: 100, height: 100))]
+        let ids = FaceLandmarksAnalyzer.associate([BoundingBox(x: 305, y: 5, width: 100, height: 100), BoundingBox(x: 600, y: 0, width: 50, height: 50),
+                                                   BoundingBox(x: 10, y: 0, width: 100, height: 100)], with: previous, minimumIoU: 0.3, nextID: &next)
+        #expect(ids == [2, 10, 1])
+        #expect(next == 11)
+    }
+}
