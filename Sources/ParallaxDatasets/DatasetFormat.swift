@@ -44,11 +44,11 @@ public struct DatasetFormatRegistry: Sendable {
     }
 
     /// The formats that ship with Parallax. Asked in this order: Parallax, EuRoC/ASL, TUM RGB-D,
-    /// KITTI stereo, Middlebury stereo, OTB and VOT tracking sequences, AFLW2000-3D faces, a
-    /// folder of images.
+    /// KITTI stereo, Middlebury stereo, OTB and VOT tracking sequences, AFLW2000-3D faces, face
+    /// images with iBUG .pts landmarks, a folder of images.
     public static let standard: DatasetFormatRegistry = {
         var r = DatasetFormatRegistry()
-        for f: any DatasetFormat.Type in [ImageFolderFormat.self, AFLW2000Format.self, VOTFormat.self, OTBFormat.self, MiddleburyFormat.self, KITTIStereoFormat.self, TUMRGBDFormat.self, EuRoCFormat.self, ParallaxFolderFormat.self] { r.register(f) }
+        for f: any DatasetFormat.Type in [ImageFolderFormat.self, PTSFaceFolderFormat.self, AFLW2000Format.self, VOTFormat.self, OTBFormat.self, MiddleburyFormat.self, KITTIStereoFormat.self, TUMRGBDFormat.self, EuRoCFormat.self, ParallaxFolderFormat.self] { r.register(f) }
         return r
     }()
 

@@ -38,8 +38,8 @@ public struct HeadPoseEvaluation: Evaluation {
             reported[face, default: [:]][p.timestamp] = poses.faces.first
             allPoses[p.timestamp, default: []] += poses.faces
         }
-        guard !reported.isEmpty else {
-            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no face poses in the outputs (run face-pose)")
+        guard !reported.isEmpty || !detections.isEmpty else {
+            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no face poses or detected faces in the outputs (run face-landmarks or face-pose)")
         }
         // Faces found in pixels (face-landmarks): each true face is the detected face whose box
         // overlaps its true landmarks' box most (IoU ≥ 0.25); its landmarks are scored too.
@@ -59,6 +59,7 @@ public struct HeadPoseEvaluation: Evaluation {
         var pitch: [Double] = [], yaw: [Double] = [], roll: [Double] = [], mean: [Double] = [], geodesic: [Double] = []
         var position: [Double] = [], gaze: [Double] = []
         var noPose = 0, flipped = 0, frames = 0
+        var estimated: [HeadAngles] = []
         var times: [Double] = []
         let t0 = truthSource.faceTruth.values.compactMap { $0.first?.timestamp }.min() ?? Timestamp(nanoseconds: 0)
         for face in truthSource.faceTruth.keys.sorted() {
@@ -67,12 +68,14 @@ public struct HeadPoseEvaluation: Evaluation {
             for truth in truthSource.faceTruth[face] ?? [] {
                 frames += 1
                 guard let pose = detections.isEmpty ? poses?[truth.timestamp] : matched(truth) else { noPose += 1; continue }
-                let e = (HeadAngles.difference(pose.angles.pitch, truth.angles.pitch), HeadAngles.difference(pose.angles.yaw, truth.angles.yaw),
-                         HeadAngles.difference(pose.angles.roll, truth.angles.roll))
+                estimated.append(pose.angles)
+                guard let angles = truth.angles else { continue }
+                let e = (HeadAngles.difference(pose.angles.pitch, angles.pitch), HeadAngles.difference(pose.angles.yaw, angles.yaw),
+                         HeadAngles.difference(pose.angles.roll, angles.roll))
                 pitch.append(abs(e.0)); yaw.append(abs(e.1)); roll.append(abs(e.2))
                 mean.append((abs(e.0) + abs(e.1) + abs(e.2)) / 3)
                 times.append(truth.timestamp.seconds(since: t0))
-                let angle = (truth.angles.cameraFromHead.inverse * pose.angles.cameraFromHead).angle * 180 / .pi
+                let angle = (angles.cameraFromHead.inverse * pose.angles.cameraFromHead).angle * 180 / .pi
                 geodesic.append(angle)
                 if angle > 90 { flipped += 1 }
                 if let anchor = truth.anchor {
@@ -86,18 +89,28 @@ public struct HeadPoseEvaluation: Evaluation {
                 }
             }
         }
-        guard !mean.isEmpty else {
-            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no reported pose at a frame with truth (\(frames) frames, \(noPose) without a pose)")
-        }
         func average(_ v: [Double]) -> Double { v.isEmpty ? 0 : v.reduce(0, +) / Double(v.count) }
-        var result = EvaluationResult(metric: "head angle error, mean of |pitch|, |yaw|, |roll| (°)", statistics: ErrorStatistics(mean))
-        result.series = mean
-        result.seriesTimes = times
-        result.metrics = ["mae_pitch_deg": average(pitch), "mae_yaw_deg": average(yaw), "mae_roll_deg": average(roll), "mae_deg": average(mean),
-                          "geodesic_mean_deg": average(geodesic), "geodesic_max_deg": geodesic.max() ?? 0,
-                          "flipped": Double(flipped), "frames": Double(frames), "no_pose": Double(noPose)]
-        var note = String(format: "MAE pitch %.2f°, yaw %.2f°, roll %.2f°, mean %.2f° over %d of %d frames; %d flipped (> 90°)",
+        var result: EvaluationResult
+        var note: String
+        if !mean.isEmpty {
+            result = EvaluationResult(metric: "head angle error, mean of |pitch|, |yaw|, |roll| (°)", statistics: ErrorStatistics(mean))
+            result.series = mean
+            result.seriesTimes = times
+            result.metrics = ["mae_pitch_deg": average(pitch), "mae_yaw_deg": average(yaw), "mae_roll_deg": average(roll), "mae_deg": average(mean),
+                              "geodesic_mean_deg": average(geodesic), "geodesic_max_deg": geodesic.max() ?? 0, "flipped": Double(flipped)]
+            note = String(format: "MAE pitch %.2f°, yaw %.2f°, roll %.2f°, mean %.2f° over %d of %d frames; %d flipped (> 90°)",
                           average(pitch), average(yaw), average(roll), average(mean), mean.count, frames, flipped)
+        } else if !landmarkErrors.isEmpty {
+            // Landmarks without poses (iBUG .pts folders): the landmark error is the score, and
+            // the estimated angles are listed to be looked at.
+            result = EvaluationResult(metric: "landmark error, mean distance / √(w·h) of the true landmarks' box", statistics: ErrorStatistics(landmarkErrors))
+            note = "poses (pitch, yaw, roll °): " + estimated.prefix(12).map { String(format: "(%.0f, %.0f, %.0f)", $0.pitch, $0.yaw, $0.roll) }.joined(separator: " ")
+                + (estimated.count > 12 ? " …" : "")
+        } else {
+            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no reported pose or found face at a frame with truth (\(frames) frames, \(noPose) without a pose)")
+        }
+        result.metrics["frames"] = Double(frames)
+        result.metrics["no_pose"] = Double(noPose)
         if !position.isEmpty {
             result.metrics["position_mean_mm"] = average(position)
             note += String(format: "; position %.1f mm", average(position))

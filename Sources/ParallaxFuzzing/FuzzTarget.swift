@@ -38,6 +38,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// MATLAB v5 MAT-files (plain and zlib-compressed elements), as the AFLW2000-3D reader takes
     /// them: every variable read, then `Pose_Para` and `pt3d_68` asked for.
     case mat
+    /// iBUG `.pts` landmark files (300-W, Menpo).
+    case pts
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -153,6 +155,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return otb || vot
         case .ply:
             return (try? PLYFile.read(path: put(data, "cloud.ply"))) != nil
+        case .pts:
+            return (try? PTSFaceFolderSource.readPTS(put(data, "face.pts"))) != nil
         case .mat:
             guard let file = try? MATFile(path: put(data, "image00001.mat")) else { return false }
             _ = try? file.variable("Pose_Para")

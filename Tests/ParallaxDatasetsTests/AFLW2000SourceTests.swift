@@ -17,7 +17,8 @@ import ParallaxGeometry
         #expect(camera.comment?.contains("assumed") == true)
         let truth = try #require(aflw.faceTruth["face0"])
         #expect(truth.count == 2)
-        #expect(abs(truth[0].angles.pitch - 12) < 1e-4 && abs(truth[0].angles.yaw + 35) < 1e-4 && abs(truth[1].angles.roll + 10) < 1e-4)
+        let first = try #require(truth[0].angles), second = try #require(truth[1].angles)
+        #expect(abs(first.pitch - 12) < 1e-4 && abs(first.yaw + 35) < 1e-4 && abs(second.roll + 10) < 1e-4)
         var packets: [AnyPacket] = []
         while let p = try source.next() { packets.append(p) }
         #expect(packets.map(\.stream) == ["cam0", "face0/landmarks", "cam0", "face0/landmarks"])

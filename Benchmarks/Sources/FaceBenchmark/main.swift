@@ -27,7 +27,7 @@ case "aflw":
     var faces: [[String: Any]] = []
     for ((image, _), truth) in zip(source.files, source.faceTruth[AFLW2000Source.face] ?? []) {
         var entry: [String: Any] = ["image": (image as NSString).lastPathComponent,
-                                    "truth": [truth.angles.pitch, truth.angles.yaw, truth.angles.roll]]
+                                    "truth": [truth.angles?.pitch ?? .nan, truth.angles?.yaw ?? .nan, truth.angles?.roll ?? .nan]]
         for scale in scales {
             var model = source.camera.model
             model.intrinsics.fx *= scale
