@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "ParallaxInertial", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Face algorithms several plugins share (canonical face, head-pose fits, eyes, One-Euro
         // filtering): know no packets.
-        .target(name: "ParallaxFace", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxFace", dependencies: ["ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
 
         .target(
             name: "ParallaxCore",
@@ -116,7 +116,7 @@ let package = Package(
                 path: "Plugins/VisualInertialOdometry", swiftSettings: strictSettings),
         .target(name: "ObjectTracking", dependencies: ["ParallaxCore", "ParallaxTracking", "ParallaxImage"],
                 path: "Plugins/ObjectTracking", swiftSettings: strictSettings),
-        .target(name: "FaceTracking", dependencies: ["ParallaxCore", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"],
+        .target(name: "FaceTracking", dependencies: ["ParallaxCore", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"],
                 path: "Plugins/FaceTracking", swiftSettings: strictSettings),
         // dlib's HOG face detector and 68-point shape predictor (Debian's libdlib-dev, the model
         // from libdlib-data) behind a small C interface: its own targets, so the core builds
@@ -130,7 +130,7 @@ let package = Package(
 
         .target(
             name: "ParallaxDatasets",
-            dependencies: ["CImageCodecs", "CZlib", "ParallaxCore", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CImageCodecs", "CZlib", "ParallaxCore", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
         // Evaluations compare a run's outputs with the truth a dataset (or the simulated scene) holds.
@@ -170,9 +170,9 @@ let package = Package(
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DepthTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ObjectTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxFaceTests", dependencies: ["ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxFaceTests", dependencies: ["ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "FaceTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["Parallax", "ParallaxTesting", "ParallaxCLI"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
     ],
     cxxLanguageStandard: .cxx17

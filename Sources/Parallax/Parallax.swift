@@ -43,6 +43,7 @@ public enum BuiltinAnalyzers {
         r.register(TrackObjectAnalyzer.self)
         r.register(FaceLandmarksAnalyzer.self)
         r.register(FacePoseAnalyzer.self)
+        r.register(GazeAnalyzer.self)
         return r
     }()
 }

@@ -27,7 +27,8 @@ extension StreamFileWriter {
 /// `parallax eval GT OUT/vio/pose.tum` works directly), every ``TrackedObjects`` stream as OTB
 /// result files (`<stream>/<id>.txt`), every ``PointCloud`` stream as PLY files
 /// (`<stream>/<t_ns>.ply`), and image-like outputs as PNG sequences
-/// (`<stream>/<t_ns>.png`: ``CameraFrame`` as is, ``DepthMap`` through the turbo colormap).
+/// (`<stream>/<t_ns>.png`: ``CameraFrame`` as is, ``DepthMap`` through the turbo colormap),
+/// and fixations as a CSV list (`<stream>.csv`).
 /// Register more types for your own payloads; the CLI asks the registry, it knows no format.
 public struct OutputWriterRegistry: Sendable {
     /// Makes the writer of stream `stream` inside `folder`.
@@ -58,6 +59,7 @@ public struct OutputWriterRegistry: Sendable {
         r.register(Pose.self) { stream, folder in try TUMTrajectoryWriter(path: try outputPath(for: stream, extension: "tum", in: folder)) }
         r.register(TrackedObjects.self) { stream, folder in try OTBResultWriter(folder: try outputFolder(for: stream, in: folder)) }
         r.register(CameraFrame.self) { stream, folder in try PNGSequenceWriter(folder: try outputFolder(for: stream, in: folder)) }
+        r.register(Fixation.self) { stream, folder in try FixationListWriter(path: try outputPath(for: stream, extension: "csv", in: folder)) }
         r.register(DepthMap.self) { stream, folder in try PNGSequenceWriter(folder: try outputFolder(for: stream, in: folder)) }
         return r
     }

@@ -50,8 +50,10 @@ public enum EyeGaze {
         return SE3(rotation: SO3(Matrix3(columns: x, z.cross(x), z)), translation: center)
     }
 
-    /// The middle of the common perpendicular of the two lines of sight, when they meet in front.
-    static func lookAt(right: (Vector3, Vector3), left: (Vector3, Vector3)) -> (Vector3, Bool) {
+    /// Where two lines of sight (origin, direction) look: the middle of their common
+    /// perpendicular when they converge in front of the eyes, else ``farPoint`` m along their
+    /// mean direction from between the eyes (`converging` false).
+    public static func lookAt(right: (Vector3, Vector3), left: (Vector3, Vector3)) -> (point: Vector3, converging: Bool) {
         let (p, u) = right, (q, v) = left
         let w = p - q
         let a = u.dot(u), b = u.dot(v), c = v.dot(v), d = u.dot(w), e = v.dot(w)

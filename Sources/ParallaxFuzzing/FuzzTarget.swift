@@ -40,6 +40,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case mat
     /// iBUG `.pts` landmark files (300-W, Menpo).
     case pts
+    /// Live Link Face CSV takes (ARKit face tracking), read and replayed.
+    case livelink
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -155,6 +157,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return otb || vot
         case .ply:
             return (try? PLYFile.read(path: put(data, "cloud.ply"))) != nil
+        case .livelink:
+            guard let source = try? LiveLinkFaceSource(path: put(data, "take.csv")) else { return false }
+            while (try? source.next()) != nil {}
+            return true
         case .pts:
             return (try? PTSFaceFolderSource.readPTS(put(data, "face.pts"))) != nil
         case .mat:
