@@ -43,7 +43,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "face-benchmark",
-            dependencies: [.product(name: "Parallax", package: "Parallax")],
+            dependencies: [.product(name: "Parallax", package: "Parallax"), .product(name: "ParallaxTesting", package: "Parallax")],
             path: "Sources/FaceBenchmark"
         ),
         .executableTarget(

@@ -4,10 +4,12 @@
 //   face-benchmark aflw FOLDER [FOCAL_SCALE ...]   # per face: true and fitted angles (rigid, uniform), f = scale × width
 //   face-benchmark speed [REPEATS]                 # µs per PnP solve, 68 and 468 points (one thread)
 //   face-benchmark sweep                           # simulated: error vs landmark noise and yaw; eyes; off-centre wide lens
+//   face-benchmark frame IMAGE [REPEATS]           # ms per 640×480 frame: detection, + landmarks, + pose (one thread)
 //
 // Run by Benchmarks/reference/face_pose_vs_opencv.py, which does the same with OpenCV in the same run.
 import Foundation
 import Parallax
+import ParallaxTesting
 
 func json(_ value: Any) -> String {
     guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return "null" }
@@ -126,6 +128,45 @@ case "sweep":
                      "look_at_mm": 1000 * look / Double(max(looks, 1)), "frames": n])
     }
     print(json(["noise_yaw": table, "off_centre_wide": offCentre, "eyes": eyes]))
+
+case "frame":
+    // The image centred on a mid-gray 640 × 480 canvas (cropped if larger), as face-landmarks sees it.
+    guard args.count >= 2 else { print("usage: face-benchmark frame IMAGE [REPEATS]"); exit(2) }
+    let repeats = args.count > 2 ? Int(args[2]) ?? 20 : 20
+    let source = try ImageDecoder.decode8Bit(path: args[1]).luma
+    var canvas = [UInt8](repeating: 128, count: 640 * 480)
+    let ox = (640 - source.width) / 2, oy = (480 - source.height) / 2
+    for y in 0..<source.height where (0..<480).contains(y + oy) {
+        for x in 0..<source.width where (0..<640).contains(x + ox) { canvas[(y + oy) * 640 + x + ox] = source.samples[y * source.width + x] }
+    }
+    let frame = CameraFrame(cameraID: "cam0", image: ImageBuffer(width: 640, height: 480, channels: 1, samples: canvas))
+    let camera = CameraCalibration(model: CameraModel(width: 640, height: 480, intrinsics: PinholeIntrinsics(fx: 640, fy: 640, cx: 319.5, cy: 239.5)))
+    var rows: [String: Any] = [:]
+    for upsample in [0, 1] {
+        /// Median ms per frame of a chain over `repeats` copies of the frame.
+        func time(_ options: FaceLandmarksAnalyzer.Options) throws -> (ms: Double, faces: Int) {
+            var h = AnalyzerHarness { try FaceLandmarksAnalyzer(options: options) }
+            h.describe(StreamKey<CameraFrame>("cam0"), as: StreamMetadata(camera: camera))
+            for k in 0..<repeats { h.push(frame, on: StreamKey<CameraFrame>("cam0"), at: Timestamp(nanoseconds: Int64(k + 1) * 33_333_333)) }
+            let result = try h.run()
+            let faces = result.packets(on: "cam0/faces", as: DetectedFaces.self).first?.payload.faces.count ?? 0
+            return (result.report.analyzers.first { $0.analyzer == FaceLandmarksAnalyzer.name }?.p50Milliseconds ?? .nan, faces)
+        }
+        var options = FaceLandmarksAnalyzer.Options(); options.upsample = upsample
+        let detect = try time(options)
+        rows["upsample\(upsample)"] = ["detect_and_landmarks_ms": detect.ms, "faces": detect.faces]
+    }
+    // Pose: face-pose's fit of the detected 68 landmarks.
+    var h = AnalyzerHarness { try FaceLandmarksAnalyzer(options: FaceLandmarksAnalyzer.Options()) }
+    h.describe(StreamKey<CameraFrame>("cam0"), as: StreamMetadata(camera: camera))
+    h.push(frame, on: StreamKey<CameraFrame>("cam0"), at: Timestamp(nanoseconds: 1))
+    if let face = try h.run().packets(on: "cam0/faces", as: DetectedFaces.self).first?.payload.faces.first {
+        let estimator = HeadPoseEstimator(model: .ibug68)
+        let start = ContinuousClock.now
+        for _ in 0..<1000 { _ = try? estimator.fit(pixels: face.landmarks.points, camera: camera.model) }
+        rows["pose_ms"] = (ContinuousClock.now - start).seconds  // 1000 fits: seconds total = ms each
+    }
+    print(json(rows))
 
 default:
     print("unknown mode '\(mode)'")
