@@ -15,8 +15,10 @@ import ParallaxMath
 /// - from pixels (PnP against MediaPipe's canonical face or its 68-point subset, ``FaceModel``):
 ///   a global linear start and its mirror, then Levenberg–Marquardt through LAPACK with Huber
 ///   weights times each landmark's rigidity (`weights=rigid`; `uniform` weighs all alike);
-/// - from 3D landmarks (a depth camera's, MediaPipe's metric ones): weighted Procrustes
-///   (`source=points3d`, or `auto` when every set carries them).
+/// - from 3D landmarks (a depth camera's, MediaPipe's metric ones), or from the landmarks read
+///   in a depth map registered to their camera (`depth=`; the median of a 5 × 5 window at each
+///   landmark): weighted Procrustes, trimmed once of points far off (`source=points3d`, or
+///   `auto` when a set carries them or a depth map is there).
 /// Landmarks that are not finite take no part; a frame with too few, collinear ones or none at
 /// all gives no pose, with a warning (counted), and the stream goes on. Without the camera's
 /// calibration on the landmark stream there is no pose either: the warning says so (readers
@@ -38,7 +40,8 @@ public struct FacePoseAnalyzer: Analyzer {
     public struct Options: AnalyzerOptions {
         @Parameter("landmark streams, one face each (default face0/landmarks when no faces stream is given)") public var landmarks: [String] = []
         @Parameter("streams of detected faces (face-landmarks' <camera>/faces), any number of faces each") public var faces: [String] = []
-        @Parameter("fit to pixels (PnP), to 3D landmarks (Procrustes), or auto: 3D when a set has them") public var source = Source.auto
+        @Parameter("fit to pixels (PnP), to 3D landmarks (Procrustes), or auto: 3D when a set has them or depth is given") public var source = Source.auto
+        @Parameter("depth stream registered to the landmarks' camera: landmarks read in it become 3D (Procrustes)") public var depth: String? = nil
         @Parameter("rigid: each landmark by how rigid it is (jaw and lips less); uniform: all alike") public var weights = HeadPoseEstimator.Weighting.rigid
         @Parameter("Huber threshold of the pixel fit (px)", range: 0.1...100) public var huber = 2.0
         @Parameter("temporal filter of each face's pose") public var smoothing = Smoothing.none
@@ -56,6 +59,9 @@ public struct FacePoseAnalyzer: Analyzer {
     private let options: Options
     private let landmarkInputs: [InputPort<FaceLandmarks>]
     private let faceInputs: [InputPort<DetectedFaces>]
+    /// The newest depth map within 50 ms before the landmarks, when `depth` is given.
+    private let depthInputs: [InputPort<DepthMap>]
+    private var depthNow: ImageBuffer<Float>?
     /// Landmark streams' outputs first, then the face streams'.
     private let outputs: [OutputPort<FacePoses>]
     private var cameras: [CameraModel?] = []
@@ -78,6 +84,7 @@ public struct FacePoseAnalyzer: Analyzer {
         self.options = options
         landmarkInputs = landmarks.map { .each($0) }
         faceInputs = options.faces.map { .each($0) }
+        depthInputs = options.depth.map { [.latest($0, tolerance: 50_000_000)] } ?? []
         outputs = outputNames.map { OutputPort($0) }
     }
 
@@ -95,6 +102,16 @@ public struct FacePoseAnalyzer: Analyzer {
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        depthNow = nil
+        if let port = depthInputs.first {
+            if let map = input.latest(port)?.payload {
+                do { depthNow = try map.metricDepth() } catch {
+                    warnings.note("depth unusable", "'\(port.key.name)' at \(input.timestamp.nanoseconds) ns: \(error); fitted to pixels", context: &context)
+                }
+            } else {
+                warnings.note("no depth", "'\(port.key.name)': no depth map within 50 ms before \(input.timestamp.nanoseconds) ns; fitted to pixels", context: &context)
+            }
+        }
         for (k, port) in landmarkInputs.enumerated() {
             guard let landmarks = input.payload(port) else { continue }
             let pose = estimate(landmarks, id: UInt64(k), input: k, stream: port.key.name, camera: cameras[k], time: input.timestamp, context: &context)
@@ -170,18 +187,27 @@ public struct FacePoseAnalyzer: Analyzer {
         var estimator = HeadPoseEstimator(model: model)
         estimator.weighting = options.weights
         estimator.huber = options.huber
+        // 3D landmarks: given with the set, or read from the depth map at each landmark's pixel.
+        var points3D = landmarks.points3D
+        if points3D == nil, options.source != .pixels, let depth = depthNow, let camera {
+            guard depth.width == camera.width, depth.height == camera.height else {
+                throw FaceInputError(kind: "depth not registered", message: "the depth map is \(depth.width)×\(depth.height), the landmarks' camera \(camera.width)×\(camera.height): register it first (depth-register)")
+            }
+            let probe = DepthProbe(window: 5)
+            points3D = landmarks.points.map { probe.read($0, depth: depth.samples, camera: camera)?.point ?? Vector3(.nan, .nan, .nan) }
+        }
         let useDepth: Bool
         switch options.source {
         case .pixels: useDepth = false
         case .points3d:
-            guard landmarks.points3D != nil else { throw FaceInputError(kind: "no 3D landmarks", message: "source=points3d, and this set has no 3D landmarks") }
+            guard points3D != nil else { throw FaceInputError(kind: "no 3D landmarks", message: "source=points3d, and this set has no 3D landmarks (nor a depth map to read them from)") }
             useDepth = true
-        case .auto: useDepth = landmarks.points3D != nil
+        case .auto: useDepth = points3D != nil
         }
         let fit: HeadPoseFit
         var eyes: EyeGaze.Eyes?
         do {
-            if useDepth, let points = landmarks.points3D {
+            if useDepth, let points = points3D {
                 fit = try estimator.fit(points: points)
             } else {
                 guard let camera else {

@@ -124,24 +124,36 @@ public struct HeadPoseEstimator: Sendable {
     }
 
     /// `T_CH` from landmarks measured in 3D in the camera frame (m): the weighted rigid
-    /// alignment of the model onto them. Points that are not finite take no part.
+    /// alignment of the model onto them, refitted once without the points more than 3 × the
+    /// median residual (at least 1 cm) off. Points that are not finite take no part.
     public func fit(points: [Vector3]) throws -> HeadPoseFit {
         guard points.count == model.points.count else { throw FitError.wrongCount(expected: model.points.count, got: points.count) }
         var w = weights
         for i in points.indices where !(points[i].x.isFinite && points[i].y.isFinite && points[i].z.isFinite) { w[i] = 0 }
-        let kept = points.indices.filter { w[$0] > 0 }
-        let alignment: Umeyama.Alignment
-        do {
-            alignment = try Umeyama.align(source: kept.map { model.points[$0] }, target: kept.map { points[$0] }, mode: .se3, weights: kept.map { w[$0] })
-        } catch {
-            throw FitError.unusable("\(error)")
+        /// The weighted alignment over the points with weight.
+        func align(_ w: [Double]) throws -> (pose: SE3, kept: [Int], rmse: Double) {
+            let kept = points.indices.filter { w[$0] > 0 }
+            do {
+                let a = try Umeyama.align(source: kept.map { model.points[$0] }, target: kept.map { points[$0] }, mode: .se3, weights: kept.map { w[$0] })
+                return (SE3(rotation: a.transform.rotation, translation: a.transform.translation), kept, a.rmse)
+            } catch {
+                throw FitError.unusable("\(error)")
+            }
         }
-        let t = alignment.transform
-        let pose = SE3(rotation: t.rotation, translation: t.translation)
-        let extent = kept.map { model.points[$0] }
+        var fit = try align(w)
+        // Trimmed once: points off by more than 3 × the median residual (and 1 cm) — a depth
+        // read past the face's outline, a landmark on the background — take no part.
+        let residuals = fit.kept.map { (points[$0] - fit.pose * model.points[$0]).norm }
+        let cut = max(0.01, 3 * residuals.sorted()[residuals.count / 2])
+        let outliers = zip(fit.kept, residuals).filter { $0.1 > cut }.map(\.0)
+        if !outliers.isEmpty, fit.kept.count - outliers.count >= 6 {
+            for i in outliers { w[i] = 0 }
+            fit = try align(w)
+        }
+        let extent = fit.kept.map { model.points[$0] }
         let xs = extent.map(\.x), ys = extent.map(\.y)
         let size = (((xs.max() ?? 0) - (xs.min() ?? 0)) * ((ys.max() ?? 0) - (ys.min() ?? 0))).squareRoot()
-        return Self.fit(pose, rms: alignment.rmse, size: size, mirrored: false)
+        return Self.fit(fit.pose, rms: fit.rmse, size: size, mirrored: false)
     }
 
     static func fit(_ pose: SE3, rms: Double, size: Double, mirrored: Bool) -> HeadPoseFit {

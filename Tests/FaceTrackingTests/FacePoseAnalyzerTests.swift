@@ -52,6 +52,33 @@ import ParallaxTesting
         #expect(out.last?.payload.faces.first?.trackingState == .normal)
     }
 
+    /// Landmarks with a depth map registered to their camera: 3D from depth, then Procrustes;
+    /// four jaw landmarks read the background 2 m away (past the face's outline) and are trimmed.
+    @Test func landmarksWithDepthFitByProcrustes() throws {
+        let truth = SE3(rotation: HeadAngles(pitch: 8, yaw: -25, roll: 4).cameraFromHead, translation: Vector3(0.02, 0.01, 0.55))
+        let camera = Self.camera.model
+        let inCamera = FaceModel.ibug68.points.map { truth * $0 }
+        let pixels = inCamera.compactMap { camera.project($0) }
+        var depth = [Float](repeating: 2, count: camera.width * camera.height)
+        for (i, (p, c)) in zip(pixels, inCamera).enumerated() where i > 3 {
+            let u = Int(p.x.rounded()), v = Int(p.y.rounded())
+            for y in (v - 2)...(v + 2) { for x in (u - 2)...(u + 2) { depth[y * camera.width + x] = Float(c.z) } }
+        }
+        let depthKey = StreamKey<DepthMap>("depth0")
+        var options = FacePoseAnalyzer.Options()
+        options.depth = "depth0"
+        var h = AnalyzerHarness { try FacePoseAnalyzer(options: options) }
+        h.describe(Self.key, as: StreamMetadata(camera: Self.camera))
+        h.declare(depthKey)
+        h.push(DepthMap(sensorID: "depth0", kind: .depth, values: ImageBuffer(width: camera.width, height: camera.height, samples: depth)), on: depthKey, at: Timestamp(nanoseconds: 1))
+        h.push(FaceLandmarks(points: pixels), on: Self.key, at: Timestamp(nanoseconds: 2))
+        let out = try h.run().packets(on: "face0/pose", as: FacePoses.self)
+        let face = try #require(out.first?.payload.faces.first)
+        // Depth is read at whole pixels on each landmark's own ray: about a millimetre off.
+        #expect((face.anchor.cameraFromHead.rotation.inverse * truth.rotation).angle * 180 / .pi < 0.5)
+        #expect((face.anchor.cameraFromHead.translation - truth.translation).norm < 0.003)
+    }
+
     /// Bad landmark sets give no pose for their frame, a warning naming the stream and time, and
     /// the stream goes on.
     @Test func badLandmarksGiveNoPoseAndTheStreamGoesOn() throws {
