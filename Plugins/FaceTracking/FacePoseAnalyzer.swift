@@ -24,8 +24,8 @@ import ParallaxMath
 /// calibration on the landmark stream there is no pose either: the warning says so (readers
 /// and detectors that assume intrinsics say which).
 ///
-/// `smoothing=one-euro` filters each face's pose over time (``PoseSmoother``: `min_cutoff`,
-/// `beta`), restarting after a frame without a pose. Tracking state: `limited(initializing)`
+/// `smoothing=one-euro` filters each face's pose and eye rotations over time (``PoseSmoother``:
+/// `min_cutoff`, `beta`, `rotation_beta`), restarting after a frame without a pose. Tracking state: `limited(initializing)`
 /// on a face's first pose and the first after a gap, `limited(insufficientFeatures)` when the
 /// confidence is below 0.1, else `normal`.
 ///
@@ -46,13 +46,16 @@ public struct FacePoseAnalyzer: Analyzer {
         @Parameter("Huber threshold of the pixel fit (px)", range: 0.1...100) public var huber = 2.0
         @Parameter("temporal filter of each face's pose") public var smoothing = Smoothing.none
         @Parameter("One-Euro cutoff at rest (Hz)", range: 0.01...100) public var minCutoff = 1.0
-        @Parameter("One-Euro cutoff rise with translation speed (Hz per m/s)", range: 0...1000) public var beta = 0.5
+        @Parameter("One-Euro cutoff rise with translation speed (Hz per m/s)", range: 0...1000) public var beta = 5.0
+        @Parameter("One-Euro cutoff rise with rotation speed (Hz per rad/s; head and eyes)", range: 0...1000) public var rotationBeta = 5.0
         public init() {}
     }
 
     /// One face's state over time, by (input, face id).
     private struct FaceState {
         var smoother: PoseSmoother?
+        /// The eyes' filters (their rotations in the head; centres are fixed).
+        var eyeSmoothers: (left: PoseSmoother, right: PoseSmoother)?
         var hadPose = false
     }
 
@@ -154,7 +157,8 @@ public struct FacePoseAnalyzer: Analyzer {
     /// The pose of one face, or nil with a (counted) warning; the face's state follows.
     private mutating func estimate(_ landmarks: FaceLandmarks, id: UInt64, input k: Int, stream: String, camera: CameraModel?, time: Timestamp,
                                    context: inout AnalyzerContext) -> FacePose? {
-        var state = states[k]?[id] ?? FaceState(smoother: options.smoothing == .oneEuro ? PoseSmoother(minCutoff: options.minCutoff, beta: options.beta) : nil)
+        let filter = options.smoothing == .oneEuro ? PoseSmoother(minCutoff: options.minCutoff, beta: options.beta, rotationBeta: options.rotationBeta) : nil
+        var state = states[k]?[id] ?? FaceState(smoother: filter, eyeSmoothers: filter.map { ($0, $0) })
         defer { states[k, default: [:]][id] = state }
         do {
             return try pose(of: landmarks, id: id, camera: camera, state: &state, time: time)
@@ -166,6 +170,8 @@ public struct FacePoseAnalyzer: Analyzer {
         }
         state.hadPose = false
         state.smoother?.reset()
+        state.eyeSmoothers?.left.reset()
+        state.eyeSmoothers?.right.reset()
         return nil
     }
 
@@ -228,6 +234,12 @@ public struct FacePoseAnalyzer: Analyzer {
         if var smoother = state.smoother {
             pose = smoother.filter(pose, at: time.seconds)
             state.smoother = smoother
+        }
+        if let measured = eyes, var eyeSmoothers = state.eyeSmoothers {
+            let left = eyeSmoothers.left.filter(measured.left, at: time.seconds), right = eyeSmoothers.right.filter(measured.right, at: time.seconds)
+            state.eyeSmoothers = eyeSmoothers
+            let look = EyeGaze.lookAt(right: (right.translation, right.rotation * Vector3(0, 0, 1)), left: (left.translation, left.rotation * Vector3(0, 0, 1)))
+            eyes = EyeGaze.Eyes(right: right, left: left, lookAtPoint: look.point, converging: look.converging)
         }
         let tracking: TrackingState = !state.hadPose ? .limited(.initializing) : fit.confidence < 0.1 ? .limited(.insufficientFeatures) : .normal
         state.hadPose = true

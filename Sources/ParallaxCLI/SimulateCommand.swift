@@ -36,6 +36,8 @@ struct SimulateCommand: ParsableCommand {
     var motion: String = "sweep"
     @Option(name: .customLong("face-model"), help: "Face mesh (OBJ, cm) for --scene face (default: the bundled MediaPipe canonical face).")
     var faceModel: String?
+    @Option(name: .customLong("landmark-noise"), help: "Gaussian landmark noise σ (px) for --scene face. (default: 1)")
+    var landmarkNoise: Double?
     @Option(name: .long, help: "Output layout: parallax or euroc (EuRoC holds cameras, IMU and ground truth; use --depth-rate 0).")
     var format: String = "parallax"
     @Option(name: .long, help: "Output folder.") var out: String
@@ -59,10 +61,11 @@ struct SimulateCommand: ParsableCommand {
         try check(still, "still", 0...86_400, "s")
         try check(depthRate, "depth-rate", 0...1000, "Hz")
         try check(pixelNoise, "pixel-noise", 0...255, "gray levels")
+        if let landmarkNoise { try check(landmarkNoise, "landmark-noise", 0...100, "px") }
         guard ["room", "face", "object"].contains(scene) else { throw ValidationError("--scene must be room, face or object, got '\(scene)'") }
         // An option the chosen scene does not use would be ignored in silence: refuse it.
         let sceneOnly: [(given: Bool, option: String, scenes: [String])] = [
-            (faceModel != nil, "face-model", ["face"]), (trajectory != nil, "trajectory", ["room"]),
+            (faceModel != nil, "face-model", ["face"]), (landmarkNoise != nil, "landmark-noise", ["face"]), (trajectory != nil, "trajectory", ["room"]),
             (stereoCalibration != nil, "stereo-calibration", ["room"]), (format != "parallax", "format", ["room"]),
             (still != 0, "still", ["room"]), (motion != "sweep", "motion", ["object"]), (depthNoise != DepthNoiseOption.exact.rawValue, "depth-noise", ["room"]),
         ]
@@ -139,7 +142,7 @@ struct SimulateCommand: ParsableCommand {
     /// `--scene face`: landmarks of the canonical face moving in front of the camera, with
     /// ARKit-style pose and gaze ground truth, as a Parallax folder.
     func simulateFace() throws {
-        let simulator: FaceSimulator
+        var simulator: FaceSimulator
         do {
             var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             camera.bodyFromSensor = .identity
@@ -147,6 +150,7 @@ struct SimulateCommand: ParsableCommand {
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
+        if let landmarkNoise { simulator.pixelNoise = landmarkNoise }
         let output = try CommandOutput(out, command: "parallax simulate")
         let packets = simulator.packets(duration: seconds, seed: seed)
         do { try ParallaxFolderWriter.write(packets, streams: simulator.streams, to: output.url.path) } catch { throw output.failed("\(error)") }

@@ -17,6 +17,13 @@ public enum EyeGaze {
         public var lookAtPoint: Vector3
         /// Whether the lines of sight converge in front of the face.
         public var converging: Bool
+
+        public init(right: SE3, left: SE3, lookAtPoint: Vector3, converging: Bool) {
+            self.right = right
+            self.left = left
+            self.lookAtPoint = lookAtPoint
+            self.converging = converging
+        }
     }
 
     /// Distance of the look-at point when the lines of sight do not converge (m).

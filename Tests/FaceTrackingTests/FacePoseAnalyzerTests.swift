@@ -79,6 +79,28 @@ import ParallaxTesting
         #expect((face.anchor.cameraFromHead.translation - truth.translation).norm < 0.003)
     }
 
+    /// A still face seen with 2 px of landmark noise: One-Euro smoothing steadies the pose
+    /// (frame-to-frame rotation change smaller).
+    @Test func smoothingSteadiesAStillFace() throws {
+        let truth = SE3(rotation: HeadAngles(pitch: 5, yaw: 15, roll: 0).cameraFromHead, translation: Vector3(0, 0, 0.6))
+        func jitter(_ smoothing: FacePoseAnalyzer.Smoothing) throws -> Double {
+            var options = FacePoseAnalyzer.Options()
+            options.smoothing = smoothing
+            var h = AnalyzerHarness { try FacePoseAnalyzer(options: options) }
+            h.describe(Self.key, as: StreamMetadata(camera: Self.camera))
+            var rng = SeededGenerator(seed: 9)
+            for k in 0..<60 {
+                let pixels = FaceModel.ibug68.points.map { (Self.camera.model.project(truth * $0) ?? .zero) + 2 * Vector2(rng.nextGaussian(), rng.nextGaussian()) }
+                h.push(FaceLandmarks(points: pixels), on: Self.key, at: Timestamp(nanoseconds: Int64(k) * 33_333_333))
+            }
+            let rotations = try h.run().packets(on: "face0/pose", as: FacePoses.self).compactMap { $0.payload.faces.first?.anchor.cameraFromHead.rotation }
+            #expect(rotations.count == 60)
+            return zip(rotations, rotations.dropFirst()).dropFirst(10).map { ($0.inverse * $1).angle }.reduce(0, +)
+        }
+        let raw = try jitter(.none), smoothed = try jitter(.oneEuro)
+        #expect(smoothed < 0.5 * raw, "frame-to-frame change \(smoothed) vs \(raw) rad")
+    }
+
     /// Bad landmark sets give no pose for their frame, a warning naming the stream and time, and
     /// the stream goes on.
     @Test func badLandmarksGiveNoPoseAndTheStreamGoesOn() throws {

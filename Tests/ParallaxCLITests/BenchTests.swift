@@ -12,6 +12,21 @@ import Parallax
         return file
     }
 
+    /// A simulated face scored by head-pose, and the face scene's keys checked.
+    @Test func simulatedFacesAreScored() throws {
+        let file = try suite("runs:\n  - name: f\n    simulate: {scene: face, seconds: 1, seed: 2, landmark_noise: 0.5}\n    chain: face-pose source=pixels\n    evaluate: head-pose\n")
+        let out = Paths.temporary("bench-face")
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 0)
+        let report = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
+        #expect(report.contains("mae_deg") && report.contains("gaze_mean_deg") && report.contains("simulated face"))
+        for (bad, message) in [("scene: cube", "scene must be room or face"), ("scene: face, width: 300", "width is for the room scene"),
+                               ("landmark_noise: 1", "landmark_noise is for scene: face"), ("scene: face, landmark_noise: -1", "landmark_noise must be")] {
+            let file = try suite("runs:\n  - name: x\n    simulate: {\(bad)}\n    chain: face-pose\n")
+            #expect { _ = try BenchSuite.load(file.path) } throws: { "\($0)".contains(message) }
+        }
+    }
+
     @Test func sameSuiteTwiceGivesTheSameNumbers() throws {
         let file = try suite("""
         name: tiny

@@ -83,16 +83,22 @@ struct BenchRunner {
                 return following
             }
             let cameras = try simulation.cameras.map { try EuRoCSensorFile.loadCamera(path: $0) }
-            scene = try Self.simulate(seconds: simulation.seconds, seed: simulation.seed, width: simulation.width, still: simulation.still,
-                                      stereo: simulation.stereo, following: following, cameras: cameras, textures: simulation.textures,
-                                      into: folder, cancelled: cancelled)
-            // A signal during the rendering (minutes for a long sequence) stops the case there.
-            if cancelled() {
-                result.status = "interrupted"
-                result.note = "stopped by a signal while simulating; not run"
-                return result
+            if simulation.scene == "face" {
+                result.dataset = String(format: "simulated face (%.0f s, seed %d, %.1f px)", simulation.seconds, simulation.seed, simulation.landmarkNoise)
+                try Self.simulateFace(seconds: simulation.seconds, seed: simulation.seed, noise: simulation.landmarkNoise, camera: cameras.first, into: folder)
+                datasetPath = folder.path
+            } else {
+                scene = try Self.simulate(seconds: simulation.seconds, seed: simulation.seed, width: simulation.width, still: simulation.still,
+                                          stereo: simulation.stereo, following: following, cameras: cameras, textures: simulation.textures,
+                                          into: folder, cancelled: cancelled)
+                // A signal during the rendering (minutes for a long sequence) stops the case there.
+                if cancelled() {
+                    result.status = "interrupted"
+                    result.note = "stopped by a signal while simulating; not run"
+                    return result
+                }
+                datasetPath = folder.path
             }
-            datasetPath = folder.path
         }
         var options = datasetOptions
         options.groundTruth = run.groundTruth
@@ -132,6 +138,18 @@ struct BenchRunner {
             if !notes.isEmpty { result.note = notes.joined(separator: "; ") }
         }
         return result
+    }
+
+    /// The bench's simulated face: MediaPipe's canonical face with irises (``FaceSimulator``'s
+    /// motion and gaze), its landmarks with `noise` px of noise, seen by `camera` (default: a
+    /// 640 × 480 pinhole, f = 600 px), written as a Parallax folder (`face0/landmarks`,
+    /// `face0/anchor`).
+    static func simulateFace(seconds: Double, seed: UInt64, noise: Double, camera: CameraCalibration?, into folder: URL) throws {
+        var calibration = camera ?? CameraCalibration(model: CameraModel(width: 640, height: 480, intrinsics: PinholeIntrinsics(fx: 600, fy: 600, cx: 319.5, cy: 239.5)))
+        calibration.bodyFromSensor = .identity
+        var simulator = FaceSimulator(model: CanonicalFace.vertices, camera: calibration)
+        simulator.pixelNoise = noise
+        try ParallaxFolderWriter.write(simulator.packets(duration: seconds, seed: seed), streams: simulator.streams, to: folder.path)
     }
 
     /// The bench's simulated sequence: built-in orbit (or `following`, in a room around it),

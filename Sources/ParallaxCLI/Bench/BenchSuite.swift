@@ -42,6 +42,11 @@ package struct BenchSuite {
             var trajectory: String?
             /// EuRoC camera `sensor.yaml` files (absolute) replacing the built-in camera, or pair.
             var cameras: [String] = []
+            /// `room` (the textured room, camera and IMU) or `face` (face landmarks with pose and
+            /// gaze truth, ``FaceSimulator``).
+            var scene = "room"
+            /// Face landmark noise σ (px), `scene: face`.
+            var landmarkNoise = 1.0
         }
         package var chain: String
         /// Evaluation names (``EvaluationRegistry``), in order.
@@ -114,7 +119,18 @@ package struct BenchSuite {
             if let d = m["dataset"]?.string {
                 run.dataset = d.hasPrefix("/") ? d : base.appendingPathComponent(d).standardized.path
             } else if let s = m["simulate"]?.mapping {
-                try checkKeys(s, ["cameras", "seconds", "seed", "stereo", "still", "textures", "trajectory", "width"], "run '\(name)' simulate")
+                try checkKeys(s, ["cameras", "landmark_noise", "scene", "seconds", "seed", "stereo", "still", "textures", "trajectory", "width"], "run '\(name)' simulate")
+                let scene = s["scene"]?.string ?? "room"
+                guard ["room", "face"].contains(scene) else {
+                    throw ChainError.syntax(message: "run '\(name)' simulate: scene must be room or face, got '\(scene)'", location: loc(s["scene"] ?? item))
+                }
+                if scene == "face" {
+                    for key in ["stereo", "still", "textures", "trajectory", "width"] where s[key] != nil {
+                        throw ChainError.syntax(message: "run '\(name)' simulate: \(key) is for the room scene, not scene: face", location: loc(s[key] ?? item))
+                    }
+                } else if let node = s["landmark_noise"] {
+                    throw ChainError.syntax(message: "run '\(name)' simulate: landmark_noise is for scene: face", location: loc(node))
+                }
                 let textures = (s["textures"]?.sequence ?? []).compactMap(\.string).map { $0.hasPrefix("/") ? $0 : base.appendingPathComponent($0).standardized.path }
                 /// A number in `range`, or an error naming the run, key and range (a negative seed trapped).
                 func number(_ key: String, _ fallback: Double, _ range: ClosedRange<Double>, _ unit: String) throws -> Double {
@@ -148,7 +164,8 @@ package struct BenchSuite {
                     throw ChainError.syntax(message: "run '\(name)' simulate: a stereo pair needs two cameras, a single camera one", location: loc(node))
                 }
                 run.simulate = .init(seconds: try number("seconds", 10, 0.5...86_400, "s"), seed: UInt64(seed), width: Int(width), still: still,
-                                     stereo: stereo, textures: textures, trajectory: trajectory, cameras: cameras)
+                                     stereo: stereo, textures: textures, trajectory: trajectory, cameras: cameras, scene: scene,
+                                     landmarkNoise: try number("landmark_noise", 1, 0...100, "px"))
             } else {
                 throw ChainError.syntax(message: "run '\(name)' needs 'dataset' or 'simulate'", location: loc(item))
             }
