@@ -93,42 +93,28 @@ public struct OutputWriterRegistry: Sendable {
 /// (counted in ``skipped``).
 public final class TUMTrajectoryWriter: StreamFileWriter {
     /// The final path.
-    public let path: String
+    public var path: String { file.path }
     /// Poses not written because a value was not finite.
     public private(set) var skipped = 0
-    private let file: LineFile
-    private var buffer = "# timestamp tx ty tz qx qy qz qw\n"
+    private let file: StagedTextFile
 
     /// Starts `path.partial`.
     public init(path: String) throws {
-        self.path = path
-        file = try LineFile(path: path + ".partial")
+        file = try StagedTextFile(path: path, header: "# timestamp tx ty tz qx qy qz qw\n")
     }
 
     public func write(_ packet: AnyPacket) throws {
         guard let pose = packet.payload as? Pose, pose.trackingState != .limited(.initializing), pose.trackingState != .notAvailable else { return }
         let t = pose.worldFromBody.translation, q = pose.worldFromBody.rotation.quaternion
         guard [t.x, t.y, t.z, q.w, q.x, q.y, q.z].allSatisfy(\.isFinite) else { skipped += 1; return }
-        buffer += "\(packet.timestamp.decimalSeconds) \(t.x) \(t.y) \(t.z) \(q.x) \(q.y) \(q.z) \(q.w)\n"
-        if buffer.utf8.count > 1 << 16 { try flush() }
+        try file.append("\(packet.timestamp.decimalSeconds) \(t.x) \(t.y) \(t.z) \(q.x) \(q.y) \(q.z) \(q.w)\n")
     }
 
     public var warnings: [String] {
         skipped == 0 ? [] : ["\(skipped) pose(s) with non-finite values not written to \(path)"]
     }
 
-    public func finish() throws -> String {
-        try flush()
-        try file.close()
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: path + ".partial", toPath: path)
-        return path
-    }
-
-    private func flush() throws {
-        try file.append(Data(buffer.utf8))
-        buffer = ""
-    }
+    public func finish() throws -> String { try file.finish() }
 }
 
 /// Writes a ``TrackedObjects`` stream as OTB result files, one per object id

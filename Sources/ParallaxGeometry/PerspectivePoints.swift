@@ -5,12 +5,16 @@ import ParallaxMath
 /// calibrated camera, lens distortion included.
 ///
 /// A global start that needs no guess — the direct linear transform on the undistorted
-/// normalized points (≥ 6, not all on one plane), its rotation the nearest proper rotation — and
-/// Levenberg–Marquardt on the reprojection error in pixels through LAPACK, with Huber weights
-/// (iteratively reweighted) so a few bad points do not pull the pose. Near-planar models seen
+/// normalized points (≥ 6, not all on one plane; the null vector of its normal matrix by
+/// LAPACK's symmetric eigensolver), its rotation the nearest proper rotation — and
+/// Levenberg–Marquardt on the reprojection error in undistorted pixels with Huber weights
+/// (iteratively reweighted) so a few bad points do not pull the pose, each step's 6 × 6 normal
+/// equations solved in place by a small Cholesky (no LAPACK call per step). Near-planar models seen
 /// from afar have a second, mirrored minimum (the model's depth flipped toward the camera:
 /// OpenCV's ITERATIVE returns it for one of the AFLW2000 faces); both are refined and the lower
-/// cost wins, so the mirrored pose is returned only when it explains the pixels better.
+/// cost wins, so the mirrored pose is returned only when it explains the pixels better. Models
+/// of more than ``startPoints`` points let the two starts compete on an evenly spread subset and
+/// refine only the winner on all points.
 public enum PerspectivePoints {
     /// Why no pose.
     public enum SolveError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -152,7 +156,7 @@ public enum PerspectivePoints {
     /// OpenCV's solvePnP also undistorts first), by iteratively reweighted Gauss–Newton steps:
     /// every point weighs its prior times ρ′(e)/e at the current pose; one pass over the points
     /// gives a pose's cost and its 6 × 6 normal equations (no 2n × 6 Jacobian), solved damped
-    /// with a small in-place Cholesky (LAPACK's call would cost more than the work); a step is
+    /// with a small in-place Cholesky (no LAPACK call per step); a step is
     /// taken only when it lowers the robust cost. Returns the pose and that cost; a pose with a
     /// point behind the camera is an error.
     static func refine(_ start: SE3, model: [Vector3], normalized: [Vector2], focal: Vector2, huber: Double, prior: [Double]) throws -> (pose: SE3, cost: Double) {

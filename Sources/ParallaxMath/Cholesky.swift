@@ -102,7 +102,7 @@ extension Matrix {
 extension Cholesky {
     /// Solves `A x = b` for a small symmetric positive-definite `A` (`n × n`, row-major, only
     /// the lower triangle read) by Cholesky in place, without LAPACK: for the 6 × 6 normal
-    /// equations of per-point solvers, where LAPACK's call costs more than the work. On return
+    /// equations of per-point solvers, solved once per iteration. On return
     /// `b` holds `x`; `false` (and `b` unspecified) when `A` is not positive definite or not finite.
     public static func solveSmall(_ a: inout [Double], _ b: inout [Double], n: Int) -> Bool {
         guard a.count >= n * n, b.count >= n else { return false }

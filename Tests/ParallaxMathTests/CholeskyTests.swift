@@ -3,6 +3,25 @@ import Testing
 @testable import ParallaxMath
 
 @Suite struct CholeskyTests {
+    /// The small in-place solve agrees with LAPACK's factor on a random 6 × 6 system, and refuses
+    /// what is not positive definite.
+    @Test func smallSolveMatchesLAPACK() throws {
+        var rng = SeededGenerator(seed: 4)
+        var m = Matrix(rows: 6, columns: 6)
+        for i in 0..<6 { for j in 0..<6 { m[i, j] = Double(rng.next() % 1000) / 500 - 1 } }
+        var a = try m.transposed * m
+        for i in 0..<6 { a[i, i] += 0.5 }
+        let b = (0..<6).map { Double($0) - 2.5 }
+        let expected = try Cholesky(a).solve(Matrix(rows: 6, columns: 1, columnMajor: b))
+        var rowMajor = (0..<36).map { a[$0 / 6, $0 % 6] }, x = b
+        #expect(Cholesky.solveSmall(&rowMajor, &x, n: 6))
+        for i in 0..<6 { #expect(abs(x[i] - expected[i, 0]) < 1e-10) }
+        var indefinite = [1.0, 2, 2, 1], y = [1.0, 1]
+        #expect(!Cholesky.solveSmall(&indefinite, &y, n: 2))
+        var short = [1.0], z = [1.0, 2]
+        #expect(!Cholesky.solveSmall(&short, &z, n: 2))
+    }
+
     @Test(arguments: [1, 4, 15, 60, 300])
     func reconstructsSPD(n: Int) throws {
         let a = TestSupport.randomSPD(n, seed: UInt64(n))
