@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "ParallaxFace", targets: ["ParallaxFace"]),
         .library(name: "FaceTracking", targets: ["FaceTracking"]),
         .library(name: "FaceLandmarks", targets: ["FaceLandmarks"]),
+        .library(name: "VideoFormats", targets: ["VideoFormats"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
         .library(name: "Parallax", targets: ["Parallax"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
@@ -125,6 +126,8 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("openblas")]),
         .target(name: "FaceLandmarks", dependencies: ["CDlibFace", "ParallaxCore", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"],
                 path: "Plugins/FaceLandmarks", swiftSettings: strictSettings),
+        .target(name: "VideoFormats", dependencies: ["ParallaxCore", "ParallaxImage", "ParallaxGeometry"],
+                path: "Plugins/VideoFormats", swiftSettings: strictSettings),
         .target(name: "Depth", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/Depth", swiftSettings: strictSettings),
 
@@ -140,7 +143,7 @@ let package = Package(
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "FaceTracking", "FaceLandmarks", "ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "FaceTracking", "FaceLandmarks", "VideoFormats", "ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -171,6 +174,7 @@ let package = Package(
         .testTarget(name: "DepthTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ObjectTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFaceTests", dependencies: ["ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "VideoFormatsTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "FaceTrackingTests", dependencies: ["Parallax", "ParallaxTesting", "ParallaxCLI"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),

@@ -7,6 +7,7 @@
 @_exported import ObjectTracking
 @_exported import FaceTracking
 @_exported import FaceLandmarks
+@_exported import VideoFormats
 @_exported import ParallaxFace
 @_exported import ParallaxTracking
 @_exported import ParallaxCore
@@ -44,6 +45,7 @@ public enum BuiltinAnalyzers {
         r.register(FaceLandmarksAnalyzer.self)
         r.register(FacePoseAnalyzer.self)
         r.register(GazeAnalyzer.self)
+        r.register(VideoFormatAnalyzer.self)
         return r
     }()
 }

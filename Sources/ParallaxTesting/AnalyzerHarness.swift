@@ -48,6 +48,8 @@ public struct AnalyzerHarness {
         public let report: RunReport
         /// The error that stopped the run, if any (outputs up to it are still above).
         public let failure: BusError?
+        /// Every stream's metadata after the run (what the analyzer described its outputs with).
+        public let metadata: [String: StreamMetadata]
 
         /// Typed packets of one output stream.
         public func packets<P>(on stream: String, as _: P.Type = P.self) -> [Packet<P>] {
@@ -59,7 +61,7 @@ public struct AnalyzerHarness {
     /// threads; `sourcePerStream` hands each stream to the bus as its own source (the bus then
     /// merges them) instead of one merged source: neither may change the result.
     public func run(prefetch: Bool = false, sourcePerStream: Bool = false) throws -> Result {
-        let declared = streamOrder.map { streams[$0]! }
+        let declared = streamOrder.compactMap { streams[$0] }
         let sources: [any PacketSource] = sourcePerStream
             ? declared.map { d in ArraySource(streams: [d], packets: packets.filter { $0.stream == d.name }) }
             : [ArraySource(streams: declared, packets: packets)]
@@ -67,9 +69,9 @@ public struct AnalyzerHarness {
         nonisolated(unsafe) var outputs: [AnyPacket] = []
         do {
             let report = try bus.run { _, packet in outputs.append(packet) }
-            return Result(outputs: outputs, report: report, failure: nil)
+            return Result(outputs: outputs, report: report, failure: nil, metadata: bus.streamMetadata)
         } catch let failure as FrameBusFailure {
-            return Result(outputs: outputs, report: failure.report, failure: failure.error)
+            return Result(outputs: outputs, report: failure.report, failure: failure.error, metadata: bus.streamMetadata)
         }
     }
 }
