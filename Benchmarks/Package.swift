@@ -47,6 +47,11 @@ let package = Package(
             path: "Sources/FaceBenchmark"
         ),
         .executableTarget(
+            name: "video-benchmark",
+            dependencies: [.product(name: "Parallax", package: "Parallax")],
+            path: "Sources/VideoBenchmark"
+        ),
+        .executableTarget(
             name: "stereo-benchmark",
             dependencies: [.product(name: "Parallax", package: "Parallax")],
             path: "Sources/StereoBenchmark"

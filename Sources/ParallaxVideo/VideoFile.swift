@@ -194,11 +194,18 @@ public final class VideoFile {
     /// caller gives this frame (``packetTimes()``), for errors: FFmpeg's own guess can be a frame
     /// late (AVI's packed B-frames), and is not used.
     public func nextFrame(_ pixels: Pixels, at time: Timestamp?) throws -> ImageBuffer<UInt8>? {
+        try nextFrame(pixels, at: time, lumaShortcut: true)
+    }
+
+    /// ``nextFrame(_:at:)``; `lumaShortcut` false converts gray through swscale too (tests
+    /// compare the two).
+    func nextFrame(_ pixels: Pixels, at time: Timestamp?, lumaShortcut: Bool) throws -> ImageBuffer<UInt8>? {
         guard let format, let codec, let packet, let frame, !ended else { return nil }
         while true {
             let received = avcodec_receive_frame(codec, frame)
             if received >= 0 {
                 defer { av_frame_unref(frame) }
+                if lumaShortcut, pixels == .gray, let gray = Self.lumaPlane(of: frame) { return gray }
                 return try convert(frame, to: pixels, time: time)
             }
             if received == parallax_averror_eof() { ended = true; return nil }
@@ -250,6 +257,39 @@ public final class VideoFile {
         }
         guard rows == height else { throw VideoError.corrupt(path: path, time: time, reason: "pixel conversion failed") }
         return ImageBuffer(width: Int(width), height: Int(height), channels: channels, samples: samples)
+    }
+
+    /// Pixel formats whose first plane is the full-size 8-bit luma.
+    static let lumaFirstFormats: Set<Int32> = [AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ420P,
+                                               AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_NV12, AV_PIX_FMT_NV21, AV_PIX_FMT_GRAY8].map { $0.rawValue }.reduce(into: []) { $0.insert($1) }
+
+    /// Limited-range luma (16…235) stretched to 0…255, rounded, as swscale's conversion to gray does.
+    static let limitedToFull: [UInt8] = (0..<256).map { UInt8(max(0, min(255, ((Double($0) - 16) * 255 / 219).rounded()))) }
+
+    /// The gray image of a frame whose first plane is its luma: that plane, stretched to full
+    /// range when the stream is limited-range (most video) — no colour conversion, a copy through
+    /// a table. `nil` for other pixel formats (swscale converts those).
+    static func lumaPlane(of frame: UnsafeMutablePointer<AVFrame>) -> ImageBuffer<UInt8>? {
+        guard lumaFirstFormats.contains(frame.pointee.format), let plane = frame.pointee.data.0 else { return nil }
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height), stride = Int(frame.pointee.linesize.0)
+        guard stride >= width else { return nil }
+        let full = frame.pointee.format == AV_PIX_FMT_GRAY8.rawValue || frame.pointee.color_range == AVCOL_RANGE_JPEG
+            || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].map(\.rawValue).contains(frame.pointee.format)
+        var samples = [UInt8](repeating: 0, count: width * height)
+        limitedToFull.withUnsafeBufferPointer { table in
+            samples.withUnsafeMutableBufferPointer { out in
+                guard let base = out.baseAddress else { return }
+                for y in 0..<height {
+                    let row = plane + y * stride
+                    if full {
+                        (base + y * width).update(from: row, count: width)
+                    } else {
+                        for x in 0..<width { out[y * width + x] = table[Int(row[x])] }
+                    }
+                }
+            }
+        }
+        return ImageBuffer(width: width, height: height, channels: 1, samples: samples)
     }
 
     /// FFmpeg's message for an error code.

@@ -53,6 +53,20 @@ import ParallaxDatasets
         #expect(source.header.frameRate == 10)
     }
 
+    /// Gray frames are the luma plane stretched to full range through a table: what swscale's
+    /// conversion to gray gives (within a level of rounding), at a fraction of the cost.
+    @Test(arguments: ["vtest.avi", "obama.mp4", "tree.avi"])
+    func grayIsSwscalesGray(_ name: String) throws {
+        guard let path = Self.video(name) else { return }
+        let fast = try VideoFile(path: path), slow = try VideoFile(path: path)
+        for _ in 0..<3 {
+            let a = try #require(try fast.nextFrame(.gray, at: nil)), b = try #require(try slow.nextFrame(.gray, at: nil, lumaShortcut: false))
+            #expect(a.width == b.width && a.height == b.height && a.channels == 1)
+            let worst = zip(a.samples, b.samples).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 1, "\(name): \(worst) levels")
+        }
+    }
+
     /// The same file decodes to the same pixels every time (one decoding thread).
     @Test func decodingIsReproducible() throws {
         guard let path = Self.video("obama.mp4") else { return }
