@@ -7,6 +7,10 @@ struct InputOptions: ParsableArguments {
             help: "Frames per second of a folder of images whose file names are not times (Hz, 0.001…100000; default 1, and 30 for OTB/VOT tracking sequences); names that are times (ns or decimal s) are used as they are.")
     var imageRate: Double?
 
+    @Option(name: .customLong("video-pixels"),
+            help: "How video files' frames are delivered: rgb, or gray (the decoder's luma plane: no colour conversion).")
+    var videoPixels: String = "rgb"
+
     @Option(name: .customLong("max-image-megapixels"),
             help: "Largest image size a file may declare (megapixels, 0.001…10000); larger headers are refused before anything is allocated.")
     var maxImageMegapixels: Double = Double(ImageSizeLimit.defaultMaxPixels) / 1e6
@@ -14,6 +18,9 @@ struct InputOptions: ParsableArguments {
     func validate() throws {
         guard maxImageMegapixels.isFinite, (0.001...10_000).contains(maxImageMegapixels) else {
             throw ValidationError("--max-image-megapixels must be in 0.001…10000, got \(maxImageMegapixels)")
+        }
+        guard ["rgb", "gray"].contains(videoPixels) else {
+            throw ValidationError("--video-pixels must be rgb or gray, got '\(videoPixels)'")
         }
         if let imageRate, !(imageRate.isFinite && (0.001...100_000).contains(imageRate)) {
             throw ValidationError("--image-rate must be in 0.001…100000 Hz, got \(imageRate)")
@@ -25,6 +32,6 @@ struct InputOptions: ParsableArguments {
 
     /// How to open datasets with these options.
     func datasetOptions(strict: Bool = false, groundTruth: String? = nil) -> DatasetOptions {
-        DatasetOptions(strict: strict, imageRateHz: imageRate, groundTruth: groundTruth)
+        DatasetOptions(strict: strict, imageRateHz: imageRate, groundTruth: groundTruth, grayVideo: videoPixels == "gray")
     }
 }

@@ -12,7 +12,12 @@ public struct DatasetOptions: Sendable, Equatable {
     /// A trajectory file (TUM, or EuRoC CSV) whose poses replace the dataset's ground truth.
     public var groundTruth: String?
 
-    public init(strict: Bool = false, validateOrder: Bool = true, imageRateHz: Double? = nil, groundTruth: String? = nil) {
+    /// Video files' frames in gray instead of colour (the decoder's luma plane: no colour
+    /// conversion, the cheapest way in for gray-only chains).
+    public var grayVideo = false
+
+    public init(strict: Bool = false, validateOrder: Bool = true, imageRateHz: Double? = nil, groundTruth: String? = nil, grayVideo: Bool = false) {
+        self.grayVideo = grayVideo
         self.strict = strict
         self.validateOrder = validateOrder
         self.imageRateHz = imageRateHz

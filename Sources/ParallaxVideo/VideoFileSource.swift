@@ -73,6 +73,6 @@ public enum VideoFileFormat: DatasetFormat {
     }
 
     public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
-        try VideoFileSource(path: path)
+        try VideoFileSource(path: path, pixels: options.grayVideo ? .gray : .rgb)
     }
 }

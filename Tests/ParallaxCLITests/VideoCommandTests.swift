@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ParallaxCLI
+import Parallax
 
 /// Video files through the CLI: `inspect` reports the frames that decode, and a chain runs over
 /// one (OpenCV's `tree.avi`, whose header claims 444 frames where 68 decode).
@@ -19,6 +20,23 @@ import Testing
         let tracks = events.split(separator: "\n").filter { $0.contains("\"stream\":\"cam0/tracks\"") }
         #expect(tracks.count == 68)
         #expect(tracks.allSatisfy { $0.contains("\"features\":[{") })
+    }
+
+    /// `--video-pixels gray` delivers the luma plane; anything else is a usage error.
+    @Test func videoPixelsChoosesGrayOrColour() throws {
+        guard FileManager.default.fileExists(atPath: Self.tree) else {
+            print("skipped: \(Self.tree) is not present on this machine"); return
+        }
+        _ = BuiltinDatasetFormats.installed  // video files are a format of the Parallax umbrella
+        for (gray, format) in [(true, CameraFrame.Format.gray8), (false, .rgb8)] {
+            let source = try DatasetFolder.open(Self.tree, options: DatasetOptions(grayVideo: gray))
+            let frame = try #require(try source.next()?.payload as? CameraFrame)
+            #expect(frame.format == format)
+        }
+        let out = Paths.temporary("video-gray")
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(parallax(["run", "klt camera=cam0", Self.tree, "--video-pixels", "gray", "--out", out.path, "--quiet"]) == 0)
+        #expect(parallax(["inspect", Self.tree, "--video-pixels", "blue"]) == 2)
     }
 
     @Test func notAVideoExitsWithTwo() throws {
