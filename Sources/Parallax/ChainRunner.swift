@@ -45,6 +45,15 @@ public final class ChainRunner {
         self.instances = try self.chain.instantiate(registry: registry, sourceStreams: source.streams)
     }
 
+    /// Runs `chain` over an already opened `source` (a dataset wrapped in another video format,
+    /// for instance); `datasetPath` names it for evaluations.
+    public init(chain: String, source: any DatasetSource, datasetPath: String, registry: AnalyzerRegistry = BuiltinAnalyzers.registry) throws {
+        self.chain = try Chain.load(chain)
+        self.source = source
+        self.datasetPath = datasetPath
+        self.instances = try self.chain.instantiate(registry: registry, sourceStreams: source.streams)
+    }
+
     /// Runs to the end (or to `cancelled()`), handing every output to `sink` in deterministic
     /// order; `progress` sees each timestamp group.
     public func run(options: Options = Options(), cancelled: (@Sendable () -> Bool)? = nil, progress: ((Timestamp) -> Void)? = nil,

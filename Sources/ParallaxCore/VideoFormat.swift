@@ -55,7 +55,7 @@ public struct VideoFormat: Sendable, Codable, Equatable, CustomStringConvertible
 
     /// `640×480@30Hz gray8 (×½, ÷2)`.
     public var description: String {
-        let rate = frameRateHz.map { String(format: "@%gHz", $0) } ?? ""
+        let rate = frameRateHz.map { String(format: "@%.4gHz", $0) } ?? ""
         let derived = scaleDivisor == 1 && rateDivisor == 1 ? "" : " (" + [scaleDivisor > 1 ? "×1/\(scaleDivisor)" : nil, rateDivisor > 1 ? "÷\(rateDivisor)" : nil].compactMap { $0 }.joined(separator: ", ") + ")"
         return "\(width)×\(height)\(rate) \(pixelFormat.rawValue)\(derived)"
     }

@@ -9,10 +9,13 @@ public enum SVGPlot {
         public var label: String
         public var color: String
         public var points: [(Double, Double)]
-        public init(label: String, color: String, points: [(Double, Double)]) {
+        /// Dots at the points instead of a line through them.
+        public var markers: Bool
+        public init(label: String, color: String, points: [(Double, Double)], markers: Bool = false) {
             self.label = label
             self.color = color
             self.points = points
+            self.markers = markers
         }
     }
 
@@ -30,8 +33,13 @@ public enum SVGPlot {
         let f = SVGCanvas.f
         var svg = canvas.header(title: title, xLabel: xLabel, yLabel: yLabel)
         for (i, s) in series.enumerated() {
-            let pts = s.points.filter { $0.0.isFinite && $0.1.isFinite }.map { "\(f(canvas.px($0.0))),\(f(canvas.py($0.1)))" }.joined(separator: " ")
-            svg += "<polyline fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"1.5\" points=\"\(pts)\"/>\n"
+            let finite = s.points.filter { $0.0.isFinite && $0.1.isFinite }
+            if s.markers {
+                for p in finite { svg += "<circle cx=\"\(f(canvas.px(p.0)))\" cy=\"\(f(canvas.py(p.1)))\" r=\"3\" fill=\"\(s.color)\"/>\n" }
+            } else {
+                let pts = finite.map { "\(f(canvas.px($0.0))),\(f(canvas.py($0.1)))" }.joined(separator: " ")
+                svg += "<polyline fill=\"none\" stroke=\"\(s.color)\" stroke-width=\"1.5\" points=\"\(pts)\"/>\n"
+            }
             svg += "<text x=\"\(f(canvas.width - canvas.margin - 4))\" y=\"\(f(canvas.margin + 16 * Double(i + 1)))\" text-anchor=\"end\" fill=\"\(s.color)\">\(escape(s.label))</text>\n"
         }
         return svg + "</svg>\n"
