@@ -42,6 +42,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case pts
     /// Live Link Face CSV takes (ARKit face tracking), read and replayed.
     case livelink
+    /// Video files through FFmpeg (`VideoFileSource`): opened, listed, every frame decoded.
+    case video
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -157,6 +159,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return otb || vot
         case .ply:
             return (try? PLYFile.read(path: put(data, "cloud.ply"))) != nil
+        case .video:
+            guard let source = try? VideoFileSource(path: put(data, "clip.avi")) else { return false }
+            while (try? source.next()) != nil {}
+            return true
         case .livelink:
             guard let source = try? LiveLinkFaceSource(path: put(data, "take.csv")) else { return false }
             while (try? source.next()) != nil {}

@@ -115,3 +115,30 @@ import ParallaxDatasets
         #expect(frames > 100 && frames < 795)
     }
 }
+
+/// Small videos written by OpenCV (`scripts/reference/video-fixtures`), in the repository: the
+/// reader's behaviour without ../shared.
+@Suite struct VideoFixtureTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/video")
+
+    @Test func threeFramesAtTheirTimesInGrayOrColour() throws {
+        let path = Self.folder.appendingPathComponent("three.avi").path
+        for (pixels, channels) in [(VideoFile.Pixels.gray, 1), (.rgb, 3)] {
+            let frames = try VideoFileTests.decodeAll(VideoFileSource(path: path, pixels: pixels))
+            #expect(frames.map(\.0.nanoseconds) == [0, 100_000_000, 200_000_000])
+            #expect(frames.allSatisfy { $0.1.width == 64 && $0.1.height == 48 && $0.1.image.channels == channels })
+            // MJPEG is lossy: the flat levels come back within a few gray levels.
+            let levels = frames.map { Int($0.1.image.samples[$0.1.image.samples.count / 2]) }
+            #expect(zip(levels, [0, 80, 160]).allSatisfy { abs($0 - $1) <= 3 }, "\(levels)")
+        }
+    }
+
+    @Test func videosWithoutFramesAreCleanErrors() throws {
+        for (name, message) in [("empty.avi", "no frame that decodes"), ("empty.mp4", "no video stream")] {
+            let path = Self.folder.appendingPathComponent(name).path
+            #expect { _ = try VideoFileSource(path: path) } throws: { error in
+                error is any BadInput && "\(error)".contains(name) && "\(error)".contains(message)
+            }
+        }
+    }
+}
