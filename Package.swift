@@ -140,7 +140,7 @@ let package = Package(
         // Video files through FFmpeg: its own target, so the core builds without FFmpeg.
         .target(name: "ParallaxVideo", dependencies: ["CFFmpeg", "ParallaxDatasets", "ParallaxCore", "ParallaxImage"], swiftSettings: strictSettings),
         .target(name: "ParallaxEval", dependencies: ["ParallaxCore", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-        .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
             dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "FaceTracking", "FaceLandmarks", "VideoFormats", "ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "ParallaxFuzzingTests", dependencies: ["ParallaxFuzzing"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxVideoTests", dependencies: ["ParallaxVideo", "ParallaxDatasets", "ParallaxCore"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "Parallax"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxFace", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxDatasets", "ParallaxEval"], swiftSettings: strictSettings),
         .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxVision", "ParallaxCore", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking", "ParallaxVision", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),

@@ -13,8 +13,8 @@ import ParallaxMath
 /// `pose` (`face0/landmarks` → `face0/pose`, ``FacePoses``), one packet per landmark set, empty
 /// when that frame gives no pose. The fit:
 /// - from pixels (PnP against MediaPipe's canonical face or its 68-point subset, ``FaceModel``):
-///   a global linear start and its mirror, then Levenberg–Marquardt through LAPACK with Huber
-///   weights times each landmark's rigidity (`weights=rigid`; `uniform` weighs all alike);
+///   a global linear start and its mirror, then Levenberg–Marquardt with Huber weights times
+///   each landmark's rigidity (`weights=rigid`; `uniform` weighs all alike);
 /// - from 3D landmarks (a depth camera's, MediaPipe's metric ones), or from the landmarks read
 ///   in a depth map registered to their camera (`depth=`; the median of a 5 × 5 window at each
 ///   landmark): weighted Procrustes, trimmed once of points far off (`source=points3d`, or
@@ -64,7 +64,6 @@ public struct FacePoseAnalyzer: Analyzer {
     private let faceInputs: [InputPort<DetectedFaces>]
     /// The newest depth map within 50 ms before the landmarks, when `depth` is given.
     private let depthInputs: [InputPort<DepthMap>]
-    private var depthNow: ImageBuffer<Float>?
     /// Landmark streams' outputs first, then the face streams'.
     private let outputs: [OutputPort<FacePoses>]
     private var cameras: [CameraModel?] = []
@@ -105,10 +104,10 @@ public struct FacePoseAnalyzer: Analyzer {
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
-        depthNow = nil
-        if let port = depthInputs.first {
+        var depth: ImageBuffer<Float>?
+        if let port = depthInputs.first, options.source != .pixels {
             if let map = input.latest(port)?.payload {
-                do { depthNow = try map.metricDepth() } catch {
+                do { depth = try map.metricDepth() } catch {
                     warnings.note("depth unusable", "'\(port.key.name)' at \(input.timestamp.nanoseconds) ns: \(error); fitted to pixels", context: &context)
                 }
             } else {
@@ -117,7 +116,7 @@ public struct FacePoseAnalyzer: Analyzer {
         }
         for (k, port) in landmarkInputs.enumerated() {
             guard let landmarks = input.payload(port) else { continue }
-            let pose = estimate(landmarks, id: UInt64(k), input: k, stream: port.key.name, camera: cameras[k], time: input.timestamp, context: &context)
+            let pose = estimate(landmarks, id: UInt64(k), input: k, stream: port.key.name, camera: cameras[k], depth: depth, time: input.timestamp, context: &context)
             context.emit(FacePoses(faces: pose.map { [$0] } ?? []), on: outputs[k], at: input.timestamp)
         }
         for (f, port) in faceInputs.enumerated() {
@@ -125,15 +124,15 @@ public struct FacePoseAnalyzer: Analyzer {
             let k = landmarkInputs.count + f
             var camera = cameras[k]
             if camera == nil, detected.imageWidth > 0, detected.imageHeight > 0 {
-                camera = Self.assumedCamera(width: detected.imageWidth, height: detected.imageHeight)
+                camera = .assumed(width: detected.imageWidth, height: detected.imageHeight)
                 if assumptionStated.insert(k).inserted {
-                    context.warn("'\(port.key.name)' carries no camera calibration: assuming a pinhole camera with focal length = image width "
-                                 + "(\(detected.imageWidth) px, a 53° horizontal field of view), the principal point at the centre and no distortion")
+                    context.warn("'\(port.key.name)' carries no camera calibration: assuming a pinhole camera, " + CameraModel.assumption
+                                 + " (\(detected.imageWidth)×\(detected.imageHeight) px)")
                 }
             }
             var poses: [FacePose] = []
             for face in detected.faces {
-                if let pose = estimate(face.landmarks, id: face.id, input: k, stream: port.key.name, camera: camera, time: input.timestamp, context: &context) {
+                if let pose = estimate(face.landmarks, id: face.id, input: k, stream: port.key.name, camera: camera, depth: depth, time: input.timestamp, context: &context) {
                     poses.append(pose)
                 }
             }
@@ -144,24 +143,17 @@ public struct FacePoseAnalyzer: Analyzer {
         }
     }
 
-    /// The camera assumed for an image without calibration: f = width, centred, no distortion.
-    static func assumedCamera(width: Int, height: Int) -> CameraModel {
-        let w = Double(width), h = Double(height)
-        return CameraModel(width: width, height: height, intrinsics: PinholeIntrinsics(fx: w, fy: w, cx: (w - 1) / 2, cy: (h - 1) / 2))
-    }
-
     public mutating func close(context: inout AnalyzerContext) throws {
         warnings.flush(unit: "landmark sets", context: &context)
     }
 
     /// The pose of one face, or nil with a (counted) warning; the face's state follows.
-    private mutating func estimate(_ landmarks: FaceLandmarks, id: UInt64, input k: Int, stream: String, camera: CameraModel?, time: Timestamp,
-                                   context: inout AnalyzerContext) -> FacePose? {
-        let filter = options.smoothing == .oneEuro ? PoseSmoother(minCutoff: options.minCutoff, beta: options.beta, rotationBeta: options.rotationBeta) : nil
-        var state = states[k]?[id] ?? FaceState(smoother: filter, eyeSmoothers: filter.map { ($0, $0) })
+    private mutating func estimate(_ landmarks: FaceLandmarks, id: UInt64, input k: Int, stream: String, camera: CameraModel?, depth: ImageBuffer<Float>?,
+                                   time: Timestamp, context: inout AnalyzerContext) -> FacePose? {
+        var state = states[k]?[id] ?? newFaceState()
         defer { states[k, default: [:]][id] = state }
         do {
-            return try pose(of: landmarks, id: id, camera: camera, state: &state, time: time)
+            return try pose(of: landmarks, id: id, camera: camera, depth: depth, state: &state, time: time)
         } catch let error as FaceInputError {
             warnings.note(error.kind, "'\(stream)' at \(time.nanoseconds) ns: \(error.message); no pose (further frames like it are counted)",
                           context: &context)
@@ -175,13 +167,19 @@ public struct FacePoseAnalyzer: Analyzer {
         return nil
     }
 
+    /// A face seen for the first time (or again after a gap): its filters when smoothing.
+    private func newFaceState() -> FaceState {
+        let filter = options.smoothing == .oneEuro ? PoseSmoother(minCutoff: options.minCutoff, beta: options.beta, rotationBeta: options.rotationBeta) : nil
+        return FaceState(smoother: filter, eyeSmoothers: filter.map { ($0, $0) })
+    }
+
     /// Why one landmark set gave no pose (the stream goes on).
     struct FaceInputError: Error {
         var kind: String
         var message: String
     }
 
-    private func pose(of landmarks: FaceLandmarks, id: UInt64, camera: CameraModel?, state: inout FaceState, time: Timestamp) throws -> FacePose {
+    private func pose(of landmarks: FaceLandmarks, id: UInt64, camera: CameraModel?, depth: ImageBuffer<Float>?, state: inout FaceState, time: Timestamp) throws -> FacePose {
         let model: FaceModel
         switch landmarks.scheme {
         case .ibug68: model = .ibug68
@@ -195,7 +193,7 @@ public struct FacePoseAnalyzer: Analyzer {
         estimator.huber = options.huber
         // 3D landmarks: given with the set, or read from the depth map at each landmark's pixel.
         var points3D = landmarks.points3D
-        if points3D == nil, options.source != .pixels, let depth = depthNow, let camera {
+        if points3D == nil, let depth, let camera {
             guard depth.width == camera.width, depth.height == camera.height else {
                 throw FaceInputError(kind: "depth not registered", message: "the depth map is \(depth.width)×\(depth.height), the landmarks' camera \(camera.width)×\(camera.height): register it first (depth-register)")
             }
@@ -224,16 +222,18 @@ public struct FacePoseAnalyzer: Analyzer {
         } catch let error as HeadPoseEstimator.FitError {
             throw FaceInputError(kind: error.kind, message: "\(error)")
         }
-        if let irises = model.irisCenters, let camera {
-            let right = landmarks.points[irises.right], left = landmarks.points[irises.left]
-            if right.x.isFinite, right.y.isFinite, left.x.isFinite, left.y.isFinite {
-                eyes = try? EyeGaze.eyes(cameraFromHead: fit.cameraFromHead, rightIris: right, leftIris: left, centers: model.eyeballCenters, camera: camera)
-            }
-        }
         var pose = fit.cameraFromHead
         if var smoother = state.smoother {
             pose = smoother.filter(pose, at: time.seconds)
             state.smoother = smoother
+        }
+        // The eyes in the head as reported (smoothed or not): the measured lines of sight stay
+        // where the irises put them in the camera frame.
+        if let irises = model.irisCenters, let camera {
+            let right = landmarks.points[irises.right], left = landmarks.points[irises.left]
+            if right.x.isFinite, right.y.isFinite, left.x.isFinite, left.y.isFinite {
+                eyes = try? EyeGaze.eyes(cameraFromHead: pose, rightIris: right, leftIris: left, centers: model.eyeballCenters, camera: camera)
+            }
         }
         if let measured = eyes, var eyeSmoothers = state.eyeSmoothers {
             let left = eyeSmoothers.left.filter(measured.left, at: time.seconds), right = eyeSmoothers.right.filter(measured.right, at: time.seconds)

@@ -51,25 +51,20 @@ public struct VideoFormatAnalyzer: Analyzer {
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
-        var metadata = StreamMetadata()
-        if var camera = context.metadata(of: frames).camera {
-            camera.model = camera.model.binned(by: scaleDivisor)
-            camera.rateHz = camera.rateHz.map { $0 / Double(rateDivisor) }
-            metadata.camera = camera
-        }
-        context.describe(output, as: metadata)
+        let camera = context.metadata(of: frames).camera
+        context.describe(output, as: StreamMetadata(camera: camera.map { VideoFormat.convert($0, scaleDivisor: scaleDivisor, rateDivisor: rateDivisor) }))
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let frame = input.payload(frames) else { return }
         defer { index += 1 }
-        guard index % rateDivisor == 0 else { return }
-        var image = pixels == .gray ? frame.image.luma : frame.image
-        image = image.areaDownsampled(by: scaleDivisor)
-        guard image.width > 0, image.height > 0 else {
+        guard VideoFormat.keeps(frame: index, rateDivisor: rateDivisor) else { return }
+        guard frame.width >= scaleDivisor, frame.height >= scaleDivisor else {
             throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "scale",
                                               reason: "the \(frame.width)×\(frame.height) frame at \(input.timestamp.nanoseconds) ns is smaller than one \(scaleDivisor)×\(scaleDivisor) block")
         }
-        context.emit(CameraFrame(cameraID: output.key.name, image: image, exposure: frame.exposure), on: output, at: input.timestamp)
+        var formatted = VideoFormat.convert(frame, scaleDivisor: scaleDivisor, gray: pixels == .gray)
+        formatted.cameraID = output.key.name
+        context.emit(formatted, on: output, at: input.timestamp)
     }
 }

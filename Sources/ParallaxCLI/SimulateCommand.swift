@@ -146,7 +146,8 @@ struct SimulateCommand: ParsableCommand {
         do {
             var camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             camera.bodyFromSensor = .identity
-            simulator = FaceSimulator(model: try FaceSimulator.loadOBJ(path: BundledData.resolve(faceModel ?? "datasets/face_model/face_model_with_iris.obj")), camera: camera)
+            // The canonical face is compiled in (ParallaxFace); a file only when another is asked for.
+            simulator = FaceSimulator(model: try faceModel.map { try FaceSimulator.loadOBJ(path: $0) } ?? CanonicalFace.vertices, camera: camera)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }

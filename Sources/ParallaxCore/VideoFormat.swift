@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxGeometry
+import ParallaxImage
 
 /// A way to deliver a camera stream (ARKit's `ARConfiguration.VideoFormat`): resolution, frame
 /// rate and pixel format, as the camera's native stream or derived from it — shrunk by area
@@ -51,6 +52,37 @@ public struct VideoFormat: Sendable, Codable, Equatable, CustomStringConvertible
             }
         }
         return formats
+    }
+
+    /// Whether the `index`-th frame of the native stream (counting from 0) is kept.
+    public func keeps(frame index: Int) -> Bool { Self.keeps(frame: index, rateDivisor: rateDivisor) }
+
+    /// A native frame in this format.
+    public func convert(_ frame: CameraFrame) -> CameraFrame {
+        Self.convert(frame, scaleDivisor: scaleDivisor, gray: pixelFormat == .gray8)
+    }
+
+    /// The native stream's calibration for this format.
+    public func convert(_ calibration: CameraCalibration) -> CameraCalibration {
+        Self.convert(calibration, scaleDivisor: scaleDivisor, rateDivisor: rateDivisor)
+    }
+
+    /// Whether the `index`-th native frame (from 0) is kept when every `rateDivisor`-th is.
+    public static func keeps(frame index: Int, rateDivisor: Int) -> Bool { index % max(1, rateDivisor) == 0 }
+
+    /// `frame` gray when asked (BT.601 luma) and shrunk by area resampling.
+    public static func convert(_ frame: CameraFrame, scaleDivisor: Int, gray: Bool) -> CameraFrame {
+        let image = gray ? frame.image.luma : frame.image
+        return CameraFrame(cameraID: frame.cameraID, image: image.areaDownsampled(by: scaleDivisor), exposure: frame.exposure)
+    }
+
+    /// `calibration` for frames shrunk by `scaleDivisor` (intrinsics rescaled exactly,
+    /// ``CameraModel/binned(by:)``) and every `rateDivisor`-th kept (the rate divided).
+    public static func convert(_ calibration: CameraCalibration, scaleDivisor: Int, rateDivisor: Int) -> CameraCalibration {
+        var c = calibration
+        c.model = calibration.model.binned(by: scaleDivisor)
+        c.rateHz = calibration.rateHz.map { $0 / Double(rateDivisor) }
+        return c
     }
 
     /// `640×480@30Hz gray8 (×½, ÷2)`.

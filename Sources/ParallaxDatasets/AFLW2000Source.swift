@@ -50,11 +50,8 @@ public final class AFLW2000Source: DatasetSource, DeferredPacketSource, FaceTrut
         }
         self.files = files
         let first = try ImageDecoder.decode8Bit(path: files[0].0)
-        let w = Double(first.width), h = Double(first.height)
-        camera = CameraCalibration(model: CameraModel(width: first.width, height: first.height,
-                                                      intrinsics: PinholeIntrinsics(fx: w, fy: w, cx: (w - 1) / 2, cy: (h - 1) / 2)),
-                                   rateHz: rateHz,
-                                   comment: "assumed (AFLW2000-3D has no intrinsics): focal length = image width (53° horizontal), principal point at the centre")
+        camera = CameraCalibration(model: .assumed(width: first.width, height: first.height), rateHz: rateHz,
+                                   comment: "assumed (AFLW2000-3D has no intrinsics): " + CameraModel.assumption)
         streams = [StreamDescription(StreamKey<CameraFrame>(Self.cameraStream), metadata: StreamMetadata(camera: camera)),
                    StreamDescription(StreamKey<FaceLandmarks>(Self.landmarkStream), metadata: StreamMetadata(camera: camera))]
         var truth: [FaceTruth] = []

@@ -30,18 +30,13 @@ public final class FormattedDatasetSource: DatasetSource {
         streams = inner.streams.map { stream in
             guard stream.name == format.camera else { return stream }
             var s = stream
-            s.metadata.camera = s.metadata.camera.map { camera in
-                var c = camera
-                c.model = camera.model.binned(by: format.scaleDivisor)
-                c.rateHz = camera.rateHz.map { $0 / Double(format.rateDivisor) }
-                return c
-            }
+            s.metadata.camera = s.metadata.camera.map(format.convert)
             s.metadata.stereo = nil  // the partner is not formatted alike
             return s
         }
         var listing = StreamListing()
         for name in inner.listing.order {
-            for (k, t) in (inner.listing.stamps[name] ?? []).enumerated() where name != format.camera || k % format.rateDivisor == 0 {
+            for (k, t) in (inner.listing.stamps[name] ?? []).enumerated() where name != format.camera || format.keeps(frame: k) {
                 listing.record(stream: name, timestamp: t, file: inner.formatName, line: 0)
             }
         }
@@ -50,19 +45,11 @@ public final class FormattedDatasetSource: DatasetSource {
 
     public func next() throws -> AnyPacket? {
         while let packet = try inner.next() {
-            guard packet.stream == format.camera else { return packet }
+            guard packet.stream == format.camera, let frame = packet.payload as? CameraFrame else { return packet }
             defer { cameraFrames += 1 }
-            guard cameraFrames % format.rateDivisor == 0 else { continue }
-            return try Self.convert(packet, format)
+            guard format.keeps(frame: cameraFrames) else { continue }
+            return AnyPacket(stream: packet.stream, timestamp: packet.timestamp, payload: format.convert(frame))
         }
         return nil
-    }
-
-    /// `packet` in `format` when it is the formatted camera's frame.
-    static func convert(_ packet: AnyPacket, _ format: VideoFormat) throws -> AnyPacket {
-        guard packet.stream == format.camera, let frame = packet.payload as? CameraFrame else { return packet }
-        var image = format.pixelFormat == .gray8 ? frame.image.luma : frame.image
-        image = image.areaDownsampled(by: format.scaleDivisor)
-        return AnyPacket(stream: packet.stream, timestamp: packet.timestamp, payload: CameraFrame(cameraID: frame.cameraID, image: image, exposure: frame.exposure))
     }
 }

@@ -45,27 +45,26 @@ public final class LiveLinkFaceSource: DatasetSource, DeferredPacketSource {
     }
 
     public init(path: String, validateOrder: Bool = true) throws {
-        guard let table = DelimitedText(path: path), let text = FileContents.string(atPath: path),
-              let header = text.split(separator: "\n", maxSplits: 1).first else {
-            throw DatasetError.notADataset(path: path, expected: LiveLinkFaceFormat.expects)
-        }
-        let names = header.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard names.first == "Timecode", names.count > 2, names[1] == "BlendShapeCount" else {
-            throw DatasetError.malformedRow(file: path, line: 1, reason: "expected a header starting 'Timecode,BlendShapeCount'")
-        }
-        var angleIndex: [Int] = []
-        for column in Self.angleColumns {
-            guard let i = names.firstIndex(of: column) else {
-                throw DatasetError.malformedRow(file: path, line: 1, reason: "no '\(column)' column (Live Link Face writes \(Self.angleColumns.joined(separator: ", ")))")
-            }
-            angleIndex.append(i)
-        }
-        let shapeIndex = Array(2..<(angleIndex.min() ?? 2))
-        let shapeNames = shapeIndex.map { names[$0] }
+        guard let table = DelimitedText(path: path) else { throw DatasetError.notADataset(path: path, expected: LiveLinkFaceFormat.expects) }
+        // The header row names the columns; the angle columns follow the blend shapes.
+        var names: [String] = [], angleIndex: [Int] = [], shapeIndex: [Int] = [], shapeNames: [String] = []
         var previous: Timestamp?
-        var first = true
         try table.forEachRow(separatedBy: .comma) { row in
-            if first { first = false; return }  // the header
+            if names.isEmpty {
+                names = (0..<row.count).map { row.string($0) }
+                guard names.first == "Timecode", names.count > 2, names[1] == "BlendShapeCount" else {
+                    throw DatasetError.malformedRow(file: path, line: row.line, reason: "expected a header starting 'Timecode,BlendShapeCount'")
+                }
+                angleIndex = try Self.angleColumns.map { column in
+                    guard let i = names.firstIndex(of: column) else {
+                        throw DatasetError.malformedRow(file: path, line: row.line, reason: "no '\(column)' column (Live Link Face writes \(Self.angleColumns.joined(separator: ", ")))")
+                    }
+                    return i
+                }
+                shapeIndex = Array(2..<(angleIndex.min() ?? 2))
+                shapeNames = shapeIndex.map { names[$0] }  // one array every packet shares
+                return
+            }
             guard row.count == names.count else {
                 throw DatasetError.malformedRow(file: path, line: row.line, reason: "expected \(names.count) columns as the header has, found \(row.count)")
             }

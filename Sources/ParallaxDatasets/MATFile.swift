@@ -94,7 +94,7 @@ public struct MATFile: Sendable {
             var matrixReader: MATElementReader
             switch element.type {
             case MATElementReader.miCOMPRESSED:
-                let inflated = try Self.inflate(Array(bytes[element.range]), path: path, offset: element.range.lowerBound)
+                let inflated = try Self.inflate(bytes[element.range], path: path, offset: element.range.lowerBound)
                 var inner = MATElementReader(bytes: inflated, littleEndian: littleEndian, path: path, base: element.range.lowerBound)
                 let sub = try inner.element()
                 guard sub.type == MATElementReader.miMATRIX else { continue }
@@ -131,7 +131,7 @@ public struct MATFile: Sendable {
     }
 
     /// zlib-inflates one compressed element, up to ``maximumInflatedBytes``.
-    static func inflate(_ input: [UInt8], path: String, offset: Int) throws -> [UInt8] {
+    static func inflate(_ input: ArraySlice<UInt8>, path: String, offset: Int) throws -> [UInt8] {
         var stream = z_stream()
         guard parallax_inflate_init(&stream) == Z_OK else {
             throw MATFileError.malformed(path: path, offset: offset, reason: "zlib could not start inflating")
@@ -139,11 +139,10 @@ public struct MATFile: Sendable {
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        var input = input
-        let inputCount = input.count
-        return try input.withUnsafeMutableBytes { (inBuffer: UnsafeMutableRawBufferPointer) -> [UInt8] in
-            stream.next_in = inBuffer.baseAddress?.assumingMemoryBound(to: Bytef.self)
-            stream.avail_in = uInt(inputCount)
+        return try input.withUnsafeBytes { (inBuffer: UnsafeRawBufferPointer) -> [UInt8] in
+            // zlib reads through a non-const pointer but never writes the input.
+            stream.next_in = inBuffer.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
+            stream.avail_in = uInt(inBuffer.count)
             while true {
                 let (status, produced) = chunk.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) -> (Int32, Int) in
                     stream.next_out = out.baseAddress?.assumingMemoryBound(to: Bytef.self)
@@ -201,8 +200,8 @@ struct MATElementReader {
     func fail(_ reason: String) -> MATFileError { .malformed(path: path, offset: base + position, reason: reason) }
 
     func uint32(at i: Int) -> UInt32 {
-        let b = (0..<4).map { UInt32(bytes[i + $0]) }
-        return littleEndian ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[3] | b[2] << 8 | b[1] << 16 | b[0] << 24
+        let b0 = UInt32(bytes[i]), b1 = UInt32(bytes[i + 1]), b2 = UInt32(bytes[i + 2]), b3 = UInt32(bytes[i + 3])
+        return littleEndian ? b0 | b1 << 8 | b2 << 16 | b3 << 24 : b3 | b2 << 8 | b1 << 16 | b0 << 24
     }
 
     func uint64(at i: Int) -> UInt64 {

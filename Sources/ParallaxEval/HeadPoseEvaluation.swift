@@ -28,17 +28,17 @@ public struct HeadPoseEvaluation: Evaluation {
         guard let truthSource = input.dataset as? any FaceTruthProviding, !truthSource.faceTruth.isEmpty else {
             throw EvaluationError.needs(evaluation: Self.name, what: "faces with true poses (AFLW2000-3D, or parallax simulate --scene face)")
         }
-        var reported: [String: [Timestamp: FacePose]] = [:]
-        var allPoses: [Timestamp: [FacePose]] = [:]
-        var detections: [Timestamp: [DetectedFace]] = [:]
+        // Outputs grouped by their stream's first component: `face0/pose` is face0's,
+        // `cam0/faces` (detections) and `cam0/pose` (their poses) are cam0's.
+        func group(_ stream: String) -> String { String(stream.split(separator: "/").first ?? Substring(stream)) }
+        var poses: [String: [Timestamp: [FacePose]]] = [:]
+        var detections: [Timestamp: [(group: String, face: DetectedFace)]] = [:]
         for p in input.outputs {
-            if let found = p.payload as? DetectedFaces { detections[p.timestamp, default: []] += found.faces }
-            guard let poses = p.payload as? FacePoses else { continue }
-            let face = String(p.stream.split(separator: "/").first ?? Substring(p.stream))
-            reported[face, default: [:]][p.timestamp] = poses.faces.first
-            allPoses[p.timestamp, default: []] += poses.faces
+            if let found = p.payload as? DetectedFaces { detections[p.timestamp, default: []] += found.faces.map { (group(p.stream), $0) } }
+            if let found = p.payload as? FacePoses { poses[group(p.stream), default: [:]][p.timestamp, default: []] += found.faces }
         }
-        guard !reported.isEmpty || !detections.isEmpty else {
+        let reported = poses.mapValues { $0.compactMapValues(\.first) }
+        guard !poses.isEmpty || !detections.isEmpty else {
             throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no face poses or detected faces in the outputs (run face-landmarks or face-pose)")
         }
         // Faces found in pixels (face-landmarks): each true face is the detected face whose box
@@ -48,13 +48,15 @@ public struct HeadPoseEvaluation: Evaluation {
             guard !detections.isEmpty, let points = truth.landmarks, !points.isEmpty else { return nil }
             truthWithLandmarks += 1
             let box = BoundingBox.enclosing(points)
-            guard let best = (detections[truth.timestamp] ?? []).max(by: { $0.box.iou(box) < $1.box.iou(box) }), best.box.iou(box) >= 0.25 else { return nil }
+            guard let best = (detections[truth.timestamp] ?? []).max(by: { $0.face.box.iou(box) < $1.face.box.iou(box) }), best.face.box.iou(box) >= 0.25 else { return nil }
             found += 1
-            if best.landmarks.points.count == points.count {
+            if best.face.landmarks.points.count == points.count {
                 let scale = (box.width * box.height).squareRoot()
-                landmarkErrors.append(zip(best.landmarks.points, points).map { ($0 - $1).norm }.reduce(0, +) / Double(points.count) / scale)
+                landmarkErrors.append(zip(best.face.landmarks.points, points).map { ($0 - $1).norm }.reduce(0, +) / Double(points.count) / scale)
             }
-            return allPoses[truth.timestamp]?.first { $0.faceID == best.id }
+            // Its pose: the one with its id among the poses of its own group (ids of other
+            // streams may coincide).
+            return poses[best.group]?[truth.timestamp]?.first { $0.faceID == best.face.id }
         }
         var pitch: [Double] = [], yaw: [Double] = [], roll: [Double] = [], mean: [Double] = [], geodesic: [Double] = []
         var position: [Double] = [], gaze: [Double] = []

@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxGeometry
+import ParallaxImage
 import ParallaxMath
 
 /// A head pose fitted to one face's landmarks: `T_CH`, how well the landmarks fit, and the
@@ -79,12 +80,13 @@ public struct HeadPoseEstimator: Sendable {
     /// `T_CH` from landmark `pixels` seen by `camera`; pixels that are not finite take no part.
     public func fit(pixels: [Vector2], camera: CameraModel) throws -> HeadPoseFit {
         guard pixels.count == model.points.count else { throw FitError.wrongCount(expected: model.points.count, got: pixels.count) }
+        // Landmarks that are not finite (not found) take no part.
+        var w = weights
+        for i in pixels.indices where !(pixels[i].x.isFinite && pixels[i].y.isFinite) { w[i] = 0 }
+        let used = pixels.indices.filter { w[$0] > 0 }.map { pixels[$0] }
         let solution: PerspectivePoints.Solution
         do {
-            // Landmarks that are not finite (not found) take no part.
-            var w = weights
-            for i in pixels.indices where !(pixels[i].x.isFinite && pixels[i].y.isFinite) { w[i] = 0 }
-            try Self.requireSpread(pixels.indices.filter { w[$0] > 0 }.map { pixels[$0] })
+            try Self.requireSpread(used)
             solution = try PerspectivePoints.solve(model: model.points, pixels: pixels, camera: camera, huber: huber, weights: w)
         } catch let error as FitError {
             throw error
@@ -94,11 +96,7 @@ public struct HeadPoseEstimator: Sendable {
             throw FitError.unusable("\(error)")
         }
         let pose = solution.cameraFromModel
-        // The face's size in pixels: √ of its landmarks' box area.
-        let used = pixels.indices.filter { weights[$0] > 0 && pixels[$0].x.isFinite && pixels[$0].y.isFinite }.map { pixels[$0] }
-        let xs = used.map(\.x), ys = used.map(\.y)
-        let size = (((xs.max() ?? 0) - (xs.min() ?? 0)) * ((ys.max() ?? 0) - (ys.min() ?? 0))).squareRoot()
-        return Self.fit(pose, rms: solution.rmsPixels, size: size, mirrored: solution.fromMirroredStart)
+        return Self.fit(pose, rms: solution.rmsPixels, size: Self.size(of: used), mirrored: solution.fromMirroredStart)
     }
 
     /// Smallest over largest spread of landmarks in the image below which they count as on
@@ -150,10 +148,13 @@ public struct HeadPoseEstimator: Sendable {
             for i in outliers { w[i] = 0 }
             fit = try align(w)
         }
-        let extent = fit.kept.map { model.points[$0] }
-        let xs = extent.map(\.x), ys = extent.map(\.y)
-        let size = (((xs.max() ?? 0) - (xs.min() ?? 0)) * ((ys.max() ?? 0) - (ys.min() ?? 0))).squareRoot()
-        return Self.fit(fit.pose, rms: fit.rmse, size: size, mirrored: false)
+        return Self.fit(fit.pose, rms: fit.rmse, size: Self.size(of: fit.kept.map { Vector2(model.points[$0].x, model.points[$0].y) }), mirrored: false)
+    }
+
+    /// A face's size: √ of the area of its points' box (px, or m for model points seen face-on).
+    static func size(of points: [Vector2]) -> Double {
+        let box = BoundingBox.enclosing(points)
+        return (box.width * box.height).squareRoot()
     }
 
     static func fit(_ pose: SE3, rms: Double, size: Double, mirrored: Bool) -> HeadPoseFit {

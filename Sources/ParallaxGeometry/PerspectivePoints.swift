@@ -8,8 +8,8 @@ import ParallaxMath
 /// normalized points (≥ 6, not all on one plane; the null vector of its normal matrix by
 /// LAPACK's symmetric eigensolver), its rotation the nearest proper rotation — and
 /// Levenberg–Marquardt on the reprojection error in undistorted pixels with Huber weights
-/// (iteratively reweighted) so a few bad points do not pull the pose, each step's 6 × 6 normal
-/// equations solved in place by a small Cholesky (no LAPACK call per step). Near-planar models seen
+/// (iteratively reweighted) so a few bad points do not pull the pose, on 6 × 6 normal equations
+/// built in one pass over the points. Near-planar models seen
 /// from afar have a second, mirrored minimum (the model's depth flipped toward the camera:
 /// OpenCV's ITERATIVE returns it for one of the AFLW2000 faces); both are refined and the lower
 /// cost wins, so the mirrored pose is returned only when it explains the pixels better. Models
@@ -151,26 +151,24 @@ public enum PerspectivePoints {
         return SE3(rotation: SO3(rotation), translation: t - rotation * centroid)
     }
 
-    /// Levenberg–Marquardt from `start` on the robust cost Σ prior·ρ(|e|) (ρ Huber's, e the
-    /// error in undistorted pixels: the normalized coordinates' error times the focal lengths, as
-    /// OpenCV's solvePnP also undistorts first), by iteratively reweighted Gauss–Newton steps:
-    /// every point weighs its prior times ρ′(e)/e at the current pose; one pass over the points
-    /// gives a pose's cost and its 6 × 6 normal equations (no 2n × 6 Jacobian), solved damped
-    /// with a small in-place Cholesky (no LAPACK call per step); a step is
-    /// taken only when it lowers the robust cost. Returns the pose and that cost; a pose with a
-    /// point behind the camera is an error.
+    /// Levenberg–Marquardt (``LevenbergMarquardt``, on poses) from `start` on the robust cost
+    /// Σ prior·ρ(|e|) (ρ Huber's, e the error in undistorted pixels: the normalized coordinates'
+    /// error times the focal lengths, as OpenCV's solvePnP also undistorts first), by
+    /// iteratively reweighted Gauss–Newton steps: every point weighs its prior times ρ′(e)/e at
+    /// the current pose, and one pass over the points gives a pose's cost and its 6 × 6 normal
+    /// equations (``NormalEquations6``: no 2n × 6 Jacobian). Steps are left increments,
+    /// `exp(δθ)·R`, `t + δt`. Returns the pose and its robust cost; a start with a point behind
+    /// the camera is an error.
     static func refine(_ start: SE3, model: [Vector3], normalized: [Vector2], focal: Vector2, huber: Double, prior: [Double]) throws -> (pose: SE3, cost: Double) {
         let n = model.count
-        /// The robust cost at `pose` (infinite when a point is behind the camera), and the normal
-        /// equations there: H = Σ w JᵀJ (row-major) and −Σ w Jᵀe over the left increments (δθ, δt).
-        func evaluate(_ pose: SE3) -> (cost: Double, h: [Double], g: [Double]) {
+        func evaluate(_ pose: SE3) -> LevenbergMarquardt.NormalEquations {
             var cost = 0.0
             var normal = NormalEquations6()
             let rotation = pose.rotation.matrix
             for i in 0..<n {
                 let rp = rotation * model[i]
                 let pc = rp + pose.translation
-                guard pc.z > 0 else { return (.infinity, [], []) }
+                guard pc.z > 0 else { return LevenbergMarquardt.NormalEquations(cost: .infinity, hessian: [], gradient: []) }
                 let iz = 1 / pc.z
                 let e = (Vector2(pc.x * iz, pc.y * iz) - normalized[i]) * focal
                 let norm = e.norm
@@ -182,34 +180,19 @@ public enum PerspectivePoints {
                 normal.add(SIMD8(d0.x, d0.y, d0.z, r0.x, r0.y, r0.z, 0, 0), e.x, SIMD8(d1.x, d1.y, d1.z, r1.x, r1.y, r1.z, 0, 0), e.y,
                            weight: prior[i] * (norm <= huber ? 1 : huber / norm))
             }
-            return (cost, normal.matrix, normal.vector)
+            return normal.equations(cost: cost)
         }
-        var pose = start
-        var current = evaluate(pose)
-        var lambda = 1e-3
-        iterations: for _ in 0..<100 {
-            while lambda < 1e10 {
-                var damped = current.h, x = current.g
-                for a in 0..<6 { damped[a * 6 + a] += lambda * max(current.h[a * 6 + a], 1e-12) }
-                guard Cholesky.solveSmall(&damped, &x, n: 6) else { lambda *= 10; continue }
-                // A step below 1e-7 (rad, m: 6e-6°, 0.1 µm): converged.
-                let stepSquared = x.reduce(0, { $0 + $1 * $1 })
-                if stepSquared < 1e-14 { break iterations }
-                let candidate = SE3(rotation: SO3.exp(Vector3(x[0], x[1], x[2])) * pose.rotation, translation: pose.translation + Vector3(x[3], x[4], x[5]))
-                let next = evaluate(candidate)
-                if next.cost < current.cost {
-                    let small = current.cost - next.cost <= 1e-9 * current.cost || stepSquared <= 1e-12
-                    pose = candidate
-                    current = next
-                    lambda = max(lambda / 10, 1e-9)
-                    if small { break iterations }
-                    continue iterations
-                }
-                lambda *= 10
+        var solver = LevenbergMarquardt()
+        solver.stepTolerance = 1e-7  // rad and m: 6e-6°, 0.1 µm
+        solver.costTolerance = 1e-9
+        solver.gradientTolerance = 0
+        do {
+            let fit = try solver.minimize(initial: start, dimension: 6, evaluate: evaluate) { pose, x in
+                SE3(rotation: SO3.exp(Vector3(x[0], x[1], x[2])) * pose.rotation, translation: pose.translation + Vector3(x[3], x[4], x[5]))
             }
-            break
+            return (fit.state, fit.finalCost)
+        } catch {
+            throw SolveError.degenerate("a point falls behind the camera")
         }
-        guard current.cost.isFinite else { throw SolveError.degenerate("a point falls behind the camera") }
-        return (pose, current.cost)
     }
 }

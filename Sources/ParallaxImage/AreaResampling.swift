@@ -6,9 +6,8 @@
 /// output `(p + 0.5)/f − 0.5` exactly; rows and columns past the last whole block are dropped
 /// (the output is ⌊size / f⌋), which moves nothing.
 extension ImageBuffer where Pixel == UInt8 {
-    /// The image shrunk by `factor` (≥ 1; 1 returns it unchanged). An image smaller than one
-    /// block gives an empty one (0 × 0 pixels is never produced: at least 1 × 1 when
-    /// width, height ≥ factor).
+    /// The image shrunk by `factor` (≥ 1; 1 returns it unchanged). An image narrower or lower
+    /// than one block gives one without pixels (0 wide or high): callers check the size first.
     public func areaDownsampled(by factor: Int) -> ImageBuffer<UInt8> {
         guard factor > 1 else { return self }
         let w = width / factor, h = height / factor, c = channels

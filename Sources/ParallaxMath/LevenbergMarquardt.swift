@@ -121,3 +121,88 @@ public struct LevenbergMarquardt: Sendable {
         return Result(parameters: x, initialCost: initialCost, finalCost: cost, iterations: iteration, termination: .maxIterations)
     }
 }
+
+extension LevenbergMarquardt {
+    /// What a problem gives at one point of its parameter space: the cost `½‖r‖²` (weighted as
+    /// the problem likes; infinite where it cannot be evaluated) and its normal equations,
+    /// `JᵀJ` (`n × n`, row-major, symmetric) and the gradient `Jᵀr`.
+    public struct NormalEquations: Sendable {
+        public var cost: Double
+        public var hessian: [Double]
+        public var gradient: [Double]
+        public init(cost: Double, hessian: [Double], gradient: [Double]) {
+            self.cost = cost
+            self.hessian = hessian
+            self.gradient = gradient
+        }
+    }
+
+    /// The minimizer on any parameter space and how it was reached.
+    public struct StateResult<State> {
+        public let state: State
+        public let finalCost: Double
+        public let iterations: Int
+        public let termination: Termination
+    }
+
+    /// Minimizes from `initial` a problem that builds its own normal equations (per-point
+    /// solvers accumulate `JᵀJ` directly instead of a tall Jacobian) on a space where a step
+    /// `δ ∈ ℝⁿ` is applied by `retract` (a pose: `exp(δθ)·R`, `t + δt`). The same damping and
+    /// acceptance as ``minimize(initial:residuals:jacobian:)``; here ``stepTolerance`` bounds
+    /// `‖δ‖` itself (the space has no norm to be relative to). Small systems (n ≤ 16) are solved
+    /// in place (``Cholesky/solveSmall(_:_:n:)``), larger ones through LAPACK.
+    public func minimize<State>(initial: State, dimension n: Int,
+                                evaluate: (State) throws -> NormalEquations,
+                                retract: (State, [Double]) -> State) throws -> StateResult<State> {
+        var state = initial
+        var current = try evaluate(state)
+        guard current.cost.isFinite else { throw SolverError.residualNotFinite(iteration: 0) }
+        guard current.hessian.count == n * n, current.gradient.count == n else {
+            throw SolverError.jacobianShape(expected: "\(n)×\(n)", got: "\(current.hessian.count) entries, \(current.gradient.count) gradient")
+        }
+        var lambda = initialDamping
+        var iteration = 0
+        while iteration < maxIterations {
+            iteration += 1
+            if current.gradient.reduce(0, { max($0, abs($1)) }) <= gradientTolerance {
+                return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .gradientTolerance)
+            }
+            while true {
+                var a = current.hessian, delta = current.gradient.map { -$0 }
+                for i in 0..<n { a[i * n + i] += lambda * max(current.hessian[i * n + i], 1e-12) }
+                let solved: Bool
+                if n <= 16 {
+                    solved = Cholesky.solveSmall(&a, &delta, n: n)
+                } else if let x = try? Matrix(rows: n, columns: n, columnMajor: a).solvePositiveDefinite(Matrix(rows: n, columns: 1, columnMajor: delta), symmetryTolerance: nil) {
+                    delta = x.elements
+                    solved = true
+                } else {
+                    solved = false
+                }
+                guard solved else {
+                    lambda *= 10
+                    if lambda > 1e16 { return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .dampingOverflow) }
+                    continue
+                }
+                if delta.reduce(0, { $0 + $1 * $1 }).squareRoot() <= stepTolerance {
+                    return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .stepTolerance)
+                }
+                let candidate = retract(state, delta)
+                let next = try evaluate(candidate)
+                if next.cost < current.cost {
+                    let relativeDecrease = (current.cost - next.cost) / max(current.cost, 1e-300)
+                    state = candidate
+                    current = next
+                    lambda = max(lambda / 10, 1e-12)
+                    if relativeDecrease < costTolerance {
+                        return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .costTolerance)
+                    }
+                    break
+                }
+                lambda *= 10
+                if lambda > 1e16 { return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .dampingOverflow) }
+            }
+        }
+        return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .maxIterations)
+    }
+}

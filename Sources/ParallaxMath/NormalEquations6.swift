@@ -1,9 +1,7 @@
-/// The normal equations `H x = g` of a 6-parameter least-squares problem, accumulated one
-/// pair of Jacobian rows at a time, fully unrolled in stored scalars (no arrays, no bounds
-/// checks): the inner loop of per-point pose solvers, where it runs millions of times.
-///
-/// `H = Σ w (aᵀa + bᵀb)` (symmetric: the lower triangle is stored) and `g = −Σ w (aᵀeₐ + bᵀe_b)`
-/// for rows `a`, `b` with residuals `eₐ`, `e_b`.
+/// The normal equations of a 6-parameter least-squares problem, accumulated one pair of
+/// Jacobian rows at a time in stored scalars (no arrays, no bounds checks): the inner loop of
+/// per-point pose solvers. `H = Σ w (aᵀa + bᵀb)` (symmetric: the lower triangle is stored) and
+/// the gradient `g = Σ w (aᵀeₐ + bᵀe_b)` (`Jᵀr`) for rows `a`, `b` with residuals `eₐ`, `e_b`.
 public struct NormalEquations6: Sendable {
     // Lower triangle of H, row by row.
     @usableFromInline var h00, h10, h11, h20, h21, h22, h30, h31, h32, h33, h40, h41, h42, h43, h44, h50, h51, h52, h53, h54, h55: Double
@@ -42,17 +40,23 @@ public struct NormalEquations6: Sendable {
         h53 += wa5 * a3 + wb5 * b3
         h54 += wa5 * a4 + wb5 * b4
         h55 += wa5 * a5 + wb5 * b5
-        g0 -= wa0 * ea + wb0 * eb
-        g1 -= wa1 * ea + wb1 * eb
-        g2 -= wa2 * ea + wb2 * eb
-        g3 -= wa3 * ea + wb3 * eb
-        g4 -= wa4 * ea + wb4 * eb
-        g5 -= wa5 * ea + wb5 * eb
+        g0 += wa0 * ea + wb0 * eb
+        g1 += wa1 * ea + wb1 * eb
+        g2 += wa2 * ea + wb2 * eb
+        g3 += wa3 * ea + wb3 * eb
+        g4 += wa4 * ea + wb4 * eb
+        g5 += wa5 * ea + wb5 * eb
     }
 
-    /// `H` as a full row-major 6 × 6 array, and `g`.
+    /// `H` as a full row-major 6 × 6 array.
     public var matrix: [Double] {
         [h00, h10, h20, h30, h40, h50, h10, h11, h21, h31, h41, h51, h20, h21, h22, h32, h42, h52, h30, h31, h32, h33, h43, h53, h40, h41, h42, h43, h44, h54, h50, h51, h52, h53, h54, h55]
     }
+    /// `g`.
     public var vector: [Double] { [g0, g1, g2, g3, g4, g5] }
+
+    /// As ``LevenbergMarquardt/NormalEquations`` with `cost`.
+    public func equations(cost: Double) -> LevenbergMarquardt.NormalEquations {
+        LevenbergMarquardt.NormalEquations(cost: cost, hessian: matrix, gradient: vector)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxCore
+import ParallaxFace
 import ParallaxGeometry
 import ParallaxMath
 
@@ -20,11 +21,6 @@ public struct FaceSimulator: Sendable {
     public var pixelNoise = 1.0
     /// Gaussian noise of the 3D landmarks (m, σ per axis); default 2 mm.
     public var pointNoise = 0.002
-
-    /// Indices of the iris centres in the 478-point model.
-    public static let rightIris = 468, leftIris = 473
-    /// Eyeball rotation centre behind the iris (m).
-    public static let eyeballDepth = 0.012
 
     public init(model: [Vector3], camera: CameraCalibration) {
         self.model = model
@@ -47,7 +43,7 @@ public struct FaceSimulator: Sendable {
             vertices.append(Vector3(xyz[0], xyz[1], xyz[2]) * scale)
         }
         // The gaze ground truth needs the irises: MediaPipe's 478-point canonical face.
-        let needed = max(rightIris, leftIris) + 1
+        let needed = max(CanonicalFace.rightIrisCenter, CanonicalFace.leftIrisCenter) + 1
         guard vertices.count >= needed else {
             throw CalibrationError.invalidValue(path: path, key: "v", line: nil,
                                                 reason: "a face model needs MediaPipe's \(needed) vertices with the irises (canonical face with iris); it has \(vertices.count)")
@@ -72,12 +68,12 @@ public struct FaceSimulator: Sendable {
         let cameraFromHead = Self.headPose(at: t)
         let target = cameraFromHead.inverse * Self.lookAt(at: t)
         func eye(_ iris: Int) -> SE3 {
-            let center = model[iris] - Vector3(0, 0, Self.eyeballDepth)
+            let center = model[iris] - Vector3(0, 0, CanonicalFace.eyeballRadius)
             let z = (target - center).normalized
             let x = Vector3(0, 1, 0).cross(z).normalized
             return SE3(rotation: SO3(Matrix3(columns: x, z.cross(x), z)), translation: center)
         }
-        return FaceAnchor(cameraFromHead: cameraFromHead, leftEye: eye(Self.leftIris), rightEye: eye(Self.rightIris), lookAtPoint: target)
+        return FaceAnchor(cameraFromHead: cameraFromHead, leftEye: eye(CanonicalFace.leftIrisCenter), rightEye: eye(CanonicalFace.rightIrisCenter), lookAtPoint: target)
     }
 
     /// The model in the head frame with each iris turned with its eye: the canonical irises
@@ -85,7 +81,7 @@ public struct FaceSimulator: Sendable {
     /// about its eyeball centre `c`.
     public func posedModel(_ anchor: FaceAnchor) -> [Vector3] {
         var points = model
-        for (first, eye) in [(Self.rightIris, anchor.rightEye), (Self.leftIris, anchor.leftEye)] where first + 5 <= points.count {
+        for (first, eye) in [(CanonicalFace.rightIrisCenter, anchor.rightEye), (CanonicalFace.leftIrisCenter, anchor.leftEye)] where first + 5 <= points.count {
             let c = eye.translation
             for i in first..<(first + 5) { points[i] = c + eye.rotation * (model[i] - c) }
         }

@@ -260,8 +260,10 @@ public final class VideoFile {
     }
 
     /// Pixel formats whose first plane is the full-size 8-bit luma.
-    static let lumaFirstFormats: Set<Int32> = [AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ420P,
-                                               AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_NV12, AV_PIX_FMT_NV21, AV_PIX_FMT_GRAY8].map { $0.rawValue }.reduce(into: []) { $0.insert($1) }
+    static let lumaFirstFormats = Set([AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUV444P, AV_PIX_FMT_NV12, AV_PIX_FMT_NV21].map(\.rawValue))
+        .union(fullRangeFormats)
+    /// Of those, the ones whose luma spans 0…255 whatever the frame's range says.
+    static let fullRangeFormats = Set([AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_GRAY8].map(\.rawValue))
 
     /// Limited-range luma (16…235) stretched to 0…255, rounded, as swscale's conversion to gray does.
     static let limitedToFull: [UInt8] = (0..<256).map { UInt8(max(0, min(255, ((Double($0) - 16) * 255 / 219).rounded()))) }
@@ -273,8 +275,7 @@ public final class VideoFile {
         guard lumaFirstFormats.contains(frame.pointee.format), let plane = frame.pointee.data.0 else { return nil }
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height), stride = Int(frame.pointee.linesize.0)
         guard stride >= width else { return nil }
-        let full = frame.pointee.format == AV_PIX_FMT_GRAY8.rawValue || frame.pointee.color_range == AVCOL_RANGE_JPEG
-            || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].map(\.rawValue).contains(frame.pointee.format)
+        let full = fullRangeFormats.contains(frame.pointee.format) || frame.pointee.color_range == AVCOL_RANGE_JPEG
         var samples = [UInt8](repeating: 0, count: width * height)
         limitedToFull.withUnsafeBufferPointer { table in
             samples.withUnsafeMutableBufferPointer { out in

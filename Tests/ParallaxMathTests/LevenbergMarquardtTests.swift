@@ -33,6 +33,28 @@ import Testing
         #expect(abs(result.parameters[0] - 1) < 1e-8 && abs(result.parameters[1] - 1) < 1e-8)
     }
 
+    /// The same problem given as normal equations on a space with its own step: Rosenbrock from
+    /// the classic start, steps applied by a retraction that records how often it ran.
+    @Test func solvesFromNormalEquations() throws {
+        func equations(_ p: [Double]) -> LevenbergMarquardt.NormalEquations {
+            let r = [10 * (p[1] - p[0] * p[0]), 1 - p[0]]
+            let j = [[-20 * p[0], 10.0], [-1, 0]]
+            var h = [Double](repeating: 0, count: 4), g = [0.0, 0]
+            for k in 0..<2 { for a in 0..<2 { g[a] += j[k][a] * r[k]; for b in 0..<2 { h[a * 2 + b] += j[k][a] * j[k][b] } } }
+            return .init(cost: 0.5 * (r[0] * r[0] + r[1] * r[1]), hessian: h, gradient: g)
+        }
+        var steps = 0
+        let result = try LevenbergMarquardt().minimize(initial: [-1.2, 1.0], dimension: 2, evaluate: equations) { p, d in
+            steps += 1
+            return [p[0] + d[0], p[1] + d[1]]
+        }
+        #expect(abs(result.state[0] - 1) < 1e-6 && abs(result.state[1] - 1) < 1e-6)
+        #expect(steps >= result.iterations && result.termination != .maxIterations)
+        #expect(throws: LevenbergMarquardt.SolverError.residualNotFinite(iteration: 0)) {
+            _ = try LevenbergMarquardt().minimize(initial: [0.0], dimension: 1, evaluate: { _ in .init(cost: .infinity, hessian: [1], gradient: [0]) }) { p, _ in p }
+        }
+    }
+
     @Test func badProblemsThrow() {
         #expect(throws: LevenbergMarquardt.SolverError.residualNotFinite(iteration: 0)) {
             _ = try LevenbergMarquardt().minimize(initial: [0], residuals: { _ in [.nan] }, jacobian: { _ in Matrix(rows: 1, columns: 1) })

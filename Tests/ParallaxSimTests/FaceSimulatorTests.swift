@@ -5,6 +5,7 @@ import ParallaxDatasets
 import ParallaxGeometry
 import ParallaxMath
 @testable import ParallaxSim
+import ParallaxFace
 
 @Suite struct FaceSimulatorTests {
     static let model = try! FaceSimulator.loadOBJ(path: SequenceSimulatorTests.root.appendingPathComponent("datasets/face_model/face_model_with_iris.obj").path)
@@ -47,12 +48,12 @@ import ParallaxMath
             let anchor = try #require(packets[k + 1].payload as? FaceAnchor)
             // The mesh is rigid but for the irises, which turn with their eyes.
             let posed = sim.posedModel(anchor)
-            for i in Self.model.indices where i < FaceSimulator.rightIris {
+            for i in Self.model.indices where i < CanonicalFace.rightIrisCenter {
                 #expect(posed[i] == Self.model[i])
             }
-            for (first, eye) in [(FaceSimulator.rightIris, anchor.rightEye), (FaceSimulator.leftIris, anchor.leftEye)] {
+            for (first, eye) in [(CanonicalFace.rightIrisCenter, anchor.rightEye), (CanonicalFace.leftIrisCenter, anchor.leftEye)] {
                 // The iris centre sits on the line of sight, one eyeball radius out.
-                #expect((posed[first] - (eye.translation + FaceSimulator.eyeballDepth * (eye.rotation * Vector3(0, 0, 1)))).norm < 1e-12)
+                #expect((posed[first] - (eye.translation + CanonicalFace.eyeballRadius * (eye.rotation * Vector3(0, 0, 1)))).norm < 1e-12)
             }
             for (i, (v, p)) in zip(posed, landmarks.points).enumerated() {
                 #expect((try #require(Self.camera.model.project(anchor.cameraFromHead * v)) - p).norm < 1e-9)
