@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxDatasets", "ParallaxCore", "ParallaxMath", "ParallaxSim", "ParallaxGeometry", "ParallaxImage"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFuzzingTests", dependencies: ["ParallaxFuzzing"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxVideoTests", dependencies: ["ParallaxVideo", "ParallaxDatasets", "ParallaxCore"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxVideoTests", dependencies: ["ParallaxVideo", "ParallaxDatasets", "ParallaxCore", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "Parallax"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxFace", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxDatasets", "ParallaxEval"], swiftSettings: strictSettings),

@@ -51,13 +51,17 @@ public enum BuiltinAnalyzers {
 }
 
 /// The dataset formats that live outside ParallaxDatasets because they need a heavy system
-/// library (video files through FFmpeg).
+/// library (video files through FFmpeg), and the video support the folder formats use.
 public enum BuiltinDatasetFormats {
     /// Adds them to `registry` (asked before the folder formats).
     public static func register(into registry: inout DatasetFormatRegistry) {
         registry.register(VideoFileFormat.self)
     }
 
-    /// ``DatasetFormatRegistry/shared`` with them; evaluated once, before the first command.
-    public static let installed: Void = { register(into: &DatasetFormatRegistry.shared) }()
+    /// ``DatasetFormatRegistry/shared`` with them and ``VideoSupport/installed``; evaluated
+    /// once, before the first command.
+    public static let installed: Void = {
+        register(into: &DatasetFormatRegistry.shared)
+        VideoSupport.installed = .ffmpeg
+    }()
 }

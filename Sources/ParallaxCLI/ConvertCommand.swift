@@ -3,45 +3,125 @@ import Foundation
 import ParallaxGeometry
 import Parallax
 
-/// `parallax convert DATASET --to parallax --out DIR`.
+/// `parallax convert DATASET --to parallax --out DIR`, `--to video --out FILE`.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a dataset folder (EuRoC/ASL, TUM RGB-D, Parallax) into the Parallax or EuRoC folder format.",
+        abstract: "Convert a dataset (EuRoC/ASL, TUM RGB-D, Parallax, a video, …) into a Parallax or EuRoC folder, or a camera stream into a video file.",
         discussion: "Images are copied as lossless PNG, samples with round-trip precision: reading the result gives identical packets. "
-            + "Ground truth, when present, is written as groundtruth.csv (EuRoC layout).")
+            + "Ground truth, when present, is written as groundtruth.csv (EuRoC layout). "
+            + "With --video CODEC a Parallax folder keeps each camera stream as one video file (cam0/data.mkv) and its exact times in cam0/data.csv: "
+            + "ffv1 is lossless (identical pixels), h264 lossy and small (--video-quality is x264's CRF, 0–51, default 18). "
+            + "--to video writes one camera stream (--camera) as a bare video file, its times relative to the first frame in the container's resolution.")
 
-    @Argument(help: "The dataset folder to read.") var dataset: String
-    @Option(name: .long, help: "Target format: parallax, or euroc (cameras with calibration, imu0 and ground truth only).") var to: String = "parallax"
-    @Option(name: .long, help: "Output folder.") var out: String
+    @Argument(help: "The dataset folder or file to read.") var dataset: String
+    @Option(name: .long, help: "Target format: parallax, euroc (cameras with calibration, imu0 and ground truth only), or video (one camera stream as a video file).") var to: String = "parallax"
+    @Option(name: .long, help: "Output folder (a file for --to video: .mkv for ffv1, .mp4 for h264).") var out: String
+    @Option(name: .long, help: "Keep camera streams as video with this codec: ffv1 (lossless) or h264 (lossy). Parallax folders and --to video (default ffv1 there).") var video: String?
+    @Option(name: .customLong("video-quality"), help: "The codec's quality: x264's CRF for h264 (0–51, lower is better, default 18); ffv1 takes none.") var videoQuality: Int?
+    @Option(name: .long, help: "The camera stream --to video writes (default: the dataset's first camera).") var camera: String?
     @Flag(name: .long, help: "Treat a listed image that does not exist as an error.") var strict = false
     @OptionGroup var input: InputOptions
 
+    func validate() throws {
+        guard ["parallax", "euroc", "video"].contains(to) else {
+            throw ValidationError("--to must be parallax, euroc or video (TUM RGB-D is read-only here), got '\(to)'")
+        }
+        if let video, VideoWriter.Codec(rawValue: video) == nil {
+            throw ValidationError("--video must be \(VideoWriter.Codec.allCases.map(\.rawValue).joined(separator: " or ")), got '\(video)'")
+        }
+        if video != nil, to == "euroc" { throw ValidationError("--video: the EuRoC layout keeps images as PNG; convert --to parallax or --to video") }
+        if let videoQuality {
+            switch codec {
+            case .ffv1: throw ValidationError("--video-quality: ffv1 is lossless and takes no quality")
+            case .h264 where !(0...51).contains(videoQuality): throw ValidationError("--video-quality must be in 0…51 for h264 (x264's CRF), got \(videoQuality)")
+            default: break
+            }
+        }
+        if to == "video" {
+            let ext = (out as NSString).pathExtension.lowercased()
+            guard ext == codec.fileExtension else {
+                throw ValidationError("--out: \(codec.rawValue) is written as .\(codec.fileExtension), got '\(out)'")
+            }
+        } else if camera != nil {
+            throw ValidationError("--camera applies to --to video")
+        }
+    }
+
+    /// The codec asked for (ffv1 when --to video names none).
+    var codec: VideoWriter.Codec { video.flatMap(VideoWriter.Codec.init(rawValue:)) ?? .ffv1 }
+
     func run() throws {
         input.applyImageSizeLimit()
-        guard to == "parallax" || to == "euroc" else {
-            throw fail("--to must be parallax or euroc (TUM RGB-D is read-only here), got '\(to)'", code: ExitCodes.badInput)
-        }
         let source: any DatasetSource
         do { source = try DatasetFolder.open(dataset, options: input.datasetOptions(strict: strict)) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
+        if to == "video" { return try writeVideo(source) }
         let output = try CommandOutput(out, command: "parallax convert")
         Interruption.install()
         let progress = ProgressDisplay(spanning: source.listing.stamps.values.joined())
         let count: Int
         do {
-            let writer: any DatasetWriter = to == "euroc" ? try EuRoCFolderWriter(path: output.url.path) : try ParallaxFolderWriter(path: output.url.path)
+            let writer: any DatasetWriter
+            if to == "euroc" {
+                writer = try EuRoCFolderWriter(path: output.url.path)
+            } else {
+                let folder = try ParallaxFolderWriter(path: output.url.path)
+                folder.video = video.map { VideoSupport.Encoding(codec: $0, quality: videoQuality) }
+                writer = folder
+            }
             count = try writer.write(streaming: source, groundTruth: source.groundTruth, progress: { progress?.update($0) },
                                      cancelled: { Interruption.requested })
             progress?.finish()
         } catch {
-            throw output.failed("\(error)")
+            throw output.failed("\(error)", badInput: error is any BadInput)
         }
         try output.finish()
+        reportMissingImages(source)
+        print("converted \(count) packets (\(source.streams.map(\.name).joined(separator: ", "))) from \(source.formatName) to \(out)")
+    }
+
+    /// `--to video`: one camera stream into a video file, moved into place when complete (an
+    /// interrupted conversion finishes the frames encoded so far into the file).
+    private func writeVideo(_ source: any DatasetSource) throws {
+        let cameras = source.streams.filter { $0.type == PayloadType(CameraFrame.self) }.map(\.name)
+        guard let name = camera ?? cameras.first else { throw fail("\(dataset) has no camera stream to write as video", code: ExitCodes.badInput) }
+        guard cameras.contains(name) else {
+            throw fail("--camera '\(name)' is not a camera stream of \(dataset) (\(cameras.joined(separator: ", ")))", code: ExitCodes.badInput)
+        }
+        Interruption.install()
+        let progress = ProgressDisplay(spanning: source.listing.stamps[name] ?? [])
+        let reader = PrefetchingSource(source)
+        defer { reader.stop() }
+        var writer: VideoWriter?
+        var frames = 0
+        do {
+            while !Interruption.requested, let packet = try reader.next() {
+                guard packet.stream == name, let frame = packet.payload as? CameraFrame else { continue }
+                progress?.update(packet.timestamp)
+                if writer == nil {
+                    writer = try VideoWriter(path: out, codec: codec, width: frame.width, height: frame.height, gray: frame.image.channels == 1, quality: videoQuality)
+                }
+                try writer?.write(frame.image, at: packet.timestamp)
+                frames += 1
+            }
+            try writer?.finish()
+            progress?.finish()
+        } catch {
+            throw fail("\(error)" + (frames > 0 ? "; nothing was written to '\(out)'" : ""), code: error is any BadInput || (error as? VideoWriter.WriteError)?.isBadInput == true ? ExitCodes.badInput : ExitCodes.runFailed)
+        }
+        guard frames > 0 else { throw fail("'\(name)' has no frames; nothing written", code: ExitCodes.badInput) }
+        reportMissingImages(source)
+        if Interruption.requested {
+            throw fail("\(Interruption.name ?? "signal"): stopped; the \(frames) frames converted so far are in '\(out)'", code: Interruption.exitCode)
+        }
+        print("converted \(frames) frames of \(name) from \(source.formatName) to \(out) (\(codec.rawValue))")
+    }
+
+    private func reportMissingImages(_ source: any DatasetSource) {
         for (stream, n) in source.missingImages.sorted(by: { $0.key < $1.key }) {
             FileHandle.standardError.write(Data("parallax: warning: \(stream): \(n) listed image(s) do not exist; skipped\n".utf8))
         }
-        print("converted \(count) packets (\(source.streams.map(\.name).joined(separator: ", "))) from \(source.formatName) to \(out)")
     }
 }

@@ -90,7 +90,7 @@ public final class AFLW2000Source: DatasetSource, DeferredPacketSource, FaceTrut
         return !digits.isEmpty && digits.allSatisfy { $0 >= "0" && $0 <= "9" }
     }
 
-    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+    public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
 }
 
 /// AFLW2000-3D folders: `imageNNNNN.jpg` + `imageNNNNN.mat`.

@@ -71,7 +71,7 @@ public enum ParallaxFolderFormat: DatasetFormat {
         isFolder(path) && FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent("parallax.yaml").path)
     }
     public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
-        try ParallaxFolderSource(path: path, strict: options.strict, validateOrder: options.validateOrder)
+        try ParallaxFolderSource(path: path, strict: options.strict, validateOrder: options.validateOrder, grayVideo: options.grayVideo)
     }
 }
 

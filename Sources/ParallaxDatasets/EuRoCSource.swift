@@ -183,7 +183,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
     }
 
     /// The next packet; camera frames are deferred (decoded by whoever runs the work).
-    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+    public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {

@@ -110,7 +110,7 @@ public final class ImageFolderSource: DatasetSource, DeferredPacketSource, Groun
         return decimal.count == stems.count ? (.namesInSeconds, decimal) : nil
     }
 
-    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+    public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {

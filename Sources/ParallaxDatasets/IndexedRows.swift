@@ -12,6 +12,8 @@ public struct IndexedRows: Sendable {
     private enum Row: Sendable {
         case ready(AnyPacket)
         case work(@Sendable () throws -> AnyPacket)
+        /// Produced on the reading thread when its turn comes (a video's next frame).
+        case inOrder(@Sendable () throws -> AnyPacket)
         /// A listed image: decoded by `decode(path)`; `name`, `file` and `line` are how and where it is listed.
         case image(stream: String, path: String, name: String, file: String, line: Int, decode: @Sendable (String) throws -> AnyPacket)
     }
@@ -34,6 +36,13 @@ public struct IndexedRows: Sendable {
     /// A packet at `time` produced later by `produce`, which may run on any thread.
     public mutating func add(at time: Timestamp, rank: Int, produce: @escaping @Sendable () throws -> AnyPacket) {
         rows.append((time, rank, .work(produce)))
+    }
+
+    /// A packet at `time` produced by `produce` on the reading thread, when the merged order
+    /// reaches it: rows added this way run one at a time in time order (a video decodes its
+    /// frames one after another).
+    public mutating func addInOrder(at time: Timestamp, rank: Int, produce: @escaping @Sendable () throws -> AnyPacket) {
+        rows.append((time, rank, .inOrder(produce)))
     }
 
     /// An image of `stream`, listed as `name` at `file`:`line`, decoded from `path` by `decode`
@@ -85,8 +94,9 @@ public struct IndexedRows: Sendable {
         try addGroundTruth(trajectory, file: file, rank: rank, listing: &listing)
     }
 
-    /// The next packet in merged order (merging on the first call), or `nil` at the end.
-    public mutating func next() -> DeferredPacket? {
+    /// The next packet in merged order (merging on the first call), or `nil` at the end; an
+    /// in-order row's error is thrown here.
+    public mutating func next() throws -> DeferredPacket? {
         if !merged {
             rows = rows.enumerated().sorted { a, b in
                 (a.element.time, a.element.rank, a.offset) < (b.element.time, b.element.rank, b.offset)
@@ -98,6 +108,7 @@ public struct IndexedRows: Sendable {
         switch rows[index].row {
         case let .ready(packet): return .ready(packet)
         case let .work(produce): return .work(produce)
+        case let .inOrder(produce): return .ready(try produce())
         case let .image(_, path, _, _, _, decode): return .work { try decode(path) }
         }
     }

@@ -116,7 +116,7 @@ public final class LiveLinkFaceSource: DatasetSource, DeferredPacketSource {
         return FaceAnchor(cameraFromHead: cameraFromHead, leftEye: leftEye, rightEye: rightEye, lookAtPoint: look.point)
     }
 
-    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+    public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
 }
 
 /// Live Link Face CSV takes.

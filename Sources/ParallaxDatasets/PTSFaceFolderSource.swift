@@ -105,7 +105,7 @@ public final class PTSFaceFolderSource: DatasetSource, DeferredPacketSource, Fac
         return points
     }
 
-    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+    public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
 }
 
 /// Folders of face images with iBUG `.pts` annotations.

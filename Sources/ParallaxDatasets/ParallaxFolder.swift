@@ -56,8 +56,9 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
 
     private var indexed = IndexedRows()
 
-    /// Opens the folder at `path` (must hold `parallax.yaml`).
-    public init(path: String, strict: Bool = false, validateOrder: Bool = true) throws {
+    /// Opens the folder at `path` (must hold `parallax.yaml`); camera streams kept as video
+    /// decode to gray with `grayVideo`, else as their `pixels:` says (RGB by default).
+    public init(path: String, strict: Bool = false, validateOrder: Bool = true, grayVideo: Bool = false) throws {
         let root = URL(fileURLWithPath: path)
         let yamlPath = root.appendingPathComponent("parallax.yaml").path
         guard let text = FileContents.string(atPath: yamlPath) else {
@@ -123,6 +124,15 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
                     streams.append(StreamDescription(StreamKey<DepthMap>(name), metadata: StreamMetadata(depth: sensor)))
                 }
                 let calibration = kind == .camera ? cameras[name] : nil
+                if kind == .camera, let videoNode = s["video"] {
+                    guard let file = videoNode.string else { throw invalid(videoNode, "'video' must be a file path") }
+                    let video = try DatasetPath.resolve(file, under: root.path, listedIn: yamlPath, line: videoNode.mark?.line ?? 0)
+                    let pixels = s["pixels"]?.string ?? "rgb"
+                    guard pixels == "rgb" || pixels == "gray" else { throw invalid(s["pixels"], "pixels must be gray or rgb, got '\(pixels)'") }
+                    try VideoStreamRows.add(stream: name, rank: rank, csv: csv, table: table, video: video, gray: grayVideo || pixels == "gray",
+                                            calibration: calibration, to: &rows, listing: &listing)
+                    continue
+                }
                 try table.forEachRow(separatedBy: .comma) { row in
                     guard row.count == 2 else { throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected 2 columns (t_ns,filename), found \(row.count)") }
                     let t = try stamp(row)
@@ -213,7 +223,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
         self.indexed = rows
     }
 
-    public func nextDeferred() throws -> DeferredPacket? { indexed.next() }
+    public func nextDeferred() throws -> DeferredPacket? { try indexed.next() }
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {
@@ -227,6 +237,10 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
 public final class ParallaxFolderWriter: DatasetWriter {
     /// Raw depth units per metre in written 16-bit depth PNGs (TUM's convention).
     public var depthScale: Float = 5000
+    /// Camera streams go into one video file each (`cam0/data.mkv`, through
+    /// ``VideoSupport/installed``) instead of a PNG per frame; nil: PNG.
+    public var video: VideoSupport.Encoding?
+    private var videos: [String: (writer: any VideoSupport.FrameWriter, file: String, frames: Int, gray: Bool)] = [:]
     private let root: URL
     private var order: [String] = []
     private var kinds: [String: ParallaxFolder.StreamKind] = [:]
@@ -286,6 +300,8 @@ public final class ParallaxFolderWriter: DatasetWriter {
             csv[name] = header
         }
         switch packet.payload {
+        case let frame as CameraFrame where video != nil:
+            try writeVideoFrame(frame, stream: name, at: packet.timestamp)
         case let frame as CameraFrame:
             try register(.camera)
             try ImageEncoder.writePNG(frame.image, to: root.appendingPathComponent("\(name)/data/\(t).png").path)
@@ -332,8 +348,35 @@ public final class ParallaxFolderWriter: DatasetWriter {
         }
     }
 
-    /// Writes the CSV files, calibrations, ground truth and `parallax.yaml`.
+    /// Appends `frame` to its stream's video (started by its first frame: the size and pixel
+    /// kind of the stream) and lists it.
+    private func writeVideoFrame(_ frame: CameraFrame, stream name: String, at time: Timestamp) throws {
+        guard let encoding = video else { return }
+        if videos[name] == nil {
+            let support = try VideoSupport.require(for: root.appendingPathComponent(name).path)
+            guard let ext = support.fileExtension(encoding.codec) else {
+                throw WriterError.unsupportedPayload(stream: name, type: "video codec '\(encoding.codec)'")
+            }
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+            let file = "\(name)/data.\(ext)"
+            let gray = frame.image.channels == 1
+            let writer = try support.writer(root.appendingPathComponent(file).path, encoding, frame.width, frame.height, gray)
+            videos[name] = (writer, file, 0, gray)
+            kinds[name] = .camera
+            order.append(name)
+            csv[name] = "#timestamp [ns],frame\n"
+        }
+        guard var entry = videos[name] else { return }
+        try entry.writer.write(frame.image, at: time)
+        csv[name]! += "\(time.nanoseconds),\(entry.frames)\n"
+        entry.frames += 1
+        videos[name] = entry
+    }
+
+    /// Writes the CSV files, calibrations, ground truth and `parallax.yaml` (and finishes the
+    /// videos).
     public func finish(groundTruth: Trajectory? = nil) throws {
+        for name in order { try videos[name]?.writer.finish() }
         var yaml = "format: \(ParallaxFolder.formatTag)\nversion: \(ParallaxFolder.version)\nstreams:\n"
         for name in order {
             try csv[name]!.write(to: root.appendingPathComponent("\(name)/data.csv"), atomically: true, encoding: .utf8)
@@ -349,6 +392,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
                 yaml += "    calibration: \(name)/sensor.yaml\n"
             }
             if let dims = landmarkDimensions[name] { yaml += "    dimensions: \(dims)\n" }
+            if let v = videos[name] { yaml += "    video: \(v.file)\n    pixels: \(v.gray ? "gray" : "rgb")\n" }
             if kinds[name] == .depth {
                 yaml += "    depth_scale: \(depthScale)\n    kind: \(depthKinds[name]?.rawValue ?? "depth")\n"
             }

@@ -87,7 +87,7 @@ public final class StereoPairSource: DatasetSource, DeferredPacketSource, Dispar
         self.rows = rows
     }
 
-    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+    public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
 
     public func disparityTruth(at timestamp: Timestamp) throws -> DisparityTruth? {
         guard let pair = pairs.first(where: { $0.time == timestamp }), let truth = pair.truth else { return nil }

@@ -107,7 +107,7 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource, GroundTru
     }
 
     /// The next packet; images are deferred (decoded by whoever runs the work).
-    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+    public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` (TUM's ground truth is not a stream).
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {

@@ -93,7 +93,7 @@ public final class TrackingSequenceSource: DatasetSource, DeferredPacketSource {
         }
     }
 
-    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+    public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
 }
 
 /// OTB sequences: `img/` (numbered frames) and `groundtruth_rect.txt` (1-based `x,y,w,h`).

@@ -85,11 +85,11 @@ public final class VideoFile {
     private var ended = false
 
     /// FFmpeg's own log is silenced: what goes wrong reaches the user as a ``VideoError``.
-    private static let quiet: Void = av_log_set_level(AV_LOG_QUIET)
+    static let silenceLog: Void = av_log_set_level(AV_LOG_QUIET)
 
     /// Opens `path` and its best video stream's decoder.
     public init(path: String) throws {
-        Self.quiet
+        Self.silenceLog
         self.path = path
         var context: UnsafeMutablePointer<AVFormatContext>?
         var codecContext: UnsafeMutablePointer<AVCodecContext>?
