@@ -121,6 +121,7 @@ struct SimulateCommand: ParsableCommand {
             let points = simulator.scene.cornerPoints.map { "\($0.x) \($0.y) \($0.z)" }.joined(separator: "\n")
             try ("# x y z [m], world frame: ground-truth 3D corners of the simulated room (wall/floor/ceiling corners and texture tile seams)\n"
                  + points + "\n").write(to: output.url.appendingPathComponent("scene_points.txt"), atomically: true, encoding: .utf8)
+            try SceneGeometryFile.write(simulator.scene, to: output.url.appendingPathComponent(SceneGeometryFile.fileName).path)
             let progress = ProgressDisplay(spanning: groundTruth.poses.map(\.timestamp))
             Interruption.install()
             let writer: any DatasetWriter = format == "euroc" ? try EuRoCFolderWriter(path: output.url.path) : try ParallaxFolderWriter(path: output.url.path)

@@ -35,8 +35,11 @@ public struct EvaluationInput {
         return gt
     }
 
-    /// The simulated scene, or an error saying that `evaluation` needs simulated data.
+    /// The simulated scene — in memory, or the geometry a simulated folder keeps beside its
+    /// data (``SceneGeometryFile``) — or an error saying that `evaluation` needs simulated data.
     public func requireScene(for evaluation: String) throws -> (TexturedScene, Trajectory) {
+        let file = URL(fileURLWithPath: datasetPath).appendingPathComponent(SceneGeometryFile.fileName).path
+        let scene = try self.scene ?? (FileManager.default.fileExists(atPath: file) ? SceneGeometryFile.read(path: file) : nil)
         guard let scene, let gt = dataset.groundTruth else {
             throw EvaluationError.needs(evaluation: evaluation, what: "a simulated dataset (the scene is the ground truth)")
         }

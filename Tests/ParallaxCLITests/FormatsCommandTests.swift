@@ -37,4 +37,25 @@ import Parallax
         #expect(parallax(["formats", Paths.cut, "--chain", "stream-stats"]) == 2)  // --evaluate missing
         #expect(parallax(["formats", Paths.cut, "--camera", "cam7"]) == 2)
     }
+
+    /// A folder written by `parallax simulate` keeps its scene's geometry (scene.txt): the
+    /// `landmarks` evaluation scores `klt ! triangulate` on it (as `formats` does at every
+    /// format) as it does on a simulation in memory.
+    @Test func simulatedFoldersAreScoredByTheirScene() throws {
+        let sim = Paths.temporary("formats-sim"), out = Paths.temporary("formats-sim-out")
+        defer { for u in [sim, out] { try? FileManager.default.removeItem(at: u) } }
+        // A small camera (188×120, no lens distortion) without depth keeps the debug build quick.
+        let calibration = try String(contentsOfFile: Paths.cut + "/mav0/cam0/sensor.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "resolution: [752, 480]", with: "resolution: [188, 120]")
+            .replacingOccurrences(of: "intrinsics: [458.654, 457.296, 367.215, 248.375]", with: "intrinsics: [114.66, 114.32, 91.68, 61.97]")
+            .replacingOccurrences(of: "distortion_model: radial-tangential", with: "distortion_model: none")
+        let camera = Paths.temporary("formats-sim-camera.yaml")
+        defer { try? FileManager.default.removeItem(at: camera) }
+        try calibration.write(to: camera, atomically: true, encoding: .utf8)
+        #expect(parallax(["simulate", "--seconds", "1", "--depth-rate", "0", "--camera-calibration", camera.path, "--out", sim.path]) == 0)
+        #expect(FileManager.default.fileExists(atPath: sim.appendingPathComponent("scene.txt").path))
+        #expect(parallax(["bench", "--chain", "klt camera=cam0 ! triangulate", "--dataset", sim.path, "--evaluate", "landmarks", "--out", out.path]) == 0)
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(report.contains("| ok |"))
+    }
 }
