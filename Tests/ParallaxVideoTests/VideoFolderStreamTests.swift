@@ -98,4 +98,21 @@ import ParallaxImage
         try FileManager.default.removeItem(atPath: folder + "/cam1/data.mkv")
         refused("\(folder)/cam1/data.mkv is not a dataset: expected the video file of stream 'cam1'")
     }
+
+    /// The bundled real clip (20 s of EuRoC MH_01, the camera as H.264) reads on a fresh clone:
+    /// 400 frames at 20 Hz with EuRoC's nanosecond times, every one decoded, IMU and ground truth.
+    @Test func theBundledClipReads() throws {
+        let clip = URL(fileURLWithPath: Self.cut).deletingLastPathComponent().appendingPathComponent("euroc_mh01_clip").path
+        let source = try DatasetFolder.open(clip)
+        let times = try #require(source.listing.stamps["cam0"])
+        #expect(times.count == 400 && times.first?.nanoseconds == 1_403_636_584_763_555_584 && times.last?.nanoseconds == 1_403_636_604_713_555_456)
+        #expect(source.listing.stamps["imu0"]?.count == 4391 && source.groundTruth?.poses.count == 4390)
+        var frames = 0
+        while let p = try source.next() {
+            guard let frame = p.payload as? CameraFrame else { continue }
+            #expect(p.timestamp == times[frames] && frame.width == 752 && frame.height == 480 && frame.image.channels == 1)
+            frames += 1
+        }
+        #expect(frames == 400)
+    }
 }
