@@ -57,13 +57,13 @@ public final class ChainRunner {
     /// Runs to the end (or to `cancelled()`), handing every output to `sink` in deterministic
     /// order; `progress` sees each timestamp group.
     public func run(options: Options = Options(), cancelled: (@Sendable () -> Bool)? = nil, progress: ((Timestamp) -> Void)? = nil,
-                    sink: @escaping FrameBus.Sink = { _, _ in }) throws -> Outcome {
+                    sink: @escaping FrameBus.Sink = { _, _ in }, inputs: ((AnyPacket) throws -> Void)? = nil) throws -> Outcome {
         let bus = try FrameBus(sources: [source], analyzers: instances,
                                options: .init(mode: options.realtime ? .realtime : .offline, prefetch: options.prefetch))
         if let cancelled { bus.setCancellation(cancelled) }
         if let progress { bus.setProgress(progress) }
         do {
-            let report = try bus.run(sink: sink)
+            let report = try bus.run(sink: sink, inputs: inputs)
             return Outcome(report: report, metadata: bus.streamMetadata, failure: nil)
         } catch let failure as FrameBusFailure {
             return Outcome(report: failure.report, metadata: bus.streamMetadata, failure: failure)

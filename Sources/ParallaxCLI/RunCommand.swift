@@ -35,6 +35,8 @@ struct RunCommand: ParsableCommand {
     var groundTruth: String?
     @Option(name: .long, help: ArgumentHelp("Encoding of the PLY files point clouds are written to: binary (little-endian) or ascii.", valueName: "binary|ascii"))
     var ply: String = "binary"
+    @Option(name: .long, help: ArgumentHelp("Also record the input streams and every analyzer output into this MCAP file for Foxglove (well-known schemas, JSON encoding; docs/foxglove.md).", valueName: "file.mcap"))
+    var mcap: String?
     @Flag(name: .long, help: "No progress display.")
     var quiet = false
     @OptionGroup var input: InputOptions
@@ -76,6 +78,11 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw fail("cannot write into '\(out)': \(error.localizedDescription)", code: ExitCodes.badInput)
         }
+        var recorder: FoxgloveRecorder?
+        if let mcap {
+            do { recorder = try FoxgloveRecorder(path: mcap) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        }
+        nonisolated(unsafe) let foxglove = recorder
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         nonisolated(unsafe) var buffered = Data()
@@ -90,13 +97,15 @@ struct RunCommand: ParsableCommand {
                 buffered.removeAll(keepingCapacity: true)
             }
             try writers[packet.stream]?.write(packet)
+            try foxglove?.record(packet)
         }
         var options = ChainRunner.Options()
         options.prefetch = !singleThread
         options.realtime = realtime
         let outcome: ChainRunner.Outcome
         do {
-            outcome = try runner.run(options: options, cancelled: { Interruption.requested }, progress: display.map { d in { d.update($0) } }, sink: sink)
+            outcome = try runner.run(options: options, cancelled: { Interruption.requested }, progress: display.map { d in { d.update($0) } }, sink: sink,
+                                     inputs: foxglove.map { r in { try r.record($0) } })
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
@@ -113,6 +122,17 @@ struct RunCommand: ParsableCommand {
                 report.warnings += writer.warnings.map { "\(stream): \($0)" }
             } catch {
                 problems.append("\(stream): could not finish its file: \(OutputFolder.reason(error))")
+            }
+        }
+        if let recorder, let mcap {
+            // Finished whatever happened: what was recorded stays readable.
+            do {
+                try recorder.finish()
+                for (stream, n) in recorder.skipped.sorted(by: { $0.key < $1.key }) {
+                    report.warnings.append("\(stream): \(n) packet(s) have no Foxglove or JSON form; not in \(mcap)")
+                }
+            } catch {
+                problems.append("\(error)")
             }
         }
         for (producer, count) in unencodable.sorted(by: { $0.key < $1.key }) {

@@ -75,7 +75,9 @@ public final class FrameBus {
     /// Runs to the end of all sources. Returns the report; throws ``FrameBusFailure`` (which
     /// carries the report) when a source or analyzer failed.
     @discardableResult
-    public func run(sink: @escaping Sink = { _, _ in }) throws -> RunReport {
+    /// Runs to the end: `sink` sees every analyzer output, `inputs` (when given) every source
+    /// packet as it enters the bus, both in deterministic order.
+    public func run(sink: @escaping Sink = { _, _ in }, inputs: ((AnyPacket) throws -> Void)? = nil) throws -> RunReport {
         var state: BusRunState
         do { state = try BusRunState(analyzers: analyzers, plan: plan, sink: sink) } catch let error as BusError {
             var report = RunReport()
@@ -108,6 +110,7 @@ public final class FrameBus {
                 for i in sources.indices {
                     while let packet = heads[i], packet.timestamp == t {
                         try state.acceptSource(packet)
+                        try inputs?(packet)
                         heads[i] = try pull(i)
                         if heads[i] == nil { state.endSourceStreams(sources[i].streams.map(\.name)) }
                     }

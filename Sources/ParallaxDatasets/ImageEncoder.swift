@@ -16,6 +16,25 @@ public enum ImageEncoder {
         }
     }
 
+    /// An 8-bit gray (1 channel) or RGB (3 channels) image as PNG bytes (`name` for errors).
+    public static func pngData(_ image: ImageBuffer<UInt8>, name: String) throws -> Data {
+        precondition(image.channels == 1 || image.channels == 3, "PNG writer: 1 or 3 channels")
+        var png = header(image.width, image.height)
+        png.format = image.channels == 3 ? UInt32(PNG_FORMAT_FLAG_COLOR) : 0
+        let stride = Int32(image.width * image.channels)
+        return try image.withUnsafeSamples { p in
+            // First the size libpng needs, then the bytes.
+            var size = 0
+            guard png_image_write_to_memory(&png, nil, &size, 0, p.baseAddress, stride, nil) != 0, size > 0 else {
+                throw ImageDecodingError.corrupt(path: name, message: "cannot encode PNG: \(message(&png))")
+            }
+            var bytes = Data(count: size)
+            let ok = bytes.withUnsafeMutableBytes { out in png_image_write_to_memory(&png, out.baseAddress, &size, 0, p.baseAddress, stride, nil) }
+            guard ok != 0 else { throw ImageDecodingError.corrupt(path: name, message: "cannot encode PNG: \(message(&png))") }
+            return bytes.prefix(size)
+        }
+    }
+
     /// Writes a 16-bit gray image with its raw values (no gamma conversion).
     public static func writePNG16(_ image: ImageBuffer<UInt16>, to path: String) throws {
         var png = header(image.width, image.height)
