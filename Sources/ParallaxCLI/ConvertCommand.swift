@@ -12,11 +12,12 @@ struct ConvertCommand: ParsableCommand {
             + "Ground truth, when present, is written as groundtruth.csv (EuRoC layout). "
             + "With --video CODEC a Parallax folder keeps each camera stream as one video file (cam0/data.mkv) and its exact times in cam0/data.csv: "
             + "ffv1 is lossless (identical pixels), h264 lossy and small (--video-quality is x264's CRF, 0–51, default 18). "
-            + "--to video writes one camera stream (--camera) as a bare video file, its times relative to the first frame in the container's resolution.")
+            + "--to video writes one camera stream (--camera) as a bare video file, its times relative to the first frame in the container's resolution. "
+            + "--to mcap writes every stream into an MCAP file for Foxglove (docs/foxglove.md).")
 
     @Argument(help: "The dataset folder or file to read.") var dataset: String
-    @Option(name: .long, help: "Target format: parallax, euroc (cameras with calibration, imu0 and ground truth only), or video (one camera stream as a video file).") var to: String = "parallax"
-    @Option(name: .long, help: "Output folder (a file for --to video: .mkv for ffv1, .mp4 for h264).") var out: String
+    @Option(name: .long, help: "Target format: parallax, euroc (cameras with calibration, imu0 and ground truth only), video (one camera stream as a video file) or mcap (every stream, for Foxglove).") var to: String = "parallax"
+    @Option(name: .long, help: "Output folder (a file for --to video: .mkv for ffv1, .mp4 for h264; for --to mcap: .mcap).") var out: String
     @Option(name: .long, help: "Keep camera streams as video with this codec: ffv1 (lossless) or h264 (lossy). Parallax folders and --to video (default ffv1 there).") var video: String?
     @Option(name: .customLong("video-quality"), help: "The codec's quality: x264's CRF for h264 (0–51, lower is better, default 18); ffv1 takes none.") var videoQuality: Int?
     @Option(name: .long, help: "The camera stream --to video writes (default: the dataset's first camera).") var camera: String?
@@ -24,9 +25,10 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func validate() throws {
-        guard ["parallax", "euroc", "video"].contains(to) else {
-            throw ValidationError("--to must be parallax, euroc or video (TUM RGB-D is read-only here), got '\(to)'")
+        guard ["parallax", "euroc", "video", "mcap"].contains(to) else {
+            throw ValidationError("--to must be parallax, euroc, video or mcap (TUM RGB-D is read-only here), got '\(to)'")
         }
+        if to == "mcap", video != nil || videoQuality != nil { throw ValidationError("--video: an MCAP file holds frames as PNG images") }
         if let video, VideoWriter.Codec(rawValue: video) == nil {
             throw ValidationError("--video must be \(VideoWriter.Codec.allCases.map(\.rawValue).joined(separator: " or ")), got '\(video)'")
         }
@@ -37,6 +39,9 @@ struct ConvertCommand: ParsableCommand {
             case .h264 where !(0...51).contains(videoQuality): throw ValidationError("--video-quality must be in 0…51 for h264 (x264's CRF), got \(videoQuality)")
             default: break
             }
+        }
+        if to == "mcap", (out as NSString).pathExtension.lowercased() != "mcap" {
+            throw ValidationError("--out: --to mcap writes a .mcap file, got '\(out)'")
         }
         if to == "video" {
             let ext = (out as NSString).pathExtension.lowercased()
@@ -58,6 +63,7 @@ struct ConvertCommand: ParsableCommand {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         if to == "video" { return try writeVideo(source) }
+        if to == "mcap" { return try writeMCAP(source) }
         let output = try CommandOutput(out, command: "parallax convert")
         Interruption.install()
         let progress = ProgressDisplay(spanning: source.listing.stamps.values.joined())
@@ -117,6 +123,37 @@ struct ConvertCommand: ParsableCommand {
             throw fail("\(Interruption.name ?? "signal"): stopped; the \(frames) frames converted so far are in '\(out)'", code: Interruption.exitCode)
         }
         print("converted \(frames) frames of \(name) from \(source.formatName) to \(out) (\(codec.rawValue))")
+    }
+
+    /// `--to mcap`: every stream (ground truth too) into an MCAP file, finished with what was
+    /// read when interrupted.
+    private func writeMCAP(_ source: any DatasetSource) throws {
+        let recorder: FoxgloveRecorder
+        do { recorder = try FoxgloveRecorder(path: out) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        Interruption.install()
+        let progress = ProgressDisplay(spanning: source.listing.stamps.values.joined())
+        let reader = PrefetchingSource(source)
+        defer { reader.stop() }
+        var count = 0
+        do {
+            while !Interruption.requested, let packet = try reader.next() {
+                progress?.update(packet.timestamp)
+                try recorder.record(packet)
+                count += 1
+            }
+            try recorder.finish()
+            progress?.finish()
+        } catch {
+            throw fail("\(error)", code: error is any BadInput ? ExitCodes.badInput : ExitCodes.runFailed)
+        }
+        reportMissingImages(source)
+        for (stream, n) in recorder.skipped.sorted(by: { $0.key < $1.key }) {
+            FileHandle.standardError.write(Data("parallax: warning: \(stream): \(n) packet(s) have no Foxglove or JSON form; not in \(out)\n".utf8))
+        }
+        if Interruption.requested {
+            throw fail("\(Interruption.name ?? "signal"): stopped; the \(count) packets converted so far are in '\(out)'", code: Interruption.exitCode)
+        }
+        print("converted \(count) packets (\(source.streams.map(\.name).joined(separator: ", "))) from \(source.formatName) to \(out)")
     }
 
     private func reportMissingImages(_ source: any DatasetSource) {

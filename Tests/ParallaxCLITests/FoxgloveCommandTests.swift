@@ -49,4 +49,36 @@ import Parallax
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(parallax(["run", "stream-stats", Paths.cut, "--out", dir.path, "--quiet", "--mcap", "/nonexistent-folder/x.mcap"]) == 2)
     }
+
+    /// `convert --to mcap`: every stream of the dataset, ground truth too.
+    @Test func convertWritesEveryStream() throws {
+        let dir = Paths.temporary("mcap-convert")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("cut.mcap").path
+        #expect(parallax(["convert", Paths.cut, "--to", "mcap", "--out", file]) == 0)
+        #expect(parallax(["convert", Paths.cut, "--to", "mcap", "--out", dir.appendingPathComponent("cut.txt").path]) == 2)
+        let records = try MCAPWriterChecks.channels(of: Data(contentsOf: URL(fileURLWithPath: file)))
+        #expect(records == ["/cam0", "/cam1", "/imu0", "/groundtruth", "/tf"].sorted())
+    }
+}
+
+/// The topics an MCAP file's summary names (a reading of its channel records).
+enum MCAPWriterChecks {
+    static func channels(of file: Data) throws -> [String] {
+        var topics: [String] = []
+        var i = 8
+        func u64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(file[file.startIndex + at + $1]) << (8 * $1) } }
+        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(file[file.startIndex + at + $1]) << (8 * $1) } }
+        while i < file.count - 8 {
+            let op = file[file.startIndex + i], length = u64(i + 1)
+            if op == 0x04 {  // channel: id u16, schema u16, topic
+                let n = u32(i + 9 + 4)
+                topics.append(String(decoding: file.subdata(in: (i + 9 + 8)..<(i + 9 + 8 + n)), as: UTF8.self))
+            }
+            if op == 0x0F { break }  // data end: the summary repeats the channels
+            i += 9 + length
+        }
+        return topics.sorted()
+    }
 }
