@@ -8,8 +8,8 @@ import ParallaxMath
 ///
 /// | payload | schema |
 /// |---|---|
-/// | ``CameraFrame`` | `foxglove.CompressedImage` (lossless PNG) |
-/// | ``Pose`` (ground truth, `vio`) | `foxglove.PoseInFrame` in `world`, and `foxglove.FrameTransform` on `/tf` (`world` → the stream) |
+/// | ``CameraFrame`` | `foxglove.CompressedImage` (JPEG at ``imageQuality``: a view, not an archive; lossless PNG took ~85 ms a frame on the MH_01 clip, JPEG a few) |
+/// | ``Pose`` (ground truth, `vio`) | `foxglove.PoseInFrame` in `world`, and `foxglove.FrameTransform` on `/tf/<stream>` (`world` → the stream) |
 /// | ``FeatureTracks`` | `foxglove.ImageAnnotations`: each feature a point, coloured by its age |
 /// | ``TrackedObjects``, ``DetectedFaces`` | `foxglove.ImageAnnotations`: boxes (and landmarks) |
 /// | ``Landmark`` (`triangulate`) | `foxglove.PointCloud` in `world`: every landmark of one time together |
@@ -25,6 +25,8 @@ public final class FoxgloveRecorder {
     /// Landmarks waiting to be written as one cloud per stream and time.
     private var pendingLandmarks: (stream: String, time: Timestamp, points: [Vector3])?
     private let encoder: JSONEncoder
+    /// JPEG quality of recorded images (1…100).
+    public var imageQuality = 90
     /// Packets not recorded, per stream (payloads with no JSON form).
     public private(set) var skipped: [String: Int] = [:]
     /// Packets recorded, per stream.
@@ -46,14 +48,14 @@ public final class FoxgloveRecorder {
         let time = packet.timestamp
         switch packet.payload {
         case let frame as CameraFrame:
-            let png = try ImageEncoder.pngData(frame.image, name: "\(packet.stream) at \(time.nanoseconds) ns")
-            try write(Foxglove.CompressedImage(timestamp: .init(time), frame_id: frame.cameraID, data: png.base64EncodedString(), format: "png"),
+            let jpeg = try ImageEncoder.jpegData(frame.image, quality: imageQuality, name: "\(packet.stream) at \(time.nanoseconds) ns")
+            try write(Foxglove.CompressedImage(timestamp: .init(time), frame_id: frame.cameraID, data: jpeg.base64EncodedString(), format: "jpeg"),
                       schema: "foxglove.CompressedImage", topic: topic, time: time, stream: packet.stream)
         case let pose as Pose:
             let p = Foxglove.Pose(pose.worldFromBody)
             try write(Foxglove.PoseInFrame(timestamp: .init(time), frame_id: "world", pose: p), schema: "foxglove.PoseInFrame", topic: topic, time: time, stream: packet.stream)
             try write(Foxglove.FrameTransform(timestamp: .init(time), parent_frame_id: "world", child_frame_id: packet.stream, translation: p.position, rotation: p.orientation),
-                      schema: "foxglove.FrameTransform", topic: "/tf", time: time, stream: nil)
+                      schema: "foxglove.FrameTransform", topic: "/tf/" + packet.stream, time: time, stream: nil)
         case let tracks as FeatureTracks:
             // Young tracks yellow, old ones (≥ 20 frames) blue.
             let points = tracks.features.map { f -> (Foxglove.Point2, Foxglove.Color) in

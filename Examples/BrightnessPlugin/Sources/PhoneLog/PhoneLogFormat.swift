@@ -45,5 +45,5 @@ public final class PhoneLogSource: DatasetSource, DeferredPacketSource {
         if validateOrder { try listing.validate() }
     }
 
-    public func nextDeferred() throws -> DeferredPacket? { rows.next() }
+    public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
 }
