@@ -60,6 +60,7 @@ struct BenchCommand: ParsableCommand {
         let results = runner.run()
         do {
             try BenchReport.write(suite: spec, results: results, to: outURL)
+            try BenchHTMLReport.write(suite: spec, results: results, to: outURL)
             try? FileManager.default.removeItem(at: outURL.appendingPathComponent("scratch"))
         } catch {
             throw output.failed("cannot write the report: \(OutputFolder.reason(error))")
@@ -74,7 +75,7 @@ struct BenchCommand: ParsableCommand {
                 }.joined(separator: "; ")
                 print("\(r.name): \(r.status)\(r.note.map { " (\($0))" } ?? "")\(stats.isEmpty ? "" : " — \(stats)")")
             }
-            print("wrote \(out)/report.md, report.json and plots")
+            print("wrote \(out)/report.html (open it in a browser), report.md, report.json and plots")
         }
         for r in results where r.status == "invalid" { FileHandle.standardError.write(Data("parallax: bench run '\(r.name)': \(r.note ?? "")\n".utf8)) }
         if results.contains(where: { $0.status == "invalid" }) { throw ExitCodes.badInput }
