@@ -66,6 +66,16 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         .systemLibrary(
+            name: "CBZip2",
+            path: "Sources/CBZip2",
+            providers: [.apt(["libbz2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLZ4",
+            path: "Sources/CLZ4",
+            providers: [.apt(["liblz4-dev"])]
+        ),
+        .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -133,7 +143,7 @@ let package = Package(
 
         .target(
             name: "ParallaxDatasets",
-            dependencies: ["CImageCodecs", "CZlib", "ParallaxCore", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CImageCodecs", "CZlib", "CBZip2", "CLZ4", "ParallaxCore", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
         // Evaluations compare a run's outputs with the truth a dataset (or the simulated scene) holds.

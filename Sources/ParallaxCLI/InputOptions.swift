@@ -11,6 +11,9 @@ struct InputOptions: ParsableArguments {
             help: "How video files' frames are delivered: rgb, or gray (the decoder's luma plane: no colour conversion).")
     var videoPixels: String = "rgb"
 
+    @Option(name: .customLong("topic"), help: ArgumentHelp("A bag topic's stream name, overriding the convention (/cam0/image_raw → cam0); repeat for several.", valueName: "/topic=name"))
+    var topics: [String] = []
+
     @Option(name: .customLong("max-image-megapixels"),
             help: "Largest image size a file may declare (megapixels, 0.001…10000); larger headers are refused before anything is allocated.")
     var maxImageMegapixels: Double = Double(ImageSizeLimit.defaultMaxPixels) / 1e6
@@ -22,6 +25,12 @@ struct InputOptions: ParsableArguments {
         guard ["rgb", "gray"].contains(videoPixels) else {
             throw ValidationError("--video-pixels must be rgb or gray, got '\(videoPixels)'")
         }
+        for t in topics {
+            let parts = t.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].hasPrefix("/"), !parts[1].isEmpty, !parts[1].contains(" ") else {
+                throw ValidationError("--topic takes /topic=name (e.g. /cam0/image_raw=left), got '\(t)'")
+            }
+        }
         if let imageRate, !(imageRate.isFinite && (0.001...100_000).contains(imageRate)) {
             throw ValidationError("--image-rate must be in 0.001…100000 Hz, got \(imageRate)")
         }
@@ -32,6 +41,11 @@ struct InputOptions: ParsableArguments {
 
     /// How to open datasets with these options.
     func datasetOptions(strict: Bool = false, groundTruth: String? = nil) -> DatasetOptions {
-        DatasetOptions(strict: strict, imageRateHz: imageRate, groundTruth: groundTruth, grayVideo: videoPixels == "gray")
+        var options = DatasetOptions(strict: strict, imageRateHz: imageRate, groundTruth: groundTruth, grayVideo: videoPixels == "gray")
+        for t in topics {
+            let parts = t.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { options.topicNames[String(parts[0])] = String(parts[1]) }
+        }
+        return options
     }
 }

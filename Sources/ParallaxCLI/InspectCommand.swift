@@ -42,6 +42,7 @@ struct InspectCommand: ParsableCommand {
         print(report.groundTruthPoses > 0
               ? "ground truth: \(report.groundTruthPoses) poses over \(String(format: "%.2f", report.groundTruthSeconds)) s"
               : "ground truth: none")
+        for note in report.notes { print("note: \(note)") }
         for s in report.streams where s.outOfOrder > 0 {
             print("warning: \(s.name) has \(s.outOfOrder) timestamp(s) that go backwards or repeat; `parallax run` will refuse it")
         }

@@ -37,6 +37,8 @@ public struct DatasetInspection: Sendable, Codable {
     /// Ground-truth poses (0 when absent) and their span (s).
     public var groundTruthPoses: Int
     public var groundTruthSeconds: Double
+    /// What the reader skipped or assumed (``DatasetSource/notes``).
+    public var notes: [String] = []
 
     /// Inspects `path` (opened as `options` say, except that timestamps going back are
     /// reported, not refused). Decodes only the first image of each image stream.
@@ -73,7 +75,8 @@ public struct DatasetInspection: Sendable, Codable {
             path: path, format: source.formatName, streams: streams,
             durationSeconds: (all.max().flatMap { mx in all.min().map { mx.seconds(since: $0) } }) ?? 0,
             groundTruthPoses: gt?.count ?? 0,
-            groundTruthSeconds: gt.flatMap { g in g.poses.last.map { $0.time - g.poses[0].time } } ?? 0)
+            groundTruthSeconds: gt.flatMap { g in g.poses.last.map { $0.time - g.poses[0].time } } ?? 0,
+            notes: source.notes)
     }
 
     /// One line per kind of metadata, joined by "; " (`nil` when there is none).

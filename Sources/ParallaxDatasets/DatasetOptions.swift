@@ -16,6 +16,9 @@ public struct DatasetOptions: Sendable, Equatable {
     /// conversion, the cheapest way in for gray-only chains).
     public var grayVideo = false
 
+    /// Stream names for bag topics, overriding the convention (`/cam0/image_raw` → `cam0`).
+    public var topicNames: [String: String] = [:]
+
     public init(strict: Bool = false, validateOrder: Bool = true, imageRateHz: Double? = nil, groundTruth: String? = nil, grayVideo: Bool = false) {
         self.grayVideo = grayVideo
         self.strict = strict

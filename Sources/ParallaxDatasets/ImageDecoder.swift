@@ -56,6 +56,11 @@ public enum ImageDecoder {
     /// Decodes `path`, choosing the codec by content (PNG, JPEG or binary PNM signature).
     public static func decode(path: String) throws -> DecodedImage {
         guard let data = FileContents.data(atPath: path) else { throw ImageDecodingError.unreadable(path: path) }
+        return try decode(data: data, name: path)
+    }
+
+    /// Decodes an image held in memory (`name` says where it came from, for errors).
+    public static func decode(data: Data, name path: String) throws -> DecodedImage {
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path) }
         if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data, path: path) }
         if PNMDecoder.matches(data) { return try PNMDecoder.decode(data, path: path) }

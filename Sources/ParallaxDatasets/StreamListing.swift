@@ -45,6 +45,12 @@ public protocol DatasetSource: PacketSource {
     var groundTruth: Trajectory? { get }
     /// Listed images that do not exist, per stream.
     var missingImages: [String: Int] { get }
+    /// What the reader skipped or assumed, one sentence each (`inspect` and `run` print them).
+    var notes: [String] { get }
+}
+
+extension DatasetSource {
+    public var notes: [String] { [] }
 }
 
 /// Stream names readers give to what is not a sensor.

@@ -1,0 +1,149 @@
+import Foundation
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxMath
+
+/// A ROS 1 bag as a dataset (EuRoC and TUM-VI publish theirs so). Topics become streams by
+/// their first name component — `/cam0/image_raw` → `cam0`, `/imu0` → `imu0` — or as
+/// `topicNames` says (`--topic /cam0/image_raw=left`):
+///
+/// | message | becomes |
+/// |---|---|
+/// | `sensor_msgs/Image` (mono8, rgb8, bgr8, rgba8, bgra8), `CompressedImage` (JPEG, PNG) | a camera stream (``CameraFrame``) |
+/// | `sensor_msgs/CameraInfo` | the calibration of the camera stream of the same name |
+/// | `sensor_msgs/Imu` | an IMU stream |
+/// | `geometry_msgs/PoseStamped`, `TransformStamped`, `nav_msgs/Odometry` | the ground truth (`T_WB`), when one topic has them; several become pose streams |
+///
+/// Other message types are skipped, counted in ``notes``. Each message is at its header's stamp
+/// (the sensor's time; the bag's receive time when the stamp is zero). The bag is read through
+/// its index once to list every message (chunks decompressed one at a time); images are
+/// decoded when the bus asks for them.
+public final class ROSBagSource: DatasetSource, DeferredPacketSource {
+    public let formatName = "ROS 1 bag"
+    public private(set) var streams: [StreamDescription] = []
+    public private(set) var listing = StreamListing()
+    public private(set) var groundTruth: Trajectory?
+    public let missingImages: [String: Int] = [:]
+    /// What was skipped (unknown message types per topic, a second camera info).
+    public private(set) var notes: [String] = []
+    private var rows = IndexedRows()
+
+    /// The stream a topic becomes by convention: its first name component.
+    public static func streamName(forTopic topic: String) -> String {
+        String(topic.split(separator: "/").first ?? Substring(topic))
+    }
+
+    public init(path: String, topicNames: [String: String] = [:], validateOrder: Bool = true) throws {
+        let bag = try ROSBag1File(path: path)
+        func name(_ c: ROSBag1File.Connection) -> String { topicNames[c.topic] ?? Self.streamName(forTopic: c.topic) }
+        // Which topics hold what.
+        var skipped: [String: (type: String, count: Int)] = [:]
+        let poseTopics = Set(bag.connections.values.filter { ROSMessages.poseTypes.contains($0.type) }.map(\.topic))
+        var owner: [String: (topic: String, type: String)] = [:]
+        for c in bag.connections.values.sorted(by: { $0.id < $1.id }) where ROSMessages.known.contains(c.type) && c.type != ROSMessages.cameraInfo {
+            if poseTopics.count == 1, ROSMessages.poseTypes.contains(c.type) { continue }
+            let kind = c.type == ROSMessages.compressedImage ? ROSMessages.image : c.type
+            if let other = owner[name(c)], other.topic != c.topic {
+                throw ROSBag1File.BagError(path: path, offset: nil, reason: "topics \(other.topic) and \(c.topic) both become stream '\(name(c))'; name one with --topic \(c.topic)=NAME")
+            }
+            owner[name(c)] = (c.topic, kind)
+        }
+        var calibrations: [String: CameraCalibration] = [:]
+        var truth: [StampedPose] = []
+        var order: [String] = []
+        struct Row { var stream: String; var time: Timestamp; var ref: ROSBag1File.MessageRef; var type: String }
+        var found: [Row] = []
+        for k in bag.chunkPositions.indices {
+            for ref in try bag.messages(inChunk: k) {
+                guard let c = bag.connections[ref.connection] else {
+                    throw ROSBag1File.BagError(path: path, offset: bag.chunkPositions[k], reason: "a message of connection \(ref.connection), which the index does not list")
+                }
+                guard ROSMessages.known.contains(c.type) else {
+                    skipped[c.topic, default: (c.type, 0)].count += 1
+                    continue
+                }
+                let data = try bag.data(of: ref)
+                let stamp = ROSMessages.stamp(data).flatMap { $0.nanoseconds > 0 ? $0 : nil } ?? ref.receiveTime
+                func failed(_ error: any Error) -> ROSBag1File.BagError {
+                    ROSBag1File.BagError(path: path, offset: nil, reason: "\(c.topic) (\(c.type)) at \(stamp.nanoseconds) ns: \(error)")
+                }
+                do {
+                    switch c.type {
+                    case ROSMessages.cameraInfo:
+                        if calibrations[name(c)] == nil { calibrations[name(c)] = try ROSMessages.calibration(data) }
+                    case _ where poseTopics.count == 1 && ROSMessages.poseTypes.contains(c.type):
+                        truth.append(StampedPose(time: stamp.seconds, timestamp: stamp, pose: try ROSMessages.pose(data, type: c.type)))
+                    default:
+                        if !order.contains(name(c)) { order.append(name(c)) }
+                        found.append(Row(stream: name(c), time: stamp, ref: ref, type: c.type))
+                    }
+                } catch {
+                    throw failed(error)
+                }
+            }
+        }
+        notes = skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.count) \($0.value.type) message(s) skipped (a type Parallax does not read)" }
+        // Streams in the order they first appear; their packets.
+        for stream in order {
+            guard let kind = owner[stream]?.type else { continue }
+            switch kind {
+            case ROSMessages.image: streams.append(StreamDescription(StreamKey<CameraFrame>(stream), metadata: StreamMetadata(camera: calibrations[stream])))
+            case ROSMessages.imu: streams.append(StreamDescription(StreamKey<IMUSample>(stream)))
+            default: streams.append(StreamDescription(StreamKey<Pose>(stream)))
+            }
+        }
+        let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        for (k, row) in found.enumerated() {
+            listing.record(stream: row.stream, timestamp: row.time, file: path, line: k + 1)
+            let r = rank[row.stream] ?? 0
+            switch row.type {
+            case ROSMessages.image, ROSMessages.compressedImage:
+                let (stream, time, ref, type, calibration) = (row.stream, row.time, row.ref, row.type, calibrations[row.stream])
+                rows.add(at: time, rank: r) {
+                    let where_ = "\(path): \(stream) at \(time.nanoseconds) ns"
+                    let frame: CameraFrame
+                    do { frame = try ROSMessages.frame(try bag.data(of: ref), type: type, camera: stream, name: where_) } catch let error as ROSBag1File.BagError {
+                        throw error
+                    } catch {
+                        throw ROSBag1File.BagError(path: path, offset: nil, reason: "\(stream) at \(time.nanoseconds) ns: \(error)")
+                    }
+                    try ImageDecodingError.checkSize(path: where_, width: frame.width, height: frame.height, calibration: calibration)
+                    return AnyPacket(stream: stream, timestamp: time, payload: frame)
+                }
+            case ROSMessages.imu:
+                let sample: IMUSample
+                do { sample = try ROSMessages.imuSample(try bag.data(of: row.ref)) } catch {
+                    throw ROSBag1File.BagError(path: path, offset: nil, reason: "\(row.stream) at \(row.time.nanoseconds) ns: \(error)")
+                }
+                rows.add(AnyPacket(stream: row.stream, timestamp: row.time, payload: sample), rank: r)
+            default:
+                let pose: SE3
+                do { pose = try ROSMessages.pose(try bag.data(of: row.ref), type: row.type) } catch {
+                    throw ROSBag1File.BagError(path: path, offset: nil, reason: "\(row.stream) at \(row.time.nanoseconds) ns: \(error)")
+                }
+                rows.add(AnyPacket(stream: row.stream, timestamp: row.time, payload: Pose(worldFromBody: pose)), rank: r)
+            }
+        }
+        if validateOrder { try listing.validate() }
+        if !truth.isEmpty {
+            let trajectory = Trajectory(poses: truth, name: poseTopics.first ?? "")
+            streams.declareGroundTruth()
+            try rows.addGroundTruth(trajectory, file: path, rank: order.count, listing: &listing)
+            groundTruth = trajectory
+        }
+    }
+
+    public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
+}
+
+/// ROS 1 bags (`.bag`) as datasets.
+public enum ROSBagFormat: DatasetFormat {
+    public static let name = "rosbag"
+    public static let expects = "a ROS 1 bag (.bag)"
+    public static func recognizes(_ path: String) -> Bool {
+        !isFolder(path) && (path as NSString).pathExtension.lowercased() == "bag"
+    }
+    public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
+        try ROSBagSource(path: path, topicNames: options.topicNames, validateOrder: options.validateOrder)
+    }
+}
