@@ -49,6 +49,7 @@ public final class ROSBag1File: @unchecked Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw BagError(path: path, offset: nil, reason: "cannot be opened") }
         self.handle = handle
         size = (try? handle.seekToEnd()) ?? 0
+        guard size >= 13 else { throw BagError(path: path, offset: nil, reason: "not a ROS 1 bag (\(size) bytes: shorter than its version line)") }
         let magic = try read(at: 0, count: 13)
         guard magic == Data("#ROSBAG V2.0\n".utf8) else {
             throw BagError(path: path, offset: 0, reason: "not a ROS 1 bag of format 2.0 (it starts '\(String(decoding: magic.prefix(12), as: UTF8.self))')")
@@ -57,8 +58,11 @@ public final class ROSBag1File: @unchecked Sendable {
         guard bagHeader.fields["op"] == Data([0x03]), let indexPosition = bagHeader.fields["index_pos"].flatMap(Self.uint64) else {
             throw BagError(path: path, offset: 13, reason: "the first record is not a bag header")
         }
-        guard indexPosition > 0, indexPosition < size else {
-            throw BagError(path: path, offset: 13, reason: "the bag has no index (index_pos \(indexPosition)): recording was cut off; `rosbag reindex` repairs it")
+        guard indexPosition > 0 else {
+            throw BagError(path: path, offset: 13, reason: "the bag has no index (index_pos 0): recording was cut off; `rosbag reindex` repairs it")
+        }
+        guard indexPosition < size else {
+            throw BagError(path: path, offset: 13, reason: "truncated: its index at byte \(indexPosition) lies past its end (\(size) bytes)")
         }
         var position = indexPosition
         while position < size {

@@ -44,6 +44,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case livelink
     /// Video files through FFmpeg (`VideoFileSource`): opened, listed, every frame decoded.
     case video
+    /// ROS 1 bags (`ROSBagSource`): the index, every chunk (none, bz2, lz4) and message decoded.
+    case rosbag
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -161,6 +163,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return (try? PLYFile.read(path: put(data, "cloud.ply"))) != nil
         case .video:
             guard let source = try? VideoFileSource(path: put(data, "clip.avi")) else { return false }
+            while (try? source.next()) != nil {}
+            return true
+        case .rosbag:
+            guard let source = try? ROSBagSource(path: put(data, "data.bag")) else { return false }
             while (try? source.next()) != nil {}
             return true
         case .livelink:

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import ParallaxCLI
+import Parallax
+
+/// The bundled EuRoC cut written as ROS 1 bags by the Python rosbags package
+/// (`scripts/reference/to-rosbag`; skipped without `pip install rosbags`) reads back with the
+/// same streams, times and pixels: `klt` gives byte-identical events from the folder and from
+/// each bag (uncompressed, bz2, lz4).
+@Suite struct ROSBagCommandTests {
+    static func pythonHas(_ module: String) -> Bool {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import \(module)"]
+        probe.standardError = FileHandle.nullDevice
+        probe.standardOutput = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }
+
+    @Test func theEuRoCCutRoundTripsThroughBags() throws {
+        guard Self.pythonHas("rosbags") else { print("skipped: the Python rosbags package is not installed (pip install rosbags)"); return }
+        let dir = Paths.temporary("rosbag-roundtrip")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func tracks(_ dataset: String, _ name: String) throws -> Data {
+            let out = dir.appendingPathComponent("klt-\(name)")
+            #expect(parallax(["run", "klt camera=cam0", dataset, "--out", out.path, "--quiet"]) == 0)
+            return try Data(contentsOf: out.appendingPathComponent("events.jsonl"))
+        }
+        let folder = try tracks(Paths.cut, "folder")
+        let original = try DatasetInspection.inspect(path: Paths.cut)
+        for compression in ["none", "bz2", "lz4"] {
+            let bag = dir.appendingPathComponent("cut-\(compression).bag").path
+            let writer = Process()
+            writer.executableURL = Paths.root.appendingPathComponent("scripts/reference/to-rosbag")
+            writer.arguments = ["euroc", Paths.cut, bag, compression]
+            try writer.run()
+            writer.waitUntilExit()
+            #expect(writer.terminationStatus == 0)
+            #expect(try tracks(bag, compression) == folder)
+            let inspected = try DatasetInspection.inspect(path: bag)
+            for s in original.streams {
+                let t = try #require(inspected.streams.first { $0.name == s.name })
+                #expect(t.count == s.count && t.first == s.first && t.last == s.last && t.imageSize == s.imageSize)
+            }
+            #expect(inspected.groundTruthPoses == original.groundTruthPoses)
+        }
+    }
+
+    @Test func badTopicOptionsExitWithTwo() {
+        let bag = Paths.root.appendingPathComponent("Tests/Fixtures/rosbag/tiny-none.bag").path
+        #expect(parallax(["inspect", bag, "--topic", "cam0=left"]) == 2)
+        #expect(parallax(["inspect", bag, "--topic", "/imu0=cam0"]) == 2)  // two topics, one stream
+        #expect(parallax(["inspect", bag, "--topic", "/cam0/image_raw=left"]) == 0)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import ParallaxCore
+import ParallaxGeometry
+import ParallaxMath
+@testable import ParallaxDatasets
+
+/// ROS 1 bags written by the Python rosbags package (`scripts/reference/to-rosbag fixtures`):
+/// the same messages uncompressed, bz2 and lz4 give the same packets, each decoded exactly as
+/// written; damaged bags are refused naming the file and the byte.
+@Suite struct ROSBagSourceTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/rosbag")
+    static func bag(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    static let t0: Int64 = 1_403_715_273_262_142_976
+
+    static func packets(_ source: any DatasetSource) throws -> [AnyPacket] {
+        var out: [AnyPacket] = []
+        while let p = try source.next() { out.append(p) }
+        return out
+    }
+
+    @Test(arguments: ["tiny-none.bag", "tiny-bz2.bag", "tiny-lz4.bag"])
+    func messagesDecodeAsWritten(_ name: String) throws {
+        let source = try DatasetFolder.open(Self.bag(name))
+        #expect(source.formatName == "ROS 1 bag")
+        #expect(source.streams.map(\.name) == ["imu0", "cam0", DatasetStreams.groundTruth] || source.streams.map(\.name) == ["cam0", "imu0", DatasetStreams.groundTruth])
+        let camera = try #require(source.streams.first { $0.name == "cam0" }?.metadata.camera)
+        #expect(camera.model == CameraModel(width: 16, height: 12, intrinsics: PinholeIntrinsics(fx: 20.5, fy: 20.25, cx: 7.5, cy: 5.5),
+                                            distortion: .radialTangential(k1: 0.01, k2: -0.002, p1: 0.0003, p2: -0.0004)))
+        #expect(source.notes == ["/chatter: 1 std_msgs/String message(s) skipped (a type Parallax does not read)"])
+        let all = try Self.packets(source)
+        let frames = all.filter { $0.stream == "cam0" }
+        #expect(frames.map(\.timestamp.nanoseconds) == (0..<3).map { Self.t0 + Int64($0) * 50_000_000 })
+        for (k, p) in frames.enumerated() {
+            let image = try #require(p.payload as? CameraFrame).image
+            #expect(image.width == 16 && image.height == 12 && image.channels == 1)
+            var expected: [UInt8] = []
+            for y in 0..<12 { for x in 0..<16 { expected.append(UInt8((x + 2 * y + 40 * k) % 256)) } }
+            #expect(image.samples == expected)
+        }
+        let imu = all.filter { $0.stream == "imu0" }
+        #expect(imu.count == 10)
+        for (k, p) in imu.enumerated() {
+            let s = try #require(p.payload as? IMUSample)
+            #expect(p.timestamp.nanoseconds == Self.t0 + Int64(k) * 10_000_000)
+            #expect(s.gyroscope == Vector3(0.01 * Double(k), -0.02 * Double(k), 0.03) && s.accelerometer == Vector3(9.81, 0.1 * Double(k), -0.1))
+        }
+        let truth = try #require(source.groundTruth)
+        #expect(truth.poses.count == 3 && truth.poses[2].pose.translation == Vector3(0.2, -0.2, 1.5))
+        #expect(abs(truth.poses[0].pose.rotation.angle - .pi / 4) < 1e-12)
+    }
+
+    /// bgr8 frames become RGB.
+    @Test func colourImagesAreRGB() throws {
+        let source = try DatasetFolder.open(Self.bag("tiny-bgr8.bag"))
+        #expect(source.streams.map(\.name) == ["camera"])
+        let frame = try #require(try source.next()?.payload as? CameraFrame)
+        #expect(frame.image.channels == 3 && frame.width == 8 && frame.height == 6)
+        #expect(Array(frame.image.samples[0..<6]) == [200, 0, 0, 200, 0, 10])  // (R, G, B) of the first two pixels
+    }
+
+    /// `--topic` renames a stream; two topics meeting in one name must be told apart.
+    @Test func topicsCanBeRenamed() throws {
+        var options = DatasetOptions()
+        options.topicNames = ["/cam0/image_raw": "left"]
+        let source = try DatasetFolder.open(Self.bag("tiny-none.bag"), options: options)
+        #expect(source.streams.contains { $0.name == "left" } && !source.streams.contains { $0.name == "cam0" })
+        options.topicNames = ["/imu0": "cam0"]
+        #expect { _ = try DatasetFolder.open(Self.bag("tiny-none.bag"), options: options) } throws: { "\($0)".contains("both become stream 'cam0'") }
+    }
+
+    /// A truncated bag, a chunk with an unknown compression, a damaged lz4 chunk, a bag without
+    /// its index: errors that name the file (and where in it).
+    @Test func damagedBagsAreRefused() throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: Self.bag("tiny-lz4.bag")))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-bags-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func refused(_ data: Data, _ fragment: String, line: Int = #line) throws {
+            let path = dir.appendingPathComponent("case-\(line).bag").path
+            try data.write(to: URL(fileURLWithPath: path))
+            #expect(performing: { _ = try Self.packets(try DatasetFolder.open(path)) }, throws: { error in
+                "\(error)".contains(path) && "\(error)".contains(fragment) && error is any BadInput
+            })
+        }
+        try refused(original.prefix(original.count / 2), "truncated")
+        try refused(original.prefix(10), "not a ROS 1 bag")
+        func replacing(_ a: String, _ b: String, in data: Data) -> Data {
+            var d = data
+            if let r = d.range(of: Data(a.utf8)) { d.replaceSubrange(r, with: Data(b.utf8)) }
+            return d
+        }
+        try refused(replacing("compression=lz4", "compression=xz4", in: original), "chunk compression 'xz4'")
+        // The lz4 frame's first data bytes flipped.
+        var damaged = original
+        if let r = damaged.range(of: Data("compression=lz4".utf8)) {
+            let start = r.upperBound + 40
+            for i in start..<(start + 64) { damaged[i] ^= 0xA5 }
+        }
+        try refused(damaged, "does not decompress")
+        // index_pos zeroed: a recording cut off before its index.
+        var unindexed = original
+        if let r = unindexed.range(of: Data("index_pos=".utf8)) { for i in r.upperBound..<(r.upperBound + 8) { unindexed[i] = 0 } }
+        try refused(unindexed, "has no index")
+    }
+}
