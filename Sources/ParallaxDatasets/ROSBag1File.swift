@@ -130,6 +130,11 @@ public final class ROSBag1File: @unchecked Sendable {
         guard Int(expected) <= Self.maximumChunkBytes else {
             throw BagError(path: path, offset: position, reason: "a chunk declares \(expected) bytes, more than \(Self.maximumChunkBytes)")
         }
+        // LZ4 expands at most 255:1: a larger declared size is a damaged header, not a chunk
+        // to allocate for.
+        guard compression != "lz4" || Int(expected) <= r.dataLength * 255 + 1024 else {
+            throw BagError(path: path, offset: position, reason: "an lz4 chunk of \(r.dataLength) bytes declares \(expected) uncompressed (more than lz4 can expand)")
+        }
         let raw = try read(at: r.dataStart, count: r.dataLength)
         let data: Data
         switch compression {

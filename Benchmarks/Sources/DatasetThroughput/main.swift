@@ -1,5 +1,5 @@
 // Dataset throughput: where the time goes when a chain runs over real EuRoC frames.
-//   swift run -c release --package-path Benchmarks dataset-throughput [EUROC_FOLDER]
+//   swift run -c release --package-path Benchmarks dataset-throughput [DATASET]   (a folder, a bag, a video: any format)
 // Default folder: ../shared/data/euroc/MH_01_easy_20s (400 frames 752×480 + 200 Hz IMU).
 //
 // 1. decode only: the reader alone, one thread (every PNG decoded, no bus);
@@ -34,15 +34,15 @@ var decode = Double.infinity, single = Double.infinity, prefetch = Double.infini
 var report = RunReport()
 for _ in 0..<3 {
     decode = min(decode, try seconds {
-        let s = try EuRoCSource(path: folder)
+        let s = try DatasetFolder.open(folder)
         frames = 0
         while let p = try s.next() { if p.payload is CameraFrame { frames += 1 } }
     })
     single = min(single, try seconds {
-        _ = try FrameBus(sources: [try EuRoCSource(path: folder)], analyzers: chain()).run()
+        _ = try FrameBus(sources: [try DatasetFolder.open(folder)], analyzers: chain()).run()
     })
     prefetch = min(prefetch, try seconds {
-        report = try FrameBus(sources: [try EuRoCSource(path: folder)], analyzers: chain(), options: .init(prefetch: true)).run()
+        report = try FrameBus(sources: [try DatasetFolder.open(folder)], analyzers: chain(), options: .init(prefetch: true)).run()
     })
 }
 let f = Double(frames)
