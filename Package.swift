@@ -71,6 +71,11 @@ let package = Package(
             providers: [.apt(["libbz2-dev"])]
         ),
         .systemLibrary(
+            name: "CZstd",
+            path: "Sources/CZstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        .systemLibrary(
             name: "CLZ4",
             path: "Sources/CLZ4",
             providers: [.apt(["liblz4-dev"])]
@@ -143,7 +148,7 @@ let package = Package(
 
         .target(
             name: "ParallaxDatasets",
-            dependencies: ["CImageCodecs", "CZlib", "CBZip2", "CLZ4", "ParallaxCore", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CImageCodecs", "CZlib", "CBZip2", "CLZ4", "CZstd", "ParallaxCore", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
         // Evaluations compare a run's outputs with the truth a dataset (or the simulated scene) holds.

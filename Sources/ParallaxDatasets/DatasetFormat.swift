@@ -48,7 +48,7 @@ public struct DatasetFormatRegistry: Sendable {
     /// images with iBUG .pts landmarks, a folder of images.
     public static let standard: DatasetFormatRegistry = {
         var r = DatasetFormatRegistry()
-        for f: any DatasetFormat.Type in [ImageFolderFormat.self, ROSBagFormat.self, LiveLinkFaceFormat.self, PTSFaceFolderFormat.self, AFLW2000Format.self, VOTFormat.self, OTBFormat.self, MiddleburyFormat.self, KITTIStereoFormat.self, TUMRGBDFormat.self, EuRoCFormat.self, ParallaxFolderFormat.self] { r.register(f) }
+        for f: any DatasetFormat.Type in [ImageFolderFormat.self, ROSBagFormat.self, ROS2BagFormat.self, LiveLinkFaceFormat.self, PTSFaceFolderFormat.self, AFLW2000Format.self, VOTFormat.self, OTBFormat.self, MiddleburyFormat.self, KITTIStereoFormat.self, TUMRGBDFormat.self, EuRoCFormat.self, ParallaxFolderFormat.self] { r.register(f) }
         return r
     }()
 

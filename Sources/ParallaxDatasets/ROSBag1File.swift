@@ -8,7 +8,7 @@ import ParallaxCore
 /// chunks (uncompressed, bz2 or lz4) are read one at a time when asked for, so memory holds one
 /// chunk, never the bag. Every length is checked against the file before it is read or
 /// allocated.
-public final class ROSBag1File: @unchecked Sendable {
+public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
     /// A topic with its message type.
     public struct Connection: Sendable {
         public var id: UInt32
@@ -91,6 +91,10 @@ public final class ROSBag1File: @unchecked Sendable {
     }
 
     deinit { try? handle.close() }
+
+    public var chunkCount: Int { chunkPositions.count }
+    public var serialization: ROSMessages.Serialization { .ros1 }
+    public var formatName: String { "ROS 1 bag" }
 
     /// The messages of chunk `k`, in file order.
     public func messages(inChunk k: Int) throws -> [MessageRef] {

@@ -2,6 +2,7 @@ import Foundation
 import ParallaxCore
 import ParallaxGeometry
 import ParallaxMath
+import Yams
 
 /// A ROS 1 bag as a dataset (EuRoC and TUM-VI publish theirs so). Topics become streams by
 /// their first name component — `/cam0/image_raw` → `cam0`, `/imu0` → `imu0` — or as
@@ -19,7 +20,7 @@ import ParallaxMath
 /// its index once to list every message (chunks decompressed one at a time); images are
 /// decoded when the bus asks for them.
 public final class ROSBagSource: DatasetSource, DeferredPacketSource {
-    public let formatName = "ROS 1 bag"
+    public let formatName: String
     public private(set) var streams: [StreamDescription] = []
     public private(set) var listing = StreamListing()
     public private(set) var groundTruth: Trajectory?
@@ -33,8 +34,16 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
         String(topic.split(separator: "/").first ?? Substring(topic))
     }
 
-    public init(path: String, topicNames: [String: String] = [:], validateOrder: Bool = true) throws {
-        let bag = try ROSBag1File(path: path)
+    /// A ROS 1 bag (`.bag`).
+    public convenience init(path: String, topicNames: [String: String] = [:], validateOrder: Bool = true) throws {
+        try self.init(bag: try ROSBag1File(path: path), topicNames: topicNames, validateOrder: validateOrder)
+    }
+
+    /// The bag `bag` reads.
+    public init(bag: any ROSBagReading, topicNames: [String: String] = [:], validateOrder: Bool = true) throws {
+        let path = bag.path
+        formatName = bag.formatName
+        let serialization = bag.serialization
         func name(_ c: ROSBag1File.Connection) -> String { topicNames[c.topic] ?? Self.streamName(forTopic: c.topic) }
         // Which topics hold what.
         var skipped: [String: (type: String, count: Int)] = [:]
@@ -53,26 +62,26 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
         var order: [String] = []
         struct Row { var stream: String; var time: Timestamp; var ref: ROSBag1File.MessageRef; var type: String }
         var found: [Row] = []
-        for k in bag.chunkPositions.indices {
+        for k in 0..<bag.chunkCount {
             for ref in try bag.messages(inChunk: k) {
                 guard let c = bag.connections[ref.connection] else {
-                    throw ROSBag1File.BagError(path: path, offset: bag.chunkPositions[k], reason: "a message of connection \(ref.connection), which the index does not list")
+                    throw ROSBag1File.BagError(path: path, offset: nil, reason: "a message of connection \(ref.connection) in chunk \(k), which the index does not list")
                 }
                 guard ROSMessages.known.contains(c.type) else {
                     skipped[c.topic, default: (c.type, 0)].count += 1
                     continue
                 }
                 let data = try bag.data(of: ref)
-                let stamp = ROSMessages.stamp(data).flatMap { $0.nanoseconds > 0 ? $0 : nil } ?? ref.receiveTime
+                let stamp = ROSMessages.stamp(data, serialization).flatMap { $0.nanoseconds > 0 ? $0 : nil } ?? ref.receiveTime
                 func failed(_ error: any Error) -> ROSBag1File.BagError {
                     ROSBag1File.BagError(path: path, offset: nil, reason: "\(c.topic) (\(c.type)) at \(stamp.nanoseconds) ns: \(error)")
                 }
                 do {
                     switch c.type {
                     case ROSMessages.cameraInfo:
-                        if calibrations[name(c)] == nil { calibrations[name(c)] = try ROSMessages.calibration(data) }
+                        if calibrations[name(c)] == nil { calibrations[name(c)] = try ROSMessages.calibration(data, serialization) }
                     case _ where poseTopics.count == 1 && ROSMessages.poseTypes.contains(c.type):
-                        truth.append(StampedPose(time: stamp.seconds, timestamp: stamp, pose: try ROSMessages.pose(data, type: c.type)))
+                        truth.append(StampedPose(time: stamp.seconds, timestamp: stamp, pose: try ROSMessages.pose(data, serialization, type: c.type)))
                     default:
                         if !order.contains(name(c)) { order.append(name(c)) }
                         found.append(Row(stream: name(c), time: stamp, ref: ref, type: c.type))
@@ -102,7 +111,7 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                 rows.add(at: time, rank: r) {
                     let where_ = "\(path): \(stream) at \(time.nanoseconds) ns"
                     let frame: CameraFrame
-                    do { frame = try ROSMessages.frame(try bag.data(of: ref), type: type, camera: stream, name: where_) } catch let error as ROSBag1File.BagError {
+                    do { frame = try ROSMessages.frame(try bag.data(of: ref), serialization, type: type, camera: stream, name: where_) } catch let error as ROSBag1File.BagError {
                         throw error
                     } catch {
                         throw ROSBag1File.BagError(path: path, offset: nil, reason: "\(stream) at \(time.nanoseconds) ns: \(error)")
@@ -112,13 +121,13 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                 }
             case ROSMessages.imu:
                 let sample: IMUSample
-                do { sample = try ROSMessages.imuSample(try bag.data(of: row.ref)) } catch {
+                do { sample = try ROSMessages.imuSample(try bag.data(of: row.ref), serialization) } catch {
                     throw ROSBag1File.BagError(path: path, offset: nil, reason: "\(row.stream) at \(row.time.nanoseconds) ns: \(error)")
                 }
                 rows.add(AnyPacket(stream: row.stream, timestamp: row.time, payload: sample), rank: r)
             default:
                 let pose: SE3
-                do { pose = try ROSMessages.pose(try bag.data(of: row.ref), type: row.type) } catch {
+                do { pose = try ROSMessages.pose(try bag.data(of: row.ref), serialization, type: row.type) } catch {
                     throw ROSBag1File.BagError(path: path, offset: nil, reason: "\(row.stream) at \(row.time.nanoseconds) ns: \(error)")
                 }
                 rows.add(AnyPacket(stream: row.stream, timestamp: row.time, payload: Pose(worldFromBody: pose)), rank: r)
@@ -145,5 +154,38 @@ public enum ROSBagFormat: DatasetFormat {
     }
     public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
         try ROSBagSource(path: path, topicNames: options.topicNames, validateOrder: options.validateOrder)
+    }
+}
+
+/// ROS 2 bags: a folder with `metadata.yaml` (rosbag2) and one MCAP file.
+public enum ROS2BagFormat: DatasetFormat {
+    public static let name = "rosbag2"
+    public static let expects = "a ROS 2 bag (a folder with metadata.yaml and an .mcap file)"
+    public static func recognizes(_ path: String) -> Bool {
+        guard isFolder(path), let text = FileContents.string(atPath: URL(fileURLWithPath: path).appendingPathComponent("metadata.yaml").path) else { return false }
+        return text.contains("rosbag2_bagfile_information")
+    }
+    public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
+        let metadata = URL(fileURLWithPath: path).appendingPathComponent("metadata.yaml").path
+        let text = FileContents.string(atPath: metadata) ?? ""
+        let doc: Node?
+        do { doc = try YAMLText.compose(text) } catch {
+            throw DatasetError.malformedRow(file: metadata, line: error.line ?? 1, reason: "malformed YAML: \(error.message)")
+        }
+        guard let info = doc?.mapping?["rosbag2_bagfile_information"]?.mapping else {
+            throw DatasetError.malformedRow(file: metadata, line: 1, reason: "no rosbag2_bagfile_information")
+        }
+        let storage = info["storage_identifier"]?.string ?? ""
+        guard storage == "mcap" else {
+            throw DatasetError.malformedRow(file: metadata, line: info["storage_identifier"]?.mark?.line ?? 1,
+                                            reason: "storage '\(storage)': Parallax reads ROS 2 bags stored as MCAP (`ros2 bag convert` turns sqlite3 bags into MCAP)")
+        }
+        let files = (info["relative_file_paths"]?.sequence ?? []).compactMap(\.string)
+        guard files.count == 1 else {
+            throw DatasetError.malformedRow(file: metadata, line: info["relative_file_paths"]?.mark?.line ?? 1,
+                                            reason: "\(files.count) storage files; Parallax reads a bag of one file (split bags are not read yet)")
+        }
+        let file = try DatasetPath.resolve(files[0], under: path, listedIn: metadata, line: info["relative_file_paths"]?.mark?.line ?? 0)
+        return try ROSBagSource(bag: try MCAPFile(path: file), topicNames: options.topicNames, validateOrder: options.validateOrder)
     }
 }

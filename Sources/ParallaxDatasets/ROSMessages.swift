@@ -3,15 +3,23 @@ import ParallaxCore
 import ParallaxGeometry
 import ParallaxMath
 
-/// The ROS 1 messages Parallax maps to streams, decoded from their serialization
-/// (little-endian, strings and arrays prefixed by a u32 count), every read checked against the
-/// message's length.
-enum ROSMessages {
+/// The ROS messages Parallax maps to streams, decoded from their serialization — ROS 1's
+/// (little-endian, packed, strings and arrays prefixed by a u32 count, a Header with `seq`) or
+/// ROS 2's CDR (a 4-byte encapsulation header, then little-endian fields aligned to their size,
+/// strings with their NUL, a Header without `seq`) — every read checked against the message's
+/// length.
+public enum ROSMessages {
+    /// How a bag's messages are serialized.
+    public enum Serialization: Sendable { case ros1, cdr }
+
     /// Why a message did not decode (the caller names topic and time).
     struct DecodeError: Error, CustomStringConvertible {
         var reason: String
         var description: String { reason }
     }
+
+    /// A type name in ROS 1 form (`sensor_msgs/Image`; ROS 2 writes `sensor_msgs/msg/Image`).
+    static func normalized(_ type: String) -> String { type.replacingOccurrences(of: "/msg/", with: "/") }
 
     /// The message types read, and what they become.
     static let image = "sensor_msgs/Image", compressedImage = "sensor_msgs/CompressedImage", imu = "sensor_msgs/Imu",
@@ -23,25 +31,53 @@ enum ROSMessages {
     /// A bounds-checked reader over one message.
     struct Reader {
         let data: Data
+        let serialization: Serialization
         var i: Int
-        init(_ data: Data) { self.data = data; i = data.startIndex }
+        /// Where CDR alignment counts from (after the encapsulation header).
+        let origin: Int
+        init(_ data: Data, _ serialization: Serialization) throws {
+            self.data = data
+            self.serialization = serialization
+            if serialization == .cdr {
+                guard data.count >= 4 else { throw DecodeError(reason: "a CDR message without its encapsulation header") }
+                let kind = data[data.startIndex + 1]
+                guard data[data.startIndex] == 0, kind == 1 || kind == 3 else {
+                    throw DecodeError(reason: "CDR encapsulation \(data[data.startIndex]) \(kind) is not little-endian CDR")
+                }
+                origin = data.startIndex + 4
+            } else {
+                origin = data.startIndex
+            }
+            i = origin
+        }
 
+        /// CDR aligns a field of `n` bytes to a multiple of `n` from the origin.
+        mutating func align(_ n: Int) {
+            guard serialization == .cdr else { return }
+            let offset = (i - origin) % n
+            if offset != 0 { i += n - offset }
+        }
         mutating func bytes(_ n: Int) throws -> Data {
             guard n >= 0, n <= data.endIndex - i else { throw DecodeError(reason: "the message ends early (needs \(n) more bytes at byte \(i - data.startIndex) of \(data.count))") }
             defer { i += n }
             return data.subdata(in: i..<(i + n))
         }
         mutating func u8() throws -> UInt8 { try bytes(1)[0] }
-        mutating func u32() throws -> UInt32 { try bytes(4).enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * $1.offset) } }
-        mutating func f64() throws -> Double { Double(bitPattern: try bytes(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }) }
-        mutating func string() throws -> String { String(decoding: try bytes(Int(try u32())), as: UTF8.self) }
+        mutating func u32() throws -> UInt32 { align(4); return try bytes(4).enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * $1.offset) } }
+        mutating func f64() throws -> Double { align(8); return Double(bitPattern: try bytes(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }) }
+        mutating func string() throws -> String {
+            let raw = try bytes(Int(try u32()))
+            // CDR counts the terminating NUL.
+            return String(decoding: serialization == .cdr && raw.last == 0 ? raw.dropLast() : raw, as: UTF8.self)
+        }
         mutating func uint8Array() throws -> Data { try bytes(Int(try u32())) }
         mutating func f64s(_ n: Int) throws -> [Double] { try (0..<n).map { _ in try f64() } }
-        /// std_msgs/Header: seq, stamp, frame_id; the stamp in ns.
+        /// std_msgs/Header: (seq,) stamp, frame_id; the stamp in ns.
         mutating func header() throws -> (stamp: Timestamp, frame: String) {
-            _ = try u32()
+            if serialization == .ros1 { _ = try u32() }
             let sec = try u32(), nsec = try u32()
-            return (Timestamp(nanoseconds: Int64(sec) * 1_000_000_000 + Int64(nsec)), try string())
+            let seconds = serialization == .cdr ? Int64(Int32(bitPattern: sec)) : Int64(sec)
+            return (Timestamp(nanoseconds: seconds * 1_000_000_000 + Int64(nsec)), try string())
         }
         mutating func vector3() throws -> Vector3 { Vector3(try f64(), try f64(), try f64()) }
         /// geometry_msgs/Quaternion (x, y, z, w) as a rotation.
@@ -54,14 +90,14 @@ enum ROSMessages {
     }
 
     /// The header stamp of a stamped message (all types read here start with a Header).
-    static func stamp(_ data: Data) -> Timestamp? {
-        var r = Reader(data)
+    static func stamp(_ data: Data, _ serialization: Serialization) -> Timestamp? {
+        guard var r = try? Reader(data, serialization) else { return nil }
         return try? r.header().stamp
     }
 
     /// sensor_msgs/Image (mono8, rgb8, bgr8, rgba8, bgra8) or CompressedImage (JPEG, PNG) as a frame.
-    static func frame(_ data: Data, type: String, camera: String, name: String) throws -> CameraFrame {
-        var r = Reader(data)
+    static func frame(_ data: Data, _ serialization: Serialization, type: String, camera: String, name: String) throws -> CameraFrame {
+        var r = try Reader(data, serialization)
         _ = try r.header()
         if type == compressedImage {
             _ = try r.string()
@@ -102,8 +138,8 @@ enum ROSMessages {
     }
 
     /// sensor_msgs/Imu: angular velocity (rad/s) and linear acceleration (m/s²).
-    static func imuSample(_ data: Data) throws -> IMUSample {
-        var r = Reader(data)
+    static func imuSample(_ data: Data, _ serialization: Serialization) throws -> IMUSample {
+        var r = try Reader(data, serialization)
         _ = try r.header()
         _ = try r.f64s(4 + 9)
         let w = try r.vector3()
@@ -113,8 +149,8 @@ enum ROSMessages {
     }
 
     /// A pose message as `T_WB` (the message's frame as world, its child or body frame as body).
-    static func pose(_ data: Data, type: String) throws -> SE3 {
-        var r = Reader(data)
+    static func pose(_ data: Data, _ serialization: Serialization, type: String) throws -> SE3 {
+        var r = try Reader(data, serialization)
         _ = try r.header()
         if type == transformStamped || type == odometry { _ = try r.string() }  // child_frame_id
         let t = try r.vector3()
@@ -124,8 +160,8 @@ enum ROSMessages {
 
     /// sensor_msgs/CameraInfo as a calibration: pinhole from K, plumb_bob / rational_polynomial's
     /// first four (radial-tangential) or equidistant distortion from D.
-    static func calibration(_ data: Data) throws -> CameraCalibration {
-        var r = Reader(data)
+    static func calibration(_ data: Data, _ serialization: Serialization) throws -> CameraCalibration {
+        var r = try Reader(data, serialization)
         _ = try r.header()
         let height = Int(try r.u32()), width = Int(try r.u32())
         let model = try r.string()

@@ -44,7 +44,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case livelink
     /// Video files through FFmpeg (`VideoFileSource`): opened, listed, every frame decoded.
     case video
-    /// ROS 1 bags (`ROSBagSource`): the index, every chunk (none, bz2, lz4) and message decoded.
+    /// ROS bags (`ROSBagSource`): a ROS 1 bag (index, chunks none/bz2/lz4) or a ROS 2 bag's MCAP
+    /// file (chunks none/zstd/lz4, CDR), every message decoded.
     case rosbag
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
@@ -166,7 +167,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             while (try? source.next()) != nil {}
             return true
         case .rosbag:
-            guard let source = try? ROSBagSource(path: put(data, "data.bag")) else { return false }
+            let source: ROSBagSource?
+            if data.starts(with: [0x89, 0x4D, 0x43, 0x41, 0x50]) {
+                source = (try? MCAPFile(path: put(data, "data.mcap"))).flatMap { try? ROSBagSource(bag: $0) }
+            } else {
+                source = try? ROSBagSource(path: put(data, "data.bag"))
+            }
+            guard let source else { return false }
             while (try? source.next()) != nil {}
             return true
         case .livelink:

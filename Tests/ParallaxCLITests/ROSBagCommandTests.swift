@@ -4,9 +4,9 @@ import Testing
 import Parallax
 
 /// The bundled EuRoC cut written as ROS 1 bags by the Python rosbags package
-/// (`scripts/reference/to-rosbag`; skipped without `pip install rosbags`) reads back with the
-/// same streams, times and pixels: `klt` gives byte-identical events from the folder and from
-/// each bag (uncompressed, bz2, lz4).
+/// and as a ROS 2 bag (`scripts/reference/to-rosbag`; skipped without `pip install rosbags`)
+/// reads back with the same streams, times and pixels: `klt` gives byte-identical events from
+/// the folder and from each bag (ROS 1 uncompressed, bz2, lz4; ROS 2 MCAP).
 @Suite struct ROSBagCommandTests {
     static func pythonHas(_ module: String) -> Bool {
         let probe = Process()
@@ -31,11 +31,12 @@ import Parallax
         }
         let folder = try tracks(Paths.cut, "folder")
         let original = try DatasetInspection.inspect(path: Paths.cut)
-        for compression in ["none", "bz2", "lz4"] {
-            let bag = dir.appendingPathComponent("cut-\(compression).bag").path
+        // ROS 1 bags in three compressions, and a ROS 2 bag (MCAP, CDR).
+        for compression in ["none", "bz2", "lz4", "ros2"] {
+            let bag = dir.appendingPathComponent(compression == "ros2" ? "cut-ros2" : "cut-\(compression).bag").path
             let writer = Process()
             writer.executableURL = Paths.root.appendingPathComponent("scripts/reference/to-rosbag")
-            writer.arguments = ["euroc", Paths.cut, bag, compression]
+            writer.arguments = compression == "ros2" ? ["euroc2", Paths.cut, bag] : ["euroc", Paths.cut, bag, compression]
             try writer.run()
             writer.waitUntilExit()
             #expect(writer.terminationStatus == 0)

@@ -12,10 +12,10 @@ import ParallaxCore
 
     /// The records between the magics.
     static func records(_ file: Data) throws -> [Record] {
-        #expect(file.prefix(8) == MCAPWriter.magic && file.suffix(8) == MCAPWriter.magic)
+        #expect(file.prefix(8) == MCAPWriter.magic)
         var out: [Record] = []
         var i = 8
-        while i < file.count - 8 {
+        while i + 9 <= file.count - 8 {
             let op = file[file.startIndex + i]
             let length = Int(le(file, i + 1, UInt64.self))
             out.append(Record(op: op, offset: i, body: file.subdata(in: (i + 9)..<(i + 9 + length))))
@@ -49,6 +49,7 @@ import ParallaxCore
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Self.write(path, messages: 40)
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(file.suffix(8) == MCAPWriter.magic)
         let records = try Self.records(file)
         let ops = records.map(\.op)
         #expect(ops.first == 0x01 && ops.last == 0x02)  // header … footer

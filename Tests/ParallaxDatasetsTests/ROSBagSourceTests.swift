@@ -19,10 +19,12 @@ import ParallaxMath
         return out
     }
 
-    @Test(arguments: ["tiny-none.bag", "tiny-bz2.bag", "tiny-lz4.bag"])
+    /// ROS 1 (packed) and ROS 2 (CDR in MCAP: uncompressed, zstd and lz4 chunks) bags of the
+    /// same messages.
+    @Test(arguments: ["tiny-none.bag", "tiny-bz2.bag", "tiny-lz4.bag", "tiny2-none", "tiny2-zstd", "tiny2-lz4"])
     func messagesDecodeAsWritten(_ name: String) throws {
         let source = try DatasetFolder.open(Self.bag(name))
-        #expect(source.formatName == "ROS 1 bag")
+        #expect(source.formatName == (name.hasSuffix(".bag") ? "ROS 1 bag" : "ROS 2 bag (MCAP)"))
         #expect(source.streams.map(\.name) == ["imu0", "cam0", DatasetStreams.groundTruth] || source.streams.map(\.name) == ["cam0", "imu0", DatasetStreams.groundTruth])
         let camera = try #require(source.streams.first { $0.name == "cam0" }?.metadata.camera)
         #expect(camera.model == CameraModel(width: 16, height: 12, intrinsics: PinholeIntrinsics(fx: 20.5, fy: 20.25, cx: 7.5, cy: 5.5),
@@ -102,5 +104,24 @@ import ParallaxMath
         var unindexed = original
         if let r = unindexed.range(of: Data("index_pos=".utf8)) { for i in r.upperBound..<(r.upperBound + 8) { unindexed[i] = 0 } }
         try refused(unindexed, "has no index")
+    }
+
+    /// An MCAP file cut after its data (no summary, no footer: a recording that was stopped)
+    /// is read to its last whole record.
+    @Test func anMCAPWithoutItsSummaryIsReadSequentially() throws {
+        let folder = Self.folder.appendingPathComponent("tiny2-none")
+        let file = try Data(contentsOf: folder.appendingPathComponent("tiny2-none.mcap"))
+        let records = try MCAPWriterTests.records(file)
+        let dataEnd = try #require(records.first { $0.op == 0x0F })
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-bag2-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("metadata.yaml"), to: dir.appendingPathComponent("metadata.yaml"))
+        try file.prefix(dataEnd.offset).write(to: dir.appendingPathComponent("tiny2-none.mcap"))
+        let packets = try Self.packets(try DatasetFolder.open(dir.path))
+        #expect(packets.filter { $0.stream == "cam0" }.count == 3 && packets.filter { $0.stream == "imu0" }.count == 10)
+        // Cut inside the first record: nothing to read, said so.
+        try file.prefix(20).write(to: dir.appendingPathComponent("tiny2-none.mcap"))
+        #expect { _ = try DatasetFolder.open(dir.path) } throws: { "\($0)".contains("truncated") }
     }
 }
