@@ -11,7 +11,8 @@ struct RunCommand: ParsableCommand {
         discussion: """
         Writes DIR/events.jsonl (one line per output packet: stream, timestamp in ns, producer, payload), \
         every pose stream as a TUM trajectory (DIR/<stream>.tum, e.g. DIR/vio/pose.tum) \
-        and DIR/run.json (options, per-analyzer timing p50/p95/max, stream counts, skipped items, warnings). \
+        DIR/run.json (options, per-analyzer timing p50/p95/max, stream counts, skipped items, warnings) \
+        and DIR/report.html (the same for a browser, with the first camera's frames at the start, middle and end and what the chain found on them). \
         DIR is finished atomically: the files are written into DIR.partial and take DIR's name only when the run \
         succeeds, so a failed or interrupted run keeps what it computed in DIR.partial and leaves a previous DIR as it was. \
         A DIR that parallax did not write (no .parallax-output inside) is never replaced. \
@@ -83,6 +84,7 @@ struct RunCommand: ParsableCommand {
             do { recorder = try FoxgloveRecorder(path: mcap) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         }
         nonisolated(unsafe) let foxglove = recorder
+        nonisolated(unsafe) var html = RunHTMLReport(source: source)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         nonisolated(unsafe) var buffered = Data()
@@ -98,6 +100,7 @@ struct RunCommand: ParsableCommand {
             }
             try writers[packet.stream]?.write(packet)
             try foxglove?.record(packet)
+            html.output(packet)
         }
         var options = ChainRunner.Options()
         options.prefetch = !singleThread
@@ -105,7 +108,10 @@ struct RunCommand: ParsableCommand {
         let outcome: ChainRunner.Outcome
         do {
             outcome = try runner.run(options: options, cancelled: { Interruption.requested }, progress: display.map { d in { d.update($0) } }, sink: sink,
-                                     inputs: foxglove.map { r in { try r.record($0) } })
+                                     inputs: { packet in
+                                         try foxglove?.record(packet)
+                                         html.input(packet)
+                                     })
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
@@ -148,6 +154,12 @@ struct RunCommand: ParsableCommand {
         } catch {
             problems.append("\(OutputError(path: outURL.appendingPathComponent("run.json").path, error: error))")
         }
+        do {
+            try html.write(chain: chainSpec.name, dataset: dataset, format: source.formatName, report: report, interrupted: Interruption.name,
+                           to: outURL.appendingPathComponent("report.html"))
+        } catch {
+            problems.append("\(OutputError(path: outURL.appendingPathComponent("report.html").path, error: error))")
+        }
         RunSummary.printWarnings(report.warnings)
         for line in RunSummary.dropLines(report) { FileHandle.standardError.write(Data("parallax: \(line)\n".utf8)) }
         let errors = (failure.map { ["\($0)"] } ?? []) + problems
@@ -159,7 +171,7 @@ struct RunCommand: ParsableCommand {
         }
         try output.finish()
         let frames = report.streams.filter { $0.type == "CameraFrame" }.map { "\($0.packets) \($0.stream)" }.joined(separator: ", ")
-        print("ran '\(chainSpec.name)' over \(String(format: "%.2f", report.datasetSeconds)) s of data (\(frames)) in \(String(format: "%.2f", report.wallSeconds)) s (\(String(format: "%.1f", report.realtimeFactor))× real time); wrote \(out)/events.jsonl and run.json")
+        print("ran '\(chainSpec.name)' over \(String(format: "%.2f", report.datasetSeconds)) s of data (\(frames)) in \(String(format: "%.2f", report.wallSeconds)) s (\(String(format: "%.1f", report.realtimeFactor))× real time); wrote \(out)/events.jsonl, run.json and report.html")
     }
 }
 

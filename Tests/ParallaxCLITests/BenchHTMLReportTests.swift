@@ -35,8 +35,19 @@ import Parallax
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("screenshots/runs_euroc_v1_01_cut.png").path))
     }
 
+    /// `parallax run` writes one page: status, streams, frames with the chain's features, speed.
+    @Test func runWritesABrowserReport() throws {
+        let out = Paths.temporary("run-html")
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(parallax(["run", "klt camera=cam0", Paths.cut, "--out", out.path, "--quiet"]) == 0)
+        let page = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(page.contains("<h1>Run: pipeline</h1>") && page.contains("stream cam0/tracks"))
+        #expect(page.components(separatedBy: "data:image/jpeg;base64,").count == 4 && page.contains("<circle"))
+        #expect(page.contains("<h2>Speed</h2>") && page.contains("<td>klt</td>"))
+    }
+
     @Test func namesBecomeSafeFileNames() {
-        #expect(BenchHTMLReport.fileName("vio/mono run 1") == "vio_mono_run_1")
-        #expect(BenchHTMLReport.escape("<a & \"b\">") == "&lt;a &amp; &quot;b&quot;&gt;")
+        #expect(HTMLPages.fileName("vio/mono run 1") == "vio_mono_run_1")
+        #expect(HTMLPages.escape("<a & \"b\">") == "&lt;a &amp; &quot;b&quot;&gt;")
     }
 }
