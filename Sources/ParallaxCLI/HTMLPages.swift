@@ -59,7 +59,7 @@ enum HTMLPages {
     /// Where and how a command ran: its command line, Parallax's version, the machine.
     static var environment: [(String, String)] {
         let info = ProcessInfo.processInfo
-        return [("Parallax", "0.1.0"), ("command", CommandLine.arguments.joined(separator: " ")),
+        return [("Parallax", ParallaxCLI.version), ("command", CommandLine.arguments.joined(separator: " ")),
                 ("system", info.operatingSystemVersionString), ("processors", "\(info.activeProcessorCount)"),
                 ("memory", String(format: "%.1f GiB", Double(info.physicalMemory) / Double(1 << 30)))]
     }

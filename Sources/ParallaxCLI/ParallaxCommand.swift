@@ -14,6 +14,8 @@ import Parallax
 /// ParallaxCLI.main(registering: { $0.register(MyAnalyzer.self) }, datasetFormats: { $0.register(MyFormat.self) })
 /// ```
 public enum ParallaxCLI {
+    /// This build's version, as run.json, report.json and the HTML reports give it.
+    public static let version = "0.1.0"
     /// The registry the commands use: built-ins plus what the host executable registered, built
     /// on first use (commands such as `eval` never pay for it); a task-local override lets tests
     /// run commands with other analyzers, concurrently.

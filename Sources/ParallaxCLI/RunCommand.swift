@@ -209,7 +209,7 @@ enum EventLine {
 /// `run.json`: what ran, on what, how fast.
 enum RunFile {
     struct Contents: Encodable {
-        var parallaxVersion = "0.1.0"
+        var parallaxVersion = ParallaxCLI.version
         var chain: String
         var dataset: String
         var analyzers: [[String: String]]

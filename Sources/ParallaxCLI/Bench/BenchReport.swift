@@ -6,7 +6,7 @@ enum BenchReport {
     static func json(suite: BenchSuite, results: [BenchRunner.Result]) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        struct JSONReport: Encodable { var suite: String; var parallaxVersion = "0.1.0"; var runs: [BenchRunner.Result] }
+        struct JSONReport: Encodable { var suite: String; var parallaxVersion = ParallaxCLI.version; var runs: [BenchRunner.Result] }
         return try encoder.encode(JSONReport(suite: suite.name, runs: results))
     }
 
