@@ -40,7 +40,8 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
             let op = try read(at: position, count: 1)[0]
             let length = try u64(read(at: position + 1, count: 8))
             let start = position + 9
-            guard start + length <= size else {
+            // Compared by subtraction: a damaged length near 2⁶⁴ must not overflow the sum.
+            guard length <= size - start else {
                 if chunks.isEmpty && loose.isEmpty { throw Self.error(path, position, "a record runs past the end of the file: truncated") }
                 break
             }
@@ -62,7 +63,7 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
                 let compression = try r.string()
                 let recordsLength = try r.u64()
                 let recordsStart = start + UInt64(r.i)
-                guard recordsStart + recordsLength <= start + length, uncompressed <= UInt64(ROSBag1File.maximumChunkBytes) else {
+                guard recordsStart <= start + length, recordsLength <= start + length - recordsStart, uncompressed <= UInt64(ROSBag1File.maximumChunkBytes) else {
                     throw Self.error(path, position, "a chunk's sizes do not fit its record (\(recordsLength) bytes, \(uncompressed) uncompressed)")
                 }
                 chunks.append(Chunk(recordsStart: recordsStart, recordsLength: Int(recordsLength), compression: compression, uncompressedSize: Int(uncompressed)))
@@ -164,7 +165,7 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
     }
 
     private func read(at offset: UInt64, count: Int) throws -> Data {
-        guard count >= 0, offset + UInt64(count) <= size else { throw Self.error(path, offset, "\(count) bytes past the end of the file: truncated") }
+        guard count >= 0, offset <= size, UInt64(count) <= size - offset else { throw Self.error(path, offset, "\(count) bytes past the end of the file: truncated") }
         do {
             try handle.seek(toOffset: offset)
             let data = try handle.read(upToCount: count) ?? Data()

@@ -169,7 +169,7 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
         let header = try read(at: offset + 4, count: Int(headerLength))
         let dataLength = try Self.uint32(read(at: offset + 4 + UInt64(headerLength), count: 4)) ?? 0
         let dataStart = offset + 8 + UInt64(headerLength)
-        guard dataStart + UInt64(dataLength) <= size else {
+        guard dataStart <= size, UInt64(dataLength) <= size - dataStart else {
             throw BagError(path: path, offset: offset, reason: "a record of \(dataLength) bytes runs past the end of the file (\(size) bytes): truncated")
         }
         return Record(fields: try Self.fields(header, path: path, offset: offset), dataStart: dataStart, dataLength: Int(dataLength), end: dataStart + UInt64(dataLength))
@@ -211,7 +211,7 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
     }
 
     private func read(at offset: UInt64, count: Int) throws -> Data {
-        guard count >= 0, offset + UInt64(count) <= size else {
+        guard count >= 0, offset <= size, UInt64(count) <= size - offset else {
             throw BagError(path: path, offset: offset, reason: "\(count) bytes asked for past the end of the file (\(size) bytes): truncated")
         }
         do {
