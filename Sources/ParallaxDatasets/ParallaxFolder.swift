@@ -368,7 +368,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
         }
         guard var entry = videos[name] else { return }
         try entry.writer.write(frame.image, at: time)
-        csv[name]! += "\(time.nanoseconds),\(entry.frames)\n"
+        csv[name, default: "#timestamp [ns],frame\n"] += "\(time.nanoseconds),\(entry.frames)\n"
         entry.frames += 1
         videos[name] = entry
     }

@@ -7,17 +7,6 @@ import Parallax
 /// checked by the Python reference reader (`scripts/check-mcap`; skipped without `pip install
 /// mcap`).
 @Suite struct FoxgloveCommandTests {
-    static func pythonMCAP() -> Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import mcap"]
-        probe.standardError = FileHandle.nullDevice
-        probe.standardOutput = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }
-
     @Test func runWritesAnMCAPThatTheReferenceReaderDecodes() throws {
         let dir = Paths.temporary("mcap")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -31,7 +20,7 @@ import Parallax
         let again = dir.appendingPathComponent("again.mcap").path
         #expect(parallax(["run", "klt camera=cam0 ! triangulate", Paths.cut, "--out", dir.appendingPathComponent("out2").path, "--quiet", "--mcap", again]) == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == bytes)
-        guard Self.pythonMCAP() else { print("skipped: the Python mcap reader is not installed (pip install mcap)"); return }
+        guard PythonModule.available("mcap") else { print("skipped: the Python mcap reader is not installed (pip install mcap)"); return }
         let check = Process()
         check.executableURL = Paths.root.appendingPathComponent("scripts/check-mcap")
         check.arguments = [file, "/cam0=6", "/cam1=6", "/imu0=61", "/groundtruth=7", "/cam0/tracks=6"]

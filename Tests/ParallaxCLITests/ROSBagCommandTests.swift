@@ -8,19 +8,8 @@ import Parallax
 /// reads back with the same streams, times and pixels: `klt` gives byte-identical events from
 /// the folder and from each bag (ROS 1 uncompressed, bz2, lz4; ROS 2 MCAP).
 @Suite struct ROSBagCommandTests {
-    static func pythonHas(_ module: String) -> Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import \(module)"]
-        probe.standardError = FileHandle.nullDevice
-        probe.standardOutput = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }
-
     @Test func theEuRoCCutRoundTripsThroughBags() throws {
-        guard Self.pythonHas("rosbags") else { print("skipped: the Python rosbags package is not installed (pip install rosbags)"); return }
+        guard PythonModule.available("rosbags") else { print("skipped: the Python rosbags package is not installed (pip install rosbags)"); return }
         let dir = Paths.temporary("rosbag-roundtrip")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -55,5 +44,19 @@ import Parallax
         #expect(parallax(["inspect", bag, "--topic", "cam0=left"]) == 2)
         #expect(parallax(["inspect", bag, "--topic", "/imu0=cam0"]) == 2)  // two topics, one stream
         #expect(parallax(["inspect", bag, "--topic", "/cam0/image_raw=left"]) == 0)
+    }
+}
+
+/// Whether `python3` can import a module (the reference tools some tests compare with).
+enum PythonModule {
+    static func available(_ module: String) -> Bool {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import \(module)"]
+        probe.standardError = FileHandle.nullDevice
+        probe.standardOutput = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
     }
 }
