@@ -38,3 +38,34 @@ struct OverlayFrame {
     /// Whether the chain drew anything on it.
     var isAnnotated: Bool { !features.isEmpty || !boxes.isEmpty || !landmarks.isEmpty }
 }
+
+/// Keeps what the reports draw while a chain runs: the first camera's frames at three times
+/// (first, middle, last of its listing) and the outputs at those times — nothing else.
+struct OverlayCollector {
+    let camera: String?
+    let chosen: Set<Timestamp>
+    private var frames: [Timestamp: CameraFrame] = [:]
+    private var outputs: [AnyPacket] = []
+
+    init(source: any DatasetSource) {
+        camera = source.streams.first { $0.type == PayloadType(CameraFrame.self) }?.name
+        let stamps = camera.flatMap { source.listing.stamps[$0] } ?? []
+        chosen = Set(stamps.isEmpty ? [] : [stamps[0], stamps[stamps.count / 2], stamps[stamps.count - 1]])
+    }
+
+    /// Keeps `packet` (a source packet) when it is a chosen frame of the camera.
+    mutating func input(_ packet: AnyPacket) {
+        if packet.stream == camera, chosen.contains(packet.timestamp), let frame = packet.payload as? CameraFrame { frames[packet.timestamp] = frame }
+    }
+
+    /// Keeps `packet` (an output) when it is at a chosen time.
+    mutating func output(_ packet: AnyPacket) {
+        if chosen.contains(packet.timestamp) { outputs.append(packet) }
+    }
+
+    /// The kept frames with what the chain found on them, in time order.
+    var overlays: [OverlayFrame] {
+        guard let camera else { return [] }
+        return frames.keys.sorted().compactMap { t in frames[t].map { OverlayFrame(camera: camera, time: t, frame: $0, outputs: outputs) } }
+    }
+}

@@ -100,7 +100,7 @@ struct RunCommand: ParsableCommand {
             }
             try writers[packet.stream]?.write(packet)
             try foxglove?.record(packet)
-            html.output(packet)
+            html.overlays.output(packet)
         }
         var options = ChainRunner.Options()
         options.prefetch = !singleThread
@@ -110,7 +110,7 @@ struct RunCommand: ParsableCommand {
             outcome = try runner.run(options: options, cancelled: { Interruption.requested }, progress: display.map { d in { d.update($0) } }, sink: sink,
                                      inputs: { packet in
                                          try foxglove?.record(packet)
-                                         html.input(packet)
+                                         html.overlays.input(packet)
                                      })
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)

@@ -5,28 +5,10 @@ import Parallax
 /// and speed, and the first camera at the start, middle and end of the data with what the chain
 /// found there. One page that stands alone (``HTMLPages``).
 struct RunHTMLReport {
-    /// The frames kept for the report: the first camera's at three times (first, middle, last).
-    let camera: String?
-    let chosen: Set<Timestamp>
-    private(set) var frames: [Timestamp: CameraFrame] = [:]
-    /// Outputs at the chosen times (only those: the rest is not kept).
-    private(set) var outputs: [AnyPacket] = []
+    /// The frames and outputs the page draws.
+    var overlays: OverlayCollector
 
-    init(source: any DatasetSource) {
-        camera = source.streams.first { $0.type == PayloadType(CameraFrame.self) }?.name
-        let stamps = camera.flatMap { source.listing.stamps[$0] } ?? []
-        chosen = Set(stamps.isEmpty ? [] : [stamps[0], stamps[stamps.count / 2], stamps[stamps.count - 1]])
-    }
-
-    /// Keeps `packet` when it is a chosen frame of the camera.
-    mutating func input(_ packet: AnyPacket) {
-        if packet.stream == camera, chosen.contains(packet.timestamp), let frame = packet.payload as? CameraFrame { frames[packet.timestamp] = frame }
-    }
-
-    /// Keeps `packet` when it is at a chosen time.
-    mutating func output(_ packet: AnyPacket) {
-        if chosen.contains(packet.timestamp) { outputs.append(packet) }
-    }
+    init(source: any DatasetSource) { overlays = OverlayCollector(source: source) }
 
     func write(chain: String, dataset: String, format: String, report: RunReport, interrupted: String?, to url: URL) throws {
         var body = "<h1>Run: \(HTMLPages.escape(chain))</h1>\n"
@@ -39,10 +21,7 @@ struct RunHTMLReport {
         if !report.warnings.isEmpty {
             body += "<h2>Warnings</h2>\n<ul>\n" + report.warnings.map { "<li>\(HTMLPages.escape($0))</li>" }.joined(separator: "\n") + "\n</ul>\n"
         }
-        if let camera {
-            let overlays = frames.keys.sorted().compactMap { t in frames[t].map { OverlayFrame(camera: camera, time: t, frame: $0, outputs: outputs) } }
-            body += try HTMLPages.frames(overlays)
-        }
+        body += try HTMLPages.frames(overlays.overlays)
         if !report.analyzers.isEmpty { body += HTMLPages.speed(report.analyzers, realtimeFactor: report.realtimeFactor) }
         body += "<h2>How it was run</h2>\n" + HTMLPages.facts(HTMLPages.environment)
         try HTMLPages.page(title: "Run: \(chain)", body: body).write(to: url, atomically: true, encoding: .utf8)

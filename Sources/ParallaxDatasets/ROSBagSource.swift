@@ -71,7 +71,12 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                     skipped[c.topic, default: (c.type, 0)].count += 1
                     continue
                 }
-                let data = try bag.data(of: ref)
+                // The header's stamp is in the first bytes: an image is not copied to find it.
+                // Messages decoded now (calibration, ground truth) are read whole.
+                let decodedNow = c.type == ROSMessages.cameraInfo || (poseTopics.count == 1 && ROSMessages.poseTypes.contains(c.type))
+                var head = ref
+                if !decodedNow { head.range = ref.range.lowerBound..<min(ref.range.upperBound, ref.range.lowerBound + 512) }
+                let data = try bag.data(of: head)
                 let stamp = ROSMessages.stamp(data, serialization).flatMap { $0.nanoseconds > 0 ? $0 : nil } ?? ref.receiveTime
                 func failed(_ error: any Error) -> ROSBag1File.BagError {
                     ROSBag1File.BagError(path: path, offset: nil, reason: "\(c.topic) (\(c.type)) at \(stamp.nanoseconds) ns: \(error)")

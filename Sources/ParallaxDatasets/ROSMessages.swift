@@ -74,10 +74,14 @@ public enum ROSMessages {
         mutating func f64s(_ n: Int) throws -> [Double] { try (0..<n).map { _ in try f64() } }
         /// std_msgs/Header: (seq,) stamp, frame_id; the stamp in ns.
         mutating func header() throws -> (stamp: Timestamp, frame: String) {
+            (try stamp(), try string())
+        }
+        /// A Header's (seq and) stamp, in ns.
+        mutating func stamp() throws -> Timestamp {
             if serialization == .ros1 { _ = try u32() }
             let sec = try u32(), nsec = try u32()
             let seconds = serialization == .cdr ? Int64(Int32(bitPattern: sec)) : Int64(sec)
-            return (Timestamp(nanoseconds: seconds * 1_000_000_000 + Int64(nsec)), try string())
+            return Timestamp(nanoseconds: seconds * 1_000_000_000 + Int64(nsec))
         }
         mutating func vector3() throws -> Vector3 { Vector3(try f64(), try f64(), try f64()) }
         /// geometry_msgs/Quaternion (x, y, z, w) as a rotation.
@@ -90,9 +94,10 @@ public enum ROSMessages {
     }
 
     /// The header stamp of a stamped message (all types read here start with a Header).
+    /// (Only the stamp is read, not the frame name after it: a message's first bytes suffice.)
     static func stamp(_ data: Data, _ serialization: Serialization) -> Timestamp? {
         guard var r = try? Reader(data, serialization) else { return nil }
-        return try? r.header().stamp
+        return try? r.stamp()
     }
 
     /// sensor_msgs/Image (mono8, rgb8, bgr8, rgba8, bgra8) or CompressedImage (JPEG, PNG) as a frame.

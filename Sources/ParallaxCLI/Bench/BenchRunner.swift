@@ -109,19 +109,14 @@ struct BenchRunner {
         options.groundTruth = run.groundTruth
         let runner = try ChainRunner(chain: run.chain, dataset: datasetPath, registry: registry, datasetOptions: options)
         progress("\(run.name): running \(runner.chain.name)")
-        // Every output, and the first camera's frames at three times (first, middle, last) for
-        // the report's overlays.
-        let camera = runner.source.streams.first { $0.type == PayloadType(CameraFrame.self) }?.name
-        let stamps = camera.flatMap { runner.source.listing.stamps[$0] } ?? []
-        let chosen = Set(stamps.isEmpty ? [] : [stamps[0], stamps[stamps.count / 2], stamps[stamps.count - 1]])
+        // Every output (for the evaluations), and the frames the report draws.
         nonisolated(unsafe) var outputs: [AnyPacket] = []
-        nonisolated(unsafe) var frames: [Timestamp: CameraFrame] = [:]
-        let outcome = try runner.run(cancelled: cancelled, sink: { _, packet in outputs.append(packet) }, inputs: { packet in
-            if packet.stream == camera, chosen.contains(packet.timestamp), let frame = packet.payload as? CameraFrame { frames[packet.timestamp] = frame }
-        })
-        if let camera {
-            result.overlays = frames.keys.sorted().compactMap { t in frames[t].map { OverlayFrame(camera: camera, time: t, frame: $0, outputs: outputs) } }
-        }
+        nonisolated(unsafe) var overlays = OverlayCollector(source: runner.source)
+        let outcome = try runner.run(cancelled: cancelled, sink: { _, packet in
+            outputs.append(packet)
+            overlays.output(packet)
+        }, inputs: { overlays.input($0) })
+        result.overlays = overlays.overlays
         for s in outcome.report.streams { result.packets[s.stream] = s.packets }
         result.timing = outcome.report.analyzers
         result.realtimeFactor = outcome.report.realtimeFactor
