@@ -19,8 +19,8 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
     private var chunks: [Chunk] = []
     /// Messages outside chunks (the last pseudo-chunk): their channel, log time and bytes' place.
     private var loose: [ROSBag1File.MessageRef] = []
-    private let handle: FileHandle
-    private let size: UInt64
+    private let file: BoundedFile
+    private var size: UInt64 { file.size }
     private let lock = NSLock()
     private var cached: (index: Int, data: Data)?
     private var schemaNames: [UInt16: String] = [:]
@@ -29,16 +29,14 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
 
     public init(path: String) throws {
         self.path = path
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw Self.error(path, nil, "cannot be opened") }
-        self.handle = handle
-        size = (try? handle.seekToEnd()) ?? 0
-        guard size >= 16, try read(at: 0, count: 8) == Self.magic else { throw Self.error(path, 0, "not an MCAP file (no MCAP magic)") }
+        file = try BoundedFile(path: path)
+        guard size >= 16, try file.read(at: 0, count: 8) == Self.magic else { throw Self.error(path, 0, "not an MCAP file (no MCAP magic)") }
         // The data section, record by record, to the data end (or the end of a file cut short:
         // what was read is kept).
         var position: UInt64 = 8
         records: while position + 9 <= size {
-            let op = try read(at: position, count: 1)[0]
-            let length = try u64(read(at: position + 1, count: 8))
+            let op = try file.read(at: position, count: 1)[0]
+            let length = try u64(file.read(at: position + 1, count: 8))
             let start = position + 9
             // Compared by subtraction: a damaged length near 2⁶⁴ must not overflow the sum.
             guard length <= size - start else {
@@ -47,16 +45,16 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
             }
             switch op {
             case 0x03, 0x04:
-                try take(op, try read(at: start, count: Int(length)), offset: position)
+                try take(op, try file.read(at: start, count: Int(length)), offset: position)
             case 0x05:
-                var r = Cursor(try read(at: start, count: min(Int(length), 22)), path: path, offset: position)
+                var r = Cursor(try file.read(at: start, count: min(Int(length), 22)), path: path, offset: position)
                 let channel = try r.u16(); _ = try r.u32()
                 let time = try r.u64()
                 guard length >= 22 else { throw Self.error(path, position, "a message record shorter than its fields") }
                 loose.append(ROSBag1File.MessageRef(connection: UInt32(channel), receiveTime: Timestamp(nanoseconds: Int64(clamping: time)), chunk: -1,
                                                     range: Int(start + 22)..<Int(start + length)))
             case 0x06:
-                var r = Cursor(try read(at: start, count: min(Int(length), 4096)), path: path, offset: position)
+                var r = Cursor(try file.read(at: start, count: min(Int(length), 4096)), path: path, offset: position)
                 _ = try r.u64(); _ = try r.u64()
                 let uncompressed = try r.u64()
                 _ = try r.u32()
@@ -80,8 +78,6 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
         }
         loose = loose.map { var m = $0; m.chunk = chunks.count; return m }
     }
-
-    deinit { try? handle.close() }
 
     /// Schema and channel records.
     private func take(_ op: UInt8, _ body: Data, offset: UInt64) throws {
@@ -133,7 +129,7 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
 
     public func data(of message: ROSBag1File.MessageRef) throws -> Data {
         if message.chunk == chunks.count {
-            return try read(at: UInt64(message.range.lowerBound), count: message.range.count)
+            return try file.read(at: UInt64(message.range.lowerBound), count: message.range.count)
         }
         return try chunk(message.chunk).subdata(in: message.range)
     }
@@ -144,7 +140,7 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
         defer { lock.unlock() }
         if let cached, cached.index == k { return cached.data }
         let c = chunks[k]
-        let raw = try read(at: c.recordsStart, count: c.recordsLength)
+        let raw = try file.read(at: c.recordsStart, count: c.recordsLength)
         let data: Data
         switch c.compression {
         case "": data = raw
@@ -162,20 +158,6 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
         }
         cached = (k, data)
         return data
-    }
-
-    private func read(at offset: UInt64, count: Int) throws -> Data {
-        guard count >= 0, offset <= size, UInt64(count) <= size - offset else { throw Self.error(path, offset, "\(count) bytes past the end of the file: truncated") }
-        do {
-            try handle.seek(toOffset: offset)
-            let data = try handle.read(upToCount: count) ?? Data()
-            guard data.count == count else { throw Self.error(path, offset, "the file ends early: truncated") }
-            return data
-        } catch let error as ROSBag1File.BagError {
-            throw error
-        } catch {
-            throw Self.error(path, offset, "cannot be read (\(error.localizedDescription))")
-        }
     }
 
     static func error(_ path: String, _ offset: UInt64?, _ reason: String) -> ROSBag1File.BagError {

@@ -28,8 +28,8 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
     public private(set) var connections: [UInt32: Connection] = [:]
     /// Chunk positions in the file, in file order.
     public private(set) var chunkPositions: [UInt64] = []
-    private let handle: FileHandle
-    private let size: UInt64
+    private let file: BoundedFile
+    private var size: UInt64 { file.size }
     private let lock = NSLock()
     private var cached: (index: Int, data: Data)?
 
@@ -46,11 +46,9 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
 
     public init(path: String) throws {
         self.path = path
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw BagError(path: path, offset: nil, reason: "cannot be opened") }
-        self.handle = handle
-        size = (try? handle.seekToEnd()) ?? 0
+        file = try BoundedFile(path: path)
         guard size >= 13 else { throw BagError(path: path, offset: nil, reason: "not a ROS 1 bag (\(size) bytes: shorter than its version line)") }
-        let magic = try read(at: 0, count: 13)
+        let magic = try file.read(at: 0, count: 13)
         guard magic == Data("#ROSBAG V2.0\n".utf8) else {
             throw BagError(path: path, offset: 0, reason: "not a ROS 1 bag of format 2.0 (it starts '\(String(decoding: magic.prefix(12), as: UTF8.self))')")
         }
@@ -72,7 +70,7 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
                 guard let id = r.fields["conn"].flatMap(Self.uint32), let topic = r.fields["topic"].map({ String(decoding: $0, as: UTF8.self) }) else {
                     throw BagError(path: path, offset: position, reason: "a connection record without conn or topic")
                 }
-                let header = try Self.fields(try read(at: r.dataStart, count: r.dataLength), path: path, offset: position)
+                let header = try Self.fields(try file.read(at: r.dataStart, count: r.dataLength), path: path, offset: position)
                 guard let type = header["type"].map({ String(decoding: $0, as: UTF8.self) }) else {
                     throw BagError(path: path, offset: position, reason: "connection \(id) (\(topic)) names no message type")
                 }
@@ -89,8 +87,6 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
         }
         chunkPositions.sort()
     }
-
-    deinit { try? handle.close() }
 
     public var chunkCount: Int { chunkPositions.count }
     public var serialization: ROSMessages.Serialization { .ros1 }
@@ -139,7 +135,7 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
         guard compression != "lz4" || Int(expected) <= r.dataLength * 255 + 1024 else {
             throw BagError(path: path, offset: position, reason: "an lz4 chunk of \(r.dataLength) bytes declares \(expected) uncompressed (more than lz4 can expand)")
         }
-        let raw = try read(at: r.dataStart, count: r.dataLength)
+        let raw = try file.read(at: r.dataStart, count: r.dataLength)
         let data: Data
         switch compression {
         case "none": data = raw
@@ -165,9 +161,9 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
 
     /// The record at `offset` in the file: its header fields and where its data lies.
     private func record(at offset: UInt64) throws -> Record {
-        let headerLength = try Self.uint32(read(at: offset, count: 4)) ?? 0
-        let header = try read(at: offset + 4, count: Int(headerLength))
-        let dataLength = try Self.uint32(read(at: offset + 4 + UInt64(headerLength), count: 4)) ?? 0
+        let headerLength = try Self.uint32(file.read(at: offset, count: 4)) ?? 0
+        let header = try file.read(at: offset + 4, count: Int(headerLength))
+        let dataLength = try Self.uint32(file.read(at: offset + 4 + UInt64(headerLength), count: 4)) ?? 0
         let dataStart = offset + 8 + UInt64(headerLength)
         guard dataStart <= size, UInt64(dataLength) <= size - dataStart else {
             throw BagError(path: path, offset: offset, reason: "a record of \(dataLength) bytes runs past the end of the file (\(size) bytes): truncated")
@@ -208,22 +204,6 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
             i += n
         }
         return out
-    }
-
-    private func read(at offset: UInt64, count: Int) throws -> Data {
-        guard count >= 0, offset <= size, UInt64(count) <= size - offset else {
-            throw BagError(path: path, offset: offset, reason: "\(count) bytes asked for past the end of the file (\(size) bytes): truncated")
-        }
-        do {
-            try handle.seek(toOffset: offset)
-            let data = try handle.read(upToCount: count) ?? Data()
-            guard data.count == count else { throw BagError(path: path, offset: offset, reason: "the file ends early: truncated") }
-            return data
-        } catch let error as BagError {
-            throw error
-        } catch {
-            throw BagError(path: path, offset: offset, reason: "cannot be read (\(error.localizedDescription))")
-        }
     }
 
     static func uint32(_ d: Data) -> UInt32? {
