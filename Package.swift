@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ParallaxTesting", targets: ["ParallaxTesting"]),
         .library(name: "ParallaxDatasets", targets: ["ParallaxDatasets"]),
         .library(name: "ParallaxVideo", targets: ["ParallaxVideo"]),
+        .library(name: "ParallaxFetch", targets: ["ParallaxFetch"]),
         .library(name: "Diagnostics", targets: ["Diagnostics"]),
         .library(name: "ParallaxEval", targets: ["ParallaxEval"]),
         .library(name: "ParallaxImage", targets: ["ParallaxImage"]),
@@ -85,6 +86,9 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CArchive", path: "Sources/CArchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "COpenSSLDigest", path: "Sources/COpenSSLDigest", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
             name: "CImageCodecs",
             path: "Sources/CImageCodecs",
@@ -154,6 +158,9 @@ let package = Package(
         // Evaluations compare a run's outputs with the truth a dataset (or the simulated scene) holds.
         // Video files through FFmpeg: its own target, so the core builds without FFmpeg.
         .target(name: "ParallaxVideo", dependencies: ["CFFmpeg", "ParallaxDatasets", "ParallaxCore", "ParallaxImage"], swiftSettings: strictSettings),
+        // Public datasets by name: download (libcurl), verify (OpenSSL SHA-256), unpack
+        // (libarchive). Its own target, so the core builds without them.
+        .target(name: "ParallaxFetch", dependencies: ["CCurl", "CArchive", "COpenSSLDigest", "ParallaxDatasets", .product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
         .target(name: "ParallaxEval", dependencies: ["ParallaxCore", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
@@ -163,7 +170,7 @@ let package = Package(
         ),
         .target(
             name: "ParallaxCLI",
-            dependencies: ["Parallax", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Parallax", "ParallaxFetch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "parallax", dependencies: ["ParallaxCLI"], swiftSettings: strictSettings),
@@ -174,6 +181,7 @@ let package = Package(
         .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxDatasets", "ParallaxCore", "ParallaxMath", "ParallaxSim", "ParallaxGeometry", "ParallaxImage"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFuzzingTests", dependencies: ["ParallaxFuzzing"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxVideoTests", dependencies: ["ParallaxVideo", "ParallaxDatasets", "ParallaxCore", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxFetchTests", dependencies: ["ParallaxFetch", "ParallaxDatasets", "ParallaxCLI", "CArchive"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "Parallax"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxFace", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxDatasets", "ParallaxEval"], swiftSettings: strictSettings),

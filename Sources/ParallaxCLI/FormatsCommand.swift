@@ -106,8 +106,7 @@ struct FormatsCommand: ParsableCommand {
             rows.append([m.format.description, "\(m.frames)", String(format: "%.4g", m.error), String(format: "%+.0f %%", 100 * (m.error / native - 1)),
                          String(format: "%.2f", m.load), choices.picks(i).joined(separator: ", ")])
         }
-        let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
-        return rows.map { r in r.enumerated().map { $1 + String(repeating: " ", count: widths[$0] - $1.count) }.joined(separator: "  ") }.joined(separator: "\n")
+        return TextColumns.format(rows)
     }
 
     func write(_ measured: [Measured], choices: FormatPolicies, to folder: String) throws {

@@ -34,10 +34,7 @@ struct InspectCommand: ParsableCommand {
             rows.append([s.name, s.type, "\(s.count)", String(format: "%.2f", s.rateHz), String(format: "%.3f", s.durationSeconds),
                          "\(s.gaps)", String(format: "%.1f", s.maxGapMilliseconds), "\(s.outOfOrder)", "\(s.missing)", s.imageSize ?? "—"])
         }
-        let widths = header.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
-        for r in rows {
-            print(r.enumerated().map { $1 + String(repeating: " ", count: widths[$0] - $1.count) }.joined(separator: "  "))
-        }
+        print(TextColumns.format(rows))
         for s in report.streams { if let c = s.calibration { print("calibration \(s.name): \(c)") } }
         print(report.groundTruthPoses > 0
               ? "ground truth: \(report.groundTruthPoses) poses over \(String(format: "%.2f", report.groundTruthSeconds)) s"

@@ -32,6 +32,9 @@ public struct DatasetFormatRegistry: Sendable {
     /// Names, in the order they are asked.
     public var names: [String] { formats.map { $0.name } }
 
+    /// The format called `name`, if registered.
+    public func format(named name: String) -> (any DatasetFormat.Type)? { formats.first { $0.name == name } }
+
     /// Opens `path` with the first format that recognizes it, or says what was expected.
     public func open(_ path: String, options: DatasetOptions = DatasetOptions()) throws -> any DatasetSource {
         guard FileManager.default.fileExists(atPath: path) else {

@@ -1,0 +1,118 @@
+import Foundation
+import Yams
+
+/// The public datasets `parallax fetch` can download: for each, where it comes from, its
+/// licence, how Parallax reads it, and its sequences with the archive of each.
+///
+/// A catalog is YAML (the built-in one is ``builtin``; `--catalog FILE` reads another, a
+/// mirror's for instance):
+///
+/// ```yaml
+/// datasets:
+///   - name: euroc                       # what `parallax fetch NAME` takes
+///     title: EuRoC MAV
+///     what: stereo gray 752×480 @ 20 Hz, IMU 200 Hz, ground truth
+///     licence: …
+///     source: https://…                 # the publisher's page
+///     layout: euroc                     # the dataset format the unpacked folder must be
+///     sequences:
+///       - name: MH_01_easy
+///         url: http://…/MH_01_easy.zip  # zip, tar, tar.gz/bz2/xz
+///         size: 1.6 GB                  # for the listing (approximate)
+///         bytes: 1647185420             # exact: verified when given
+///         sha256: 9f86d0…               # verified when given
+///         strip: 1                      # leading folders of the archive's paths dropped
+/// ```
+public struct DatasetCatalog: Sendable, Equatable {
+    public var datasets: [Entry]
+
+    /// One public dataset.
+    public struct Entry: Sendable, Equatable, Codable {
+        public var name: String
+        public var title: String
+        /// What it holds (sensors, rates, truth), one line.
+        public var what: String
+        public var licence: String
+        /// The publisher's page.
+        public var source: String
+        /// The dataset format (``ParallaxDatasets/DatasetFormat/name``) an unpacked sequence is
+        /// checked to be; `nil` for data read by other commands (trajectories, flow files).
+        public var layout: String?
+        /// How Parallax reads it, for the listing when ``layout`` is `nil`.
+        public var reads: String?
+        public var sequences: [Sequence]
+    }
+
+    /// One downloadable archive of a dataset.
+    public struct Sequence: Sendable, Equatable, Codable {
+        public var name: String
+        public var url: String
+        /// Approximate size for the listing ("1.6 GB").
+        public var size: String?
+        /// Exact size in bytes, checked after the download when given.
+        public var bytes: Int64?
+        /// SHA-256 of the archive (64 hex digits), checked after the download when given.
+        public var sha256: String?
+        /// Leading path components dropped from the archive's entries (0: none).
+        public var strip: Int?
+    }
+
+    private struct File: Decodable { var datasets: [Entry] }
+
+    public init(datasets: [Entry]) { self.datasets = datasets }
+
+    /// Parses catalog YAML; `file` names it in errors.
+    public init(yaml: String, file: String) throws {
+        let parsed: File
+        do { parsed = try YAMLDecoder().decode(File.self, from: yaml) } catch {
+            throw FetchError.badCatalog(file: file, reason: "not a catalog: \(error)")
+        }
+        var names = Set<String>()
+        for entry in parsed.datasets {
+            guard !entry.name.isEmpty, names.insert(entry.name).inserted else {
+                throw FetchError.badCatalog(file: file, reason: "dataset name '\(entry.name)' is empty or given twice")
+            }
+            guard !entry.sequences.isEmpty else { throw FetchError.badCatalog(file: file, reason: "\(entry.name) has no sequences") }
+            var sequenceNames = Set<String>()
+            for s in entry.sequences {
+                let at = "\(entry.name) \(s.name)"
+                guard !s.name.isEmpty, !s.name.contains("/"), s.name != ".", s.name != "..", sequenceNames.insert(s.name).inserted else {
+                    throw FetchError.badCatalog(file: file, reason: "\(entry.name): sequence name '\(s.name)' is empty, a path or given twice")
+                }
+                guard let url = URL(string: s.url), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
+                    throw FetchError.badCatalog(file: file, reason: "\(at): url '\(s.url)' is not http(s) or file")
+                }
+                if let sha = s.sha256, sha.count != 64 || !sha.allSatisfy(\.isHexDigit) {
+                    throw FetchError.badCatalog(file: file, reason: "\(at): sha256 must be 64 hex digits")
+                }
+                if let b = s.bytes, b <= 0 { throw FetchError.badCatalog(file: file, reason: "\(at): bytes must be > 0") }
+                if let k = s.strip, !(0...8).contains(k) { throw FetchError.badCatalog(file: file, reason: "\(at): strip must be 0…8") }
+            }
+        }
+        datasets = parsed.datasets
+    }
+
+    /// Reads a catalog file.
+    public init(file: String) throws {
+        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+            throw FetchError.badCatalog(file: file, reason: "cannot read it as UTF-8 text")
+        }
+        try self.init(yaml: text, file: file)
+    }
+
+    /// The dataset `name` and its sequence `sequence` (the only one when `nil` and there is one).
+    public func archive(dataset name: String, sequence: String?) throws -> (Entry, Sequence) {
+        guard let entry = datasets.first(where: { $0.name == name }) else {
+            throw FetchError.unknownDataset(name: name, known: datasets.map(\.name))
+        }
+        let known = entry.sequences.map(\.name)
+        guard let sequence else {
+            guard entry.sequences.count == 1 else { throw FetchError.sequenceNeeded(dataset: name, known: known) }
+            return (entry, entry.sequences[0])
+        }
+        guard let s = entry.sequences.first(where: { $0.name == sequence }) else {
+            throw FetchError.unknownSequence(dataset: name, sequence: sequence, known: known)
+        }
+        return (entry, s)
+    }
+}

@@ -1,0 +1,150 @@
+import CCurl
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One resumable download through libcurl: appends to a `.partial` file, asking the server for
+/// the bytes after those already there (an HTTP `Range` request), and starts over when the
+/// server ignores the range (answers 200). Redirects are followed; an HTTP error status is an
+/// error and writes nothing; a transfer cut short keeps what arrived.
+public struct HTTPDownload {
+    /// Bytes on disk and the archive's whole size when the server announced it.
+    public typealias Progress = (_ received: Int64, _ total: Int64?) -> Void
+
+    public let url: String
+    /// The file the bytes go to (created, appended to).
+    public let partialFile: String
+    /// Seconds without a byte before the transfer counts as stalled.
+    public var stallSeconds = 60
+
+    public init(url: String, partialFile: String) {
+        self.url = url
+        self.partialFile = partialFile
+    }
+
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    /// What the callbacks share with ``run(progress:shouldStop:)``.
+    private final class Transfer {
+        let fd: Int32
+        var offset: Int64
+        let resumedFrom: Int64
+        var decided = false
+        var status = 0
+        var writeError: String?
+        var total: Int64?
+        let progress: Progress
+        let shouldStop: () -> Bool
+        var stopped = false
+        var handle: UnsafeMutableRawPointer?
+        init(fd: Int32, offset: Int64, progress: @escaping Progress, shouldStop: @escaping () -> Bool) {
+            self.fd = fd; self.offset = offset; self.resumedFrom = offset; self.progress = progress; self.shouldStop = shouldStop
+        }
+    }
+
+    /// Downloads, resuming from the bytes already in ``partialFile``; returns the file's size
+    /// when the server has sent everything. `shouldStop` is asked several times a second (a
+    /// signal): the transfer then ends with ``FetchError/transferFailed(url:reason:received:)``.
+    @discardableResult
+    public func run(progress: @escaping Progress = { _, _ in }, shouldStop: @escaping () -> Bool = { false }) throws -> Int64 {
+        _ = HTTPDownload.globalInit
+        let fd = open(partialFile, O_WRONLY | O_CREAT, 0o644)
+        guard fd >= 0 else { throw FetchError.io(path: partialFile, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let existing = lseek(fd, 0, SEEK_END)
+        guard existing >= 0 else { throw FetchError.io(path: partialFile, reason: String(cString: strerror(errno))) }
+        guard let curl = curl_easy_init() else { throw FetchError.io(path: url, reason: "libcurl could not start a transfer") }
+        defer { curl_easy_cleanup(curl) }
+
+        let transfer = Transfer(fd: fd, offset: Int64(existing), progress: progress, shouldStop: shouldStop)
+        transfer.handle = curl
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errors in
+            _ = parallax_curl_set_string(curl, CURLOPT_URL, url)
+            _ = parallax_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, errors.baseAddress)
+            _ = parallax_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+            _ = parallax_curl_set_long(curl, CURLOPT_MAXREDIRS, 10)
+            _ = parallax_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT, 30)
+            _ = parallax_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1)
+            _ = parallax_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, stallSeconds)
+            _ = parallax_curl_set_string(curl, CURLOPT_USERAGENT, "parallax-fetch")
+            if existing > 0 { _ = parallax_curl_set_string(curl, CURLOPT_RANGE, "\(existing)-") }
+            _ = parallax_curl_set_write(curl, HTTPDownload.onData)
+            _ = parallax_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
+            _ = parallax_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
+            _ = parallax_curl_set_progress(curl, HTTPDownload.onProgress)
+            _ = parallax_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context)
+            return curl_easy_perform(curl)
+        }
+        var status = 0
+        _ = parallax_curl_response_code(curl, &status)
+        if status >= 400 {
+            // 416: the range asked for starts at or past the end (a stale or oversize partial
+            // file): start over once.
+            if status == 416, existing > 0 {
+                guard ftruncate(fd, 0) == 0 else { throw FetchError.io(path: partialFile, reason: String(cString: strerror(errno))) }
+                return try run(progress: progress, shouldStop: shouldStop)
+            }
+            throw FetchError.httpStatus(url: url, status: status)
+        }
+        if let error = transfer.writeError { throw FetchError.io(path: partialFile, reason: error) }
+        guard code == CURLE_OK else {
+            let reason = transfer.stopped ? "stopped" : (errorBuffer.first == 0 ? String(cString: curl_easy_strerror(code)) : String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw FetchError.transferFailed(url: url, reason: reason, received: transfer.offset)
+        }
+        guard fsync(fd) == 0 else { throw FetchError.io(path: partialFile, reason: String(cString: strerror(errno))) }
+        return transfer.offset
+    }
+
+    /// libcurl's write callback: decides once (at the first bytes) whether they continue the
+    /// partial file (206) or replace it (200), then writes them at the end.
+    private static let onData: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
+        guard let context, let data else { return 0 }
+        let t = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        let bytes = size * count
+        if !t.decided {
+            t.decided = true
+            var status = 0
+            if let handle = t.handle { _ = parallax_curl_response_code(handle, &status) }
+            t.status = status
+            if status >= 400 { return 0 }  // an error page: not the archive
+            if status == 200, t.offset > 0 {
+                // The server ignored the range: the body is the whole file.
+                guard ftruncate(t.fd, 0) == 0, lseek(t.fd, 0, SEEK_SET) == 0 else {
+                    t.writeError = String(cString: strerror(errno)); return 0
+                }
+                t.offset = 0
+            }
+        }
+        var written = 0
+        while written < bytes {
+            let n = write(t.fd, data + written, bytes - written)
+            if n < 0 {
+                if errno == EINTR { continue }
+                t.writeError = String(cString: strerror(errno)); return 0
+            }
+            written += n
+        }
+        t.offset += Int64(bytes)
+        return bytes
+    }
+
+    /// libcurl's progress callback: reports bytes on disk against the whole size, and stops
+    /// the transfer when asked to.
+    private static let onProgress: @convention(c) (UnsafeMutableRawPointer?, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> Int32 = { context, downloadTotal, _, _, _ in
+        guard let context else { return 0 }
+        let t = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        if t.shouldStop() { t.stopped = true; return 1 }
+        if downloadTotal > 0, let handle = t.handle {
+            // A 206 announces what remains; a 200 the whole file.
+            var status = 0
+            _ = parallax_curl_response_code(handle, &status)
+            t.total = (status == 206 ? t.resumedFrom : 0) + Int64(downloadTotal)
+        }
+        t.progress(t.offset, t.total)
+        return 0
+    }
+}

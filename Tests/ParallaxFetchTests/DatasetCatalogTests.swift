@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import ParallaxDatasets
+@testable import ParallaxFetch
+
+@Suite struct DatasetCatalogTests {
+    @Test func theBuiltinCatalogNamesEveryDatasetTheIssueAsksForWithLayoutsParallaxReads() throws {
+        let catalog = try DatasetCatalog.builtin
+        #expect(Set(catalog.datasets.map(\.name)) == ["euroc", "tum-rgbd", "tum-vi", "kitti-poses", "middlebury-stereo", "middlebury-flow", "otb", "aflw2000-3d"])
+        for entry in catalog.datasets {
+            #expect(!entry.licence.isEmpty && entry.source.hasPrefix("http"), "\(entry.name)")
+            if let layout = entry.layout {
+                #expect(DatasetFormatRegistry.standard.format(named: layout) != nil, "\(entry.name): layout \(layout)")
+            } else {
+                #expect(entry.reads != nil, "\(entry.name) says neither its layout nor how it is read")
+            }
+        }
+        let euroc = try #require(catalog.datasets.first { $0.name == "euroc" })
+        #expect(euroc.sequences.count == 11)
+        let (_, mh01) = try catalog.archive(dataset: "euroc", sequence: "MH_01_easy")
+        #expect(mh01.url.hasSuffix("/machine_hall/MH_01_easy/MH_01_easy.zip"))
+        let (_, only) = try catalog.archive(dataset: "kitti-poses", sequence: nil)
+        #expect(only.name == "poses")
+    }
+
+    @Test func namesAndSequencesThatAreNotThereAreBadInputNamingWhatIs() throws {
+        let catalog = try DatasetCatalog.builtin
+        #expect(throws: FetchError.self) { try catalog.archive(dataset: "eurok", sequence: nil) }
+        do { _ = try catalog.archive(dataset: "euroc", sequence: nil); Issue.record("no error") } catch let e as FetchError {
+            #expect(e.isBadInput && e.description.contains("MH_01_easy"))
+        }
+        do { _ = try catalog.archive(dataset: "euroc", sequence: "MH_09"); Issue.record("no error") } catch let e as FetchError {
+            #expect(e.isBadInput && e.description.contains("MH_09") && e.description.contains("V2_03_difficult"))
+        }
+    }
+
+    @Test(arguments: [
+        ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip', sha256: abc}]}]", "sha256"),
+        ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'ftp://h/a.zip'}]}]", "url"),
+        ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: '..', url: 'http://h/a.zip'}]}]", "sequence name"),
+        ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip', bytes: 0}]}]", "bytes"),
+        ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: []}]", "no sequences"),
+        ("datasets: [{name: a, title: t}]", "not a catalog"),
+    ])
+    func aBadCatalogIsAnErrorNamingTheFileAndTheField(yaml: String, words: String) {
+        do { _ = try DatasetCatalog(yaml: yaml, file: "mirror.yaml"); Issue.record("accepted: \(yaml)") } catch let e as FetchError {
+            #expect(e.isBadInput && e.description.hasPrefix("mirror.yaml:") && e.description.contains(words), "\(e)")
+        } catch { Issue.record("\(error)") }
+    }
+}
