@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParallaxGeometry
 import Parallax
+import ParallaxFetch
 
 /// `parallax bench SUITE.yaml --out DIR`: chains × datasets, evaluated, reported; or one case
 /// straight from the command line (`--chain … --dataset … --evaluate trajectory --json`), as
@@ -9,6 +10,15 @@ import Parallax
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
+        abstract: "Run a benchmark suite or one case (bench [run] …), merge shards of a suite (bench merge …), compare and plot recorded results (parallax results).",
+        subcommands: [BenchRunCommand.self, BenchMergeCommand.self],
+        defaultSubcommand: BenchRunCommand.self)
+}
+
+/// `parallax bench [run] SUITE.yaml --out DIR` (the default of `bench`).
+struct BenchRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run a benchmark suite (chains × datasets) or one case, evaluate against ground truth, write report.md, report.json and SVG plots.",
         discussion: "Metrics are deterministic: the same suite gives the same numbers on every run. Timings are reported separately. Evaluations: "
             + EvaluationRegistry.standard.summaries.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ") + ".")
@@ -22,6 +32,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the results as JSON on standard output (metrics and timing) instead of a summary.") var json = false
     @Option(name: .long, help: "Output folder.") var out: String = "out/bench"
     @Flag(name: .long, help: "No progress lines.") var quiet = false
+    @Option(name: .long, help: ArgumentHelp("Run the K-th of N shares of the suite's cases (1 ≤ K ≤ N; balanced by estimated cost, the same on every machine) and write shard.json for `parallax bench merge`. Run again with the same --out after an interruption: finished cases are kept.", valueName: "K/N"),
+            transform: { try ShardSpec(parsing: $0) })
+    var shard: ShardSpec?
     @OptionGroup var input: InputOptions
 
     func validate() throws {
@@ -31,6 +44,7 @@ struct BenchCommand: ParsableCommand {
         if suite != nil, chain != nil || dataset != nil || evaluate != nil {
             throw ValidationError("--chain, --dataset and --evaluate run one case without a suite file; give one or the other")
         }
+        if shard != nil, suite == nil { throw ValidationError("--shard shares out a suite file's cases: give the suite") }
     }
 
     func run() throws {
@@ -43,21 +57,47 @@ struct BenchCommand: ParsableCommand {
                 spec = try BenchSuite.oneCase(chain: chain ?? "", dataset: dataset ?? "", evaluate: evaluate ?? "", groundTruth: groundTruth)
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        // A shard resumes what an interrupted (or finished) run of the same shard left.
+        var shardFile: BenchShardFile?
+        var previousLog = ""
+        if let shard, let suite {
+            let (file, log) = try Self.shardFile(suite: spec, path: suite, shard: shard, out: out)
+            shardFile = file
+            previousLog = log
+        }
         let output = try CommandOutput(out, command: "parallax bench")
         let outURL = output.url
         Interruption.install()
         var runner = BenchRunner(suite: spec, scratch: outURL.appendingPathComponent("scratch"))
         runner.datasetOptions = input.datasetOptions()
         runner.cancelled = { Interruption.requested }
-        let total = spec.runs.count
+        let toRun = shardFile.map { Set($0.remaining) }
+        let total = toRun?.count ?? spec.runs.count
         var index = 0
-        if !quiet {
-            runner.progress = { message in
-                if message.hasSuffix("preparing") { index += 1 }
-                FileHandle.standardError.write(Data("[\(index)/\(total)] \(message)\n".utf8))
-            }
+        let log = ShardLog(url: shardFile == nil ? nil : outURL.appendingPathComponent("log.txt"), previous: previousLog)
+        if let shardFile {
+            log.line("shard \(shardFile.shard) of \(spec.name): \(shardFile.cases.count) cases, \(shardFile.cases.count - total) kept from an earlier run, \(total) to run")
         }
-        let results = runner.run()
+        runner.progress = { message in
+            if message.hasSuffix("preparing") { index += 1 }
+            let line = "[\(index)/\(total)] \(message)"
+            log.line(line)
+            if !quiet { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
+        }
+        var results = runner.run(cases: toRun) { result in
+            guard var file = shardFile else { return }
+            if let note = result.note, result.status != "ok" { log.line("\(result.name): \(result.status): \(note)") }
+            file.results.removeAll { $0.result.name == result.name }
+            file.results.append(BenchShardFile.record(result))
+            file.results.sort { a, b in (file.cases.firstIndex(of: a.result.name) ?? 0) < (file.cases.firstIndex(of: b.result.name) ?? 0) }
+            shardFile = file
+            do { try file.write(to: outURL) } catch { log.line("cannot write shard.json: \(error)") }
+        }
+        if let shardFile {
+            // The shard's report covers its cases, the kept ones included.
+            results = try shardFile.results.map { try BenchShardFile.result(of: $0, file: BenchShardFile.fileName) }
+            do { try shardFile.write(to: outURL) } catch { throw output.failed("cannot write shard.json: \(OutputFolder.reason(error))") }
+        }
         do {
             try BenchReport.write(suite: spec, results: results, to: outURL)
             try BenchHTMLReport.write(suite: spec, results: results, to: outURL)
@@ -81,4 +121,48 @@ struct BenchCommand: ParsableCommand {
         if results.contains(where: { $0.status == "invalid" }) { throw ExitCodes.badInput }
         if results.contains(where: { $0.status == "failed" }) { throw ExitCodes.runFailed }
     }
+}
+
+extension BenchRunCommand {
+    /// The shard file to continue: the one an interrupted run left in `OUT.partial`, or a
+    /// finished one in `OUT`, when it is of this suite, version and shard; else a new one. A
+    /// folder holding another suite's or shard's file is refused (exit 2). Also the earlier log.
+    static func shardFile(suite spec: BenchSuite, path: String, shard: ShardSpec, out: String) throws -> (BenchShardFile, String) {
+        let suiteSHA: String
+        do { suiteSHA = try FileDigest.sha256(of: path) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        let assignment = ShardAssignment.assign(spec.runs.map { ($0.name, ShardAssignment.estimatedCost($0)) }, count: shard.count)[shard.index - 1]
+        let positions = assignment.map { name in spec.runs.firstIndex { $0.name == name } ?? 0 }
+        let fresh = BenchShardFile(suite: spec.name, suiteFile: path, suiteSHA256: suiteSHA, parallaxVersion: ParallaxCLI.version, shard: shard,
+                                   cases: assignment, positions: positions, command: CommandLine.arguments.joined(separator: " "))
+        for folder in [out + ".partial", out].map({ URL(fileURLWithPath: $0) }) {
+            let existing: BenchShardFile?
+            do { existing = try BenchShardFile.read(from: folder) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+            guard let existing else { continue }
+            guard existing.suiteSHA256 == suiteSHA, existing.shard == shard, existing.parallaxVersion == ParallaxCLI.version, existing.cases == assignment else {
+                throw fail("'\(folder.path)' holds shard \(existing.shard) of suite '\(existing.suite)' (\(existing.suiteFile), Parallax \(existing.parallaxVersion)), not shard \(shard) of this suite file and version: choose another --out or remove it",
+                           code: ExitCodes.badInput)
+            }
+            var kept = fresh
+            kept.results = existing.results.filter { $0.result.status != "interrupted" }
+            let log = (try? String(contentsOf: folder.appendingPathComponent("log.txt"), encoding: .utf8)) ?? ""
+            return (kept, log)
+        }
+        return (fresh, "")
+    }
+}
+
+/// A shard's `log.txt`: its progress lines and the errors of failed cases (what a merge points
+/// to), written as they come; an earlier run's log comes first.
+final class ShardLog {
+    private let handle: FileHandle?
+
+    init(url: URL?, previous: String) {
+        guard let url else { handle = nil; return }
+        let text = previous.isEmpty ? "" : previous + (previous.hasSuffix("\n") ? "" : "\n") + "--- resumed ---\n"
+        FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8))
+        handle = FileHandle(forWritingAtPath: url.path)
+        _ = try? handle?.seekToEnd()
+    }
+
+    func line(_ text: String) { try? handle?.write(contentsOf: Data((text + "\n").utf8)) }
 }

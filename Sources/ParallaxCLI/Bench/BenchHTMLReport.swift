@@ -62,7 +62,7 @@ enum BenchHTMLReport {
                     }
                 }
             }
-            body += try HTMLPages.frames(r.overlays)
+            body += r.framesHTML
             if !r.timing.isEmpty { body += HTMLPages.speed(r.timing, realtimeFactor: r.realtimeFactor) }
             try HTMLPages.page(title: "\(r.name) — \(suite.name)", body: body).write(to: runs.appendingPathComponent("\(HTMLPages.fileName(r.name)).html"), atomically: true, encoding: .utf8)
         }

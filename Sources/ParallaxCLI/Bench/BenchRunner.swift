@@ -15,9 +15,9 @@ struct BenchRunner {
         var evaluations: [Evaluated] = []
         var timing: [RunReport.AnalyzerTiming] = []
         var realtimeFactor: Double = 0
-        /// A few camera frames with what the chain found on them, for the HTML report (not in
-        /// report.json).
-        var overlays: [OverlayFrame] = []
+        /// A few camera frames with what the chain found on them, as the HTML report shows them
+        /// (not in report.json; kept by shard files).
+        var framesHTML = ""
 
         enum CodingKeys: String, CodingKey { case name, dataset, chain, status, note, packets, evaluations, timing, realtimeFactor }
     }
@@ -39,18 +39,22 @@ struct BenchRunner {
     /// marked `interrupted`) and no further run starts.
     var cancelled: @Sendable () -> Bool = { false }
 
-    /// The results of the suite's runs, in order; only those that started when cancelled.
-    func run() -> [Result] {
+    /// The results of the suite's runs (of those named in `cases`, when given), in suite order;
+    /// only those that started when cancelled. `finished` is called after each.
+    func run(cases: Set<String>? = nil, finished: (Result) -> Void = { _ in }) -> [Result] {
         var results: [Result] = []
-        for r in suite.runs {
+        for r in suite.runs where cases?.contains(r.name) ?? true {
             if cancelled() { break }
+            let result: Result
             do {
-                results.append(try runOne(r))
+                result = try runOne(r)
             } catch {
                 // Bad input in one case (a chain that does not wire, a ground-truth file that
                 // cannot be used) must not lose the cases before and after it.
-                results.append(Result(name: r.name, dataset: r.dataset ?? "simulated", chain: r.chain, status: "invalid", note: "\(error)"))
+                result = Result(name: r.name, dataset: r.dataset ?? "simulated", chain: r.chain, status: "invalid", note: "\(error)")
             }
+            results.append(result)
+            finished(result)
         }
         return results
     }
@@ -116,7 +120,7 @@ struct BenchRunner {
             outputs.append(packet)
             overlays.output(packet)
         }, inputs: { overlays.input($0) })
-        result.overlays = overlays.overlays
+        result.framesHTML = try HTMLPages.frames(overlays.overlays)
         for s in outcome.report.streams { result.packets[s.stream] = s.packets }
         result.timing = outcome.report.analyzers
         result.realtimeFactor = outcome.report.realtimeFactor

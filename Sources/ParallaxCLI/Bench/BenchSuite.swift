@@ -52,6 +52,9 @@ package struct BenchSuite {
         /// Evaluation names (``EvaluationRegistry``), in order.
         var evaluate: [String]
         var line: Int
+        /// The suite's estimate of this case's cost (`cost:`, seconds on some machine; only
+        /// ratios matter), for balancing shards; `nil`: estimated from the data.
+        var cost: Double? = nil
     }
 
     package var name: String
@@ -102,7 +105,10 @@ package struct BenchSuite {
             guard let m = item.mapping, let name = m["name"]?.string, let chain = m["chain"]?.string else {
                 throw ChainError.syntax(message: "each run needs 'name' and 'chain'", location: loc(item))
             }
-            try checkKeys(m, ["chain", "dataset", "evaluate", "groundtruth", "name", "simulate"], "run '\(name)'")
+            try checkKeys(m, ["chain", "cost", "dataset", "evaluate", "groundtruth", "name", "simulate"], "run '\(name)'")
+            guard !runs.contains(where: { $0.name == name }) else {
+                throw ChainError.syntax(message: "run name '\(name)' is given twice (names identify cases in reports, shards and the results database)", location: loc(m["name"]))
+            }
             let evaluate = (m["evaluate"]?.sequence?.compactMap(\.string) ?? m["evaluate"]?.string.map { [$0] } ?? []).filter { $0 != "none" }
             for e in evaluate {
                 do { _ = try evaluations.make(e) } catch {
@@ -110,6 +116,12 @@ package struct BenchSuite {
                 }
             }
             var run = Run(name: name, dataset: nil, simulate: nil, chain: chain, evaluate: evaluate, line: item.mark?.line ?? 1)
+            if let c = m["cost"] {
+                guard let v = c.float, v.isFinite, v > 0, v <= 1e9 else {
+                    throw ChainError.syntax(message: "run '\(name)': cost must be a number > 0 (seconds; only ratios matter)", location: loc(c))
+                }
+                run.cost = v
+            }
             if let g = m["groundtruth"] {
                 guard let file = g.string, m["dataset"] != nil else {
                     throw ChainError.syntax(message: "run '\(name)': groundtruth must be a trajectory file, next to a dataset", location: loc(g))
