@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "ParallaxDatasets", targets: ["ParallaxDatasets"]),
         .library(name: "ParallaxVideo", targets: ["ParallaxVideo"]),
         .library(name: "ParallaxFetch", targets: ["ParallaxFetch"]),
+        .library(name: "ParallaxResults", targets: ["ParallaxResults"]),
         .library(name: "Diagnostics", targets: ["Diagnostics"]),
         .library(name: "ParallaxEval", targets: ["ParallaxEval"]),
         .library(name: "ParallaxImage", targets: ["ParallaxImage"]),
@@ -86,6 +87,7 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArchive", path: "Sources/CArchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "COpenSSLDigest", path: "Sources/COpenSSLDigest", providers: [.apt(["libssl-dev"])]),
@@ -161,6 +163,8 @@ let package = Package(
         // Public datasets by name: download (libcurl), verify (OpenSSL SHA-256), unpack
         // (libarchive). Its own target, so the core builds without them.
         .target(name: "ParallaxFetch", dependencies: ["CCurl", "CArchive", "COpenSSLDigest", "ParallaxDatasets", .product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
+        // The benchmark results database (SQLite) and the comparison of two recorded runs.
+        .target(name: "ParallaxResults", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(name: "ParallaxEval", dependencies: ["ParallaxCore", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
@@ -170,7 +174,7 @@ let package = Package(
         ),
         .target(
             name: "ParallaxCLI",
-            dependencies: ["Parallax", "ParallaxFetch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Parallax", "ParallaxFetch", "ParallaxResults", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "parallax", dependencies: ["ParallaxCLI"], swiftSettings: strictSettings),
@@ -181,6 +185,7 @@ let package = Package(
         .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxDatasets", "ParallaxCore", "ParallaxMath", "ParallaxSim", "ParallaxGeometry", "ParallaxImage"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFuzzingTests", dependencies: ["ParallaxFuzzing"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxVideoTests", dependencies: ["ParallaxVideo", "ParallaxDatasets", "ParallaxCore", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxResultsTests", dependencies: ["ParallaxResults", "CSQLite"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFetchTests", dependencies: ["ParallaxFetch", "ParallaxDatasets", "ParallaxCLI", "CArchive"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "Parallax"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxFace", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),

@@ -64,7 +64,7 @@ struct ParallaxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parallax",
         abstract: "Perception on recorded sensor data: run analyzer chains over dataset folders.",
-        subcommands: [RunCommand.self, InspectCommand.self, EvalCommand.self, BenchCommand.self, ConvertCommand.self, SimulateCommand.self, FormatsCommand.self, DatasetsCommand.self, FetchCommand.self, PluginsCommand.self])
+        subcommands: [RunCommand.self, InspectCommand.self, EvalCommand.self, BenchCommand.self, ConvertCommand.self, SimulateCommand.self, FormatsCommand.self, DatasetsCommand.self, FetchCommand.self, ResultsCommand.self, PluginsCommand.self])
 }
 
 /// Exit codes: 0 success, 1 the run failed, 2 bad usage or input.

@@ -6,7 +6,17 @@ import Parallax
 
 /// Runs the CLI in-process, as the executable does, and returns its exit status (0, 1 run
 /// failed, 2 bad usage or input).
-func parallax(_ arguments: [String]) -> Int32 { ParallaxCLI.run(arguments) }
+/// Benchmarks run by the tests are recorded in a database of their own, not the user's.
+func parallax(_ arguments: [String]) -> Int32 {
+    _ = testResultsDatabase
+    return ParallaxCLI.run(arguments)
+}
+
+let testResultsDatabase: Void = {
+    if ProcessInfo.processInfo.environment["PARALLAX_RESULTS_DB"] == nil {
+        setenv("PARALLAX_RESULTS_DB", FileManager.default.temporaryDirectory.appendingPathComponent("parallax-test-results-\(getpid()).sqlite").path, 1)
+    }
+}()
 
 enum Paths {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

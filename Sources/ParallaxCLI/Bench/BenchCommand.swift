@@ -3,6 +3,7 @@ import Foundation
 import ParallaxGeometry
 import Parallax
 import ParallaxFetch
+import ParallaxResults
 
 /// `parallax bench SUITE.yaml --out DIR`: chains × datasets, evaluated, reported; or one case
 /// straight from the command line (`--chain … --dataset … --evaluate trajectory --json`), as
@@ -35,6 +36,7 @@ struct BenchRunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Run the K-th of N shares of the suite's cases (1 ≤ K ≤ N; balanced by estimated cost, the same on every machine) and write shard.json for `parallax bench merge`. Run again with the same --out after an interruption: finished cases are kept.", valueName: "K/N"),
             transform: { try ShardSpec(parsing: $0) })
     var shard: ShardSpec?
+    @OptionGroup var recording: RecordingOptions
     @OptionGroup var input: InputOptions
 
     func validate() throws {
@@ -71,6 +73,7 @@ struct BenchRunCommand: ParsableCommand {
         var runner = BenchRunner(suite: spec, scratch: outURL.appendingPathComponent("scratch"))
         runner.datasetOptions = input.datasetOptions()
         runner.cancelled = { Interruption.requested }
+        runner.recordsProvenance = shard != nil || recording.records
         let toRun = shardFile.map { Set($0.remaining) }
         let total = toRun?.count ?? spec.runs.count
         var index = 0
@@ -118,8 +121,35 @@ struct BenchRunCommand: ParsableCommand {
             print("wrote \(out)/report.html (open it in a browser), report.md, report.json and plots")
         }
         for r in results where r.status == "invalid" { FileHandle.standardError.write(Data("parallax: bench run '\(r.name)': \(r.note ?? "")\n".utf8)) }
+        // A shard is recorded by its merge.
+        if shard == nil {
+            let suiteSHA = suite.flatMap { try? FileDigest.sha256(of: $0) } ?? ""
+            try recording.record(BenchRecording.recordedRun(suite: spec.name, suiteFile: spec.file, suiteSHA256: suiteSHA, results: results, shards: ""), quiet: json)
+        }
         if results.contains(where: { $0.status == "invalid" }) { throw ExitCodes.badInput }
         if results.contains(where: { $0.status == "failed" }) { throw ExitCodes.runFailed }
+    }
+}
+
+/// `--results-db` and `--no-record`, shared by `bench` and `bench merge`.
+struct RecordingOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The results database (SQLite) the run is recorded in (default: $PARALLAX_RESULTS_DB, else ~/.local/share/parallax/results.sqlite; `parallax results` reads it).", valueName: "file"))
+    var resultsDB: String?
+    @Flag(name: .long, help: "Do not record the run in the results database.") var noRecord = false
+
+    var records: Bool { !noRecord }
+    var path: String { resultsDB ?? BenchRecording.defaultDatabasePath }
+
+    /// Records `run` (after the report is written: a database that cannot be used loses nothing
+    /// of it) and says its id; exit 1 when it cannot be recorded.
+    func record(_ run: RecordedRun, quiet: Bool) throws {
+        guard records else { return }
+        do {
+            let id = try BenchRecording.record(run, in: path)
+            if !quiet { print("recorded as run \(id) in \(path) (parallax results list)") }
+        } catch {
+            throw fail("the report is written, but the run was not recorded: \(error)", code: ExitCodes.runFailed)
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Parallax
+import ParallaxResults
 
 /// `parallax bench merge SHARD... --out DIR`: one report from the shards of a suite — the same
 /// report.md, report.json, plots and HTML report as one unsharded run (timings apart).
@@ -20,6 +21,7 @@ struct BenchMergeCommand: ParsableCommand {
     @Option(name: .long, help: "Output folder.") var out: String = "out/bench"
     @Flag(name: .long, help: "Only check: print each missing or unfinished shard (`missing K/N` or `unfinished K/N FOLDER`); exit 1 if there is one.")
     var check = false
+    @OptionGroup var recording: RecordingOptions
 
     /// A shard file with the folder it was read from.
     struct Found {
@@ -117,6 +119,8 @@ struct BenchMergeCommand: ParsableCommand {
             print("\(r.name): \(r.status)\(r.note.map { " (\($0))" } ?? "")")
         }
         print("merged \(count) shards, \(results.count) cases: wrote \(out)/report.html, report.md, report.json and plots")
+        try recording.record(BenchRecording.recordedRun(suite: first.file.suite, suiteFile: first.file.suiteFile, suiteSHA256: first.file.suiteSHA256,
+                                                        results: results, shards: "\(count) shards"), quiet: false)
         if results.contains(where: { $0.status == "invalid" }) { throw ExitCodes.badInput }
         if results.contains(where: { $0.status == "failed" }) { throw ExitCodes.runFailed }
     }

@@ -18,8 +18,20 @@ struct BenchRunner {
         /// A few camera frames with what the chain found on them, as the HTML report shows them
         /// (not in report.json; kept by shard files).
         var framesHTML = ""
+        /// The group of cases that differ by seed only (`seeds:`), nil for a case of its own.
+        var group: String?
+        /// What the case ran on, for the results database (not in report.json; kept by shard files).
+        var provenance = Provenance()
 
-        enum CodingKeys: String, CodingKey { case name, dataset, chain, status, note, packets, evaluations, timing, realtimeFactor }
+        enum CodingKeys: String, CodingKey { case name, group, dataset, chain, status, note, packets, evaluations, timing, realtimeFactor }
+    }
+
+    /// Checksums of what a case ran: its chain and its data.
+    struct Provenance: Codable, Equatable {
+        var chainSHA256 = ""
+        /// The chain file's git commit (`+dirty` when changed), empty when it is not in git.
+        var chainCommit = ""
+        var datasetSHA256 = ""
     }
 
     /// One evaluation of a run.
@@ -38,6 +50,8 @@ struct BenchRunner {
     /// Polled while running: when true, the current run stops where it is (its result is
     /// marked `interrupted`) and no further run starts.
     var cancelled: @Sendable () -> Bool = { false }
+    /// Takes the checksums of each case's chain and data (for the results database).
+    var recordsProvenance = false
 
     /// The results of the suite's runs (of those named in `cases`, when given), in suite order;
     /// only those that started when cancelled. `finished` is called after each.
@@ -45,7 +59,7 @@ struct BenchRunner {
         var results: [Result] = []
         for r in suite.runs where cases?.contains(r.name) ?? true {
             if cancelled() { break }
-            let result: Result
+            var result: Result
             do {
                 result = try runOne(r)
             } catch {
@@ -53,6 +67,8 @@ struct BenchRunner {
                 // cannot be used) must not lose the cases before and after it.
                 result = Result(name: r.name, dataset: r.dataset ?? "simulated", chain: r.chain, status: "invalid", note: "\(error)")
             }
+            result.group = r.group
+            if recordsProvenance { result.provenance = BenchRecording.provenance(of: r) }
             results.append(result)
             finished(result)
         }

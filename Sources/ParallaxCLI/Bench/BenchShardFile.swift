@@ -31,6 +31,7 @@ struct BenchShardFile: Codable {
         /// Per evaluation (in order): what report.json leaves out.
         var details: [Detail]
         var framesHTML: String
+        var provenance: BenchRunner.Provenance
     }
 
     struct Detail: Codable {
@@ -61,7 +62,7 @@ struct BenchShardFile: Codable {
         Case(result: r, details: r.evaluations.map { e in
             Detail(series: e.result.series, seriesTimes: e.result.seriesTimes, plots: e.result.plots,
                    images: e.result.images?.mapValues { Image(width: $0.width, height: $0.height, channels: $0.channels, samples: Data($0.samples)) })
-        }, framesHTML: r.framesHTML)
+        }, framesHTML: r.framesHTML, provenance: r.provenance)
     }
 
     /// The full result of a recorded case; `file` names the shard file in errors.
@@ -84,6 +85,7 @@ struct BenchShardFile: Codable {
             }
         }
         r.framesHTML = c.framesHTML
+        r.provenance = c.provenance
         return r
     }
 

@@ -55,6 +55,9 @@ package struct BenchSuite {
         /// The suite's estimate of this case's cost (`cost:`, seconds on some machine; only
         /// ratios matter), for balancing shards; `nil`: estimated from the data.
         var cost: Double? = nil
+        /// Cases made from one run by `seeds:` share its name as their group (results are
+        /// compared over the group's seeds); `nil`: the case is its own group.
+        var group: String? = nil
     }
 
     package var name: String
@@ -105,7 +108,7 @@ package struct BenchSuite {
             guard let m = item.mapping, let name = m["name"]?.string, let chain = m["chain"]?.string else {
                 throw ChainError.syntax(message: "each run needs 'name' and 'chain'", location: loc(item))
             }
-            try checkKeys(m, ["chain", "cost", "dataset", "evaluate", "groundtruth", "name", "simulate"], "run '\(name)'")
+            try checkKeys(m, ["chain", "cost", "dataset", "evaluate", "groundtruth", "name", "seeds", "simulate"], "run '\(name)'")
             guard !runs.contains(where: { $0.name == name }) else {
                 throw ChainError.syntax(message: "run name '\(name)' is given twice (names identify cases in reports, shards and the results database)", location: loc(m["name"]))
             }
@@ -185,6 +188,24 @@ package struct BenchSuite {
                 run.chain = chain
             } else {
                 run.chain = chain.hasPrefix("/") ? chain : base.appendingPathComponent(chain).standardized.path
+            }
+            if let node = m["seeds"] {
+                // One case per seed, `NAME-seedS`, grouped under NAME.
+                let seeds = node.sequence?.compactMap { $0.int } ?? []
+                guard run.simulate != nil, !seeds.isEmpty, seeds.count == node.sequence?.count, seeds.allSatisfy({ $0 >= 0 }), Set(seeds).count == seeds.count else {
+                    throw ChainError.syntax(message: "run '\(name)': seeds must be a list of different whole numbers ≥ 0, for a simulated run", location: loc(node))
+                }
+                for seed in seeds {
+                    var one = run
+                    one.name = "\(name)-seed\(seed)"
+                    one.group = name
+                    one.simulate?.seed = UInt64(seed)
+                    guard !runs.contains(where: { $0.name == one.name }) else {
+                        throw ChainError.syntax(message: "run name '\(one.name)' is given twice", location: loc(node))
+                    }
+                    runs.append(one)
+                }
+                continue
             }
             runs.append(run)
         }

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import Parallax
+import ParallaxResults
+@testable import ParallaxCLI
+
+/// Bench runs recorded in the results database, and `parallax results list / compare / plot`.
+@Suite(.serialized) struct ResultsCommandTests {
+    static func suite(bias: String = "") -> String {
+        """
+        name: gyro-seeds
+        runs:
+          - name: gyro
+            simulate: {seconds: 1, width: 94}
+            seeds: [1, 2, 3]
+            chain: "imu-integrator camera=cam0 imu=imu0\(bias)"
+            evaluate: gyro-rotation
+        """
+    }
+
+    @Test func aWorseOptionIsFlaggedAsARegressionAndAnIdenticalRerunPasses() throws {
+        let root = Paths.temporary("results")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let db = root.appendingPathComponent("results.sqlite").path
+        let suite = root.appendingPathComponent("suite.yaml")
+        try Self.suite().write(to: suite, atomically: true, encoding: .utf8)
+        for k in 1...2 {
+            #expect(parallax(["bench", suite.path, "--out", root.appendingPathComponent("run\(k)").path, "--quiet", "--results-db", db]) == 0)
+        }
+        #expect(parallax(["results", "compare", "latest~1", "latest", "--db", db]) == 0)
+        let recorded = try ResultsDatabase(path: db).run(id: 2)
+        #expect(recorded.cases.map(\.name) == ["gyro-seed1", "gyro-seed2", "gyro-seed3"] && recorded.cases.allSatisfy { $0.group == "gyro" })
+        #expect(recorded.cases.allSatisfy { $0.datasetSHA256.count == 64 && $0.chainSHA256.count == 64 } && recorded.suiteSHA256.count == 64)
+        #expect(Set(recorded.cases.map(\.datasetSHA256)).count == 3, "each seed is other data")
+        #expect(recorded.cases[0].metrics.contains { $0.name == "gyro-rotation.rmse" && $0.lowerIsBetter == true })
+
+        // The same suite with a wrong gyroscope bias: worse on every seed.
+        try Self.suite(bias: " gyro_bias=[0.002,0,0]").write(to: suite, atomically: true, encoding: .utf8)
+        #expect(parallax(["bench", suite.path, "--out", root.appendingPathComponent("run3").path, "--quiet", "--results-db", db]) == 0)
+        #expect(parallax(["results", "compare", "1", "latest", "--db", db]) == 1)
+        let comparison = ResultsComparison(before: try ResultsDatabase(path: db).run(id: 1), after: try ResultsDatabase(path: db).run(id: 3))
+        let row = try #require(comparison.rows.first { $0.metric == "gyro-rotation.rmse" })
+        #expect(row.verdict == .regression && row.before.count == 3 && (row.pValue ?? 1) < 0.05)
+        // Reversed, it is an improvement: no regression.
+        #expect(parallax(["results", "compare", "3", "1", "--db", db]) == 0)
+
+        #expect(parallax(["results", "list", "--db", db]) == 0)
+        let plot = root.appendingPathComponent("rmse.svg").path
+        #expect(parallax(["results", "plot", "gyro-rotation.rmse", "--db", db, "--out", plot]) == 0)
+        let svg = try String(contentsOfFile: plot, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("gyro-seed2"))
+        #expect(parallax(["results", "plot", "gyro-rotation.rsme", "--db", db, "--out", plot]) == 2)
+        #expect(parallax(["results", "compare", "1", "9", "--db", db]) == 2)
+        #expect(parallax(["results", "compare", "1", "2", "--db", db, "--threshold", "-1"]) == 2)
+        #expect(parallax(["results", "list", "--db", root.appendingPathComponent("none.sqlite").path]) == 2)
+
+        // A merged run is recorded with its shards.
+        let shard = root.appendingPathComponent("shard").path
+        #expect(parallax(["bench", suite.path, "--shard", "1/1", "--out", shard, "--quiet", "--results-db", db]) == 0)
+        #expect(try ResultsDatabase(path: db).runs().count == 3, "a shard alone is not recorded")
+        #expect(parallax(["bench", "merge", shard, "--out", root.appendingPathComponent("merged").path, "--results-db", db]) == 0)
+        #expect(try ResultsDatabase(path: db).runs().first?.shards == "1 shards")
+    }
+
+    @Test func aCorruptDatabaseLosesNoReportAndIsNotChanged() throws {
+        let root = Paths.temporary("results-corrupt")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let db = root.appendingPathComponent("results.sqlite").path
+        let junk = Data(repeating: 0x5a, count: 2048)
+        FileManager.default.createFile(atPath: db, contents: junk)
+        let suite = root.appendingPathComponent("suite.yaml")
+        try Self.suite().replacingOccurrences(of: "seeds: [1, 2, 3]", with: "seeds: [1]").write(to: suite, atomically: true, encoding: .utf8)
+        let out = root.appendingPathComponent("out")
+        #expect(parallax(["bench", suite.path, "--out", out.path, "--quiet", "--results-db", db]) == 1)
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("report.json").path), "the report is written before recording")
+        #expect(FileManager.default.contents(atPath: db) == junk)
+        #expect(parallax(["results", "list", "--db", db]) == 1)
+        #expect(parallax(["bench", suite.path, "--out", out.path, "--quiet", "--results-db", db, "--no-record"]) == 0)
+    }
+}
