@@ -79,6 +79,8 @@ struct BenchRunCommand: ParsableCommand {
         var index = 0
         let log = ShardLog(url: shardFile == nil ? nil : outURL.appendingPathComponent("log.txt"), previous: previousLog)
         if let shardFile {
+            // Written at once: the folder says what it is before the first case ends.
+            do { try shardFile.write(to: outURL) } catch { throw output.failed("cannot write shard.json: \(OutputFolder.reason(error))") }
             log.line("shard \(shardFile.shard) of \(spec.name): \(shardFile.cases.count) cases, \(shardFile.cases.count - total) kept from an earlier run, \(total) to run")
         }
         runner.progress = { message in
