@@ -179,7 +179,7 @@ let package = Package(
         ),
         .executableTarget(name: "parallax", dependencies: ["ParallaxCLI"], swiftSettings: strictSettings),
         // The fuzz targets (run by the Fuzz/ package under libFuzzer, replayed by the tests).
-        .target(name: "ParallaxFuzzing", dependencies: ["Parallax", "ParallaxCLI"], swiftSettings: strictSettings),
+        .target(name: "ParallaxFuzzing", dependencies: ["Parallax", "ParallaxCLI", "ParallaxFetch"], swiftSettings: strictSettings),
 
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxDatasets", "ParallaxCore", "ParallaxMath", "ParallaxSim", "ParallaxGeometry", "ParallaxImage"], exclude: ["Fixtures"], swiftSettings: strictSettings),

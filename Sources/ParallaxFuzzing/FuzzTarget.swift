@@ -1,6 +1,7 @@
 import Foundation
 import Parallax
 import ParallaxCLI
+import ParallaxFetch
 
 /// The fuzz targets (`scripts/fuzz`, the `Fuzz/` package): each takes libFuzzer's bytes as the contents of one or more files a user
 /// could hand Parallax and runs the real reader on them. Errors are the expected outcome for
@@ -47,6 +48,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// ROS bags (`ROSBagSource`): a ROS 1 bag (index, chunks none/bz2/lz4) or a ROS 2 bag's MCAP
     /// file (chunks none/zstd/lz4, CDR), every message decoded.
     case rosbag
+    /// A shard's `shard.json` (`parallax bench merge` reads it): decoded, checked, every case rebuilt.
+    case shardFile = "shard-file"
+    /// A dataset catalog (`parallax datasets|fetch --catalog FILE`).
+    case datasetCatalog = "dataset-catalog"
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -187,6 +192,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? file.variable("Pose_Para")
             _ = try? file.matrix("pt3d_68", rows: 3, columns: 68)
             return true
+        case .shardFile:
+            return (try? BenchShardFileFuzzing.read(folder: URL(fileURLWithPath: put(data, "shard/shard.json")).deletingLastPathComponent())) != nil
+        case .datasetCatalog:
+            return (try? DatasetCatalog(yaml: String(decoding: data, as: UTF8.self), file: "catalog.yaml")) != nil
         case .benchSuite:
             guard let suite = try? BenchSuite.load(put(data, "suite.yaml")) else { return false }
             for run in suite.runs where !run.chain.hasSuffix(".yaml") && !run.chain.hasSuffix(".yml") {

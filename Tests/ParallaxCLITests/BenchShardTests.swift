@@ -146,3 +146,25 @@ import Parallax
         #expect(parallax(["bench", "merge", "--check", out.path]) == 0)
     }
 }
+
+@Suite struct BenchShardFileTests {
+    @Test func aTamperedShardFileIsAnErrorNamingItNotATrap() throws {
+        let folder = Paths.temporary("shard-file")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = BenchShardFile(suite: "s", suiteFile: "s.yaml", suiteSHA256: "x", parallaxVersion: "0.1.0", shard: ShardSpec(index: 1, count: 2),
+                                  cases: ["a", "b"], positions: [0, 1], command: "parallax bench")
+        try good.write(to: folder)
+        #expect(try BenchShardFile.read(from: folder)?.cases == ["a", "b"])
+        for (from, to) in [("\"count\":2", "\"count\":0"), ("\"index\":1", "\"index\":3"), ("\"positions\":[0,1]", "\"positions\":[0]"), ("\"format\":1", "\"format\":7")] {
+            let text = try String(contentsOf: folder.appendingPathComponent("shard.json"), encoding: .utf8)
+            let other = Paths.temporary("shard-file-bad")
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: other) }
+            #expect(text.contains(from))
+            try text.replacingOccurrences(of: from, with: to).write(to: other.appendingPathComponent("shard.json"), atomically: true, encoding: .utf8)
+            #expect { _ = try BenchShardFile.read(from: other) } throws: { "\($0)".contains(other.path) }
+            #expect(parallax(["bench", "merge", other.path, "--out", other.appendingPathComponent("m").path]) == 2)
+        }
+    }
+}

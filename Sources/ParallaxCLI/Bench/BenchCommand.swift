@@ -89,6 +89,9 @@ struct BenchRunCommand: ParsableCommand {
             log.line(line)
             if !quiet { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
         }
+        // The time a shard spends on its own bookkeeping (shard.json), for log.txt.
+        var shardWriting = Duration.zero
+        let started = ContinuousClock.now
         var results = runner.run(cases: toRun) { result in
             guard var file = shardFile else { return }
             if let note = result.note, result.status != "ok" { log.line("\(result.name): \(result.status): \(note)") }
@@ -96,12 +99,17 @@ struct BenchRunCommand: ParsableCommand {
             file.results.append(BenchShardFile.record(result))
             file.results.sort { a, b in (file.cases.firstIndex(of: a.result.name) ?? 0) < (file.cases.firstIndex(of: b.result.name) ?? 0) }
             shardFile = file
+            let began = ContinuousClock.now
             do { try file.write(to: outURL) } catch { log.line("cannot write shard.json: \(error)") }
+            shardWriting += ContinuousClock.now - began
         }
         if let shardFile {
             // The shard's report covers its cases, the kept ones included.
+            let began = ContinuousClock.now
             results = try shardFile.results.map { try BenchShardFile.result(of: $0, file: BenchShardFile.fileName) }
             do { try shardFile.write(to: outURL) } catch { throw output.failed("cannot write shard.json: \(OutputFolder.reason(error))") }
+            shardWriting += ContinuousClock.now - began
+            log.line(String(format: "shard bookkeeping (shard.json): %.1f ms of %.1f s", shardWriting.seconds * 1000, (ContinuousClock.now - started).seconds))
         }
         do {
             try BenchReport.write(suite: spec, results: results, to: outURL)

@@ -107,8 +107,23 @@ struct BenchShardFile: Codable {
         guard format == Self.format else {
             throw ChainError.syntax(message: "\(url.path): shard file format \(format); this Parallax reads format \(Self.format)", location: nil)
         }
-        do { return try JSONDecoder().decode(BenchShardFile.self, from: data) } catch {
+        let file: BenchShardFile
+        do { file = try JSONDecoder().decode(BenchShardFile.self, from: data) } catch {
             throw ChainError.syntax(message: "\(url.path): not a shard file: \(error)", location: nil)
         }
+        guard (1...10_000).contains(file.shard.count), (1...file.shard.count).contains(file.shard.index), file.positions.count == file.cases.count,
+              file.positions.allSatisfy({ $0 >= 0 }), Set(file.cases).count == file.cases.count else {
+            throw ChainError.syntax(message: "\(url.path): not a valid shard file (shard \(file.shard.index)/\(file.shard.count), \(file.cases.count) cases, \(file.positions.count) positions)", location: nil)
+        }
+        return file
+    }
+}
+
+/// The fuzz target's way in (Sources/ParallaxFuzzing): reads a shard folder's file as `bench
+/// merge` does and rebuilds every case; returns how many.
+package enum BenchShardFileFuzzing {
+    package static func read(folder: URL) throws -> Int {
+        guard let file = try BenchShardFile.read(from: folder) else { return 0 }
+        return try file.results.map { try BenchShardFile.result(of: $0, file: "shard.json") }.count
     }
 }
