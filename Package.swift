@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "FaceTracking", targets: ["FaceTracking"]),
         .library(name: "FaceLandmarks", targets: ["FaceLandmarks"]),
         .library(name: "VideoFormats", targets: ["VideoFormats"]),
+        .library(name: "ImageTracking", targets: ["ImageTracking"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
         .library(name: "Parallax", targets: ["Parallax"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
@@ -147,6 +148,8 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("openblas")]),
         .target(name: "FaceLandmarks", dependencies: ["CDlibFace", "ParallaxCore", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"],
                 path: "Plugins/FaceLandmarks", swiftSettings: strictSettings),
+        .target(name: "ImageTracking", dependencies: ["ParallaxCore", "ParallaxDatasets", "ParallaxVision", "ParallaxImage", "ParallaxGeometry"],
+                path: "Plugins/ImageTracking", swiftSettings: strictSettings),
         .target(name: "VideoFormats", dependencies: ["ParallaxCore", "ParallaxImage", "ParallaxGeometry"],
                 path: "Plugins/VideoFormats", swiftSettings: strictSettings),
         .target(name: "Depth", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
@@ -169,7 +172,7 @@ let package = Package(
         .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "FaceTracking", "FaceLandmarks", "VideoFormats", "ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "ImageTracking", "FaceTracking", "FaceLandmarks", "VideoFormats", "ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -200,6 +203,7 @@ let package = Package(
         .testTarget(name: "VisualInertialOdometryTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DepthTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "ImageTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ObjectTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFaceTests", dependencies: ["ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "VideoFormatsTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),

@@ -5,6 +5,7 @@
 @_exported import VisualInertialOdometry
 @_exported import Depth
 @_exported import ObjectTracking
+@_exported import ImageTracking
 @_exported import FaceTracking
 @_exported import FaceLandmarks
 @_exported import VideoFormats
@@ -42,6 +43,7 @@ public enum BuiltinAnalyzers {
         r.register(DepthFilterAnalyzer.self)
         r.register(DepthRegisterAnalyzer.self)
         r.register(TrackObjectAnalyzer.self)
+        r.register(ImageTrackAnalyzer.self)
         r.register(FaceLandmarksAnalyzer.self)
         r.register(FacePoseAnalyzer.self)
         r.register(GazeAnalyzer.self)

@@ -28,7 +28,8 @@ extension StreamFileWriter {
 /// result files (`<stream>/<id>.txt`), every ``PointCloud`` stream as PLY files
 /// (`<stream>/<t_ns>.ply`), and image-like outputs as PNG sequences
 /// (`<stream>/<t_ns>.png`: ``CameraFrame`` as is, ``DepthMap`` through the turbo colormap),
-/// and fixations as a CSV list (`<stream>.csv`).
+/// fixations as a CSV list (`<stream>.csv`), and image anchors as a CSV per picture
+/// (`<stream>/<name>.csv`, ``ImageAnchorWriter``).
 /// Register more types for your own payloads; the CLI asks the registry, it knows no format.
 public struct OutputWriterRegistry: Sendable {
     /// Makes the writer of stream `stream` inside `folder`.
@@ -61,6 +62,7 @@ public struct OutputWriterRegistry: Sendable {
         r.register(CameraFrame.self) { stream, folder in try PNGSequenceWriter(folder: try outputFolder(for: stream, in: folder)) }
         r.register(Fixation.self) { stream, folder in try FixationListWriter(path: try outputPath(for: stream, extension: "csv", in: folder)) }
         r.register(DepthMap.self) { stream, folder in try PNGSequenceWriter(folder: try outputFolder(for: stream, in: folder)) }
+        r.register(ImageAnchors.self) { stream, folder in ImageAnchorWriter(folder: try outputFolder(for: stream, in: folder)) }
         return r
     }
 

@@ -44,6 +44,12 @@ public enum PerspectivePoints {
         public var rmsPixels: Double
         /// Whether the mirrored start won (reported, not hidden).
         public var fromMirroredStart: Bool
+
+        public init(cameraFromModel: SE3, rmsPixels: Double, fromMirroredStart: Bool) {
+            self.cameraFromModel = cameraFromModel
+            self.rmsPixels = rmsPixels
+            self.fromMirroredStart = fromMirroredStart
+        }
     }
 
     /// Solves for `T_CM` from `model` (m, model frame) and their `pixels` in `camera`.
@@ -159,7 +165,7 @@ public enum PerspectivePoints {
     /// equations (``NormalEquations6``: no 2n × 6 Jacobian). Steps are left increments,
     /// `exp(δθ)·R`, `t + δt`. Returns the pose and its robust cost; a start with a point behind
     /// the camera is an error.
-    static func refine(_ start: SE3, model: [Vector3], normalized: [Vector2], focal: Vector2, huber: Double, prior: [Double]) throws -> (pose: SE3, cost: Double) {
+    public static func refine(_ start: SE3, model: [Vector3], normalized: [Vector2], focal: Vector2, huber: Double, prior: [Double]) throws -> (pose: SE3, cost: Double) {
         let n = model.count
         func evaluate(_ pose: SE3) -> LevenbergMarquardt.NormalEquations {
             var cost = 0.0

@@ -1,0 +1,121 @@
+import Foundation
+import ParallaxCore
+import ParallaxDatasets
+import ParallaxGeometry
+import ParallaxImage
+import ParallaxVision
+
+/// Finds and follows known pictures in a camera stream (ARKit's image tracking,
+/// `ARImageTrackingConfiguration`): per reference picture, every frame, its pose `T_CI` in
+/// metres, its corners in the frame, whether it is tracked and how sure
+/// (``PlanarTargetTracker``: ORB matching and a robust homography to find it, Lucas–Kanade on
+/// its points to follow it, a planar pose from the homography refined on the reprojection
+/// error). Several pictures at once; each is lost when it leaves the view and found again
+/// when it returns.
+///
+/// `reference` lists picture files (PNG, JPEG, PNM), `width` their physical widths (m), one
+/// each (or one for all). A picture with too little texture, or a width ≤ 0, is refused at the
+/// start with the reason. Emits `<camera>/images` (``ImageAnchors``: one anchor per picture
+/// found at least once; while lost, its last pose with `isTracked` false); `parallax run` also
+/// writes a CSV per picture.
+///
+/// Example: `image-track camera=cam0 reference=[poster.jpg,card.png] width=[0.42,0.085]`
+public struct ImageTrackAnalyzer: Analyzer {
+    public static let name = "image-track"
+    public static let summary = "Finds and follows known pictures (files with a physical width): pose T_CI (m), corners, tracked or lost, confidence"
+
+    public struct Options: AnalyzerOptions {
+        @Parameter("camera stream") public var camera = "cam0"
+        @Parameter("reference picture files (PNG, JPEG, PNM)") public var reference: [String] = []
+        @Parameter("physical widths of the pictures (m): one each, or one for all") public var width: [Double] = []
+        @Parameter("agreeing points needed to find or keep a picture", range: 6...10_000) public var minInliers = 15
+        @Parameter("transfer error below which a point agrees (px)", range: 0.5...50) public var threshold = 3.0
+        public init() {}
+    }
+
+    private let frames: InputPort<CameraFrame>
+    private let output: OutputPort<ImageAnchors>
+    private let options: Options
+    private var trackers: [PlanarTargetTracker]
+    private var camera: CameraModel?
+    private var assumed = false
+    private var previous: PyramidalLucasKanade.Prepared?
+    private var seen: [Bool]
+    private let lk: PyramidalLucasKanade
+    private let extractor: ORBExtractor
+
+    public init(options: Options) throws {
+        try options.checkRanges(analyzer: Self.name)
+        guard !options.reference.isEmpty else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "reference", reason: "give at least one picture file (reference=[poster.jpg])")
+        }
+        guard options.width.count == options.reference.count || options.width.count == 1 else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "width", reason: "give one width (m) per reference picture (\(options.reference.count)), or one for all; got \(options.width.count)")
+        }
+        var settings = PlanarTargetTracker.Settings()
+        settings.minimumInliers = options.minInliers
+        settings.threshold = options.threshold
+        var trackers: [PlanarTargetTracker] = []
+        for (k, file) in options.reference.enumerated() {
+            let width = options.width.count == 1 ? options.width[0] : options.width[k]
+            let image: ImageBuffer<UInt8>
+            do { image = try ImageDecoder.decodeGray8(path: file) } catch {
+                throw AnalyzerError.invalidOption(analyzer: Self.name, option: "reference", reason: "'\(file)': \(error)")
+            }
+            let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            do {
+                trackers.append(PlanarTargetTracker(reference: try ReferencePicture(name: name, image: GrayImage(image), physicalWidth: width), settings: settings))
+            } catch {
+                throw AnalyzerError.invalidOption(analyzer: Self.name, option: width <= 0 || !width.isFinite ? "width" : "reference", reason: "'\(file)': \(error)")
+            }
+        }
+        self.trackers = trackers
+        self.options = options
+        seen = [Bool](repeating: false, count: trackers.count)
+        frames = .each(options.camera)
+        output = OutputPort("\(options.camera)/images")
+        var lk = PyramidalLucasKanade()
+        lk.window = 21
+        lk.maxLevel = 3
+        self.lk = lk
+        var extractor = ORBExtractor()
+        extractor.maxFeatures = 1500
+        self.extractor = extractor
+    }
+
+    public mutating func open(context: inout AnalyzerContext) throws {
+        camera = context.metadata(of: frames).camera?.model
+    }
+
+    public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
+        guard let frame = input.payload(frames) else { return }
+        let gray = GrayImage(frame.image.luma)
+        if camera == nil {
+            camera = .assumed(width: gray.width, height: gray.height)
+            if !assumed {
+                assumed = true
+                context.warn("'\(options.camera)' carries no camera calibration: assuming a pinhole camera, " + CameraModel.assumption + " (\(gray.width)×\(gray.height) px); poses are in metres only as far as that holds")
+            }
+        }
+        guard let camera else { return }
+        let current = lk.prepare(gray)
+        var cached: [ORBFeature]?
+        let extractor = self.extractor
+        var anchors: [ImageAnchor] = []
+        for k in trackers.indices {
+            let o = trackers[k].update(previous: previous, current: current, lk: lk, features: {
+                if let cached { return cached }
+                let f = extractor.extract(gray)
+                cached = f
+                return f
+            }, camera: camera)
+            if o.isTracked { seen[k] = true }
+            guard seen[k], let pose = o.pose else { continue }
+            let r = trackers[k].reference
+            anchors.append(ImageAnchor(name: r.name, pose: pose, physicalWidth: r.physicalWidth, physicalHeight: r.physicalHeight,
+                                       isTracked: o.isTracked, confidence: o.confidence, corners: o.corners))
+        }
+        previous = current
+        context.emit(ImageAnchors(anchors: anchors), on: output, at: input.timestamp)
+    }
+}

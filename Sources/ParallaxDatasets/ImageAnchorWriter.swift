@@ -1,0 +1,37 @@
+import Foundation
+import ParallaxCore
+import ParallaxMath
+
+/// Writes an ``ImageAnchors`` stream as one CSV per reference picture, `<stream>/<name>.csv`:
+/// a header, then per frame after the picture was first found
+/// `t_ns,tracked,confidence,tx,ty,tz,qx,qy,qz,qw,x0,y0,x1,y1,x2,y2,x3,y3` — the pose `T_CI`
+/// (m; Hamilton quaternion, the last known while not tracked) and the corners in the frame
+/// (px; top-left, top-right, bottom-right, bottom-left; empty while not tracked). Written when
+/// the run ends, each file atomically.
+public final class ImageAnchorWriter: StreamFileWriter {
+    public static let header = "t_ns,tracked,confidence,tx,ty,tz,qx,qy,qz,qw,x0,y0,x1,y1,x2,y2,x3,y3"
+    private let folder: URL
+    private var lines: [String: [String]] = [:]
+    private var order: [String] = []
+
+    public init(folder: URL) { self.folder = folder }
+
+    public func write(_ packet: AnyPacket) throws {
+        guard let frame = packet.payload as? ImageAnchors else { return }
+        for a in frame.anchors {
+            if lines[a.name] == nil { order.append(a.name); lines[a.name] = [] }
+            let t = a.pose.translation, q = a.pose.rotation.quaternion
+            let corners = a.isTracked && a.corners.count == 4 ? a.corners.map { "\($0.x),\($0.y)" }.joined(separator: ",") : ",,,,,,,"
+            lines[a.name]?.append("\(packet.timestamp.nanoseconds),\(a.isTracked ? 1 : 0),\(a.confidence),\(t.x),\(t.y),\(t.z),\(q.vector.x),\(q.vector.y),\(q.vector.z),\(q.w),\(corners)")
+        }
+    }
+
+    public func finish() throws -> String {
+        for name in order {
+            let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+            try ([Self.header] + (lines[name] ?? [])).joined(separator: "\n").appending("\n")
+                .write(to: folder.appendingPathComponent("\(safe).csv"), atomically: true, encoding: .utf8)
+        }
+        return folder.path
+    }
+}

@@ -1,0 +1,75 @@
+import ParallaxImage
+import ParallaxMath
+
+/// A known picture to find in camera frames (a poster, a marker, a card), with its physical
+/// width: its ORB features, and the metric position of each of its pixels. Rejected at the
+/// start, with the reason, when it has too little texture to be found (as ARKit rejects such
+/// reference images): fewer than ``minimumFeatures`` distinctive points, or points in fewer
+/// than ``minimumCells`` of the 3 × 3 cells of the picture (a logo on a blank sheet).
+public struct ReferencePicture: Sendable {
+    public static let minimumFeatures = 40
+    public static let minimumCells = 4
+
+    /// Why a picture cannot be a reference.
+    public enum Rejection: Error, Equatable, Sendable, CustomStringConvertible {
+        case notPositive(width: Double)
+        case tooSmall(width: Int, height: Int)
+        case tooLittleTexture(features: Int, cells: Int)
+
+        public var description: String {
+            switch self {
+            case let .notPositive(width): return "its physical width must be > 0 m (got \(width))"
+            case let .tooSmall(w, h): return "it is \(w)×\(h) px: at least 64 px on each side is needed"
+            case let .tooLittleTexture(features, cells):
+                return "too little texture to be found: \(features) distinctive points in \(cells) of its 9 cells "
+                    + "(at least \(ReferencePicture.minimumFeatures) points spread over \(ReferencePicture.minimumCells) cells are needed)"
+            }
+        }
+    }
+
+    public let name: String
+    public let image: GrayImage
+    /// Physical size (m).
+    public let physicalWidth: Double
+    public var physicalHeight: Double { physicalWidth * Double(image.height) / Double(image.width) }
+    /// Its ORB features (at several scales: it is found from far and near).
+    public let features: [ORBFeature]
+
+    public init(name: String, image: GrayImage, physicalWidth: Double, extractor: ORBExtractor = ReferencePicture.extractor) throws {
+        guard physicalWidth.isFinite, physicalWidth > 0 else { throw Rejection.notPositive(width: physicalWidth) }
+        guard image.width >= 64, image.height >= 64 else { throw Rejection.tooSmall(width: image.width, height: image.height) }
+        self.name = name
+        self.image = image
+        self.physicalWidth = physicalWidth
+        features = extractor.extract(image)
+        var cells = Set<Int>()
+        for f in features {
+            let cx = min(2, max(0, Int(3 * (f.pixel.x + 0.5) / Double(image.width))))
+            let cy = min(2, max(0, Int(3 * (f.pixel.y + 0.5) / Double(image.height))))
+            cells.insert(cy * 3 + cx)
+        }
+        guard features.count >= Self.minimumFeatures, cells.count >= Self.minimumCells else {
+            throw Rejection.tooLittleTexture(features: features.count, cells: cells.count)
+        }
+    }
+
+    /// The extractor reference pictures are described with: 1000 features over 8 levels.
+    public static let extractor: ORBExtractor = {
+        var e = ORBExtractor()
+        e.maxFeatures = 1000
+        return e
+    }()
+
+    /// A picture pixel (pixel centres at integers) on the picture's plane (m; origin at its
+    /// centre, x right, y down).
+    public func metric(_ pixel: Vector2) -> Vector2 {
+        Vector2(((pixel.x + 0.5) / Double(image.width) - 0.5) * physicalWidth, ((pixel.y + 0.5) / Double(image.height) - 0.5) * physicalHeight)
+    }
+
+    /// Its corners in picture pixels: top-left, top-right, bottom-right, bottom-left (the
+    /// image's outer edges).
+    public var cornerPixels: [Vector2] {
+        let w = Double(image.width), h = Double(image.height)
+        return [Vector2(-0.5, -0.5), Vector2(w - 0.5, -0.5), Vector2(w - 0.5, h - 0.5), Vector2(-0.5, h - 0.5)]
+    }
+}
