@@ -46,9 +46,6 @@ public struct ImageTrackAnalyzer: Analyzer {
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
-        guard !options.reference.isEmpty else {
-            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "reference", reason: "give at least one picture file (reference=[poster.jpg])")
-        }
         guard options.width.count == options.reference.count || options.width.count == 1 else {
             throw AnalyzerError.invalidOption(analyzer: Self.name, option: "width", reason: "give one width (m) per reference picture (\(options.reference.count)), or one for all; got \(options.width.count)")
         }
@@ -84,6 +81,11 @@ public struct ImageTrackAnalyzer: Analyzer {
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
+        // Checked here, not in init: the defaults (no picture) must make an analyzer that
+        // `parallax plugins` can describe.
+        guard !trackers.isEmpty else {
+            throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "reference", reason: "give at least one picture file (reference=[poster.jpg])")
+        }
         camera = context.metadata(of: frames).camera?.model
     }
 

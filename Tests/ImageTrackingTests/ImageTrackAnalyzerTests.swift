@@ -76,6 +76,10 @@ import ParallaxTesting
         #expect { _ = try ImageTrackAnalyzer(options: options([textured], [0])) } throws: { "\($0)".contains("width") && "\($0)".contains("> 0") }
         #expect { _ = try ImageTrackAnalyzer(options: options([textured], [0.3, 0.2, 0.1])) } throws: { "\($0)".contains("one width") }
         #expect { _ = try ImageTrackAnalyzer(options: options(["/nonexistent.png"], [0.3])) } throws: { "\($0)".contains("/nonexistent.png") }
-        #expect { _ = try ImageTrackAnalyzer(options: options([], [0.3])) } throws: { "\($0)".contains("reference") }
+        // No picture at all: refused when the run opens it.
+        var h = AnalyzerHarness { try ImageTrackAnalyzer(options: options([], [0.3])) }
+        h.declare(StreamKey<CameraFrame>("cam0"))
+        let failure = try? h.run().failure
+        #expect(failure.map { "\($0)".contains("reference") && "\($0)".contains("at least one picture") } == true, "\(String(describing: failure))")
     }
 }
