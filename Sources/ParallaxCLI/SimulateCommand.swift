@@ -32,7 +32,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("depth-noise"), help: "The depth maps' noise, as the depth analyzers' noise= option names it: exact, or kinect (structured light: σ = 1.2 mm + 1.9 mm/m² · (z − 0.4 m)², Nguyen et al. 2012).") var depthNoise: String = DepthNoiseOption.exact.rawValue
     @Option(name: .long, help: "What to simulate: room (camera + depth + IMU in a textured room), face (landmarks + pose/gaze ground truth) or object (a textured object moving in front of a still camera, with ground-truth boxes).")
     var scene: String = "room"
-    @Option(name: .long, help: "--scene object only: how the object moves: sweep, fast (~23 px per frame), scale (×2 closer and back), occlusion (a second object covers it for 10 frames) or exit (leaves the view and comes back).")
+    @Option(name: .long, help: "--scene object only: how the object moves: sweep, fast (~23 px per frame), scale (×2 closer and back), occlusion (a second object covers it for 10 frames) exit (leaves the view and comes back) or turn (turns to ±60° and back).")
     var motion: String = "sweep"
     @Option(name: .customLong("face-model"), help: "Face mesh (OBJ, cm) for --scene face (default: the bundled MediaPipe canonical face).")
     var faceModel: String?
@@ -183,6 +183,18 @@ struct SimulateCommand: ParsableCommand {
         do {
             frames = try simulator.frames(duration: seconds, seed: seed)
             try TrackingSequenceWriter.writeOTB(frames.map { ($0.image, $0.truthBox) }, to: output.url.path)
+            // The object as a known picture (`image-track reference=DIR/picture.png width=0.4`),
+            // its true pose per frame and the camera: what the `image-anchor` evaluation scores.
+            // The texture as it is stretched over the object (0.4 × 0.3 m): resampled to that
+            // aspect, so its height follows from its width as image-track assumes.
+            let texture = GrayImage(simulator.texture)
+            let pictureWidth = texture.width, pictureHeight = max(1, Int((Double(pictureWidth) * simulator.size.y / simulator.size.x).rounded()))
+            let picture = texture.resized(width: pictureWidth, height: pictureHeight)
+            try ImageEncoder.writePNG(ImageBuffer(width: pictureWidth, height: pictureHeight, samples: picture.pixels.map { UInt8(max(0, min(255, $0.rounded()))) }),
+                                      to: output.url.appendingPathComponent(PictureTruthFile.pictureName).path)
+            try PictureTruthFile.write(frames.map { ($0.timestamp, $0.visibleFraction, $0.pose) }, size: simulator.size,
+                                       to: output.url.appendingPathComponent(PictureTruthFile.fileName).path)
+            try EuRoCSensorFile.cameraYAML(simulator.camera).write(to: output.url.appendingPathComponent("sensor.yaml"), atomically: true, encoding: .utf8)
         } catch {
             throw output.failed("\(error)")
         }

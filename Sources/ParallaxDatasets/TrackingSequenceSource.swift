@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxCore
+import ParallaxGeometry
 
 /// A tracking benchmark sequence: numbered frames and one ground-truth box per frame, in OTB's
 /// layout (`img/0001.jpg …` + `groundtruth_rect.txt`) or VOT's (`00000001.jpg …` or
@@ -15,8 +16,9 @@ import ParallaxCore
 public final class TrackingSequenceSource: DatasetSource, DeferredPacketSource {
     public let formatName: String
     public private(set) var listing = StreamListing()
-    public let streams: [StreamDescription] = [StreamDescription(StreamKey<CameraFrame>(TrackingSequenceSource.cameraStream)),
-                                               StreamDescription(StreamKey<BoundingBox>(TrackingSequenceSource.boxStream))]
+    /// `cam0` (with the camera's calibration when the folder holds a `sensor.yaml`, as
+    /// `parallax simulate --scene object` writes it) and `object0/box`.
+    public let streams: [StreamDescription]
     public let groundTruth: Trajectory? = nil
     public let missingImages: [String: Int]
     /// The streams' names.
@@ -32,6 +34,10 @@ public final class TrackingSequenceSource: DatasetSource, DeferredPacketSource {
     public init(formatName: String, imageFolder: String, truthFile: String, convention: BoxTruthFile.Convention,
                 rateHz: Double?, strict: Bool) throws {
         self.formatName = formatName
+        let sensorFile = ((truthFile as NSString).deletingLastPathComponent as NSString).appendingPathComponent("sensor.yaml")
+        let calibration = FileManager.default.fileExists(atPath: sensorFile) ? try EuRoCSensorFile.loadCamera(path: sensorFile) : nil
+        streams = [StreamDescription(StreamKey<CameraFrame>(TrackingSequenceSource.cameraStream), metadata: StreamMetadata(camera: calibration)),
+                   StreamDescription(StreamKey<BoundingBox>(TrackingSequenceSource.boxStream))]
         let rate = try DatasetError.requireRate(rateHz ?? Self.defaultRateHz, path: imageFolder)
         let truth = try BoxTruthFile.read(truthFile, convention: convention)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: imageFolder)) ?? [])

@@ -133,7 +133,7 @@ public struct EvaluationRegistry: Sendable {
         var r = EvaluationRegistry()
         for t: any Evaluation.Type in [GyroRotationEvaluation.self, LandmarkEvaluation.self, MatchEvaluation.self,
                                        HomographyEvaluation.self, PoseStreamEvaluation.self, StereoEvaluation.self,
-                                       DepthEvaluation.self, TrackingEvaluation.self, HeadPoseEvaluation.self] {
+                                       DepthEvaluation.self, TrackingEvaluation.self, HeadPoseEvaluation.self, ImageAnchorEvaluation.self] {
             r.register(t)
         }
         return r

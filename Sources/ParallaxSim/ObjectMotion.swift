@@ -19,6 +19,9 @@ public enum ObjectMotion: String, CaseIterable, Sendable {
     /// Leaving the view to the right at up to 1.7 m/s at 2 m, out of it for about 1.7 s, and
     /// coming back: period 6 s.
     case exit
+    /// Turning about its vertical axis to ±60° and back at 1.6 m, rolling and pitching a
+    /// little (a picture seen ever more obliquely): period 6 s.
+    case turn
 
     /// Object pose in the camera frame at `t` (s). Object frame: x right, y down, z away from
     /// the camera.
@@ -40,6 +43,9 @@ public enum ObjectMotion: String, CaseIterable, Sendable {
         case .exit:
             return SE3(rotation: .exp(Vector3(0.05 * sin(0.6 * t), 0.2 * sin(0.4 * t), 0.05 * sin(0.3 * t))),
                        translation: Vector3(-0.2 + 3.2 * (1 - cos(2 * Double.pi * t / 6)) / 2, 0.1 * sin(0.7 * t), 2))
+        case .turn:
+            return SE3(rotation: .exp(Vector3(0.1 * sin(0.7 * t), 1.047 * sin(2 * Double.pi * t / 6), 0.15 * sin(0.5 * t))),
+                       translation: Vector3(0.1 * sin(0.5 * t), 0.05 * sin(0.8 * t), 1.6))
         }
     }
 

@@ -39,6 +39,9 @@ public struct ObjectSimulator: Sendable {
         public var image: ImageBuffer<UInt8>
         public var box: BoundingBox?
         public var visibleFraction: Double
+        /// `T_CO`: the object's frame (origin at its centre, x right, y down along its texture,
+        /// z away from the camera) to the camera's.
+        public var pose: SE3
 
         /// The box a benchmark's ground truth gives: ``box`` while any of the object is visible
         /// (partly covered or partly outside: the whole object's box, clipped to the image, as
@@ -139,7 +142,7 @@ public struct ObjectSimulator: Sendable {
         let painted = movers.paint(over: room, columns: columns, rows: rows, camera: camera.model, bearings: bearings, worldFromCamera: Self.worldFromCamera)
         let image = PixelNoise.add(to: painted, sigma: pixelNoise, using: &rng)
         let box = objectPixels.count == objectOutline.count ? BoundingBox.enclosing(objectPixels, clippedTo: w, h) : nil
-        return Frame(timestamp: Timestamp(seconds: t), image: image, box: box, visibleFraction: visibleFraction(at: t))
+        return Frame(timestamp: Timestamp(seconds: t), image: image, box: box, visibleFraction: visibleFraction(at: t), pose: motion.objectPose(at: t))
     }
 
     /// Every frame of `duration` s.

@@ -24,6 +24,8 @@ public struct PlanarTargetTracker: Sendable {
         public var confidentPoints = 30.0
         /// At most this many points are followed.
         public var maximumPoints = 300
+        /// RANSAC iterations at most when finding the picture from ORB matches.
+        public var findingIterations = 5000
         public var matcher = DescriptorMatcher()
         public init() {}
     }
@@ -70,14 +72,14 @@ public struct PlanarTargetTracker: Sendable {
                 if case let .success(p) = r { candidatesPicture.append(picturePoints[k]); candidatesFrame.append(p) }
             }
         }
-        var fit = candidatesPicture.count >= settings.minimumInliers ? accept(candidatesPicture, candidatesFrame, camera: camera) : nil
+        var fit = candidatesPicture.count >= settings.minimumInliers ? accept(candidatesPicture, candidatesFrame, camera: camera, iterations: 500) : nil
         if fit == nil || (fit?.inliers.count ?? 0) * 2 < foundCount {
             // (Re)find from ORB features, the followed points joining the matches.
             let frameFeatures = features()
             let matches = settings.matcher.match(reference.features.map(\.descriptor), frameFeatures.map(\.descriptor))
             let a = matches.map { reference.features[$0.queryIndex].pixel } + candidatesPicture
             let b = matches.map { frameFeatures[$0.trainIndex].pixel } + candidatesFrame
-            if let found = accept(a, b, camera: camera), found.inliers.count >= (fit?.inliers.count ?? 0) {
+            if let found = accept(a, b, camera: camera, iterations: settings.findingIterations), found.inliers.count >= (fit?.inliers.count ?? 0) {
                 fit = found
                 foundCount = found.inliers.count
             }
@@ -114,9 +116,11 @@ public struct PlanarTargetTracker: Sendable {
 
     /// A homography and pose from correspondences, when enough agree and the picture's corners
     /// make a convex quadrilateral.
-    private func accept(_ picture: [Vector2], _ frame: [Vector2], camera: CameraModel) -> Fit? {
+    /// `iterations`: RANSAC's most (few for followed points, which mostly agree; many for
+    /// ORB matches across a wide change of view, of which few may).
+    private func accept(_ picture: [Vector2], _ frame: [Vector2], camera: CameraModel, iterations: Int) -> Fit? {
         guard picture.count >= settings.minimumInliers,
-              let (h, inliers) = Homography.estimate(picture, frame, threshold: settings.threshold, maxIterations: 500),
+              let (h, inliers) = Homography.estimate(picture, frame, threshold: settings.threshold, maxIterations: iterations),
               inliers.count >= settings.minimumInliers else { return nil }
         let corners = reference.cornerPixels.map { Self.apply(h, $0) }
         guard Self.isConvex(corners) else { return nil }
@@ -135,7 +139,7 @@ public struct PlanarTargetTracker: Sendable {
         let results = lk.track(start, from: prepared, to: current, guesses: fit.inliers.map { fit.frame[$0] }, coarsestLevel: 1)
         var a: [Vector2] = [], b: [Vector2] = []
         for (k, r) in results.enumerated() { if case let .success(p) = r { a.append(picture[k]); b.append(p) } }
-        guard let better = accept(a, b, camera: camera), better.inliers.count * 10 >= fit.inliers.count * 8 else { return fit }
+        guard let better = accept(a, b, camera: camera, iterations: 200), better.inliers.count * 10 >= fit.inliers.count * 8 else { return fit }
         return better
     }
 

@@ -32,7 +32,7 @@ public struct ReferencePicture: Sendable {
     /// Physical size (m).
     public let physicalWidth: Double
     public var physicalHeight: Double { physicalWidth * Double(image.height) / Double(image.width) }
-    /// Its ORB features (at several scales: it is found from far and near).
+    /// Its ORB features, at its own size and halvings of it (positions in its own pixels).
     public let features: [ORBFeature]
 
     public init(name: String, image: GrayImage, physicalWidth: Double, extractor: ORBExtractor = ReferencePicture.extractor) throws {
@@ -41,7 +41,25 @@ public struct ReferencePicture: Sendable {
         self.name = name
         self.image = image
         self.physicalWidth = physicalWidth
-        features = extractor.extract(image)
+        // Described at its own size and at every halving down to about 100 px wide, so it is
+        // found from near and from far (one ORB pyramid spans 1.2⁷ ≈ 3.6×; a poster seen across
+        // a room can be 10× smaller than its file).
+        var all = extractor.extract(image)
+        var factor = 2
+        while image.width / factor >= 96, image.height / factor >= 48 {
+            let small = image.resized(width: image.width / factor, height: image.height / factor)
+            let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
+            var level = extractor
+            level.maxFeatures = max(200, extractor.maxFeatures / 2)
+            all += level.extract(small).map { f in
+                var g = f
+                g.pixel = Vector2((f.pixel.x + 0.5) * sx - 0.5, (f.pixel.y + 0.5) * sy - 0.5)
+                g.scale = f.scale * Float(sx)
+                return g
+            }
+            factor *= 2
+        }
+        features = all
         var cells = Set<Int>()
         for f in features {
             let cx = min(2, max(0, Int(3 * (f.pixel.x + 0.5) / Double(image.width))))
