@@ -89,7 +89,7 @@ import ParallaxResults
         defer { try? FileManager.default.removeItem(at: root) }
         let sim = root.appendingPathComponent("turn").path
         // The TUM office frame as the picture (the last texture), the EuRoC frame on the walls.
-        #expect(parallax(["simulate", "--scene", "object", "--motion", "turn", "--seconds", "1", "--textures", Paths.root.appendingPathComponent("datasets/euroc_v1_01_cut/mav0/cam0/data/1403715273262142976.png").path,
+        #expect(parallax(["simulate", "--scene", "object", "--motion", "turn", "--seconds", "0.5", "--textures", Paths.root.appendingPathComponent("datasets/euroc_v1_01_cut/mav0/cam0/data/1403715273262142976.png").path,
                           "--textures", Paths.root.appendingPathComponent("datasets/tum_rgbd_frame/rgb/1341847980.722988.png").path, "--out", sim]) == 0)
         for file in ["picture.png", "picture_pose.csv", "sensor.yaml", "groundtruth_rect.txt"] {
             #expect(FileManager.default.fileExists(atPath: sim + "/" + file), "\(file)")
