@@ -1,9 +1,13 @@
+import Foundation
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxMath
 
 /// Finds and follows one ``ReferencePicture`` through camera frames: the homography from the
 /// picture's pixels to the frame's and the picture's pose `T_CI` (``PlanarPose``).
+///
+/// Homographies are fitted in the frame's pixels as they are: with lens distortion the fit is
+/// only approximate away from the image centre (the pose itself undistorts its points).
 ///
 /// - **Finding** (while not tracked): the frame's ORB features are matched to the picture's
 ///   (ratio test, cross-check), a homography is fitted robustly (``Homography/estimate``), and
@@ -25,7 +29,10 @@ public struct PlanarTargetTracker: Sendable {
         /// At most this many points are followed.
         public var maximumPoints = 300
         /// RANSAC iterations at most when finding the picture from ORB matches.
-        public var findingIterations = 5000
+        public var findingIterations = 2000
+        /// Most obliquely a picture is believed seen (degrees between its normal and the line of
+        /// sight to its centre): a homography that puts it nearer edge-on is a false finding.
+        public var maximumObliquity = 80.0
         public var matcher = DescriptorMatcher()
         public init() {}
     }
@@ -126,6 +133,11 @@ public struct PlanarTargetTracker: Sendable {
         guard Self.isConvex(corners) else { return nil }
         guard let solution = try? PlanarPose.solve(plane: inliers.map { reference.metric(picture[$0]) }, pixels: inliers.map { frame[$0] }, camera: camera),
               solution.cameraFromModel.translation.z > 0 else { return nil }
+        // Seen from its front, and not nearly edge-on: the picture's z axis (into it) points
+        // away from the camera along the line of sight.
+        let pose = solution.cameraFromModel
+        let facing = (pose.rotation * Vector3(0, 0, 1)).dot(pose.translation / pose.translation.norm)
+        guard facing > cos(settings.maximumObliquity * .pi / 180) else { return nil }
         return Fit(homography: h, pose: solution.cameraFromModel, rms: solution.rmsPixels, picture: picture, frame: frame, inliers: inliers)
     }
 
