@@ -40,7 +40,6 @@ public struct ImageTrackAnalyzer: Analyzer {
     private var camera: CameraModel?
     private var assumed = false
     private var previous: PyramidalLucasKanade.Prepared?
-    private var seen: [Bool]
     private let lk: PyramidalLucasKanade
     private let extractor: ORBExtractor
 
@@ -68,7 +67,6 @@ public struct ImageTrackAnalyzer: Analyzer {
         }
         self.trackers = trackers
         self.options = options
-        seen = [Bool](repeating: false, count: trackers.count)
         frames = .each(options.camera)
         output = OutputPort("\(options.camera)/images")
         var lk = PyramidalLucasKanade()
@@ -111,8 +109,8 @@ public struct ImageTrackAnalyzer: Analyzer {
                 cached = f
                 return f
             }, camera: camera)
-            if o.isTracked { seen[k] = true }
-            guard seen[k], let pose = o.pose else { continue }
+            // A picture found at least once has a (last known) pose.
+            guard let pose = o.pose else { continue }
             let r = trackers[k].reference
             anchors.append(ImageAnchor(name: r.name, pose: pose, physicalWidth: r.physicalWidth, physicalHeight: r.physicalHeight,
                                        isTracked: o.isTracked, confidence: o.confidence, corners: o.corners))

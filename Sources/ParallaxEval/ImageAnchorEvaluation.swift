@@ -64,7 +64,7 @@ public struct ImageAnchorEvaluation: Evaluation {
         guard !corners.isEmpty else {
             throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "the picture was never tracked while half visible (\(visibleFrames) such frames)")
         }
-        func percentile(_ v: [Double], _ p: Double) -> Double { let s = v.sorted(); return s[min(s.count - 1, Int(p * Double(s.count)))] }
+        let percentile = ErrorStatistics.percentile
         var result = EvaluationResult(metric: "corner error (px)", statistics: ErrorStatistics(corners))
         result.series = corners
         result.seriesTimes = times

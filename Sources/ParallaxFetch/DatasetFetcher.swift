@@ -102,7 +102,7 @@ public struct DatasetFetcher {
         var attempt = 0
         var bytes: Int64 = 0
         while true {
-            let before = ((try? fm.attributesOfItem(atPath: partial))?[.size] as? NSNumber)?.int64Value ?? 0
+            let before = FileDigest.size(of: partial)
             log(before > 0 ? "resuming \(archive.url) at byte \(before)" : "downloading \(archive.url)")
             do {
                 bytes = try download.run(progress: progress, shouldStop: shouldStop)
@@ -113,7 +113,7 @@ public struct DatasetFetcher {
                 Thread.sleep(forTimeInterval: retryDelay * Double(attempt))
             } catch let error as FetchError {
                 // Keep what arrived for the next try to resume; nothing arrived, nothing to keep.
-                let kept = ((try? fm.attributesOfItem(atPath: partial))?[.size] as? NSNumber)?.int64Value ?? 0
+                let kept = FileDigest.size(of: partial)
                 if case .httpStatus = error { try? fm.removeItem(atPath: partial) } else if kept == 0 { try? fm.removeItem(atPath: partial) }
                 if (try? fm.contentsOfDirectory(atPath: work))?.isEmpty ?? false { try? fm.removeItem(atPath: work) }
                 throw error

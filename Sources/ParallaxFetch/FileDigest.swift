@@ -6,24 +6,14 @@ import Foundation
 public enum FileDigest {
     /// The lower-case hex SHA-256 of the file at `path`.
     public static func sha256(of path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw FetchError.io(path: path, reason: "cannot open it to check its SHA-256") }
-        defer { try? handle.close() }
-        guard let context = EVP_MD_CTX_new() else { throw FetchError.io(path: path, reason: "OpenSSL could not allocate a digest") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw FetchError.io(path: path, reason: "OpenSSL has no SHA-256") }
-        while true {
-            let block: Data
-            do { block = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw FetchError.io(path: path, reason: "read failed: \(error.localizedDescription)")
-            }
-            if block.isEmpty { break }
-            let ok = block.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
-            guard ok == 1 else { throw FetchError.io(path: path, reason: "OpenSSL digest update failed") }
-        }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else { throw FetchError.io(path: path, reason: "OpenSSL digest failed") }
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        let hasher = SHA256Hasher()
+        try hasher.update(file: path)
+        return hasher.finish()
+    }
+
+    /// The size (bytes) of the file at `path`; 0 when it is not there.
+    public static func size(of path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
     }
 }
 
@@ -44,6 +34,19 @@ public final class SHA256Hasher {
     }
 
     public func update(_ text: String) { update(Data(text.utf8)) }
+
+    /// Feeds the bytes of the file at `path`, 1 MiB at a time (bounded memory for archives of
+    /// gigabytes).
+    public func update(file path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw FetchError.io(path: path, reason: "cannot open it to take its SHA-256") }
+        defer { try? handle.close() }
+        while true {
+            let block: Data
+            do { block = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw FetchError.io(path: path, reason: "read failed: \(error.localizedDescription)") }
+            if block.isEmpty { return }
+            update(block)
+        }
+    }
 
     /// The lower-case hex digest (the hasher is then spent).
     public func finish() -> String {
@@ -71,16 +74,8 @@ extension FileDigest {
         }.sorted()
         for file in files {
             let full = (path as NSString).appendingPathComponent(file)
-            guard let handle = FileHandle(forReadingAtPath: full) else { throw FetchError.io(path: full, reason: "cannot open it to take its SHA-256") }
-            defer { try? handle.close() }
-            let size = ((try? fm.attributesOfItem(atPath: full))?[.size] as? NSNumber)?.int64Value ?? 0
-            hasher.update("\(file)\0\(size)\0")
-            while true {
-                let block: Data
-                do { block = try handle.read(upToCount: 1 << 20) ?? Data() } catch { throw FetchError.io(path: full, reason: "read failed: \(error.localizedDescription)") }
-                if block.isEmpty { break }
-                hasher.update(block)
-            }
+            hasher.update("\(file)\0\(size(of: full))\0")
+            try hasher.update(file: full)
         }
         return hasher.finish()
     }

@@ -32,7 +32,6 @@ public struct HTTPDownload {
         var offset: Int64
         let resumedFrom: Int64
         var decided = false
-        var status = 0
         var writeError: String?
         var total: Int64?
         let progress: Progress
@@ -109,7 +108,6 @@ public struct HTTPDownload {
             t.decided = true
             var status = 0
             if let handle = t.handle { _ = parallax_curl_response_code(handle, &status) }
-            t.status = status
             if status >= 400 { return 0 }  // an error page: not the archive
             if status == 200, t.offset > 0 {
                 // The server ignored the range: the body is the whole file.

@@ -98,13 +98,19 @@ public enum PerspectivePoints {
             best = (all.pose, all.cost, winner.mirrored)
         }
         guard let best else { throw SolveError.degenerate("no start converged to a pose in front of the camera") }
+        return Solution(cameraFromModel: best.pose, rmsPixels: rmsPixels(best.pose, model: model, pixels: pixels, camera: camera), fromMirroredStart: best.mirrored)
+    }
+
+    /// Root-mean-square reprojection error (px) of `model` at `pose` against `pixels` (points
+    /// that do not project count as 0, as before).
+    public static func rmsPixels(_ pose: SE3, model: [Vector3], pixels: [Vector2], camera: CameraModel) -> Double {
         var sum = 0.0
         for i in model.indices {
-            guard let p = camera.project(best.pose * model[i]) else { continue }
+            guard let p = camera.project(pose * model[i]) else { continue }
             let e = p - pixels[i]
             sum += e.x * e.x + e.y * e.y
         }
-        return Solution(cameraFromModel: best.pose, rmsPixels: (sum / Double(model.count)).squareRoot(), fromMirroredStart: best.mirrored)
+        return (sum / Double(max(1, model.count))).squareRoot()
     }
 
     /// The DLT pose: `[R|t]` from the 2n × 12 system on normalized points (the model centred

@@ -11,11 +11,8 @@ public enum HomographyWarp {
         guard let inverse = h.inverse else { return nil }
         var out = GrayImage(width: width, height: height, value: fill)
         let w = Double(picture.width), hh = Double(picture.height)
-        let corners = [Vector2(-0.5, -0.5), Vector2(w - 0.5, -0.5), Vector2(w - 0.5, hh - 0.5), Vector2(-0.5, hh - 0.5)].map { p -> Vector2 in
-            let v = h * Vector3(p.x, p.y, 1)
-            return Vector2(v.x / v.z, v.y / v.z)
-        }
-        guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return out }
+        let corners = [Vector2(-0.5, -0.5), Vector2(w - 0.5, -0.5), Vector2(w - 0.5, hh - 0.5), Vector2(-0.5, hh - 0.5)].compactMap { h.transferring($0) }
+        guard corners.count == 4, corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return out }
         let x0 = max(0, Int((corners.map(\.x).min() ?? 0).rounded(.down)) - 1), x1 = min(width - 1, Int((corners.map(\.x).max() ?? 0).rounded(.up)) + 1)
         let y0 = max(0, Int((corners.map(\.y).min() ?? 0).rounded(.down)) - 1), y1 = min(height - 1, Int((corners.map(\.y).max() ?? 0).rounded(.up)) + 1)
         guard x0 <= x1, y0 <= y1 else { return out }

@@ -29,13 +29,8 @@ public enum PlanarPose {
         let focal = Vector2(camera.intrinsics.fx, camera.intrinsics.fy)
         let refined = try PerspectivePoints.refine(start, model: model, normalized: normalized, focal: focal, huber: huber,
                                                     prior: [Double](repeating: 1, count: model.count))
-        var sum = 0.0
-        for i in model.indices {
-            guard let p = camera.project(refined.pose * model[i]) else { continue }
-            let e = p - pixels[i]
-            sum += e.x * e.x + e.y * e.y
-        }
-        return PerspectivePoints.Solution(cameraFromModel: refined.pose, rmsPixels: (sum / Double(model.count)).squareRoot(), fromMirroredStart: false)
+        return PerspectivePoints.Solution(cameraFromModel: refined.pose, rmsPixels: PerspectivePoints.rmsPixels(refined.pose, model: model, pixels: pixels, camera: camera),
+                                          fromMirroredStart: false)
     }
 
     /// The pose the homography `plane → normalized` gives (see the type's summary).

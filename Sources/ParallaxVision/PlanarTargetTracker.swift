@@ -109,7 +109,7 @@ public struct PlanarTargetTracker: Sendable {
         let share = Double(fit.inliers.count) / Double(max(1, fit.picture.count))
         let confidence = min(1, share * min(1, Double(fit.inliers.count) / settings.confidentPoints))
         return Observation(isTracked: true, homography: fit.homography, pose: fit.pose, confidence: confidence,
-                           corners: reference.cornerPixels.map { Self.apply(fit.homography, $0) }, inliers: fit.inliers.count, rmsPixels: fit.rms)
+                           corners: reference.cornerPixels.compactMap { fit.homography.transferring($0) }, inliers: fit.inliers.count, rmsPixels: fit.rms)
     }
 
     private struct Fit {
@@ -129,7 +129,7 @@ public struct PlanarTargetTracker: Sendable {
         guard picture.count >= settings.minimumInliers,
               let (h, inliers) = Homography.estimate(picture, frame, threshold: settings.threshold, maxIterations: iterations),
               inliers.count >= settings.minimumInliers else { return nil }
-        let corners = reference.cornerPixels.map { Self.apply(h, $0) }
+        let corners = reference.cornerPixels.compactMap { h.transferring($0) }
         guard Self.isConvex(corners) else { return nil }
         guard let solution = try? PlanarPose.solve(plane: inliers.map { reference.metric(picture[$0]) }, pixels: inliers.map { frame[$0] }, camera: camera),
               solution.cameraFromModel.translation.z > 0 else { return nil }
@@ -146,18 +146,16 @@ public struct PlanarTargetTracker: Sendable {
     private func refined(_ fit: Fit, current: PyramidalLucasKanade.Prepared, lk: PyramidalLucasKanade, camera: CameraModel) -> Fit {
         guard let template = HomographyWarp.warp(reference.image, by: fit.homography, width: current.size.width, height: current.size.height) else { return fit }
         let prepared = lk.prepare(template)
-        let picture = fit.inliers.map { fit.picture[$0] }
-        let start = picture.map { Self.apply(fit.homography, $0) }
-        let results = lk.track(start, from: prepared, to: current, guesses: fit.inliers.map { fit.frame[$0] }, coarsestLevel: 1)
+        var picture: [Vector2] = [], start: [Vector2] = [], guesses: [Vector2] = []
+        for k in fit.inliers {
+            guard let p = fit.homography.transferring(fit.picture[k]) else { continue }
+            picture.append(fit.picture[k]); start.append(p); guesses.append(fit.frame[k])
+        }
+        let results = lk.track(start, from: prepared, to: current, guesses: guesses, coarsestLevel: 1)
         var a: [Vector2] = [], b: [Vector2] = []
         for (k, r) in results.enumerated() { if case let .success(p) = r { a.append(picture[k]); b.append(p) } }
         guard let better = accept(a, b, camera: camera, iterations: 200), better.inliers.count * 10 >= fit.inliers.count * 8 else { return fit }
         return better
-    }
-
-    static func apply(_ h: Matrix3, _ p: Vector2) -> Vector2 {
-        let v = h * Vector3(p.x, p.y, 1)
-        return Vector2(v.x / v.z, v.y / v.z)
     }
 
     /// Whether four points in order make a convex quadrilateral (all turns the same way) of

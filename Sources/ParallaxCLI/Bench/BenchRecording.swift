@@ -53,8 +53,9 @@ enum BenchRecording {
     }
 
     /// Checksums of a case's chain (its file's bytes, or the pipeline text) and data (the
-    /// dataset's files, or the simulation's settings).
-    static func provenance(of run: BenchSuite.Run) -> BenchRunner.Provenance {
+    /// dataset's files, or the simulation's settings). `datasetDigests` keeps the folders
+    /// already hashed (by path).
+    static func provenance(of run: BenchSuite.Run, datasetDigests: inout [String: String]) -> BenchRunner.Provenance {
         var p = BenchRunner.Provenance()
         if FileManager.default.fileExists(atPath: run.chain) {
             p.chainSHA256 = (try? FileDigest.sha256(of: run.chain)) ?? ""
@@ -66,7 +67,8 @@ enum BenchRecording {
             p.chainSHA256 = h.finish()
         }
         if let dataset = run.dataset {
-            p.datasetSHA256 = (try? FileDigest.sha256(ofFolder: dataset)) ?? ""
+            if datasetDigests[dataset] == nil { datasetDigests[dataset] = (try? FileDigest.sha256(ofFolder: dataset)) ?? "" }
+            p.datasetSHA256 = datasetDigests[dataset] ?? ""
         } else if let s = run.simulate {
             let h = SHA256Hasher()
             h.update("\(s.scene) \(s.seconds) s, seed \(s.seed), width \(s.width), still \(s.still), stereo \(s.stereo), noise \(s.landmarkNoise)")

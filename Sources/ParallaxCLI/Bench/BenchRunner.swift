@@ -57,6 +57,8 @@ struct BenchRunner {
     /// only those that started when cancelled. `finished` is called after each.
     func run(cases: Set<String>? = nil, finished: (Result) -> Void = { _ in }) -> [Result] {
         var results: [Result] = []
+        // A dataset several cases read is hashed once per run.
+        var datasetDigests: [String: String] = [:]
         for r in suite.runs where cases?.contains(r.name) ?? true {
             if cancelled() { break }
             var result: Result
@@ -68,7 +70,7 @@ struct BenchRunner {
                 result = Result(name: r.name, dataset: r.dataset ?? "simulated", chain: r.chain, status: "invalid", note: "\(error)")
             }
             result.group = r.group
-            if recordsProvenance { result.provenance = BenchRecording.provenance(of: r) }
+            if recordsProvenance { result.provenance = BenchRecording.provenance(of: r, datasetDigests: &datasetDigests) }
             results.append(result)
             finished(result)
         }

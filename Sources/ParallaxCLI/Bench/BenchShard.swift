@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
 import Parallax
+import ParallaxFetch
 
 /// `--shard K/N`: the K-th of N shares of a suite's cases (1 ≤ K ≤ N).
 struct ShardSpec: Equatable, Codable, CustomStringConvertible {
+    /// The most shards a suite is split into.
+    static let maximumCount = 10_000
     var index: Int
     var count: Int
 
@@ -15,7 +18,7 @@ struct ShardSpec: Equatable, Codable, CustomStringConvertible {
         guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
             throw ValidationError("--shard '\(text)': expected K/N, two whole numbers such as 2/3")
         }
-        guard (1...10_000).contains(n) else { throw ValidationError("--shard '\(text)': N must be 1…10000 shards, not \(n)") }
+        guard (1...Self.maximumCount).contains(n) else { throw ValidationError("--shard '\(text)': N must be 1…\(Self.maximumCount) shards, not \(n)") }
         guard (1...n).contains(k) else { throw ValidationError("--shard '\(text)': K must be 1…\(n) (shards count from 1), not \(k)") }
         index = k
         count = n
@@ -59,12 +62,10 @@ enum ShardAssignment {
         let fm = FileManager.default
         var isFolder: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isFolder) else { return 0 }
-        guard isFolder.boolValue else { return ((try? fm.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0 }
+        guard isFolder.boolValue else { return FileDigest.size(of: path) }
         var total: Int64 = 0
         guard let files = fm.enumerator(atPath: path) else { return 0 }
-        for case let file as String in files {
-            total += ((try? fm.attributesOfItem(atPath: (path as NSString).appendingPathComponent(file)))?[.size] as? NSNumber)?.int64Value ?? 0
-        }
+        for case let file as String in files { total += FileDigest.size(of: (path as NSString).appendingPathComponent(file)) }
         return total
     }
 }

@@ -111,7 +111,7 @@ struct BenchShardFile: Codable {
         do { file = try JSONDecoder().decode(BenchShardFile.self, from: data) } catch {
             throw ChainError.syntax(message: "\(url.path): not a shard file: \(error)", location: nil)
         }
-        guard (1...10_000).contains(file.shard.count), (1...file.shard.count).contains(file.shard.index), file.positions.count == file.cases.count,
+        guard (1...ShardSpec.maximumCount).contains(file.shard.count), (1...file.shard.count).contains(file.shard.index), file.positions.count == file.cases.count,
               file.positions.allSatisfy({ $0 >= 0 }), Set(file.cases).count == file.cases.count else {
             throw ChainError.syntax(message: "\(url.path): not a valid shard file (shard \(file.shard.index)/\(file.shard.count), \(file.cases.count) cases, \(file.positions.count) positions)", location: nil)
         }
