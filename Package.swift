@@ -110,7 +110,7 @@ let package = Package(
         .target(name: "ParallaxImage", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         // Vision algorithms several plugins share (detectors, LK, ORB, matching, two-view
         // geometry, triangulation): know no packets.
-        .target(name: "ParallaxVision", dependencies: ["ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxVision", dependencies: ["CZlib", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Inertial algorithms several plugins share (strapdown propagation with its error
         // covariance, static initialization): know no packets.
         // Correlation-filter tracking (FFTW): what track-object and image tracking share.
@@ -135,7 +135,7 @@ let package = Package(
                 path: "Plugins/FeatureTracking", swiftSettings: strictSettings),
         .target(name: "Triangulation", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/Triangulation", swiftSettings: strictSettings),
-        .target(name: "VisualInertialOdometry", dependencies: ["ParallaxCore", "ParallaxInertial", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"],
+        .target(name: "VisualInertialOdometry", dependencies: ["ParallaxCore", "ParallaxImage", "ParallaxInertial", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"],
                 path: "Plugins/VisualInertialOdometry", swiftSettings: strictSettings),
         .target(name: "ObjectTracking", dependencies: ["ParallaxCore", "ParallaxTracking", "ParallaxImage"],
                 path: "Plugins/ObjectTracking", swiftSettings: strictSettings),
@@ -195,12 +195,12 @@ let package = Package(
         .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxDatasets", "ParallaxEval"], swiftSettings: strictSettings),
         .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxVision", "ParallaxCore", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking", "ParallaxVision", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision", "ParallaxImage"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxImageTests", dependencies: ["ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ParallaxCore", "ParallaxTesting", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxInertialTests", dependencies: ["ParallaxInertial", "ParallaxSim", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "VisualInertialOdometryTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "VisualInertialOdometryTests", dependencies: ["Parallax", "ParallaxTesting", "VisualInertialOdometry", "ParallaxVision"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DepthTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ImageTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),

@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxMath
 import ParallaxVision
 
@@ -41,24 +42,46 @@ struct FeatureUpdate {
     /// χ² gate probability (0.95: reject the 5 % most unlikely residuals of a consistent filter).
     var gateProbability: Double
 
-    /// The feature triangulated from the clones that saw it, and its linearization there.
-    func triangulated(_ observations: [Observation], filter: MSCKF) -> Result<(point: Vector3, linear: Linearization), Rejection> {
+    /// The feature triangulated from the clones that saw it, its linearization there, and the
+    /// σ of its position from the image noise alone (m, √trace of its covariance).
+    func triangulated(_ observations: [Observation], filter: MSCKF) -> Result<(point: Vector3, linear: Linearization, sigma: Double), Rejection> {
         let views = observations.map { MultiViewTriangulation.Observation(worldFromCamera: filter.worldFromCamera($0.clone, camera: $0.camera), normalized: $0.normalized) }
-        let point: Vector3
+        let point: Vector3, sigma: Double
         switch MultiViewTriangulation.triangulate(views, minParallaxDegrees: minParallaxDegrees, maxRMSNormalized: maxReprojectionNormalized) {
-        case let .success(t): point = t.position
+        case let .success(t): point = t.position; sigma = max(0, t.covariance.trace).squareRoot() * filter.normalizedNoise
         case let .failure(reason): return .failure(.triangulation(reason))
         }
-        return Self.linearize(observations, point: point, filter: filter).map { (point, $0) }
+        return Self.linearize(observations, point: point, filter: filter).map { (point, $0, sigma) }
     }
 
-    /// The feature's rows, or why not.
-    func rows(_ observations: [Observation], filter: MSCKF) -> Result<Rows, Rejection> {
+    /// The feature's rows, its triangulated position (world, m) and that position's σ (m), or why not.
+    func rows(_ observations: [Observation], filter: MSCKF) -> Result<(rows: Rows, point: Vector3, sigma: Double), Rejection> {
         switch triangulated(observations, filter: filter) {
         case let .success(t):
             guard let split = try? Self.split(t.linear) else { return .failure(.numerical) }
-            return gated(split.rest, filter: filter)
+            return gated(split.rest, filter: filter).map { ($0, t.point, t.sigma) }
         case let .failure(reason): return .failure(reason)
+        }
+    }
+
+    /// The rows of a known map point `point` (world, m) seen in `observations`: the point is
+    /// not estimated, so the residual is used whole, with the point's own uncertainty
+    /// `pointSigma` (m) added to the image noise as `σ_point / depth` (normalized units) by
+    /// scaling the rows (the update's noise is isotropic); χ²-gated.
+    func mapPointRows(_ observations: [Observation], point: Vector3, pointSigma: Double, filter: MSCKF) -> Result<Rows, Rejection> {
+        switch Self.linearize(observations, point: point, filter: filter) {
+        case let .failure(reason): return .failure(reason)
+        case var .success(linear):
+            let sigma = filter.normalizedNoise
+            for (j, o) in observations.enumerated() {
+                let depth = (filter.worldFromCamera(o.clone, camera: o.camera).inverse * point).z
+                let scale = sigma / (sigma * sigma + pow(pointSigma / max(depth, 1e-3), 2)).squareRoot()
+                for row in [2 * j, 2 * j + 1] {
+                    linear.r[row] *= scale
+                    for c in 0..<linear.hx.columns where linear.hx[row, c] != 0 { linear.hx[row, c] *= scale }
+                }
+            }
+            return gated(Rows(h: linear.hx, r: linear.r), filter: filter)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxCore
 import ParallaxGeometry
+import ParallaxImage
 import ParallaxInertial
 import ParallaxMath
 import ParallaxVision
@@ -22,6 +23,16 @@ import ParallaxVision
 /// it), a zero-velocity update holds it in place: a still camera gives no parallax, so vision
 /// alone cannot stop the drift. Both stillness tests need the images: a slow steady turn or a
 /// slow walk looks still to the IMU.
+///
+/// World maps (ARKit's `ARWorldMap`, docs/world-maps.md): given the camera's `images`, keyframes
+/// keep ORB descriptors of the tracked features and the filter's triangulations of them
+/// (``MapBuilder``); the map goes out on `<output>-map` when the run ends (`parallax run
+/// --save-map FILE` writes it) and the mapping status on `<output>-mapping` every frame. With
+/// `map=FILE` the filter runs in its own frame until one view is found in the map
+/// (``MapLocalizer``: descriptor matching, gravity-aware PnP + RANSAC); until then each pose is
+/// `limited(relocalizing)`. Then the filter is moved into the map's frame and the tracked
+/// features matched to map points update it as known points, so every later pose is in the
+/// map's frame and held to it.
 ///
 /// Example chain: `klt camera=cam0 ! vio` (`chains/vio-mono.yaml`).
 public struct VIOAnalyzer: Analyzer {
@@ -75,6 +86,14 @@ public struct VIOAnalyzer: Analyzer {
         @Parameter("largest σ of the specific force's norm while standing still (m/s²; rotors vibrate)", range: 0...10) public var zuptMaxAccelerationStd = 2.0
         @Parameter("largest gyro deviation from its mean while standing still (rad/s)", range: 0...10) public var zuptMaxRotationRate = 0.5
         @Parameter("σ of the zero-velocity measurement (m/s)", range: 1e-5...1) public var zuptVelocityNoise = 0.01
+        @Parameter("the camera's image stream, for the world map (keyframe descriptors; needed by map= and by parallax run --save-map); empty: no map") public var images = ""
+        @Parameter("world map file (.pxmap, from parallax run --save-map) to relocalize into: poses are in its frame once relocalized; needs images=") public var map = ""
+        @Parameter("a keyframe every this many metres moved (m)", range: 0.01...100) public var keyframeDistance = 0.2
+        @Parameter("… or degrees turned (deg)", range: 0.1...180) public var keyframeAngle = 10.0
+        @Parameter("fewest PnP inliers that relocalize into the map (they must also agree with gravity)", range: 6...10_000) public var relocalizationMinInliers = 20
+        @Parameter("smallest σ of a map point's position (m) in the updates by map points (each point's own σ from its triangulation counts when larger)", range: 0.0001...1) public var mapPointSigma = 0.01
+        @Parameter("largest σ of a triangulated point that goes into the map (m): vaguer ones (short tracks, little parallax) would mislead relocalization", range: 0.001...10) public var mapPointMaxSigma = 0.05
+        @Parameter("frames between searches for more map points once relocalized", range: 1...1000) public var mapSearchInterval = 5
         public init() {}
     }
 
@@ -82,21 +101,24 @@ public struct VIOAnalyzer: Analyzer {
     private let imuPort: InputPort<IMUSample>
     private let posePort: OutputPort<Pose>
     private let biasPort: OutputPort<IMUBiases>
-    private let options: Options
+    private let imagesPort: InputPort<CameraFrame>?
+    private let mapPort: OutputPort<WorldMap>?
+    private let mappingPort: OutputPort<WorldMappingStatus>?
+    let options: Options
 
-    private var camera: CameraCalibration?
+    var camera: CameraCalibration?
     private var imuCalibration: IMUCalibration?
     /// `T_IB`: body to IMU.
     private var imuFromBody = SE3.identity
     private var filter: MSCKF?
-    private var update: FeatureUpdate
+    var update: FeatureUpdate
     /// IMU measurements (time in s since `epoch`), oldest first, trimmed to what is still needed.
     private var measurements: [IMUMeasurement] = []
     private var epoch: Timestamp?
     /// Feature observations: id → (clone time, normalized point, and in the stereo partner).
-    private var features: [UInt64: [(time: Timestamp, normalized: Vector2, stereo: Vector2?)]] = [:]
+    var features: [UInt64: [(time: Timestamp, normalized: Vector2, stereo: Vector2?)]] = [:]
     /// Ids of the features in the filter's state (``MSCKF/landmarks``).
-    private var landmarkIDs: Set<UInt64> = []
+    var landmarkIDs: Set<UInt64> = []
     /// When the filter started (s).
     private var initializedAt = 0.0
     /// `T_C1C0` of the tracked camera's stereo partner, when stereo matches are used.
@@ -111,7 +133,7 @@ public struct VIOAnalyzer: Analyzer {
     /// Frames left in `limited(excessiveMotion)` after saturated readings.
     private var excessiveMotionFrames = 0
     private var resets = 0
-    private var used: [FeatureUpdate.Rejection?: Int] = [:]
+    var used: [FeatureUpdate.Rejection?: Int] = [:]
     private var zeroVelocityUpdates = 0
     /// The frames of the last ``Options/staticWindow`` or ``Options/zuptWindow`` seconds
     /// (whichever is longer), for the images' word on standing still.
@@ -131,6 +153,22 @@ public struct VIOAnalyzer: Analyzer {
     /// The calibration the filter started from, to report what it estimated.
     private var initialCalibration: MSCKF.Calibration?
 
+    // World map (when `images` is given).
+    var builder: MapBuilder?
+    /// The loaded map's matcher (`map=`).
+    var localizer: MapLocalizer?
+    /// Whether the filter runs in the loaded map's frame.
+    var relocalized = false
+    /// Tracked features matched to map points: feature id → point index.
+    var anchors: [UInt64: Int] = [:]
+    var framesSinceMapSearch = 0
+    /// A reset without a loaded map starts a new frame the map so far is not in: it stops growing.
+    var mapFrozen = false
+    var relocalizationCount = 0
+    var mapUpdates = 0
+    private var lastStamp: Timestamp?
+    static let extractor = ORBExtractor()
+
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
         self.options = options
@@ -139,6 +177,12 @@ public struct VIOAnalyzer: Analyzer {
         imuPort = .between(options.imu, through: .firstAfter)
         posePort = OutputPort(options.output)
         biasPort = OutputPort(options.output + "-biases")
+        if !options.map.isEmpty && options.images.isEmpty {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "map", reason: "relocalizing needs the camera's images: give images= (e.g. images=cam0)")
+        }
+        imagesPort = options.images.isEmpty ? nil : .latest(options.images, tolerance: 1_000_000)
+        mapPort = options.images.isEmpty ? nil : OutputPort(options.output + "-map")
+        mappingPort = options.images.isEmpty ? nil : OutputPort(options.output + "-mapping")
         update = FeatureUpdate(minParallaxDegrees: options.minParallaxDegrees, maxReprojectionNormalized: 0, gateProbability: options.gateProbability)
     }
 
@@ -151,11 +195,31 @@ public struct VIOAnalyzer: Analyzer {
         if options.stereo { stereoFromCamera = context.metadata(of: tracksPort).stereo?.partnerFromThis }
         // Triangulated points may miss their observations by a few σ before the update.
         update.maxReprojectionNormalized = options.triangulationMaxErrorPx / camera.model.intrinsics.fx
+        guard imagesPort != nil else { return }
+        var base: WorldMap?
+        if !options.map.isEmpty {
+            let loaded: WorldMap
+            do { loaded = try WorldMapFile.read(options.map) } catch {
+                throw AnalyzerError.invalidOption(analyzer: Self.name, option: "map", reason: "\(error)")
+            }
+            if let why = loaded.mismatch(camera: camera.model, bodyFromCamera: camera.bodyFromSensor) {
+                throw AnalyzerError.invalidOption(analyzer: Self.name, option: "map", reason: "\(options.map) was made with another camera calibration: \(why)")
+            }
+            guard !loaded.points.isEmpty else {
+                throw AnalyzerError.invalidOption(analyzer: Self.name, option: "map", reason: "\(options.map) holds no points to relocalize with")
+            }
+            var l = MapLocalizer(map: loaded)
+            l.minInliers = options.relocalizationMinInliers
+            localizer = l
+            base = loaded
+        }
+        builder = MapBuilder(minDistance: options.keyframeDistance, minAngleDegrees: options.keyframeAngle, maxPointSigma: options.mapPointMaxSigma, base: base)
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         let packet = try input.trigger(tracksPort)
         let stamp = packet.timestamp
+        lastStamp = stamp
         append(input.between(imuPort), context: &context)
         // The frame's time on the IMU clock.
         let t = seconds(stamp) + (filter?.calibration.timeOffset ?? options.timeOffsetMs / 1000)
@@ -173,6 +237,7 @@ public struct VIOAnalyzer: Analyzer {
         }
         guard var f = filter else {
             context.emit(Pose(worldFromBody: .identity, trackingState: .limited(.initializing)), on: posePort, at: stamp)
+            if let mappingPort { context.emit(WorldMappingStatus.notAvailable, on: mappingPort, at: stamp) }
             return
         }
         // A gap in the IMU that the filter cannot bridge: start again.
@@ -210,6 +275,7 @@ public struct VIOAnalyzer: Analyzer {
             record(packet.payload, at: stamp)
             var usedFeatures = try updateLandmarks(packet.payload, &f)
             usedFeatures += try updateWithEndedTracks(packet.payload.ended.map(\.id), &f)
+            usedFeatures += try updateWithMapPoints(packet.payload, &f)
             if f.clones.count > options.window {
                 usedFeatures += try updateWithOldestClone(&f)
                 let oldest = f.clones[0].time
@@ -221,6 +287,8 @@ public struct VIOAnalyzer: Analyzer {
             }
             guard f.state.isFinite, f.covariance.isFinite else { throw VIOError.diverged }
             guard f.state.velocity.norm <= options.maxSpeed else { throw VIOError.tooFast(f.state.velocity.norm) }
+            let image = imagesPort.flatMap { input.latest($0)?.payload }.map { GrayImage($0.image.luma) }
+            if let image { mapWork(&f, tracks: packet.payload, image: image, stamp: stamp, time: t, context: &context) }
             filter = f
             trimMeasurements(before: f.time)
             recentUpdates.append(still ? options.minFeaturesPer10Frames : usedFeatures)
@@ -233,7 +301,18 @@ public struct VIOAnalyzer: Analyzer {
             } else {
                 state = constrained ? .normal : .limited(.insufficientFeatures)
             }
-            emit(f, state: state, at: stamp, context: &context)
+            if localizer != nil && !relocalized {
+                context.emit(Pose(worldFromBody: .identity, trackingState: .limited(.relocalizing)), on: posePort, at: stamp)
+                context.emit(IMUBiases(gyroscope: f.state.gyroscopeBias, accelerometer: f.state.accelerometerBias), on: biasPort, at: stamp)
+            } else {
+                emit(f, state: state, at: stamp, context: &context)
+            }
+            if let mappingPort, let builder {
+                let status = localizer != nil && !relocalized
+                    ? WorldMappingStatus.limited
+                    : builder.status(at: f.worldFromCamera(f.clones.count - 1), time: t, tracking: state)
+                context.emit(status, on: mappingPort, at: stamp)
+            }
         } catch {
             context.warn("filter failed at \(stamp.nanoseconds) ns (\(error)): reset")
             reset(&context, at: stamp, time: t)
@@ -242,6 +321,12 @@ public struct VIOAnalyzer: Analyzer {
 
     public mutating func close(context: inout AnalyzerContext) throws {
         if resets > 0 { context.warn("\(resets) reset(s) of the filter") }
+        if let builder, let camera, let mapPort, let lastStamp {
+            let map = builder.worldMap(camera: camera.model, bodyFromCamera: camera.bodyFromSensor)
+            context.emit(map, on: mapPort, at: lastStamp)
+            context.warn("world map: \(map.keyframes.count) keyframe(s), \(map.points.count) point(s)"
+                + (localizer == nil ? "" : relocalizationCount > 0 ? ", \(mapUpdates) map-point update(s) after relocalizing" : "; never relocalized into \(options.map)"))
+        }
         if saturatedCount > 0 {
             context.warn(String(format: "%d accelerometer reading(s) at full scale (accelerometer_range %.1f m/s²): uncertainty widened, state limited(excessiveMotion)",
                                 saturatedCount, options.accelerometerRange))
@@ -369,12 +454,20 @@ public struct VIOAnalyzer: Analyzer {
         recentUpdates = []
         features = [:]
         landmarkIDs = []
+        anchors = [:]
+        if localizer != nil {
+            relocalized = false
+        } else if let builder, builder.keyframeCount > 0, !mapFrozen {
+            mapFrozen = true
+            context.warn("the filter reset at \(stamp.nanoseconds) ns: the world map keeps what was mapped before (a new start is a new frame)")
+        }
         context.emit(Pose(worldFromBody: .identity, trackingState: .notAvailable), on: posePort, at: stamp)
+        if let mappingPort { context.emit(WorldMappingStatus.notAvailable, on: mappingPort, at: stamp) }
     }
 
     private mutating func record(_ tracks: FeatureTracks, at stamp: Timestamp) {
         for f in tracks.features {
-            guard let n = f.normalized, !landmarkIDs.contains(f.id) else { continue }
+            guard let n = f.normalized, !landmarkIDs.contains(f.id), anchors[f.id] == nil else { continue }
             features[f.id, default: []].append((stamp, n, stereoFromCamera == nil ? nil : f.stereoNormalized))
         }
     }
@@ -420,7 +513,7 @@ public struct VIOAnalyzer: Analyzer {
     private mutating func addLandmark(_ id: UInt64, index: [Timestamp: Int], _ f: inout MSCKF) throws -> Bool {
         let obs = observations(of: id, index: index)
         features[id] = nil
-        let triangulated: (point: Vector3, linear: FeatureUpdate.Linearization)
+        let triangulated: (point: Vector3, linear: FeatureUpdate.Linearization, sigma: Double)
         switch update.triangulated(obs, filter: f) {
         case let .success(t): triangulated = t
         case let .failure(reason): used[reason, default: 0] += 1; return false
@@ -428,6 +521,7 @@ public struct VIOAnalyzer: Analyzer {
         let split = try FeatureUpdate.split(triangulated.linear)
         if case let .failure(reason) = update.gated(split.rest, filter: f) { used[reason, default: 0] += 1; return false }
         guard try f.addLandmark(id: id, at: triangulated.point, split) else { used[.numerical, default: 0] += 1; return false }
+        if mapFrameIsValid { builder?.record(point: triangulated.point, sigma: triangulated.sigma, of: id) }
         used[nil, default: 0] += 1
         landmarkIDs.insert(id)
         return true
@@ -482,7 +576,10 @@ public struct VIOAnalyzer: Analyzer {
             features[id] = nil
             guard Set(obs.map(\.clone)).count >= options.minObservations else { continue }
             switch update.rows(obs, filter: f) {
-            case let .success(rows): blocks.append(rows); used[nil, default: 0] += 1
+            case let .success(found):
+                blocks.append(found.rows)
+                used[nil, default: 0] += 1
+                if mapFrameIsValid { builder?.record(point: found.point, sigma: found.sigma, of: id) }
             case let .failure(reason): used[reason, default: 0] += 1
             }
         }
@@ -491,7 +588,7 @@ public struct VIOAnalyzer: Analyzer {
     }
 
     /// Stacks `blocks` (rows over the whole state) into one update.
-    private func apply(_ blocks: [FeatureUpdate.Rows], _ f: inout MSCKF) throws {
+    func apply(_ blocks: [FeatureUpdate.Rows], _ f: inout MSCKF) throws {
         guard !blocks.isEmpty else { return }
         let total = blocks.reduce(0) { $0 + $1.r.count }
         var h = Matrix(rows: total, columns: f.dimension)

@@ -38,6 +38,8 @@ struct RunCommand: ParsableCommand {
     var ply: String = "binary"
     @Option(name: .long, help: ArgumentHelp("Also record the input streams and every analyzer output into this MCAP file for Foxglove (well-known schemas, JSON encoding; docs/foxglove.md).", valueName: "file.mcap"))
     var mcap: String?
+    @Option(name: .customLong("save-map"), help: ArgumentHelp("Write the world map the chain built (vio with images=) to this file when the run ends (.pxmap, docs/world-maps.md); a later run relocalizes into it with vio map=FILE.", valueName: "file"))
+    var saveMap: String?
     @Flag(name: .long, help: "No progress display.")
     var quiet = false
     @OptionGroup var input: InputOptions
@@ -55,6 +57,9 @@ struct RunCommand: ParsableCommand {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         let chainSpec = runner.chain, source = runner.source, instances = runner.instances
+        if saveMap != nil, !instances.contains(where: { $0.outputs.contains { $0.type == PayloadType(WorldMap.self) } }) {
+            throw fail("--save-map: no analyzer in chain '\(chainSpec.name)' builds a world map; give vio the camera's images (vio images=cam0)", code: ExitCodes.badInput)
+        }
         let output = try CommandOutput(out, command: "parallax run")
         let outURL = output.url
         let eventsPath = outURL.appendingPathComponent("events.jsonl").path
@@ -90,6 +95,7 @@ struct RunCommand: ParsableCommand {
         nonisolated(unsafe) var buffered = Data()
         nonisolated(unsafe) var unencodable: [String: Int] = [:]
         nonisolated(unsafe) let writers = fileWriters
+        nonisolated(unsafe) var builtMap: WorldMap?
         let sink: FrameBus.Sink = { producer, packet in
             let (line, encoded) = EventLine.encode(packet, producer: producer, encoder: encoder)
             if !encoded { unencodable[producer, default: 0] += 1 }
@@ -99,6 +105,7 @@ struct RunCommand: ParsableCommand {
                 buffered.removeAll(keepingCapacity: true)
             }
             try writers[packet.stream]?.write(packet)
+            if let map = packet.payload as? WorldMap { builtMap = map }
             try foxglove?.record(packet)
             html.overlays.output(packet)
         }
@@ -146,6 +153,19 @@ struct RunCommand: ParsableCommand {
         }
         for (camera, count) in source.missingImages.sorted(by: { $0.key < $1.key }) {
             report.warnings.insert("\(camera): \(count) image(s) listed in data.csv do not exist; skipped (use --strict to fail)", at: 0)
+        }
+        if let saveMap {
+            // Written whatever happened: a map built before a failure or a signal is not lost.
+            if let builtMap {
+                do {
+                    try WorldMapFile.write(builtMap, to: saveMap)
+                    report.warnings.append("world map written to \(saveMap): \(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)")
+                } catch {
+                    problems.append("--save-map: cannot write \(saveMap): \(OutputFolder.reason(error))")
+                }
+            } else {
+                problems.append("--save-map: the chain ended without a world map; \(saveMap) not written")
+            }
         }
         report.warnings.append(contentsOf: problems)
         do {

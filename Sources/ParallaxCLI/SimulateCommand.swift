@@ -16,6 +16,8 @@ struct SimulateCommand: ParsableCommand {
         """)
 
     @Option(name: .long, help: "Ground-truth trajectory to follow (its first --seconds).") var trajectory: String?
+    @Option(name: .customLong("room-around"), help: ArgumentHelp("Build the room around this trajectory's path (TUM, EuRoC or KITTI file, all of it) instead of the simulated one: two motions in one room (map one, relocalize the other).", valueName: "trajectory"))
+    var roomAround: String?
     @Option(name: .long, help: "Length (s).") var seconds: Double = 10
     @Option(name: .long, help: "Seed of all noise.") var seed: UInt64 = 1
     @Option(name: .long, help: "Built-in motion only: rest this long (s) before moving, as a recording that starts still.") var still: Double = 0
@@ -65,7 +67,7 @@ struct SimulateCommand: ParsableCommand {
         guard ["room", "face", "object"].contains(scene) else { throw ValidationError("--scene must be room, face or object, got '\(scene)'") }
         // An option the chosen scene does not use would be ignored in silence: refuse it.
         let sceneOnly: [(given: Bool, option: String, scenes: [String])] = [
-            (faceModel != nil, "face-model", ["face"]), (landmarkNoise != nil, "landmark-noise", ["face"]), (trajectory != nil, "trajectory", ["room"]),
+            (faceModel != nil, "face-model", ["face"]), (landmarkNoise != nil, "landmark-noise", ["face"]), (trajectory != nil, "trajectory", ["room"]), (roomAround != nil, "room-around", ["room"]),
             (stereoCalibration != nil, "stereo-calibration", ["room"]), (format != "parallax", "format", ["room"]),
             (still != 0, "still", ["room"]), (motion != "sweep", "motion", ["object"]), (depthNoise != DepthNoiseOption.exact.rawValue, "depth-noise", ["room"]),
         ]
@@ -100,7 +102,15 @@ struct SimulateCommand: ParsableCommand {
                 spline = SyntheticMotion.orbit(seconds: seconds, still: still)
             }
             let textureImages = try textures.map { try ImageDecoder.decodeGray8(path: $0) }
-            let scene = SimulationPresets.room(around: spline, textures: textureImages)
+            var roomPath = spline
+            if let roomAround {
+                let samples = try TrajectoryFile.read(path: roomAround)
+                guard let around = SE3Spline.following(samples, seconds: .infinity) else {
+                    throw InputError(description: "\(roomAround): a room's trajectory must span at least 0.3 s (it has \(samples.count) pose(s))")
+                }
+                roomPath = around
+            }
+            let scene = SimulationPresets.room(around: roomPath, textures: textureImages)
             var configuration = SequenceSimulator.Configuration(camera: camera, imu: IMUSimulator(noise: imuCalibration.noise, rateHz: imuCalibration.rateHz))
             configuration.duration = seconds
             configuration.seed = seed

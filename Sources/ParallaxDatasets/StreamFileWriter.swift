@@ -90,8 +90,9 @@ public struct OutputWriterRegistry: Sendable {
 
 /// Writes a ``Pose`` stream as a TUM trajectory (`t tx ty tz qx qy qz qw`, exact decimal
 /// seconds, full precision), readable by `parallax eval` and evo. Only estimates are written:
-/// poses of an estimator still initializing or without tracking (`limited(initializing)`,
-/// `notAvailable`) carry no position and are left out, as are poses that are not finite
+/// poses of an estimator still initializing, relocalizing into a map, or without tracking
+/// (`limited(initializing)`, `limited(relocalizing)`, `notAvailable`) carry no position and
+/// are left out, as are poses that are not finite
 /// (counted in ``skipped``).
 public final class TUMTrajectoryWriter: StreamFileWriter {
     /// The final path.
@@ -106,7 +107,7 @@ public final class TUMTrajectoryWriter: StreamFileWriter {
     }
 
     public func write(_ packet: AnyPacket) throws {
-        guard let pose = packet.payload as? Pose, pose.trackingState != .limited(.initializing), pose.trackingState != .notAvailable else { return }
+        guard let pose = packet.payload as? Pose, ![.limited(.initializing), .limited(.relocalizing), .notAvailable].contains(pose.trackingState) else { return }
         let t = pose.worldFromBody.translation, q = pose.worldFromBody.rotation.quaternion
         guard [t.x, t.y, t.z, q.w, q.x, q.y, q.z].allSatisfy(\.isFinite) else { skipped += 1; return }
         try file.append("\(packet.timestamp.decimalSeconds) \(t.x) \(t.y) \(t.z) \(q.x) \(q.y) \(q.z) \(q.w)\n")

@@ -52,6 +52,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case shardFile = "shard-file"
     /// A dataset catalog (`parallax datasets|fetch --catalog FILE`).
     case datasetCatalog = "dataset-catalog"
+    /// A world map file (`vio map=FILE`): decoded, and when it is a map, its points matched
+    /// against descriptors of its own (the relocalizer's index built from it).
+    case worldMap = "world-map"
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -196,6 +199,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return (try? BenchShardFileFuzzing.read(folder: URL(fileURLWithPath: put(data, "shard/shard.json")).deletingLastPathComponent())) != nil
         case .datasetCatalog:
             return (try? DatasetCatalog(yaml: String(decoding: data, as: UTF8.self), file: "catalog.yaml")) != nil
+        case .worldMap:
+            guard let map = try? WorldMapFile.decode([UInt8](data), path: "map.pxmap") else { return false }
+            let localizer = MapLocalizer(map: map)
+            _ = localizer.match(map.points.prefix(20).map { $0.descriptors.first })
+            return true
         case .benchSuite:
             guard let suite = try? BenchSuite.load(put(data, "suite.yaml")) else { return false }
             for run in suite.runs where !run.chain.hasSuffix(".yaml") && !run.chain.hasSuffix(".yml") {
