@@ -30,58 +30,31 @@ public struct ImageTrackAnalyzer: Analyzer {
         @Parameter("physical widths of the pictures (m): one each, or one for all") public var width: [Double] = []
         @Parameter("agreeing points needed to find or keep a picture", range: 6...10_000) public var minInliers = 15
         @Parameter("transfer error below which a point agrees (px)", range: 0.5...50) public var threshold = 3.0
+        @Parameter("pictures not in view looked for per frame, in turn (each search matches ORB features and runs RANSAC; a picture returning is found within that many frames); 0: all, every frame", range: 0...1000)
+        public var searchPerFrame = 1
         public init() {}
     }
 
     private let frames: InputPort<CameraFrame>
     private let output: OutputPort<ImageAnchors>
     private let options: Options
-    private var trackers: [PlanarTargetTracker]
+    private var pictures: ReferencePictureSet
     private var camera: CameraModel?
     private var assumed = false
-    private var previous: PyramidalLucasKanade.Prepared?
-    private let lk: PyramidalLucasKanade
-    private let extractor: ORBExtractor
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
-        guard options.width.count == options.reference.count || options.width.count == 1 else {
-            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "width", reason: "give one width (m) per reference picture (\(options.reference.count)), or one for all; got \(options.width.count)")
-        }
-        var settings = PlanarTargetTracker.Settings()
-        settings.minimumInliers = options.minInliers
-        settings.threshold = options.threshold
-        var trackers: [PlanarTargetTracker] = []
-        for (k, file) in options.reference.enumerated() {
-            let width = options.width.count == 1 ? options.width[0] : options.width[k]
-            let image: ImageBuffer<UInt8>
-            do { image = try ImageDecoder.decodeGray8(path: file) } catch {
-                throw AnalyzerError.invalidOption(analyzer: Self.name, option: "reference", reason: "'\(file)': \(error)")
-            }
-            let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            do {
-                trackers.append(PlanarTargetTracker(reference: try ReferencePicture(name: name, image: GrayImage(image), physicalWidth: width), settings: settings))
-            } catch {
-                throw AnalyzerError.invalidOption(analyzer: Self.name, option: width <= 0 || !width.isFinite ? "width" : "reference", reason: "'\(file)': \(error)")
-            }
-        }
-        self.trackers = trackers
+        pictures = try ReferencePictureSet(analyzer: Self.name, reference: options.reference, width: options.width, minInliers: options.minInliers,
+                                           threshold: options.threshold, searchPerFrame: options.searchPerFrame)
         self.options = options
         frames = .each(options.camera)
         output = OutputPort("\(options.camera)/images")
-        var lk = PyramidalLucasKanade()
-        lk.window = 21
-        lk.maxLevel = 3
-        self.lk = lk
-        var extractor = ORBExtractor()
-        extractor.maxFeatures = 1500
-        self.extractor = extractor
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
         // Checked here, not in init: the defaults (no picture) must make an analyzer that
         // `parallax plugins` can describe.
-        guard !trackers.isEmpty else {
+        guard !pictures.isEmpty else {
             throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "reference", reason: "give at least one picture file (reference=[poster.jpg])")
         }
         camera = context.metadata(of: frames).camera?.model
@@ -98,24 +71,14 @@ public struct ImageTrackAnalyzer: Analyzer {
             }
         }
         guard let camera else { return }
-        let current = lk.prepare(gray)
-        var cached: [ORBFeature]?
-        let extractor = self.extractor
         var anchors: [ImageAnchor] = []
-        for k in trackers.indices {
-            let o = trackers[k].update(previous: previous, current: current, lk: lk, features: {
-                if let cached { return cached }
-                let f = extractor.extract(gray)
-                cached = f
-                return f
-            }, camera: camera)
+        for (o, tracker) in zip(pictures.update(gray, camera: camera), pictures.trackers) {
             // A picture found at least once has a (last known) pose.
             guard let pose = o.pose else { continue }
-            let r = trackers[k].reference
+            let r = tracker.reference
             anchors.append(ImageAnchor(name: r.name, pose: pose, physicalWidth: r.physicalWidth, physicalHeight: r.physicalHeight,
                                        isTracked: o.isTracked, confidence: o.confidence, corners: o.corners))
         }
-        previous = current
         context.emit(ImageAnchors(anchors: anchors), on: output, at: input.timestamp)
     }
 }

@@ -44,6 +44,7 @@ public enum BuiltinAnalyzers {
         r.register(DepthRegisterAnalyzer.self)
         r.register(TrackObjectAnalyzer.self)
         r.register(ImageTrackAnalyzer.self)
+        r.register(ImageDetectAnalyzer.self)
         r.register(FaceLandmarksAnalyzer.self)
         r.register(FacePoseAnalyzer.self)
         r.register(GazeAnalyzer.self)

@@ -18,6 +18,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Ground-truth trajectory to follow (its first --seconds).") var trajectory: String?
     @Option(name: .customLong("room-around"), help: ArgumentHelp("Build the room around this trajectory's path (TUM, EuRoC or KITTI file, all of it) instead of the simulated one: two motions in one room (map one, relocalize the other).", valueName: "trajectory"))
     var roomAround: String?
+    @Option(name: .long, help: ArgumentHelp("Put this picture (PNG/JPEG) on the room's ceiling above the motion's start, for image-detect (the camera looks up, as EuRoC's cam0); writes picture.png and its true pose per frame (picture_pose.csv), scored by --evaluate image-anchor.", valueName: "file"))
+    var picture: String?
+    @Option(name: .customLong("picture-width"), help: "Physical width of --picture (m, 0.05…5).") var pictureWidth: Double = 1.0
     @Option(name: .long, help: "Length (s).") var seconds: Double = 10
     @Option(name: .long, help: "Seed of all noise.") var seed: UInt64 = 1
     @Option(name: .long, help: "Built-in motion only: rest this long (s) before moving, as a recording that starts still.") var still: Double = 0
@@ -34,7 +37,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("depth-noise"), help: "The depth maps' noise, as the depth analyzers' noise= option names it: exact, or kinect (structured light: σ = 1.2 mm + 1.9 mm/m² · (z − 0.4 m)², Nguyen et al. 2012).") var depthNoise: String = DepthNoiseOption.exact.rawValue
     @Option(name: .long, help: "What to simulate: room (camera + depth + IMU in a textured room), face (landmarks + pose/gaze ground truth) or object (a textured object moving in front of a still camera, with ground-truth boxes).")
     var scene: String = "room"
-    @Option(name: .long, help: "--scene object only: how the object moves: sweep, fast (~23 px per frame), scale (×2 closer and back), occlusion (a second object covers it for 10 frames) exit (leaves the view and comes back) or turn (turns to ±60° and back).")
+    @Option(name: .long, help: "--scene object only: how the object moves: sweep, fast (~23 px per frame), scale (×2 closer and back), occlusion (a second object covers it for 10 frames), exit (leaves the view and comes back), turn (turns to ±60° and back) or zoom (×3 closer and back).")
     var motion: String = "sweep"
     @Option(name: .customLong("face-model"), help: "Face mesh (OBJ, cm) for --scene face (default: the bundled MediaPipe canonical face).")
     var faceModel: String?
@@ -67,7 +70,7 @@ struct SimulateCommand: ParsableCommand {
         guard ["room", "face", "object"].contains(scene) else { throw ValidationError("--scene must be room, face or object, got '\(scene)'") }
         // An option the chosen scene does not use would be ignored in silence: refuse it.
         let sceneOnly: [(given: Bool, option: String, scenes: [String])] = [
-            (faceModel != nil, "face-model", ["face"]), (landmarkNoise != nil, "landmark-noise", ["face"]), (trajectory != nil, "trajectory", ["room"]), (roomAround != nil, "room-around", ["room"]),
+            (faceModel != nil, "face-model", ["face"]), (landmarkNoise != nil, "landmark-noise", ["face"]), (trajectory != nil, "trajectory", ["room"]), (roomAround != nil, "room-around", ["room"]), (picture != nil, "picture", ["room"]),
             (stereoCalibration != nil, "stereo-calibration", ["room"]), (format != "parallax", "format", ["room"]),
             (still != 0, "still", ["room"]), (motion != "sweep", "motion", ["object"]), (depthNoise != DepthNoiseOption.exact.rawValue, "depth-noise", ["room"]),
         ]
@@ -80,6 +83,7 @@ struct SimulateCommand: ParsableCommand {
         guard DepthNoiseOption(rawValue: depthNoise) != nil else {
             throw ValidationError("--depth-noise must be one of \(DepthNoiseOption.allCases.map(\.rawValue).joined(separator: ", ")), got '\(depthNoise)'")
         }
+        guard pictureWidth.isFinite, (0.05...5).contains(pictureWidth) else { throw ValidationError("--picture-width must be in 0.05…5 m, got \(pictureWidth)") }
         guard ["parallax", "euroc"].contains(format) else { throw ValidationError("--format must be parallax or euroc, got '\(format)'") }
         guard format == "parallax" || depthRate == 0 else { throw ValidationError("--format euroc cannot hold depth maps: add --depth-rate 0") }
     }
@@ -88,6 +92,7 @@ struct SimulateCommand: ParsableCommand {
         if scene == "face" { return try simulateFace() }
         if scene == "object" { return try simulateObject() }
         let simulator: SequenceSimulator
+        var hangingPicture: (image: ImageBuffer<UInt8>, worldFromPicture: SE3, size: Vector2)?
         do {
             let camera = try EuRoCSensorFile.loadCamera(path: cameraCalibration)
             let imuCalibration = try EuRoCSensorFile.loadIMU(path: imuCalibration)
@@ -110,7 +115,13 @@ struct SimulateCommand: ParsableCommand {
                 }
                 roomPath = around
             }
-            let scene = SimulationPresets.room(around: roomPath, textures: textureImages)
+            var scene = SimulationPresets.room(around: roomPath, textures: textureImages)
+            if let picture {
+                let image = try ImageDecoder.decodeGray8(path: picture)
+                let hung = scene.hangingPicture(image, width: pictureWidth, above: spline.pose(at: spline.validRange.lowerBound).translation)
+                scene = hung.scene
+                hangingPicture = (image, hung.worldFromPicture, hung.size)
+            }
             var configuration = SequenceSimulator.Configuration(camera: camera, imu: IMUSimulator(noise: imuCalibration.noise, rateHz: imuCalibration.rateHz))
             configuration.duration = seconds
             configuration.seed = seed
@@ -128,6 +139,16 @@ struct SimulateCommand: ParsableCommand {
             // however long the sequence.
             let sequence = try simulator.source()
             let groundTruth = sequence.groundTruth
+            if let (image, worldFromPicture, size) = hangingPicture {
+                // The picture and where it is from the camera, every frame (image-anchor scores it).
+                try ImageEncoder.writePNG(image, to: output.url.appendingPathComponent(PictureTruthFile.pictureName).path)
+                let camera = simulator.configuration.camera
+                let rows = sequence.frameTimes.map { t -> (timestamp: Timestamp, visible: Double, pose: SE3) in
+                    let cameraFromPicture = (simulator.spline.pose(at: t.seconds) * camera.bodyFromSensor).inverse * worldFromPicture
+                    return (t, TexturedScene.visibleFraction(size: size, cameraFromPicture: cameraFromPicture, camera: camera.model), cameraFromPicture)
+                }
+                try PictureTruthFile.write(rows, size: size, to: output.url.appendingPathComponent(PictureTruthFile.fileName).path)
+            }
             let points = simulator.scene.cornerPoints.map { "\($0.x) \($0.y) \($0.z)" }.joined(separator: "\n")
             try ("# x y z [m], world frame: ground-truth 3D corners of the simulated room (wall/floor/ceiling corners and texture tile seams)\n"
                  + points + "\n").write(to: output.url.appendingPathComponent("scene_points.txt"), atomically: true, encoding: .utf8)

@@ -22,8 +22,13 @@ public struct ImageAnchor: Sendable, Codable, Equatable {
     /// Its corners in the frame (px; top-left, top-right, bottom-right, bottom-left of the
     /// picture), empty when not tracked.
     public var corners: [Vector2]
+    /// `T_WI`: the picture in the world, for a static picture anchored with the camera's poses
+    /// (`image-detect`); `nil` for pictures followed in the camera only (`image-track`).
+    public var worldFromImage: SE3?
 
-    public init(name: String, pose: SE3, physicalWidth: Double, physicalHeight: Double, isTracked: Bool, confidence: Double, corners: [Vector2]) {
+    public init(name: String, pose: SE3, physicalWidth: Double, physicalHeight: Double, isTracked: Bool, confidence: Double, corners: [Vector2],
+                worldFromImage: SE3? = nil) {
+        self.worldFromImage = worldFromImage
         self.name = name
         self.pose = pose
         self.physicalWidth = physicalWidth
@@ -34,8 +39,8 @@ public struct ImageAnchor: Sendable, Codable, Equatable {
     }
 }
 
-/// The reference pictures of one camera frame: the `image-track` analyzer's output packet,
-/// one anchor per reference picture that has been found at least once.
+/// The reference pictures of one camera frame: the `image-track` and `image-detect` analyzers'
+/// output packet, one anchor per reference picture that has been found at least once.
 public struct ImageAnchors: Sendable, Codable, Equatable {
     public var anchors: [ImageAnchor]
     public init(anchors: [ImageAnchor]) { self.anchors = anchors }

@@ -4,12 +4,14 @@ import ParallaxMath
 
 /// Writes an ``ImageAnchors`` stream as one CSV per reference picture, `<stream>/<name>.csv`:
 /// a header, then per frame after the picture was first found
-/// `t_ns,tracked,confidence,tx,ty,tz,qx,qy,qz,qw,x0,y0,x1,y1,x2,y2,x3,y3` — the pose `T_CI`
-/// (m; Hamilton quaternion, the last known while not tracked) and the corners in the frame
-/// (px; top-left, top-right, bottom-right, bottom-left; empty while not tracked). Written when
-/// the run ends, each file atomically.
+/// `t_ns,tracked,confidence,tx,ty,tz,qx,qy,qz,qw,x0,y0,x1,y1,x2,y2,x3,y3,wtx,wty,wtz,wqx,wqy,wqz,wqw` —
+/// the pose `T_CI` (m; Hamilton quaternion; while not tracked the last known, or for an
+/// anchored picture where the anchor is seen from this frame's camera), the corners in the frame
+/// (px; top-left, top-right, bottom-right, bottom-left; empty while not tracked) and `T_WI`
+/// (anchored pictures, `image-detect`; empty otherwise). Written when the run ends, each file
+/// atomically.
 public final class ImageAnchorWriter: StreamFileWriter {
-    public static let header = "t_ns,tracked,confidence,tx,ty,tz,qx,qy,qz,qw,x0,y0,x1,y1,x2,y2,x3,y3"
+    public static let header = "t_ns,tracked,confidence,tx,ty,tz,qx,qy,qz,qw,x0,y0,x1,y1,x2,y2,x3,y3,wtx,wty,wtz,wqx,wqy,wqz,wqw"
     private let folder: URL
     private var lines: [String: [String]] = [:]
     private var order: [String] = []
@@ -22,7 +24,11 @@ public final class ImageAnchorWriter: StreamFileWriter {
             if lines[a.name] == nil { order.append(a.name); lines[a.name] = [] }
             let t = a.pose.translation, q = a.pose.rotation.quaternion
             let corners = a.isTracked && a.corners.count == 4 ? a.corners.map { "\($0.x),\($0.y)" }.joined(separator: ",") : ",,,,,,,"
-            lines[a.name]?.append("\(packet.timestamp.nanoseconds),\(a.isTracked ? 1 : 0),\(a.confidence),\(t.x),\(t.y),\(t.z),\(q.vector.x),\(q.vector.y),\(q.vector.z),\(q.w),\(corners)")
+            let world = a.worldFromImage.map { w -> String in
+                let t = w.translation, q = w.rotation.quaternion
+                return "\(t.x),\(t.y),\(t.z),\(q.vector.x),\(q.vector.y),\(q.vector.z),\(q.w)"
+            } ?? ",,,,,,"
+            lines[a.name]?.append("\(packet.timestamp.nanoseconds),\(a.isTracked ? 1 : 0),\(a.confidence),\(t.x),\(t.y),\(t.z),\(q.vector.x),\(q.vector.y),\(q.vector.z),\(q.w),\(corners),\(world)")
         }
     }
 

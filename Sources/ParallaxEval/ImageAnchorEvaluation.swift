@@ -12,7 +12,10 @@ import ParallaxMath
 /// error (° between reported and true `T_CP`) and position error (cm), the share of those
 /// frames tracked (`recall`), frames tracked while the picture is fully out of view or hidden
 /// (`tracked_when_hidden`), and the longest wait (frames) from the picture being half visible
-/// again to its being tracked (`refind_frames_max`).
+/// again to its being tracked (`refind_frames_max`). For pictures anchored in the world
+/// (`image-detect`, anchors with `T_WI`): the error of the anchor seen from the camera while the
+/// picture is out of view (`anchored_position_median_cm`, `…_p90_cm`, `anchored_rotation_median_deg`,
+/// over `anchored_frames`): that it stays where it is once it has left the view.
 public struct ImageAnchorEvaluation: Evaluation {
     public static let name = "image-anchor"
     public static let summary = "known pictures vs their true pose: corner error (px), rotation (°) and position (cm) errors, recall, re-finding (simulated --scene object)"
@@ -36,6 +39,7 @@ public struct ImageAnchorEvaluation: Evaluation {
         var corners: [Double] = [], rotations: [Double] = [], positions: [Double] = [], times: [Double] = []
         var visibleFrames = 0, trackedVisible = 0, hiddenFrames = 0, trackedHidden = 0
         var waiting: Int?, longestWait = 0, wasVisible = false
+        var anchoredPositions: [Double] = [], anchoredRotations: [Double] = []
         let t0 = truth.first?.timestamp ?? Timestamp(nanoseconds: 0)
         for row in truth {
             let anchor = reported[row.timestamp]
@@ -44,6 +48,10 @@ public struct ImageAnchorEvaluation: Evaluation {
             if row.visibleFraction == 0 { hiddenFrames += 1; if tracked { trackedHidden += 1 } }
             if visible && !wasVisible { waiting = 0 }
             wasVisible = visible
+            if row.visibleFraction == 0, let anchor, anchor.worldFromImage != nil, !tracked {
+                anchoredPositions.append((anchor.pose.translation - row.cameraFromPicture.translation).norm * 100)
+                anchoredRotations.append((anchor.pose * row.cameraFromPicture.inverse).rotation.angle * 180 / .pi)
+            }
             guard visible else { waiting = nil; continue }
             visibleFrames += 1
             if tracked {
@@ -73,9 +81,19 @@ public struct ImageAnchorEvaluation: Evaluation {
                           "rotation_max_deg": rotations.max() ?? 0, "position_median_cm": percentile(positions, 0.5), "position_p90_cm": percentile(positions, 0.9),
                           "position_max_cm": positions.max() ?? 0, "tracked_when_hidden": Double(trackedHidden), "hidden_frames": Double(hiddenFrames),
                           "refind_frames_max": Double(longestWait)]
+        if !anchoredPositions.isEmpty {
+            result.metrics["anchored_frames"] = Double(anchoredPositions.count)
+            result.metrics["anchored_position_median_cm"] = percentile(anchoredPositions, 0.5)
+            result.metrics["anchored_position_p90_cm"] = percentile(anchoredPositions, 0.9)
+            result.metrics["anchored_rotation_median_deg"] = percentile(anchoredRotations, 0.5)
+        }
         result.note = String(format: "tracked in %.0f %% of %d half-visible frames; rotation median %.2f°, p90 %.2f°; position median %.2f cm, p90 %.2f cm; tracked in %d of %d hidden frames; re-found after at most %d frame(s)",
                              100 * recall, visibleFrames, percentile(rotations, 0.5), percentile(rotations, 0.9), percentile(positions, 0.5), percentile(positions, 0.9),
                              trackedHidden, hiddenFrames, longestWait)
+        if !anchoredPositions.isEmpty {
+            result.note = (result.note ?? "") + String(format: "; out of view, anchored: position median %.2f cm, p90 %.2f cm, rotation median %.2f° over %d frames",
+                                  percentile(anchoredPositions, 0.5), percentile(anchoredPositions, 0.9), percentile(anchoredRotations, 0.5), anchoredPositions.count)
+        }
         return result
     }
 }

@@ -22,6 +22,8 @@ public enum ObjectMotion: String, CaseIterable, Sendable {
     /// Turning about its vertical axis to ±60° and back at 1.6 m, rolling and pitching a
     /// little (a picture seen ever more obliquely): period 6 s.
     case turn
+    /// Coming from 3 m to 1 m and back (the picture grows ×3), turning a little: period 6 s.
+    case zoom
 
     /// Object pose in the camera frame at `t` (s). Object frame: x right, y down, z away from
     /// the camera.
@@ -46,6 +48,9 @@ public enum ObjectMotion: String, CaseIterable, Sendable {
         case .turn:
             return SE3(rotation: .exp(Vector3(0.1 * sin(0.7 * t), 1.047 * sin(2 * Double.pi * t / 6), 0.15 * sin(0.5 * t))),
                        translation: Vector3(0.1 * sin(0.5 * t), 0.05 * sin(0.8 * t), 1.6))
+        case .zoom:
+            return SE3(rotation: .exp(Vector3(0.1 * sin(0.6 * t), 0.25 * sin(0.5 * t), 0.1 * sin(0.4 * t))),
+                       translation: Vector3(0.1 * sin(0.7 * t), 0.05 * sin(0.9 * t), 2 + cos(2 * Double.pi * t / 6)))
         }
     }
 

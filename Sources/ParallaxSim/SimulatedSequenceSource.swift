@@ -47,6 +47,11 @@ public final class SimulatedSequenceSource: DeferredPacketSource {
         packetCount = imu.count + frames * (c.stereoCamera == nil ? 1 : 2) + (depthEvery > 0 ? (frames + depthEvery - 1) / depthEvery : 0)
     }
 
+    /// The camera frames' times, in order (what `cam0`'s packets carry).
+    public var frameTimes: [Timestamp] {
+        (0..<frames).map { Timestamp(seconds: t0 + Double($0) / simulator.configuration.cameraRateHz) }
+    }
+
     /// The pixel-noise seed of frame `k` (`camera` 0 or 1).
     static func noiseSeed(_ seed: UInt64, frame k: Int, camera: UInt64) -> UInt64 {
         (seed &+ 0x5EED) &* 0x2545_F491_4F6C_DD1D &+ UInt64(k) &* 0x9E37_79B9_7F4A_7C15 &+ camera &* 0xD1B5_4A32_D192_ED03

@@ -69,9 +69,10 @@ public struct PlanarTargetTracker: Sendable {
 
     /// One frame: `previous` and `current` are the LK pyramids of the last and this frame (nil
     /// `previous` on the first), `features` gives this frame's ORB features (computed once per
-    /// frame for all pictures, only when one needs them).
+    /// frame for all pictures, only when one needs them). `search` false: a picture not tracked
+    /// is not looked for in this frame (the caller spreads searches over frames).
     public mutating func update(previous: PyramidalLucasKanade.Prepared?, current: PyramidalLucasKanade.Prepared, lk: PyramidalLucasKanade,
-                                features: () -> [ORBFeature], camera: CameraModel) -> Observation {
+                                features: () -> [ORBFeature], camera: CameraModel, search: Bool = true) -> Observation {
         var candidatesPicture: [Vector2] = [], candidatesFrame: [Vector2] = []
         if isTracked, let previous {
             let results = lk.track(framePoints, from: previous, to: current)
@@ -80,7 +81,7 @@ public struct PlanarTargetTracker: Sendable {
             }
         }
         var fit = candidatesPicture.count >= settings.minimumInliers ? accept(candidatesPicture, candidatesFrame, camera: camera, iterations: 500) : nil
-        if fit == nil || (fit?.inliers.count ?? 0) * 2 < foundCount {
+        if (search || isTracked) && (fit == nil || (fit?.inliers.count ?? 0) * 2 < foundCount) {
             // (Re)find from ORB features, the followed points joining the matches.
             let frameFeatures = features()
             let matches = settings.matcher.match(reference.features.map(\.descriptor), frameFeatures.map(\.descriptor))
@@ -109,7 +110,17 @@ public struct PlanarTargetTracker: Sendable {
         let share = Double(fit.inliers.count) / Double(max(1, fit.picture.count))
         let confidence = min(1, share * min(1, Double(fit.inliers.count) / settings.confidentPoints))
         return Observation(isTracked: true, homography: fit.homography, pose: fit.pose, confidence: confidence,
-                           corners: reference.cornerPixels.compactMap { fit.homography.transferring($0) }, inliers: fit.inliers.count, rmsPixels: fit.rms)
+                           corners: corners(of: fit, camera: camera), inliers: fit.inliers.count, rmsPixels: fit.rms)
+    }
+
+    /// The picture's corners in the frame (px): its 3D corners at the fitted pose through the
+    /// camera model, so a lens's distortion bends them as it bends the picture (a homography in
+    /// distorted pixels cannot: 10 px off near the edges of EuRoC's lens); the homography's
+    /// when a corner does not project.
+    private func corners(of fit: Fit, camera: CameraModel) -> [Vector2] {
+        let hx = reference.physicalWidth / 2, hy = reference.physicalHeight / 2
+        let projected = [Vector3(-hx, -hy, 0), Vector3(hx, -hy, 0), Vector3(hx, hy, 0), Vector3(-hx, hy, 0)].compactMap { camera.project(fit.pose * $0) }
+        return projected.count == 4 ? projected : reference.cornerPixels.compactMap { fit.homography.transferring($0) }
     }
 
     private struct Fit {
