@@ -113,14 +113,17 @@ public struct PlanarTargetTracker: Sendable {
                            corners: corners(of: fit, camera: camera), inliers: fit.inliers.count, rmsPixels: fit.rms)
     }
 
-    /// The picture's corners in the frame (px): its 3D corners at the fitted pose through the
-    /// camera model, so a lens's distortion bends them as it bends the picture (a homography in
-    /// distorted pixels cannot: 10 px off near the edges of EuRoC's lens); the homography's
-    /// when a corner does not project.
+    /// The picture's corners in the frame (px). Without lens distortion the homography maps
+    /// the picture exactly, whatever the intrinsics (which may be assumed); through a lens, the
+    /// picture's 3D corners at the fitted pose through the camera model, so the distortion bends
+    /// them as it bends the picture (a homography in distorted pixels cannot: 10 px off near
+    /// the edges of EuRoC's lens). The homography's too when a corner does not project.
     private func corners(of fit: Fit, camera: CameraModel) -> [Vector2] {
+        let byHomography = reference.cornerPixels.compactMap { fit.homography.transferring($0) }
+        if case .none = camera.distortion { return byHomography }
         let hx = reference.physicalWidth / 2, hy = reference.physicalHeight / 2
         let projected = [Vector3(-hx, -hy, 0), Vector3(hx, -hy, 0), Vector3(hx, hy, 0), Vector3(-hx, hy, 0)].compactMap { camera.project(fit.pose * $0) }
-        return projected.count == 4 ? projected : reference.cornerPixels.compactMap { fit.homography.transferring($0) }
+        return projected.count == 4 ? projected : byHomography
     }
 
     private struct Fit {

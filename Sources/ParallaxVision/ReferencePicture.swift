@@ -41,17 +41,19 @@ public struct ReferencePicture: Sendable {
         self.name = name
         self.image = image
         self.physicalWidth = physicalWidth
-        // Described at its own size and at every halving down to about 100 px wide, so it is
+        // Described at its own size and at every halving down to about 50 px wide, so it is
         // found from near and from far (one ORB pyramid spans 1.2⁷ ≈ 3.6×; a poster seen across
-        // a room can be 10× smaller than its file).
+        // a room can be 10× smaller than its file). The halvings are framed by a band of their
+        // mean gray as wide as ORB's margin, so points near their edges are kept: a small
+        // version would otherwise lose most of its area to the margin.
         var all = extractor.extract(image)
         var factor = 2
-        while image.width / factor >= 96, image.height / factor >= 48 {
+        while image.width / factor >= 48, image.height / factor >= 32 {
             let small = image.resized(width: image.width / factor, height: image.height / factor)
             let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
             var level = extractor
             level.maxFeatures = max(200, extractor.maxFeatures / 2)
-            all += level.extract(small).map { f in
+            all += Self.features(framed: small, extractor: level).map { f in
                 var g = f
                 g.pixel = Vector2((f.pixel.x + 0.5) * sx - 0.5, (f.pixel.y + 0.5) * sy - 0.5)
                 g.scale = f.scale * Float(sx)
@@ -68,6 +70,26 @@ public struct ReferencePicture: Sendable {
         }
         guard features.count >= Self.minimumFeatures, cells.count >= Self.minimumCells else {
             throw Rejection.tooLittleTexture(features: features.count, cells: cells.count)
+        }
+    }
+
+    /// ORB features of `image` framed by a band of its mean gray (ORB's margin wide), in the
+    /// image's own pixels; those in the band or on the image's edge (where the band made the
+    /// corner) are dropped.
+    static func features(framed image: GrayImage, extractor: ORBExtractor) -> [ORBFeature] {
+        let band = extractor.margin
+        let w = image.width + 2 * band, h = image.height + 2 * band
+        let mean = image.pixels.reduce(0, +) / Float(max(1, image.pixels.count))
+        var padded = [Float](repeating: mean, count: w * h)
+        for y in 0..<image.height {
+            for x in 0..<image.width { padded[(y + band) * w + x + band] = image.pixels[y * image.width + x] }
+        }
+        return extractor.extract(GrayImage(width: w, height: h, pixels: padded)).compactMap { f in
+            var g = f
+            g.pixel -= Vector2(Double(band), Double(band))
+            let inset = 3 * Double(f.scale)
+            guard g.pixel.x >= inset, g.pixel.y >= inset, g.pixel.x <= Double(image.width - 1) - inset, g.pixel.y <= Double(image.height - 1) - inset else { return nil }
+            return g
         }
     }
 
