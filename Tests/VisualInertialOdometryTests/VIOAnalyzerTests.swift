@@ -34,7 +34,7 @@ import ParallaxTesting
     /// every axis (a hard knock).
     static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, nanAt: Double? = nil,
                         cameraDelay: Double = 0, saturated: ClosedRange<Double>? = nil, saturation: Double = 10, stereo: Bool = false,
-                        trackLength: Int = 15, options: VIOAnalyzer.Options = .init()) throws -> (AnalyzerHarness, Trajectory) {
+                        trackLength: Int = 15, images: UInt64? = nil, options: VIOAnalyzer.Options = .init()) throws -> (AnalyzerHarness, Trajectory) {
         let spline = simulator.spline
         let t0 = spline.validRange.lowerBound
         var harness = AnalyzerHarness { try VIOAnalyzer(options: options) }
@@ -43,6 +43,8 @@ import ParallaxTesting
         let partnerFromCamera = SE3(rotation: .identity, translation: Vector3(-0.11, 0, 0))
         harness.describe(tracksKey, as: StreamMetadata(camera: camera, stereo: stereo ? StereoPartner(stream: "cam1", partnerFromThis: partnerFromCamera) : nil))
         harness.describe(imuKey, as: StreamMetadata(imu: IMUCalibration(rateHz: 200, noise: imuNoise)))
+        let imageKey = StreamKey<CameraFrame>("cam0")
+        if images != nil { harness.describe(imageKey, as: StreamMetadata(camera: camera)) }
         let imu = simulator.configuration.imu.simulate(spline, from: t0, duration: seconds, seed: 9)
         for s in imu {
             let t = s.timestamp.seconds - t0
@@ -92,12 +94,39 @@ import ParallaxTesting
                 live[i] = nil
             }
             features = Array(features.sorted { $0.id < $1.id }.prefix(150))
+            if let room = images {
+                harness.push(CameraFrame(cameraID: "cam0", image: Self.patchImage(points: points, worldFromCamera: worldFromCamera, room: room)),
+                             on: imageKey, at: Timestamp(seconds: t - cameraDelay))
+            }
             harness.push(FeatureTracks(camera: "cam0", imageWidth: camera.model.width, imageHeight: camera.model.height,
                                        features: features, ended: ended.sorted { $0.id < $1.id }),
                          on: tracksKey, at: Timestamp(seconds: t - cameraDelay))
         }
         let truth = Trajectory(poses: imu.map { StampedPose(time: $0.timestamp.seconds, timestamp: $0.timestamp, pose: spline.pose(at: $0.timestamp.seconds)) })
         return (harness, truth)
+    }
+
+    /// A frame for the world map's descriptors: each landmark in view drawn as a 33 × 33 patch
+    /// of noise of its own (seeded by its index and `room`), upright, centred on its pixel, so
+    /// its ORB descriptor is the same from every view; another `room` gives other patches.
+    static func patchImage(points: [Vector3], worldFromCamera: SE3, room: UInt64) -> ImageBuffer<UInt8> {
+        let w = camera.model.width, h = camera.model.height
+        var pixels = [UInt8](repeating: 128, count: w * h)
+        for (i, p) in points.enumerated() {
+            let c = worldFromCamera.inverse * p
+            guard c.z > 0.3, let px = camera.model.project(c) else { continue }
+            var state = (UInt64(i) &+ 1) &* 0x9E37_79B9_7F4A_7C15 ^ room &* 0xD1B5_4A32_D192_ED03
+            let x0 = Int(px.x.rounded()) - 16, y0 = Int(px.y.rounded()) - 16
+            for dy in 0..<33 {
+                for dx in 0..<33 {
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    let x = x0 + dx, y = y0 + dy
+                    guard x >= 0, y >= 0, x < w, y < h else { continue }
+                    pixels[y * w + x] = UInt8(truncatingIfNeeded: state >> 56)
+                }
+            }
+        }
+        return ImageBuffer(width: w, height: h, samples: pixels)
     }
 
     /// APE after position+yaw alignment of the poses in state normal.

@@ -116,3 +116,50 @@ import Testing
         #expect(abs(f.covariance[4, c + 1] - (4e-4 + 1e-6)) < 1e-12)
     }
 }
+
+/// Relocalization end to end on synthetic tracks whose frames draw every landmark as a patch of
+/// its own: a map saved from one run, the same motion run again with it, and a room whose
+/// landmarks look otherwise.
+@Suite struct VIORelocalizationTests {
+    static func run(room: UInt64, map: String? = nil) throws -> AnalyzerHarness.Result {
+        var options = VIOAnalyzer.Options()
+        options.images = "cam0"
+        if let map { options.map = map }
+        let (harness, _) = try VIOAnalyzerTests.harness(seconds: 6, pixelNoise: 0.3, trackLength: 40, images: room, options: options)
+        return try harness.run()
+    }
+
+    @Test func aSavedMapRelocalizesTheSameMotionAndNotAnotherRoom() throws {
+        let first = try Self.run(room: 1)
+        #expect(first.failure == nil)
+        let map = try #require(first.packets(on: "vio/pose-map", as: WorldMap.self).last?.payload)
+        #expect(map.keyframes.count >= 5 && map.points.count >= 30, "\(map.keyframes.count) keyframes, \(map.points.count) points")
+        let statuses = first.packets(on: "vio/pose-mapping", as: WorldMappingStatus.self).map(\.payload)
+        #expect(statuses.first == .notAvailable && statuses.contains(.extending))
+        let path = VIOWorldMapTests.temporary("run.pxmap")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try WorldMapFile.write(map, to: path)
+
+        let second = try Self.run(room: 1, map: path)
+        #expect(second.failure == nil)
+        #expect(second.report.warnings.contains { $0.hasPrefix("vio: relocalized into") }, "\(second.report.warnings)")
+        let a: [Packet<Pose>] = first.packets(on: "vio/pose"), b: [Packet<Pose>] = second.packets(on: "vio/pose")
+        #expect(a.count == b.count)
+        // Before relocalizing: no pose in the map's frame; after: the first run's poses, with no alignment.
+        var squares: [Double] = []
+        for (pa, pb) in zip(a, b) where pb.payload.trackingState == .normal && pa.payload.trackingState == .normal {
+            squares.append((pa.payload.worldFromBody.translation - pb.payload.worldFromBody.translation).squaredNorm)
+        }
+        #expect(squares.count >= a.count / 2)
+        // The runs agree to the map's own error (its points were triangulated while the first run converged).
+        let rmse = (squares.reduce(0, +) / Double(max(1, squares.count))).squareRoot()
+        #expect(rmse < 0.02 && (squares.max() ?? 1).squareRoot() < 0.03, "RMSE \(rmse) m, \(map.points.count) points")
+        #expect(b.contains { $0.payload.trackingState == .limited(.relocalizing) } || b.first { $0.payload.trackingState != .limited(.initializing) }?.payload.trackingState == .normal)
+
+        let other = try Self.run(room: 2, map: path)
+        #expect(other.failure == nil)
+        #expect(!other.report.warnings.contains { $0.hasPrefix("vio: relocalized into") }, "another room relocalized: \(other.report.warnings)")
+        let poses: [Packet<Pose>] = other.packets(on: "vio/pose")
+        #expect(poses.allSatisfy { [.limited(.initializing), .limited(.relocalizing), .notAvailable].contains($0.payload.trackingState) })
+    }
+}
