@@ -6,11 +6,11 @@ import ParallaxMath
 /// are matched against the map's points, and a pose that explains enough of the matches is
 /// verified geometrically.
 ///
-/// 1. **Matching** by brute force over every descriptor of every point (Hamming distance; a
-///    map of 10 000 points and 150 query features is 6 M popcounts, about 2 ms on one core —
-///    measured simpler and exact where a bag-of-words index would miss matches; see
-///    docs/world-maps.md), with Lowe's ratio test between the best and the second-best
-///    *distinct* point (a point seen from several keyframes does not compete with itself).
+/// 1. **Matching** by brute force over every descriptor of every point (Hamming distance:
+///    exact, where a bag-of-words index can miss matches; its cost with EuRoC's 917-point map
+///    is in docs/world-maps.md, and it grows with the map), with Lowe's ratio test between the
+///    best and the second-best *distinct* point (a point seen from several keyframes does not
+///    compete with itself).
 /// 2. **Gravity-aware PnP + RANSAC**: the camera's tilt is known from the IMU in both frames
 ///    (the map's world frame and the odometry's are both gravity-aligned), so only the yaw ψ
 ///    and the position are unknown. With `c = cos ψ`, `s = sin ψ` taken as independent
