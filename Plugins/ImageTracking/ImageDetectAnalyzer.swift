@@ -41,8 +41,29 @@ public struct ImageDetectAnalyzer: Analyzer {
     private let options: Options
     private var pictures: ReferencePictureSet
     private var camera: CameraCalibration?
-    /// Per picture: the sums of its weighted placements (positions, rotation matrices) and weight.
-    private var placements: [Int: (position: Vector3, rotation: Matrix3, weight: Double)] = [:]
+    /// Per picture (in the order given): its anchor once placed.
+    private var anchored: [WorldAnchor?]
+
+    /// A picture's place in the world: the confidence-weighted sums of its placements and the
+    /// anchor they give (recomputed when a placement joins).
+    struct WorldAnchor {
+        var positionSum = Vector3.zero
+        var rotationSum = Matrix3.zero
+        var weight = 0.0
+        private(set) var worldFromImage = SE3.identity
+
+        /// Adds the placement `placed` (`T_WI`) with weight `w` > 0; false (nothing changed)
+        /// when the mean of the rotations has no nearest rotation.
+        mutating func add(_ placed: SE3, weight w: Double) -> Bool {
+            let rotation = rotationSum + w * placed.rotation.matrix, total = weight + w
+            guard let nearest = ((1 / total) * rotation).nearestRotationByPolarIteration else { return false }
+            positionSum += placed.translation * w
+            rotationSum = rotation
+            weight = total
+            worldFromImage = SE3(rotation: SO3(nearest), translation: positionSum * (1 / total))
+            return true
+        }
+    }
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
@@ -52,12 +73,11 @@ public struct ImageDetectAnalyzer: Analyzer {
         frames = .each(options.camera)
         posePort = .nearest(options.poses, tolerance: 1_000_000)
         output = OutputPort("\(options.camera)/detected-images")
+        anchored = Array(repeating: nil, count: pictures.trackers.count)
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
-        guard !pictures.isEmpty else {
-            throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "reference", reason: "give at least one picture file (reference=[poster.jpg])")
-        }
+        try pictures.requirePictures(instance: context.instanceName)
         // Anchoring in the world needs the camera's place on the body and its intrinsics.
         camera = try context.cameraCalibration(of: frames)
     }
@@ -71,28 +91,18 @@ public struct ImageDetectAnalyzer: Analyzer {
         let worldFromCamera = body.flatMap { $0.trackingState == .normal ? $0.worldFromBody * camera.bodyFromSensor : nil }
         var anchors: [ImageAnchor] = []
         for (k, (o, tracker)) in zip(observations, pictures.trackers).enumerated() {
+            // A picture found at least once has a (last known) pose in the camera.
+            guard let seen = o.pose else { continue }
+            if o.isTracked, o.confidence > 0, o.confidence >= options.minConfidence, let worldFromCamera {
+                var anchor = anchored[k] ?? WorldAnchor()
+                if anchor.add(worldFromCamera * seen, weight: o.confidence) { anchored[k] = anchor }
+            }
+            let worldFromImage = anchored[k]?.worldFromImage
+            // In sight, or not anchored yet: the frame's own (or last) pose of it; out of sight
+            // and anchored: the anchor from this frame's camera when this frame has a pose.
+            var pose = seen
+            if !o.isTracked, let worldFromImage, let worldFromCamera { pose = worldFromCamera.inverse * worldFromImage }
             let r = tracker.reference
-            if o.isTracked, o.confidence >= options.minConfidence, let worldFromCamera, let pose = o.pose {
-                let placed = worldFromCamera * pose
-                let w = o.confidence
-                var sum = placements[k] ?? (.zero, .zero, 0)
-                sum.position += placed.translation * w
-                sum.rotation = sum.rotation + w * placed.rotation.matrix
-                sum.weight += w
-                placements[k] = sum
-            }
-            guard let sum = placements[k], sum.weight > 0,
-                  let rotation = (1 / sum.weight * sum.rotation).nearestRotationByPolarIteration else {
-                // Not anchored yet: as image-track reports it, in the camera only.
-                if let pose = o.pose {
-                    anchors.append(ImageAnchor(name: r.name, pose: pose, physicalWidth: r.physicalWidth, physicalHeight: r.physicalHeight,
-                                               isTracked: o.isTracked, confidence: o.confidence, corners: o.corners))
-                }
-                continue
-            }
-            let worldFromImage = SE3(rotation: SO3(rotation), translation: sum.position * (1 / sum.weight))
-            // In sight: the frame's own pose of it; out of sight: the anchor from this camera.
-            let pose = o.isTracked ? (o.pose ?? worldFromImage) : (worldFromCamera.map { $0.inverse * worldFromImage } ?? o.pose ?? worldFromImage)
             anchors.append(ImageAnchor(name: r.name, pose: pose, physicalWidth: r.physicalWidth, physicalHeight: r.physicalHeight,
                                        isTracked: o.isTracked, confidence: o.confidence, corners: o.corners, worldFromImage: worldFromImage))
         }

@@ -52,11 +52,7 @@ public struct ImageTrackAnalyzer: Analyzer {
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
-        // Checked here, not in init: the defaults (no picture) must make an analyzer that
-        // `parallax plugins` can describe.
-        guard !pictures.isEmpty else {
-            throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "reference", reason: "give at least one picture file (reference=[poster.jpg])")
-        }
+        try pictures.requirePictures(instance: context.instanceName)
         camera = context.metadata(of: frames).camera?.model
     }
 

@@ -50,7 +50,12 @@ struct ReferencePictureSet {
         self.extractor = extractor
     }
 
-    var isEmpty: Bool { trackers.isEmpty }
+    /// Refuses an empty set when the run opens (not at init: the defaults, no picture, must make
+    /// an analyzer that `parallax plugins` can describe).
+    func requirePictures(instance: String) throws {
+        guard trackers.isEmpty else { return }
+        throw AnalyzerError.invalidOption(analyzer: instance, option: "reference", reason: "give at least one picture file (reference=[poster.jpg])")
+    }
 
     /// Every picture's observation in `gray` (seen by `camera`), in the order given.
     mutating func update(_ gray: GrayImage, camera: CameraModel) -> [PlanarTargetTracker.Observation] {

@@ -10,9 +10,8 @@ extension MSCKF {
     /// the rotation errors (right perturbations, in the IMU frame) stay. `positionVariance`
     /// (m²) is the new frame's own uncertainty, added to every position block fully correlated
     /// (one common shift), so it does not tear the window apart.
-    mutating func moveWorld(yaw: Double, translation t: Vector3, positionVariance: Double) {
-        let c = cos(yaw), s = sin(yaw)
-        let rz = SO3(Matrix3(rows: Vector3(c, -s, 0), Vector3(s, c, 0), Vector3(0, 0, 1)))
+    mutating func moveWorld(yaw: Double, translation t: Vector3, positionVariance: Double) throws {
+        let rz = SO3.exp(Vector3(0, 0, yaw))
         let m = rz.matrix
         func move(_ x: InertialState) -> InertialState {
             InertialState(rotation: rz * x.rotation, position: m * x.position + t, velocity: m * x.velocity,
@@ -28,14 +27,10 @@ extension MSCKF {
         }
         for j in landmarks.indices { landmarks[j].position = m * landmarks[j].position + t }
         // P' = J P Jᵀ, J block-diagonal with R_z on the world-frame blocks.
-        var worldBlocks = [InertialState.Block.position, InertialState.Block.velocity]
-        worldBlocks += clones.indices.map { cloneOffset($0) + 3 }
         let positionBlocks = [InertialState.Block.position] + clones.indices.map { cloneOffset($0) + 3 } + landmarks.indices.map { landmarkOffset($0) }
-        worldBlocks += landmarks.indices.map { landmarkOffset($0) }
-        let n = dimension
-        var j = Matrix.identity(n)
-        for b in worldBlocks { for r in 0..<3 { for q in 0..<3 { j[b + r, b + q] = m[r, q] } } }
-        if let moved = try? (try j * covariance).multiplied(by: j, transposeOther: true) { covariance = moved }
+        var j = Matrix.identity(dimension)
+        for b in positionBlocks + [InertialState.Block.velocity] { for r in 0..<3 { for q in 0..<3 { j[b + r, b + q] = m[r, q] } } }
+        covariance = try (try j * covariance).multiplied(by: j, transposeOther: true)
         for a in positionBlocks { for b in positionBlocks { for i in 0..<3 { covariance[a + i, b + i] += positionVariance } } }
         covariance.symmetrize()
     }

@@ -24,23 +24,25 @@ struct MapBuilder {
     /// Keyframes of a loaded map (already in the map frame), kept as they are.
     let base: WorldMap?
     private(set) var keyframes: [Keyframe] = []
-    /// Feature id → its triangulated position (m, map world frame) and σ (m).
+    /// Feature id → its triangulated position (m, map world frame) and σ (m), for the features
+    /// some keyframe described or that are still tracked (a later keyframe may describe them).
     private(set) var points: [UInt64: (position: Vector3, sigma: Double)] = [:]
-    /// Time (s) each keyframe was made, for the mapping status (loaded ones: −∞).
-    private var madeAt: [Double] = []
-    private var cameraPoses: [SE3]
+    /// The features some keyframe described (only they can enter the map).
+    private var described: Set<UInt64> = []
+    /// Every keyframe, loaded and new: its camera pose and when it was made (s; loaded: −∞),
+    /// for the mapping status.
+    private var placed: [(worldFromCamera: SE3, madeAt: Double)]
 
     init(minDistance: Double, minAngleDegrees: Double, maxPointSigma: Double, base: WorldMap?) {
         self.minDistance = minDistance
         self.minAngleDegrees = minAngleDegrees
         self.maxPointSigma = maxPointSigma
         self.base = base
-        cameraPoses = base?.keyframes.map(\.worldFromCamera) ?? []
-        madeAt = cameraPoses.map { _ in -.infinity }
+        placed = base?.keyframes.map { ($0.worldFromCamera, -.infinity) } ?? []
     }
 
     /// Keyframes in all (loaded and new).
-    var keyframeCount: Int { cameraPoses.count }
+    var keyframeCount: Int { placed.count }
 
     /// Whether a camera at `worldFromCamera` is far enough from the last new keyframe for one.
     func wantsKeyframe(at worldFromCamera: SE3) -> Bool {
@@ -49,11 +51,14 @@ struct MapBuilder {
         return d.translation.norm >= minDistance || d.rotation.angle * 180 / .pi >= minAngleDegrees
     }
 
-    /// Adds a keyframe at `time` (s, for the status) with the described `features`.
-    mutating func add(_ keyframe: Keyframe, time: Double) {
+    /// Adds a keyframe at `time` (s, for the status) with the described `features`; the points
+    /// of features neither described nor among the `tracked` ones are dropped (no keyframe can
+    /// describe them any more), so memory follows the map, not the run's length.
+    mutating func add(_ keyframe: Keyframe, time: Double, tracked: Set<UInt64>) {
         keyframes.append(keyframe)
-        cameraPoses.append(keyframe.worldFromCamera)
-        madeAt.append(time)
+        placed.append((keyframe.worldFromCamera, time))
+        for f in keyframe.features { described.insert(f.id) }
+        points = points.filter { described.contains($0.key) || tracked.contains($0.key) }
     }
 
     /// The filter triangulated feature `id` at `position` (map world frame) with σ `sigma` (m).
@@ -70,8 +75,8 @@ struct MapBuilder {
         case .normal: break
         }
         guard keyframeCount >= 3 else { return .limited }
-        for (k, pose) in cameraPoses.enumerated() where madeAt[k] <= t - 2 {
-            let d = pose.inverse * worldFromCamera
+        for k in placed where k.madeAt <= t - 2 {
+            let d = k.worldFromCamera.inverse * worldFromCamera
             if d.translation.norm < minDistance && d.rotation.angle * 180 / .pi < minAngleDegrees { return .mapped }
         }
         return .extending
@@ -93,7 +98,7 @@ struct MapBuilder {
             map.points.append(WorldMap.Point(position: point.position, sigma: point.sigma, descriptors: chosen))
         }
         for kf in keyframes {
-            let observations = kf.features.compactMap { f in index[f.id].map { (point: $0, pixel: f.pixel) } }
+            let observations = kf.features.compactMap { f in index[f.id].map { WorldMap.Observation(point: $0, pixel: f.pixel) } }
             guard !observations.isEmpty else { continue }
             map.keyframes.append(WorldMap.Keyframe(time: kf.time.nanoseconds, worldFromCamera: kf.worldFromCamera, observations: observations))
         }

@@ -12,16 +12,19 @@ extension VIOAnalyzer {
     /// froze it), with one only once relocalized.
     var mapFrameIsValid: Bool { builder != nil && !mapFrozen && (localizer == nil || relocalized) }
 
+    /// Whether a map was loaded and the filter is not yet in its frame: no pose is emitted.
+    var isRelocalizing: Bool { localizer != nil && !relocalized }
+
     /// After the frame's updates: relocalizes (or looks for more map points every
     /// ``Options/mapSearchInterval`` frames), then adds a keyframe when the camera has moved
-    /// enough.
-    mutating func mapWork(_ f: inout MSCKF, tracks: FeatureTracks, image: GrayImage, stamp: Timestamp, time t: Double, context: inout AnalyzerContext) {
+    /// enough. The frame is converted and described only in frames that need its descriptors.
+    mutating func mapWork(_ f: inout MSCKF, tracks: FeatureTracks, frame: CameraFrame, stamp: Timestamp, time t: Double, context: inout AnalyzerContext) throws {
         guard builder != nil, let camera, !f.clones.isEmpty else { return }
         let newest = f.clones.count - 1
         var described: [BinaryDescriptor?]?
         func descriptors() -> [BinaryDescriptor?] {
             if let described { return described }
-            let d = Self.extractor.describe(image, at: tracks.features.map(\.pixel))
+            let d = Self.extractor.describe(GrayImage(frame.image.luma), at: tracks.features.map(\.pixel))
             described = d
             return d
         }
@@ -36,10 +39,8 @@ extension VIOAnalyzer {
                         // The map frame from the odometry's: yaw and translation (both gravity-aligned).
                         let r = found.worldFromCamera.rotation.matrix * odometryCamera.rotation.matrix.transposed
                         let yaw = atan2(r[1, 0], r[0, 0])
-                        let c = cos(yaw), s = sin(yaw)
-                        let rz = Matrix3(rows: Vector3(c, -s, 0), Vector3(s, c, 0), Vector3(0, 0, 1))
-                        let shift = found.worldFromCamera.translation - rz * odometryCamera.translation
-                        f.moveWorld(yaw: yaw, translation: shift, positionVariance: options.mapPointSigma * options.mapPointSigma / Double(found.inliers.count))
+                        let shift = found.worldFromCamera.translation - SO3.exp(Vector3(0, 0, yaw)) * odometryCamera.translation
+                        try f.moveWorld(yaw: yaw, translation: shift, positionVariance: options.mapPointSigma * options.mapPointSigma / Double(found.inliers.count))
                         relocalized = true
                         relocalizationCount += 1
                         context.warn(String(format: "relocalized into %@ at %lld ns (%.3f s after the first IMU sample): %d inliers of %d matches, %.2f px RMS",
@@ -47,7 +48,7 @@ extension VIOAnalyzer {
                         anchor(found, tracks: tracks)
                     } else {
                         // More map points, where the view agrees with the filter.
-                        let d = f.worldFromCamera(newest).inverse * found.worldFromCamera
+                        let d = odometryCamera.inverse * found.worldFromCamera
                         if d.translation.norm < 0.2 && d.rotation.angle * 180 / .pi < 3 { anchor(found, tracks: tracks) }
                     }
                 }
@@ -61,7 +62,7 @@ extension VIOAnalyzer {
             for (feature, descriptor) in zip(tracks.features, d) {
                 if let descriptor { kept.append((feature.id, feature.pixel, descriptor)) }
             }
-            if !kept.isEmpty { b.add(MapBuilder.Keyframe(time: stamp, worldFromCamera: worldFromCamera, features: kept), time: t) }
+            if !kept.isEmpty { b.add(MapBuilder.Keyframe(time: stamp, worldFromCamera: worldFromCamera, features: kept), time: t, tracked: Set(tracks.features.map(\.id))) }
         }
         builder = b
     }

@@ -287,8 +287,9 @@ public struct VIOAnalyzer: Analyzer {
             }
             guard f.state.isFinite, f.covariance.isFinite else { throw VIOError.diverged }
             guard f.state.velocity.norm <= options.maxSpeed else { throw VIOError.tooFast(f.state.velocity.norm) }
-            let image = imagesPort.flatMap { input.latest($0)?.payload }.map { GrayImage($0.image.luma) }
-            if let image { mapWork(&f, tracks: packet.payload, image: image, stamp: stamp, time: t, context: &context) }
+            if let frame = imagesPort.flatMap({ input.latest($0)?.payload }) {
+                try mapWork(&f, tracks: packet.payload, frame: frame, stamp: stamp, time: t, context: &context)
+            }
             filter = f
             trimMeasurements(before: f.time)
             recentUpdates.append(still ? options.minFeaturesPer10Frames : usedFeatures)
@@ -301,14 +302,14 @@ public struct VIOAnalyzer: Analyzer {
             } else {
                 state = constrained ? .normal : .limited(.insufficientFeatures)
             }
-            if localizer != nil && !relocalized {
+            if isRelocalizing {
                 context.emit(Pose(worldFromBody: .identity, trackingState: .limited(.relocalizing)), on: posePort, at: stamp)
                 context.emit(IMUBiases(gyroscope: f.state.gyroscopeBias, accelerometer: f.state.accelerometerBias), on: biasPort, at: stamp)
             } else {
                 emit(f, state: state, at: stamp, context: &context)
             }
             if let mappingPort, let builder {
-                let status = localizer != nil && !relocalized
+                let status = isRelocalizing
                     ? WorldMappingStatus.limited
                     : builder.status(at: f.worldFromCamera(f.clones.count - 1), time: t, tracking: state)
                 context.emit(status, on: mappingPort, at: stamp)

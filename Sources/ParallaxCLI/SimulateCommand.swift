@@ -145,7 +145,9 @@ struct SimulateCommand: ParsableCommand {
                 let camera = simulator.configuration.camera
                 let rows = sequence.frameTimes.map { t -> (timestamp: Timestamp, visible: Double, pose: SE3) in
                     let cameraFromPicture = (simulator.spline.pose(at: t.seconds) * camera.bodyFromSensor).inverse * worldFromPicture
-                    return (t, TexturedScene.visibleFraction(size: size, cameraFromPicture: cameraFromPicture, camera: camera.model), cameraFromPicture)
+                    let corners = [Vector3(-0.5, -0.5, 0), Vector3(0.5, -0.5, 0), Vector3(0.5, 0.5, 0), Vector3(-0.5, 0.5, 0)]
+                        .map { cameraFromPicture * Vector3($0.x * size.x, $0.y * size.y, 0) }
+                    return (t, ObjectSimulator.visibleFraction(of: corners, camera: camera.model), cameraFromPicture)
                 }
                 try PictureTruthFile.write(rows, size: size, to: output.url.appendingPathComponent(PictureTruthFile.fileName).path)
             }

@@ -22,14 +22,16 @@ public final class ImageAnchorWriter: StreamFileWriter {
         guard let frame = packet.payload as? ImageAnchors else { return }
         for a in frame.anchors {
             if lines[a.name] == nil { order.append(a.name); lines[a.name] = [] }
-            let t = a.pose.translation, q = a.pose.rotation.quaternion
             let corners = a.isTracked && a.corners.count == 4 ? a.corners.map { "\($0.x),\($0.y)" }.joined(separator: ",") : ",,,,,,,"
-            let world = a.worldFromImage.map { w -> String in
-                let t = w.translation, q = w.rotation.quaternion
-                return "\(t.x),\(t.y),\(t.z),\(q.vector.x),\(q.vector.y),\(q.vector.z),\(q.w)"
-            } ?? ",,,,,,"
-            lines[a.name]?.append("\(packet.timestamp.nanoseconds),\(a.isTracked ? 1 : 0),\(a.confidence),\(t.x),\(t.y),\(t.z),\(q.vector.x),\(q.vector.y),\(q.vector.z),\(q.w),\(corners),\(world)")
+            let world = a.worldFromImage.map(Self.columns) ?? ",,,,,,"
+            lines[a.name]?.append("\(packet.timestamp.nanoseconds),\(a.isTracked ? 1 : 0),\(a.confidence),\(Self.columns(a.pose)),\(corners),\(world)")
         }
+    }
+
+    /// `tx,ty,tz,qx,qy,qz,qw` of `pose`.
+    static func columns(_ pose: SE3) -> String {
+        let t = pose.translation, q = pose.rotation.quaternion
+        return "\(t.x),\(t.y),\(t.z),\(q.vector.x),\(q.vector.y),\(q.vector.z),\(q.w)"
     }
 
     public func finish() throws -> String {

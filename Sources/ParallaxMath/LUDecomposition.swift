@@ -82,3 +82,36 @@ extension Matrix {
     /// The inverse via LU (`dgetrf` + `dgetri`); throws when singular or worse conditioned than 1/ε.
     public func inverse() throws -> Matrix { try LUDecomposition(self).inverse() }
 }
+
+extension LUDecomposition {
+    /// Solves `A x = b` for a small square `A` (`n × n`, row-major) by Gaussian elimination
+    /// with partial pivoting in place, without LAPACK: for minimal solvers called thousands of
+    /// times per RANSAC (the 8 × 8 system of a 4-point homography). On return `b` holds `x`;
+    /// `false` (and `b` unspecified) when a pivot is below `1e-10` in magnitude (near singular:
+    /// the caller falls back to a factorization that can judge it) or the result is not finite.
+    public static func solveSmall(_ a: inout [Double], _ b: inout [Double], n: Int) -> Bool {
+        guard a.count >= n * n, b.count >= n else { return false }
+        for c in 0..<n {
+            var pivot = c
+            for r in (c + 1)..<max(c + 1, n) where abs(a[r * n + c]) > abs(a[pivot * n + c]) { pivot = r }
+            guard abs(a[pivot * n + c]) > 1e-10 else { return false }
+            if pivot != c {
+                for j in 0..<n { a.swapAt(c * n + j, pivot * n + j) }
+                b.swapAt(c, pivot)
+            }
+            let d = a[c * n + c]
+            for r in (c + 1)..<max(c + 1, n) {
+                let f = a[r * n + c] / d
+                guard f != 0 else { continue }
+                for j in c..<n { a[r * n + j] -= f * a[c * n + j] }
+                b[r] -= f * b[c]
+            }
+        }
+        for r in stride(from: n - 1, through: 0, by: -1) {
+            var v = b[r]
+            for j in (r + 1)..<max(r + 1, n) { v -= a[r * n + j] * b[j] }
+            b[r] = v / a[r * n + r]
+        }
+        return b.prefix(n).allSatisfy(\.isFinite)
+    }
+}

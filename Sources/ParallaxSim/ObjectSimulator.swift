@@ -63,19 +63,24 @@ public struct ObjectSimulator: Sendable {
         return [Vector3(c.x - hx, c.y - hy, c.z), Vector3(c.x + hx, c.y - hy, c.z), Vector3(c.x + hx, c.y + hy, c.z), Vector3(c.x - hx, c.y + hy, c.z)]
     }
 
-    /// The share of the object visible at `t`: of 12 × 9 points spread over its face, those
-    /// that project into the image and are not behind the occluder.
+    /// The share of the object visible at `t` (``visibleFraction(of:camera:occluder:)``).
     public func visibleFraction(at t: Double) -> Double {
-        let c = corners(at: t), occluder = occluderCorners(at: t)
+        Self.visibleFraction(of: corners(at: t), camera: camera.model, occluder: occluderCorners(at: t))
+    }
+
+    /// The share of the rectangle with corners `c` (camera frame, m, in order) that is visible:
+    /// of 12 × 9 points spread over its face, those that project into `camera`'s image and are
+    /// not behind `occluder` (a camera-facing rectangle, corners in order).
+    public static func visibleFraction(of c: [Vector3], camera: CameraModel, occluder: [Vector3]? = nil) -> Double {
         let u = c[1] - c[0], v = c[3] - c[0]
         var visible = 0, total = 0
         for i in 0..<12 {
             for j in 0..<9 {
                 let p = c[0] + u * ((Double(i) + 0.5) / 12) + v * ((Double(j) + 0.5) / 9)
                 total += 1
-                guard let pixel = camera.model.project(p), pixel.x >= -0.5, pixel.y >= -0.5,
-                      pixel.x <= Double(camera.model.width) - 0.5, pixel.y <= Double(camera.model.height) - 0.5 else { continue }
-                if let o = occluder, Self.ray(to: p, hits: o) { continue }
+                guard let pixel = camera.project(p), pixel.x >= -0.5, pixel.y >= -0.5,
+                      pixel.x <= Double(camera.width) - 0.5, pixel.y <= Double(camera.height) - 0.5 else { continue }
+                if let o = occluder, ray(to: p, hits: o) { continue }
                 visible += 1
             }
         }

@@ -19,17 +19,4 @@ extension TexturedScene {
         scene.rectangles.append(Rectangle(origin: origin, edgeU: rotation * Vector3(width, 0, 0), edgeV: rotation * Vector3(0, height, 0), texture: picture))
         return (scene, pose, Vector2(width, height))
     }
-
-    /// The share (0…1) of a picture of `size` (m) at `T_CI` `cameraFromPicture` that falls inside
-    /// `camera`'s image in front of it (an 11 × 11 grid of its points; nothing in the room hides it).
-    public static func visibleFraction(size: Vector2, cameraFromPicture: SE3, camera: CameraModel) -> Double {
-        var inside = 0
-        for i in 0...10 {
-            for j in 0...10 {
-                let p = cameraFromPicture * Vector3(size.x * (Double(i) / 10 - 0.5), size.y * (Double(j) / 10 - 0.5), 0)
-                if p.z > 0.05, let px = camera.project(p), camera.contains(px) { inside += 1 }
-            }
-        }
-        return Double(inside) / 121
-    }
 }

@@ -34,38 +34,22 @@ public enum Homography {
     }
 
     /// The homography through exactly 4 (normalized) correspondences with `h₃₃ = 1`: the 8 × 8
-    /// linear system solved by Gaussian elimination with partial pivoting, no LAPACK call — RANSAC's
+    /// linear system solved without LAPACK (``LUDecomposition/solveSmall(_:_:n:)``) — RANSAC's
     /// minimal fit, thousands of times per picture search (the SVD was a sixth of image-track's
     /// time). Nil when the system is near singular (then the SVD decides).
     static func exactFit(_ a: [Vector2], _ b: [Vector2]) -> Matrix3? {
-        var m = [Double](repeating: 0, count: 8 * 9)
+        var m = [Double](repeating: 0, count: 64), rhs = [Double](repeating: 0, count: 8)
         for i in 0..<4 {
             let p = a[i], q = b[i]
-            let r0: [Double] = [p.x, p.y, 1, 0, 0, 0, -q.x * p.x, -q.x * p.y, q.x]
-            let r1: [Double] = [0, 0, 0, p.x, p.y, 1, -q.y * p.x, -q.y * p.y, q.y]
-            for j in 0..<9 { m[(2 * i) * 9 + j] = r0[j]; m[(2 * i + 1) * 9 + j] = r1[j] }
+            let r0: [Double] = [p.x, p.y, 1, 0, 0, 0, -q.x * p.x, -q.x * p.y]
+            let r1: [Double] = [0, 0, 0, p.x, p.y, 1, -q.y * p.x, -q.y * p.y]
+            for j in 0..<8 { m[(2 * i) * 8 + j] = r0[j]; m[(2 * i + 1) * 8 + j] = r1[j] }
+            rhs[2 * i] = q.x
+            rhs[2 * i + 1] = q.y
         }
-        for c in 0..<8 {
-            var pivot = c
-            for r in (c + 1)..<8 where abs(m[r * 9 + c]) > abs(m[pivot * 9 + c]) { pivot = r }
-            guard abs(m[pivot * 9 + c]) > 1e-10 else { return nil }
-            if pivot != c { for j in 0..<9 { m.swapAt(c * 9 + j, pivot * 9 + j) } }
-            let d = m[c * 9 + c]
-            for r in (c + 1)..<8 {
-                let f = m[r * 9 + c] / d
-                guard f != 0 else { continue }
-                for j in c..<9 { m[r * 9 + j] -= f * m[c * 9 + j] }
-            }
-        }
-        var h = [Double](repeating: 0, count: 9)
-        h[8] = 1
-        for r in stride(from: 7, through: 0, by: -1) {
-            var v = m[r * 9 + 8]
-            for j in (r + 1)..<8 { v -= m[r * 9 + j] * h[j] }
-            h[r] = v / m[r * 9 + r]
-        }
-        guard h.allSatisfy(\.isFinite) else { return nil }
-        return Matrix3(rows: Vector3(h[0], h[1], h[2]), Vector3(h[3], h[4], h[5]), Vector3(h[6], h[7], h[8]))
+        guard LUDecomposition.solveSmall(&m, &rhs, n: 8) else { return nil }
+        let h = rhs
+        return Matrix3(rows: Vector3(h[0], h[1], h[2]), Vector3(h[3], h[4], h[5]), Vector3(h[6], h[7], 1))
     }
 
     /// Distance of `b` from `H a` (px, in the second image); infinite when `a` maps to infinity.

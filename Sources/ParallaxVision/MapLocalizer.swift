@@ -180,24 +180,19 @@ public struct MapLocalizer: Sendable {
         guard Cholesky.solveSmall(&ata, &atb, n: 5) else { return nil }
         let r = (atb[0] * atb[0] + atb[1] * atb[1]).squareRoot()
         guard r > 1e-9, r.isFinite else { return nil }
-        let c = atb[0] / r, s = atb[1] / r
         // R_GW = R_z(ψ) (the map's frame turned by ψ into the camera's gravity frame): R_CW = R_CG R_z(ψ)ᵀ.
-        let rz = Matrix3(rows: Vector3(c, -s, 0), Vector3(s, c, 0), Vector3(0, 0, 1))
-        let rCW = rCG * rz.transposed
-        // Translation: refit with the unit-circle rotation fixed.
-        var t = Vector3.zero, count = 0.0
+        let rCW = rCG * SO3.exp(Vector3(0, 0, atan2(atb[1] / r, atb[0] / r))).matrix.transposed
+        // Translation: refit with the unit-circle rotation fixed: (I − r̂ r̂ᵀ)(R X + t) = 0 for
+        // each ray r̂ through (n, 1), in least squares.
         var m = Matrix3.zero, v = Vector3.zero
         for (x, n) in zip(model, normalized) {
-            // (I − n̂ n̂ᵀ/|n̂|²)(R X + t) = 0 for the ray n̂ = (n, 1): least squares in t.
             let ray = Vector3(n.x, n.y, 1).normalized
             let proj = Matrix3.identity - Matrix3.outer(ray, ray)
             m = m + proj
             v = v - proj * (rCW * x)
-            count += 1
         }
-        guard count >= 3, let inverse = m.inverse else { return nil }
-        t = inverse * v
-        let pose = SE3(rotation: SO3(rCW), translation: t)
+        guard model.count >= 3, let inverse = m.inverse else { return nil }
+        let pose = SE3(rotation: SO3(rCW), translation: inverse * v)
         guard model.allSatisfy({ (pose * $0).z > 1e-6 }) else { return nil }
         return pose
     }

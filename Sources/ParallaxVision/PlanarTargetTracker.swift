@@ -121,8 +121,7 @@ public struct PlanarTargetTracker: Sendable {
     private func corners(of fit: Fit, camera: CameraModel) -> [Vector2] {
         let byHomography = reference.cornerPixels.compactMap { fit.homography.transferring($0) }
         if case .none = camera.distortion { return byHomography }
-        let hx = reference.physicalWidth / 2, hy = reference.physicalHeight / 2
-        let projected = [Vector3(-hx, -hy, 0), Vector3(hx, -hy, 0), Vector3(hx, hy, 0), Vector3(-hx, hy, 0)].compactMap { camera.project(fit.pose * $0) }
+        let projected = reference.cornerPixels.map(reference.metric).compactMap { camera.project(fit.pose * Vector3($0.x, $0.y, 0)) }
         return projected.count == 4 ? projected : byHomography
     }
 

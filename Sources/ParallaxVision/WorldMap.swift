@@ -33,16 +33,23 @@ public struct WorldMap: Sendable, Equatable {
         public var time: Int64
         /// `T_WC`: camera to map world (m).
         public var worldFromCamera: SE3
-        /// Index into ``WorldMap/points`` and the pixel where it was seen (px, distorted).
-        public var observations: [(point: Int, pixel: Vector2)]
-        public init(time: Int64, worldFromCamera: SE3, observations: [(point: Int, pixel: Vector2)]) {
+        /// The points it saw and where.
+        public var observations: [Observation]
+        public init(time: Int64, worldFromCamera: SE3, observations: [Observation]) {
             self.time = time
             self.worldFromCamera = worldFromCamera
             self.observations = observations
         }
-        public static func == (a: Keyframe, b: Keyframe) -> Bool {
-            a.time == b.time && a.worldFromCamera == b.worldFromCamera && a.observations.count == b.observations.count
-                && zip(a.observations, b.observations).allSatisfy { $0.point == $1.point && $0.pixel == $1.pixel }
+    }
+
+    /// A point seen in a keyframe: its index into ``WorldMap/points`` and the pixel where it
+    /// was seen (px, distorted).
+    public struct Observation: Sendable, Equatable {
+        public var point: Int
+        public var pixel: Vector2
+        public init(point: Int, pixel: Vector2) {
+            self.point = point
+            self.pixel = pixel
         }
     }
 

@@ -168,7 +168,7 @@ public enum WorldMapFile {
             let time = try r.i64()
             let pose = try r.pose()
             let n = try r.count(minimumBytesEach: 20, what: "observations of keyframe \(k)")
-            var observations: [(point: Int, pixel: Vector2)] = []
+            var observations: [WorldMap.Observation] = []
             observations.reserveCapacity(n)
             for _ in 0..<n {
                 let index = Int(try r.u32())
@@ -177,7 +177,7 @@ public enum WorldMapFile {
                 }
                 let pixel = Vector2(try r.f64(), try r.f64())
                 guard pixel.x.isFinite, pixel.y.isFinite else { throw Error.malformed(path: path, reason: "keyframe \(k) has a pixel that is not finite") }
-                observations.append((index, pixel))
+                observations.append(WorldMap.Observation(point: index, pixel: pixel))
             }
             keyframes.append(WorldMap.Keyframe(time: time, worldFromCamera: pose, observations: observations))
         }

@@ -28,4 +28,18 @@ import Testing
         #expect(try nearly.determinant().magnitude < 1e-12)
         #expect(throws: LinearAlgebraError.self) { _ = try Matrix(rows: 2, columns: 3).inverse() }
     }
+
+    @Test func smallSolveMatchesLAPACKAndNeedsPivoting() throws {
+        let a = TestSupport.randomMatrix(rows: 8, columns: 8, seed: 5)
+        let b = (0..<8).map { Double($0) - 3.5 }
+        var rowMajor = (0..<64).map { a[$0 / 8, $0 % 8] }, x = b
+        #expect(LUDecomposition.solveSmall(&rowMajor, &x, n: 8))
+        let lapack = try a.solve(b)
+        #expect(zip(x, lapack).allSatisfy { abs($0 - $1) < 1e-10 })
+        // A zero first pivot: only a row swap solves it.
+        var swapped: [Double] = [0, 1, 1, 0], y: [Double] = [2, 3]
+        #expect(LUDecomposition.solveSmall(&swapped, &y, n: 2) && y == [3, 2])
+        var singular: [Double] = [1, 2, 2, 4], z: [Double] = [1, 1]
+        #expect(!LUDecomposition.solveSmall(&singular, &z, n: 2))
+    }
 }

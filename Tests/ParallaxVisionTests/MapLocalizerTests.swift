@@ -58,10 +58,8 @@ import Testing
         let points = [Vector3(0.3, -0.2, 2.5), Vector3(-0.6, 0.4, 3.1), Vector3(0.1, 0.5, 4.0)].map { truth * $0 }
         let normalized = points.map { p -> Vector2 in let c = truth.inverse * p; return Vector2(c.x / c.z, c.y / c.z) }
         let found = try #require(MapLocalizer.gravityAlignedPose(model: points, normalized: normalized, worldFromCameraTilt: truth.rotation.matrix))
-        let error = found.inverse.inverse * truth.inverse.inverse
         #expect((found.inverse.translation - truth.translation).norm < 1e-9)
         #expect((found.inverse.rotation.inverse * truth.rotation).angle < 1e-9)
-        _ = error
         // The tilt alone is what it uses: a camera yawed by 50° more gives the same answer.
         let yawed = SO3.exp(Vector3(0, 0, 0.87)) * truth.rotation
         let again = try #require(MapLocalizer.gravityAlignedPose(model: points, normalized: normalized, worldFromCameraTilt: yawed.matrix))
@@ -93,8 +91,12 @@ import Testing
         let (map, _, _) = Self.scene(count: 300, outliers: 0, noisePx: 0.5, seed: 5)
         let (_, pixels, query) = Self.scene(count: 200, outliers: 100, noisePx: 0.5, seed: 6)
         let result = MapLocalizer(map: map).localize(pixels: pixels, query: query, camera: Self.camera, tilt: Self.worldFromCamera.rotation)
-        #expect(result == .failure(.tooFewMatches(0)) || { if case .failure = result { return true } else { return false } }())
-        if case .success = result { Issue.record("localized in another place") }
+        // Random descriptors of another place: (almost) nothing passes the distance and ratio tests.
+        switch result {
+        case let .failure(.tooFewMatches(n)): #expect(n < 20)
+        case .failure(.tooFewInliers): break
+        case let other: Issue.record("another place: \(other)")
+        }
     }
 
     @Test func aPointSeenFromSeveralKeyframesDoesNotFailTheRatioTest() {
@@ -106,14 +108,5 @@ import Testing
                                     WorldMap.Point(position: .zero, descriptors: [other])])
         let matches = MapLocalizer(map: map).match([Self.flipped(d, bits: 3, &rng)])
         #expect(matches.map(\.point) == [0])
-    }
-}
-
-extension Result where Success == MapLocalizer.Localization, Failure == MapLocalizer.Failure {
-    static func == (a: Self, b: Self) -> Bool {
-        switch (a, b) {
-        case let (.failure(x), .failure(y)): return x == y
-        default: return false
-        }
     }
 }

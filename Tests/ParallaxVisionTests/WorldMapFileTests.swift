@@ -15,7 +15,7 @@ import Testing
         for k in 0..<3 {
             m.keyframes.append(WorldMap.Keyframe(time: 1_403_636_585_763_555_584 + Int64(k) * 50_000_000,
                                                  worldFromCamera: SE3(rotation: SO3.exp(Vector3(0, 0, Double(k) * 0.2)), translation: Vector3(Double(k), 0.5, 1.2)),
-                                                 observations: (0..<20).map { (point: ($0 * 3 + k) % 50, pixel: Vector2(10.25 + Double($0), 300.5 - Double(k))) }))
+                                                 observations: (0..<20).map { WorldMap.Observation(point: ($0 * 3 + k) % 50, pixel: Vector2(10.25 + Double($0), 300.5 - Double(k))) }))
         }
         return m
     }
