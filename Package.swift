@@ -162,7 +162,7 @@ let package = Package(
         ),
         // Evaluations compare a run's outputs with the truth a dataset (or the simulated scene) holds.
         // Video files through FFmpeg: its own target, so the core builds without FFmpeg.
-        .target(name: "ParallaxVideo", dependencies: ["CFFmpeg", "ParallaxDatasets", "ParallaxCore", "ParallaxImage"], swiftSettings: strictSettings),
+        .target(name: "ParallaxVideo", dependencies: ["CFFmpeg", "ParallaxDatasets", "ParallaxCore", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
         // Public datasets by name: download (libcurl), verify (OpenSSL SHA-256), unpack
         // (libarchive). Its own target, so the core builds without them.
         .target(name: "ParallaxFetch", dependencies: ["CCurl", "CArchive", "COpenSSLDigest", "ParallaxDatasets", .product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),

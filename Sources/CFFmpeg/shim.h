@@ -9,10 +9,12 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/error.h>
 #include <libavutil/opt.h>
+#include <libavutil/dict.h>
 
 // Function-like macros Swift cannot import.
 static inline int parallax_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int parallax_averror_eof(void) { return AVERROR_EOF; }
+static inline int parallax_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int64_t parallax_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int parallax_avfmt_nofile(void) { return AVFMT_NOFILE; }
 static inline int parallax_avfmt_globalheader(void) { return AVFMT_GLOBALHEADER; }

@@ -1,5 +1,6 @@
 import CFFmpeg
 import ParallaxCore
+import ParallaxGeometry
 import ParallaxImage
 
 /// Why a video file could not be read. Every case names the file; all are the user's input, not
@@ -102,8 +103,7 @@ public final class VideoFile {
         }
         let opened = avformat_open_input(&context, path, nil, nil)
         guard opened >= 0, let container = context else { throw VideoError.unreadable(path: path, reason: Self.message(opened)) }
-        let found = avformat_find_stream_info(container, nil)
-        guard found >= 0 else { throw VideoError.unreadable(path: path, reason: Self.message(found)) }
+        try Self.findStreamInfo(container, path: path)
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(container, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         // Without a decoder, FFmpeg still names the stream: find it to name its codec.
@@ -125,12 +125,19 @@ public final class VideoFile {
                             duration: durationTicks > 0 && tb.den > 0 ? Double(durationTicks) * Double(tb.num) / Double(tb.den)
                                 : (container.pointee.duration > 0 ? Double(container.pointee.duration) / Double(AV_TIME_BASE) : nil),
                             pixelFormat: pixelName)
-        guard header.width > 0, header.height > 0, header.width <= 1 << 14, header.height <= 1 << 14, tb.num > 0, tb.den > 0 else {
+        // The pixel budget (--max-image-megapixels) is checked on the header before a decoder
+        // exists, and handed to the decoder (`max_pixels`) so no frame of the stream, whatever
+        // its own header says later, is allocated above it.
+        if case let .failure(refusal) = ImageSizeLimit.check(width: header.width, height: header.height) {
+            throw VideoError.unreadable(path: path, reason: "frame \(refusal)")
+        }
+        guard header.width <= 1 << 14, header.height <= 1 << 14, tb.num > 0, tb.den > 0 else {
             throw VideoError.unreadable(path: path, reason: "frame size \(header.width)×\(header.height) or time base \(tb.num)/\(tb.den) out of range")
         }
         codecContext = avcodec_alloc_context3(decoder)
         guard let codecContext else { throw VideoError.unreadable(path: path, reason: "out of memory") }
         codecContext.pointee.thread_count = 1
+        codecContext.pointee.max_pixels = Int64(ImageSizeLimit.maxPixels)
         guard avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0, avcodec_open2(codecContext, decoder, nil) >= 0 else {
             throw VideoError.unsupportedCodec(path: path, codec: codecName)
         }
@@ -205,6 +212,10 @@ public final class VideoFile {
             let received = avcodec_receive_frame(codec, frame)
             if received >= 0 {
                 defer { av_frame_unref(frame) }
+                let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+                guard width == header.width, height == header.height else {
+                    throw VideoError.sizeChanged(path: path, time: time, expected: "\(header.width)×\(header.height)", found: "\(width)×\(height)")
+                }
                 if lumaShortcut, pixels == .gray, let gray = Self.lumaPlane(of: frame) { return gray }
                 return try convert(frame, to: pixels, time: time)
             }
@@ -228,10 +239,8 @@ public final class VideoFile {
 
     /// `frame` as `pixels`, through a cached swscale context.
     private func convert(_ frame: UnsafeMutablePointer<AVFrame>, to pixels: Pixels, time: Timestamp?) throws -> ImageBuffer<UInt8> {
+        // The caller checked the size against the header's.
         let width = frame.pointee.width, height = frame.pointee.height, source = frame.pointee.format
-        guard Int(width) == header.width, Int(height) == header.height else {
-            throw VideoError.sizeChanged(path: path, time: time, expected: "\(header.width)×\(header.height)", found: "\(width)×\(height)")
-        }
         if scalerKey.map({ $0 != (source, pixels) }) ?? true {
             if scaler != nil { sws_freeContext(scaler) }
             scaler = sws_getContext(width, height, AVPixelFormat(source), width, height, pixels == .gray ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGB24,
@@ -240,23 +249,23 @@ public final class VideoFile {
         }
         guard let scaler else { throw VideoError.corrupt(path: path, time: time, reason: "no conversion from its pixel format") }
         let channels = pixels == .gray ? 1 : 3
-        let stride = Int(width) * channels
-        var samples = [UInt8](repeating: 0, count: stride * Int(height))
-        let rows = samples.withUnsafeMutableBufferPointer { out -> Int32 in
-            var destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
-            var destinationStride: [Int32] = [Int32(stride), 0, 0, 0]
-            return withUnsafePointer(to: &frame.pointee.data) { data in
-                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
-                    withUnsafePointer(to: &frame.pointee.linesize) { sizes in
-                        sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                            sws_scale(scaler, planes, strides, 0, height, &destination, &destinationStride)
-                        }
+        // swscale writes whole SIMD blocks: a row of `width × channels` bytes may be written up to
+        // its next 16/32/64-byte boundary and the last row past its end. So it writes into an
+        // FFmpeg buffer of FFmpeg's own linesize and alignment (av_image_alloc), and the rows are
+        // copied out from there, never into a Swift array of exactly `width × channels` per row.
+        let target = AlignedImageBuffer(width: Int(width), height: Int(height), channels: channels)
+        guard let target else { throw VideoError.corrupt(path: path, time: time, reason: "out of memory for a \(width)×\(height) frame") }
+        let rows = withUnsafePointer(to: &frame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
+                withUnsafePointer(to: &frame.pointee.linesize) { sizes in
+                    sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                        target.scale(with: scaler, from: planes, strides: strides, height: height)
                     }
                 }
             }
         }
         guard rows == height else { throw VideoError.corrupt(path: path, time: time, reason: "pixel conversion failed") }
-        return ImageBuffer(width: Int(width), height: Int(height), channels: channels, samples: samples)
+        return target.image()
     }
 
     /// Pixel formats whose first plane is the full-size 8-bit luma.
@@ -291,6 +300,28 @@ public final class VideoFile {
             }
         }
         return ImageBuffer(width: width, height: height, channels: 1, samples: samples)
+    }
+
+    /// `avformat_find_stream_info`, which decodes the first frames of every stream to learn
+    /// what the headers leave out, under the pixel budget: each stream's probing decoder gets
+    /// `max_pixels` (``ImageSizeLimit``), so a tiny file declaring a 16000×16000 stream is
+    /// refused by the probe instead of allocating its frames. A stream whose header already
+    /// declares a size over the budget is refused before any probing.
+    static func findStreamInfo(_ container: UnsafeMutablePointer<AVFormatContext>, path: String) throws {
+        let count = Int(container.pointee.nb_streams)
+        for k in 0..<count {
+            guard let parameters = container.pointee.streams[k]?.pointee.codecpar.pointee,
+                  parameters.codec_type == AVMEDIA_TYPE_VIDEO, parameters.width > 0, parameters.height > 0 else { continue }
+            if case let .failure(refusal) = ImageSizeLimit.check(width: Int(parameters.width), height: Int(parameters.height)) {
+                throw VideoError.unreadable(path: path, reason: "stream \(k): frame \(refusal)")
+            }
+        }
+        var options = [OpaquePointer?](repeating: nil, count: max(count, 1))
+        defer { for k in options.indices { av_dict_free(&options[k]) } }
+        for k in 0..<count { av_dict_set_int(&options[k], "max_pixels", Int64(ImageSizeLimit.maxPixels), 0) }
+        let found = count > 0 ? options.withUnsafeMutableBufferPointer { avformat_find_stream_info(container, $0.baseAddress) }
+            : avformat_find_stream_info(container, nil)
+        guard found >= 0 else { throw VideoError.unreadable(path: path, reason: Self.message(found)) }
     }
 
     /// FFmpeg's message for an error code.

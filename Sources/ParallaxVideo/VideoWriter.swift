@@ -80,6 +80,8 @@ public final class VideoWriter: VideoSupport.FrameWriter {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var scaler: OpaquePointer?
+    /// The RGB frame handed to ``scaler`` (colour output only).
+    private var rgbSource: AlignedImageBuffer?
     private var origin: Timestamp?
     private var lastTicks: Int64?
     private var lastTime: Timestamp?
@@ -172,6 +174,8 @@ public final class VideoWriter: VideoSupport.FrameWriter {
             scaler = sws_getContext(Int32(width), Int32(height), AV_PIX_FMT_RGB24, Int32(width), Int32(height), codecContext.pointee.pix_fmt,
                                     Int32(SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil)
             guard scaler != nil else { throw WriteError.failed(path: path, reason: "no conversion from RGB") }
+            rgbSource = AlignedImageBuffer(width: width, height: height, channels: 3)
+            guard rgbSource != nil else { throw WriteError.failed(path: path, reason: "out of memory for a \(width)×\(height) frame") }
         }
         success = true
     }
@@ -213,24 +217,27 @@ public final class VideoWriter: VideoSupport.FrameWriter {
         if let lastTicks, let lastTime, ticks <= lastTicks { throw WriteError.timeNotIncreasing(path: path, time: time, previous: lastTime) }
         var status = av_frame_make_writable(frame)
         guard status >= 0 else { throw WriteError.failed(path: path, reason: VideoFile.message(status)) }
-        image.samples.withUnsafeBufferPointer { samples in
-            guard let base = samples.baseAddress else { return }
-            if gray, let plane = frame.pointee.data.0 {
-                let stride = Int(frame.pointee.linesize.0)
+        if gray, let plane = frame.pointee.data.0 {
+            let stride = Int(frame.pointee.linesize.0)
+            image.samples.withUnsafeBufferPointer { samples in
+                guard let base = samples.baseAddress else { return }
                 for y in 0..<height { (plane + y * stride).update(from: base + y * width, count: width) }
-            } else {
-                var source: [UnsafePointer<UInt8>?] = [base, nil, nil, nil]
-                var sourceStride: [Int32] = [Int32(width * 3), 0, 0, 0]
-                withUnsafeMutablePointer(to: &frame.pointee.data) { data in
-                    data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
-                        withUnsafePointer(to: &frame.pointee.linesize) { sizes in
-                            sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                                _ = sws_scale(scaler, &source, &sourceStride, 0, Int32(height), planes, strides)
-                            }
+            }
+        } else {
+            // swscale reads its source in whole SIMD blocks: the RGB rows go through an
+            // FFmpeg-allocated buffer (``AlignedImageBuffer``), never straight from the array.
+            guard let scaler, let source = rgbSource else { throw WriteError.failed(path: path, reason: "no conversion from RGB") }
+            source.copyRows(from: image)
+            let rows = withUnsafeMutablePointer(to: &frame.pointee.data) { data in
+                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                    withUnsafePointer(to: &frame.pointee.linesize) { sizes in
+                        sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                            source.scale(with: scaler, into: planes, strides: strides)
                         }
                     }
                 }
             }
+            guard rows == Int32(height) else { throw WriteError.failed(path: path, reason: "converting the frame at \(time.nanoseconds) ns from RGB failed") }
         }
         frame.pointee.pts = ticks
         if let lastTicks { interval = ticks - lastTicks }
