@@ -1,4 +1,5 @@
 // dlib's HOG frontal face detector and its 68-point shape predictor behind a C interface.
+#include <memory>
 #include "parallax_dlib_face.h"
 
 #include <algorithm>
@@ -22,15 +23,16 @@ static void put_error(char *error, size_t size, const char *what) {
 
 extern "C" parallax_dlib_face_detector *parallax_dlib_face_detector_create(const char *predictor_path, char *error, size_t error_size) {
     try {
-        auto *d = new parallax_dlib_face_detector();
+        // Owned until it is complete: a predictor file that fails to deserialize throws, and
+        // the half-made detector is freed on the way out.
+        auto d = std::make_unique<parallax_dlib_face_detector>();
         d->detector = dlib::get_frontal_face_detector();
         dlib::deserialize(predictor_path) >> d->predictor;
         if (d->predictor.num_parts() != 68) {
             put_error(error, error_size, "the shape predictor does not give 68 landmarks");
-            delete d;
             return nullptr;
         }
-        return d;
+        return d.release();
     } catch (const std::exception &e) {
         put_error(error, error_size, e.what());
     } catch (...) {

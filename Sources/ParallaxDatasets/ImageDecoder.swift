@@ -50,8 +50,9 @@ public enum DecodedImage: Sendable {
 /// PNG (libpng's simplified `png_image` API, no setjmp), JPEG (libturbojpeg) and binary PNM
 /// (P5/P6, ``PNMDecoder``) decoding.
 ///
-/// PNG: 8-bit gray/RGB stay 8-bit (alpha dropped, palettes expanded); 16-bit gray stays 16-bit
-/// with raw values (no gamma conversion: depth is data, not light). JPEG: gray or RGB.
+/// PNG: samples as stored, whatever gamma or colour profile the file declares (``PNGColorChunks``);
+/// 8-bit gray/RGB stay 8-bit (alpha dropped, palettes expanded); 16-bit gray stays 16-bit with
+/// raw values (depth is data, not light); 16-bit colour is scaled to 8 bits. JPEG: gray or RGB.
 public enum ImageDecoder {
     /// Decodes `path`, choosing the codec by content (PNG, JPEG or binary PNM signature).
     public static func decode(path: String) throws -> DecodedImage {
@@ -81,30 +82,53 @@ public enum ImageDecoder {
         return image.luma
     }
 
-    static func decodePNG(_ data: Data, path: String) throws -> DecodedImage {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        let ok = data.withUnsafeBytes { raw in png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) }
-        guard ok != 0 else { throw ImageDecodingError.corrupt(path: path, message: message(of: &image)) }
-        defer { png_image_free(&image) }
-        let width = Int(image.width), height = Int(image.height)
-        if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height) {
-            throw ImageDecodingError.corrupt(path: path, message: "PNG \(refusal)")
+    static func decodePNG(_ file: Data, path: String) throws -> DecodedImage {
+        // Samples as stored: no gamma or colour-profile conversion (``PNGColorChunks``).
+        let data = PNGColorChunks.removing(from: file)
+        // libpng keeps the pointer it is given and reads the pixels from it in
+        // png_image_finish_read: both calls happen while the bytes are pinned.
+        return try data.withUnsafeBytes { raw in
+            var image = png_image()
+            image.version = UInt32(PNG_IMAGE_VERSION)
+            guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
+                throw ImageDecodingError.corrupt(path: path, message: message(of: &image))
+            }
+            defer { png_image_free(&image) }
+            let width = Int(image.width), height = Int(image.height)
+            if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height) {
+                throw ImageDecodingError.corrupt(path: path, message: "PNG \(refusal)")
+            }
+            let isColor = image.format & UInt32(PNG_FORMAT_FLAG_COLOR) != 0
+            let is16 = image.format & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0
+            let hasAlpha = image.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
+            if is16 && !isColor {
+                // libpng removes an alpha channel from linear output by compositing on black:
+                // a translucent depth pixel would come back scaled. Depth images have none.
+                guard !hasAlpha else {
+                    throw ImageDecodingError.unsupported(path: path, reason: "16-bit gray with an alpha channel: its values would be blended; save the depth without alpha")
+                }
+                image.format = UInt32(PNG_FORMAT_FLAG_LINEAR)  // PNG_FORMAT_LINEAR_Y
+                var samples = [UInt16](repeating: 0, count: width * height)
+                try finish(&image, into: &samples, rowStride: width, path: path)
+                return .gray16(ImageBuffer(width: width, height: height, samples: samples))
+            }
+            if is16 {
+                // 16-bit colour: read as stored (linear output of a file without colour chunks
+                // is no conversion) and scaled to 8 bits, as OpenCV's imread(…, IMREAD_COLOR)
+                // does; libpng's own 16 → 8-bit path would apply the sRGB curve.
+                image.format = UInt32(PNG_FORMAT_FLAG_LINEAR | PNG_FORMAT_FLAG_COLOR)  // PNG_FORMAT_LINEAR_RGB
+                var wide = [UInt16](repeating: 0, count: width * height * 3)
+                try finish(&image, into: &wide, rowStride: width * 3, path: path)
+                let samples = wide.map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
+                return .rgb8(ImageBuffer(width: width, height: height, channels: 3, samples: samples))
+            }
+            image.format = isColor ? UInt32(PNG_FORMAT_FLAG_COLOR) : 0  // PNG_FORMAT_RGB or PNG_FORMAT_GRAY
+            let channels = isColor ? 3 : 1
+            var samples = [UInt8](repeating: 0, count: width * height * channels)
+            try finish(&image, into: &samples, rowStride: width * channels, path: path)
+            let buffer = ImageBuffer(width: width, height: height, channels: channels, samples: samples)
+            return isColor ? .rgb8(buffer) : .gray8(buffer)
         }
-        let isColor = image.format & UInt32(PNG_FORMAT_FLAG_COLOR) != 0
-        let is16 = image.format & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0
-        if is16 && !isColor {
-            image.format = UInt32(PNG_FORMAT_FLAG_LINEAR)  // PNG_FORMAT_LINEAR_Y
-            var samples = [UInt16](repeating: 0, count: width * height)
-            try finish(&image, into: &samples, rowStride: width, path: path)
-            return .gray16(ImageBuffer(width: width, height: height, samples: samples))
-        }
-        image.format = isColor ? UInt32(PNG_FORMAT_FLAG_COLOR) : 0  // PNG_FORMAT_RGB or PNG_FORMAT_GRAY
-        let channels = isColor ? 3 : 1
-        var samples = [UInt8](repeating: 0, count: width * height * channels)
-        try finish(&image, into: &samples, rowStride: width * channels, path: path)
-        let buffer = ImageBuffer(width: width, height: height, channels: channels, samples: samples)
-        return isColor ? .rgb8(buffer) : .gray8(buffer)
     }
 
     private static func finish<T>(_ image: inout png_image, into samples: inout [T], rowStride: Int, path: String) throws {
@@ -136,7 +160,10 @@ public enum ImageDecoder {
         let result = data.withUnsafeBytes { raw in
             samples.withUnsafeMutableBufferPointer { out in
                 tjDecompress2(handle, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count), out.baseAddress,
-                              width, 0, height, Int32(gray ? TJPF_GRAY.rawValue : TJPF_RGB.rawValue), 0)
+                              width, 0, height, Int32(gray ? TJPF_GRAY.rawValue : TJPF_RGB.rawValue),
+                              // A progressive JPEG of thousands of scans decodes for minutes:
+                              // turbojpeg's guard for untrusted input stops it (its docs).
+                              Int32(TJFLAG_LIMITSCANS | TJFLAG_STOPONWARNING))
             }
         }
         // Warnings (e.g. premature end of data) still leave a fully written buffer: treat as corrupt.

@@ -43,7 +43,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case pts
     /// Live Link Face CSV takes (ARKit face tracking), read and replayed.
     case livelink
-    /// Video files through FFmpeg (`VideoFileSource`): opened, listed, every frame decoded.
+    /// Video files through FFmpeg (`VideoFileSource`): opened, listed, every frame decoded, as RGB
+    /// and as gray.
     case video
     /// ROS bags (`ROSBagSource`): a ROS 1 bag (index, chunks none/bz2/lz4) or a ROS 2 bag's MCAP
     /// file (chunks none/zstd/lz4, CDR), every message decoded.
@@ -171,9 +172,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .ply:
             return (try? PLYFile.read(path: put(data, "cloud.ply"))) != nil
         case .video:
-            guard let source = try? VideoFileSource(path: put(data, "clip.avi")) else { return false }
-            while (try? source.next()) != nil {}
-            return true
+            // Both deliveries: RGB goes through swscale, gray takes the luma plane when it can.
+            let path = put(data, "clip.avi")
+            var accepted = false
+            for pixels in VideoFile.Pixels.allCases {
+                guard let source = try? VideoFileSource(path: path, pixels: pixels) else { continue }
+                while (try? source.next()) != nil {}
+                accepted = true
+            }
+            return accepted
         case .rosbag:
             let source: ROSBagSource?
             if data.starts(with: [0x89, 0x4D, 0x43, 0x41, 0x50]) {

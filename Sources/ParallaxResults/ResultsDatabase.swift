@@ -180,7 +180,13 @@ public final class ResultsDatabase {
         let statement: OpaquePointer
         func int(_ i: Int32) -> Int64 { sqlite3_column_int64(statement, i) }
         func real(_ i: Int32) -> Double { sqlite3_column_double(statement, i) }
-        func text(_ i: Int32) -> String { sqlite3_column_text(statement, i).map { String(cString: $0) } ?? "" }
+        func text(_ i: Int32) -> String {
+            // By its length (sqlite3_column_bytes after sqlite3_column_text, as SQLite's docs
+            // order them), not up to a NUL: what was bound comes back whole.
+            guard let text = sqlite3_column_text(statement, i) else { return "" }
+            let count = Int(sqlite3_column_bytes(statement, i))
+            return String(decoding: UnsafeBufferPointer(start: text, count: max(0, count)), as: UTF8.self)
+        }
         func isNull(_ i: Int32) -> Bool { sqlite3_column_type(statement, i) == SQLITE_NULL }
     }
 
@@ -229,7 +235,7 @@ public final class ResultsDatabase {
             switch v {
             case let .int(x): sqlite3_bind_int64(statement, i, x)
             case let .real(x): sqlite3_bind_double(statement, i, x)
-            case let .text(x): parallax_sqlite_bind_text(statement, i, x)
+            case let .text(x): parallax_sqlite_bind_text(statement, i, x, Int32(clamping: x.utf8.count))  // its length: a NUL inside is kept
             case .null: sqlite3_bind_null(statement, i)
             }
         }

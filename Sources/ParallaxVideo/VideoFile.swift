@@ -191,7 +191,10 @@ public final class VideoFile {
             guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0, packet.pointee.flags & AV_PKT_FLAG_DISCARD == 0 else { continue }
             let pts = packet.pointee.pts != parallax_av_nopts_value() ? packet.pointee.pts : packet.pointee.dts
             let ticks = pts != parallax_av_nopts_value() ? pts : fallback
-            fallback = ticks + max(1, packet.pointee.duration)
+            // Both come from the container: a duration near Int64.max must not trap.
+            let (next, overflow) = ticks.addingReportingOverflow(max(1, packet.pointee.duration))
+            guard !overflow else { throw VideoError.corrupt(path: path, time: times.last, reason: "packet time \(ticks) + duration \(packet.pointee.duration) overflows") }
+            fallback = next
             times.append(timestamp(ticks: ticks))
         }
         return times.sorted()

@@ -22,13 +22,18 @@ public final class VideoFileSource: DatasetSource {
     public static let stream = "cam0"
     /// What the file's header claims.
     public var header: VideoFile.Header { file.header }
-    /// Frames dropped because their time repeated an earlier frame's.
+    /// Frames dropped because their time repeated an earlier frame's (a container whose
+    /// times went back, clamped by its muxer), or because the decoder gave more frames than
+    /// the container lists.
     public private(set) var droppedFrames = 0
 
     private let file: VideoFile
     private let pixels: VideoFile.Pixels
     private let times: [Timestamp]
-    private var emitted = 0
+    /// Frames decoded so far (the index of the next one's time in ``times``).
+    private var decoded = 0
+    /// The time of the last frame given out.
+    private var lastTime: Timestamp?
 
     /// Opens the video at `path`, converting frames to `pixels`.
     public init(path: String, pixels: VideoFile.Pixels = .rgb) throws {
@@ -40,21 +45,33 @@ public final class VideoFileSource: DatasetSource {
         self.pixels = pixels
         self.times = times
         var listing = StreamListing()
-        for (k, t) in times.enumerated() { listing.record(stream: Self.stream, timestamp: t, file: path, line: k + 1) }
+        var previous: Timestamp?
+        for (k, t) in times.enumerated() where t != previous {
+            listing.record(stream: Self.stream, timestamp: t, file: path, line: k + 1)
+            previous = t
+        }
         self.listing = listing
         streams = [StreamDescription(StreamKey<CameraFrame>(Self.stream))]
     }
 
     public func next() throws -> AnyPacket? {
-        while let image = try file.nextFrame(pixels, at: emitted < times.count ? times[emitted] : nil) {
-            guard emitted < times.count else {
+        while let image = try file.nextFrame(pixels, at: decoded < times.count ? times[decoded] : nil) {
+            guard decoded < times.count else {
                 droppedFrames += 1
                 continue
             }
-            emitted += 1
-            return AnyPacket(stream: Self.stream, timestamp: times[emitted - 1], payload: CameraFrame(cameraID: Self.stream, image: image))
+            let time = times[decoded]
+            decoded += 1
+            // Two packets at one presentation time (a muxer clamping a time that went back):
+            // the stream keeps the first frame.
+            if let last = lastTime, time <= last {
+                droppedFrames += 1
+                continue
+            }
+            lastTime = time
+            return AnyPacket(stream: Self.stream, timestamp: time, payload: CameraFrame(cameraID: Self.stream, image: image))
         }
-        if emitted == 0 { throw VideoError.noFrames(path: file.path) }
+        if lastTime == nil { throw VideoError.noFrames(path: file.path) }
         return nil
     }
 }
