@@ -41,6 +41,13 @@ public final class ChainRunner {
                 datasetOptions: DatasetOptions = DatasetOptions()) throws {
         self.chain = try Chain.load(chain)
         self.source = try DatasetFolder.open(dataset, options: datasetOptions)
+        // A dataset with nothing to read (a bag whose every message is of a type Parallax does
+        // not read) is the dataset's fault, said with what was skipped, not a chain that reads
+        // a stream nobody produces.
+        guard !source.streams.isEmpty || source.groundTruth != nil else {
+            throw DatasetError.notADataset(path: dataset, expected: "at least one stream Parallax reads"
+                                           + (source.notes.isEmpty ? "" : " (\(source.notes.joined(separator: "; ")))"))
+        }
         self.datasetPath = dataset
         self.instances = try self.chain.instantiate(registry: registry, sourceStreams: source.streams)
     }
