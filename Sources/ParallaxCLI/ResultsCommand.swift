@@ -134,7 +134,8 @@ struct ResultsPlotCommand: ParsableCommand {
         let points = try withResults { try db.series(metric: metric, suite: suite, caseName: caseName) }
         guard !points.isEmpty else {
             let known = (try? db.metricNames()) ?? []
-            throw fail("no values of '\(metric)'\(suite.map { " in suite '\($0)'" } ?? "")\(caseName.map { " for case '\($0)'" } ?? "") (recorded metrics: \(known.joined(separator: ", ")))",
+            throw fail("\(db.path): no values of '\(metric)'\(suite.map { " in suite '\($0)'" } ?? "")\(caseName.map { " for case '\($0)'" } ?? "") "
+                       + (known.isEmpty ? "(no metric is recorded in it)" : "(recorded metrics: \(known.joined(separator: ", ")))"),
                        code: ExitCodes.badInput)
         }
         let palette = ["#4477aa", "#cc3311", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb", "#000000"]

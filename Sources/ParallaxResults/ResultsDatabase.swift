@@ -30,6 +30,10 @@ public final class ResultsDatabase {
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws {
         self.path = path
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ResultsDatabaseError(path: path, reason: "is a folder: name a database file", isBadInput: true)
+        }
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK else {
@@ -44,6 +48,13 @@ public final class ResultsDatabase {
             throw ResultsDatabaseError(path: path, reason: "schema \(version) was written by a newer Parallax (this one reads \(Self.schemaVersion)); it was not changed", isBadInput: true)
         }
         if version == 0 {
+            // An SQLite file of someone else's (tables, no schema version of ours) is never
+            // written into: Parallax creates its tables only in an empty database.
+            let foreign = try query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { $0.text(0) }
+            guard foreign.isEmpty else {
+                throw ResultsDatabaseError(path: path, reason: "holds tables Parallax did not write (\(foreign.prefix(5).joined(separator: ", "))): "
+                                           + "not a Parallax results database; it was not changed", isBadInput: true)
+            }
             try transaction {
                 try execute("""
                     CREATE TABLE IF NOT EXISTS runs(id INTEGER PRIMARY KEY, recorded_at TEXT NOT NULL, suite TEXT NOT NULL, suite_file TEXT NOT NULL,
@@ -196,7 +207,7 @@ public final class ResultsDatabase {
         case SQLITE_BUSY, SQLITE_LOCKED:
             return ResultsDatabaseError(path: path, reason: "locked by another process (waited \(String(format: "%.1f", Double(busyTimeoutMilliseconds) / 1000)) s): \(message); nothing was changed", isBadInput: false)
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            return ResultsDatabaseError(path: path, reason: "not a usable SQLite database (\(message)); it was not changed: move it aside to start a new one", isBadInput: false)
+            return ResultsDatabaseError(path: path, reason: "not a usable SQLite database (\(message)); it was not changed: move it aside to start a new one", isBadInput: true)
         default:
             return ResultsDatabaseError(path: path, reason: message, isBadInput: false)
         }

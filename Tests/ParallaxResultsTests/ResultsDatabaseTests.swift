@@ -80,6 +80,39 @@ import Testing
         sqlite3_close(raw)
         #expect { _ = try ResultsDatabase(path: path) } throws: { ($0 as? ResultsDatabaseError)?.reason.contains("newer Parallax") == true }
     }
+
+    /// Someone else's SQLite file (tables, no schema version) is refused and never written into.
+    @Test func anotherProgramsDatabaseIsRefusedUnchanged() throws {
+        let path = Self.temporary()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        var raw: OpaquePointer?
+        #expect(sqlite3_open(path, &raw) == SQLITE_OK)
+        #expect(sqlite3_exec(raw, "CREATE TABLE runs(x TEXT); INSERT INTO runs VALUES ('theirs')", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(raw)
+        let before = FileManager.default.contents(atPath: path)
+        #expect { _ = try ResultsDatabase(path: path) } throws: { error in
+            guard let e = error as? ResultsDatabaseError else { return false }
+            return e.isBadInput && e.reason.contains("did not write (runs)") && e.description.contains(path)
+        }
+        #expect(FileManager.default.contents(atPath: path) == before)
+    }
+
+    /// A folder where the database file should be: bad input naming it, nothing created.
+    @Test func aFolderIsRefused() throws {
+        let path = Self.temporary()
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        #expect { _ = try ResultsDatabase(path: path) } throws: { ($0 as? ResultsDatabaseError).map { $0.isBadInput && $0.reason.contains("folder") } == true }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path).isEmpty)
+    }
+
+    /// Text is bound and read back by its length: a NUL inside a case name survives.
+    @Test func textWithANulComesBackWhole() throws {
+        let db = try ResultsDatabase(path: Self.temporary())
+        var run = Self.run(rmse: ["vio": [0.01]])
+        run.cases[0].name = "a\u{0}b"
+        let id = try db.record(run)
+        #expect(try db.run(id: id).cases.map(\.name) == ["a\u{0}b"])
+    }
 }
 
 @Suite struct ResultsComparisonTests {
