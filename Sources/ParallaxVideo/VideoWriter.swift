@@ -57,7 +57,7 @@ public final class VideoWriter: VideoSupport.FrameWriter {
             case let .badQuality(codec, quality, range):
                 return "\(codec) quality \(quality) is outside \(range.lowerBound)…\(range.upperBound)"
             case let .badSize(path, width, height):
-                return "\(path): cannot encode \(width)×\(height) frames (both sides 2…16384, even for h264)"
+                return "\(path): cannot encode \(width)×\(height) frames (both sides must be 2…16384)"
             case let .frameMismatch(path, time, expected, found):
                 return "\(path): the frame at \(time.nanoseconds) ns is \(found), the video's frames are \(expected)"
             case let .timeNotIncreasing(path, time, previous):
@@ -104,8 +104,7 @@ public final class VideoWriter: VideoSupport.FrameWriter {
         self.height = height
         self.gray = gray
         partial = path + ".partial"
-        let evenNeeded = codec == .h264 && !gray
-        guard (2...16384).contains(width), (2...16384).contains(height), !evenNeeded || (width % 2 == 0 && height % 2 == 0) else {
+        guard (2...16384).contains(width), (2...16384).contains(height) else {
             throw WriteError.badSize(path: path, width: width, height: height)
         }
         var success = false
@@ -136,7 +135,10 @@ public final class VideoWriter: VideoSupport.FrameWriter {
             codecContext.pointee.pix_fmt = gray ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_BGR0
             if let quality { throw WriteError.badQuality(codec: codec.rawValue, quality: quality, range: 0...0) }
         case .h264:
-            codecContext.pointee.pix_fmt = gray ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_YUV420P
+            // 4:2:0 halves the chroma in both directions and needs even sides; frames of an odd
+            // width or height keep their chroma whole (4:4:4, x264's High 4:4:4 profile).
+            let subsampled = width % 2 == 0 && height % 2 == 0
+            codecContext.pointee.pix_fmt = gray ? AV_PIX_FMT_GRAY8 : subsampled ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_YUV444P
             // Gray frames are full-range luma: said so in the stream, or decoders (which give
             // monochrome H.264 as YUV) would take 0…255 for video's 16…235.
             if gray { codecContext.pointee.color_range = AVCOL_RANGE_JPEG }
