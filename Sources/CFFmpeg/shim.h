@@ -15,6 +15,7 @@
 static inline int parallax_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int parallax_averror_eof(void) { return AVERROR_EOF; }
 static inline int parallax_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int parallax_av_disposition_attached_pic(void) { return AV_DISPOSITION_ATTACHED_PIC; }
 static inline int64_t parallax_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int parallax_avfmt_nofile(void) { return AVFMT_NOFILE; }
 static inline int parallax_avfmt_globalheader(void) { return AVFMT_GLOBALHEADER; }

@@ -110,7 +110,9 @@ public final class VideoFile {
         let videoIndex = index >= 0 ? index : (0..<Int32(container.pointee.nb_streams)).first {
             container.pointee.streams[Int($0)]?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         } ?? -1
-        guard videoIndex >= 0, let stream = container.pointee.streams[Int(videoIndex)] else { throw VideoError.noVideoStream(path: path) }
+        // A cover picture (an attached picture of a sound file) is no camera stream.
+        guard videoIndex >= 0, let stream = container.pointee.streams[Int(videoIndex)],
+              stream.pointee.disposition & parallax_av_disposition_attached_pic() == 0 else { throw VideoError.noVideoStream(path: path) }
         let parameters = stream.pointee.codecpar.pointee
         let codecName = String(cString: avcodec_get_name(parameters.codec_id))
         guard index >= 0, let decoder else { throw VideoError.unsupportedCodec(path: path, codec: codecName) }
