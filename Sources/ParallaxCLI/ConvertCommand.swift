@@ -58,6 +58,11 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         input.applyImageSizeLimit()
+        // A file target is checked before anything is read: an existing folder is refused, never
+        // replaced (OutputPath).
+        if to == "video" || to == "mcap" {
+            do { try OutputPath.checkFileTarget(out, option: "--out") } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        }
         let source: any DatasetSource
         do { source = try DatasetFolder.open(dataset, options: input.datasetOptions(strict: strict)) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)

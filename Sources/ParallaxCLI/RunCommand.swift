@@ -62,6 +62,18 @@ struct RunCommand: ParsableCommand {
         }
         let output = try CommandOutput(out, command: "parallax run")
         let outURL = output.url
+        // Extra outputs are checked before the run (a folder where a file is expected is
+        // refused); one named inside --out is written into its staging folder at the same
+        // relative path, so the commit carries it rather than replacing it (OutputFolder.redirect).
+        let ownFiles = ["events.jsonl", "run.json", "report.html"]
+        let mcapPath: String?, mapPath: String?
+        do {
+            mcapPath = try mcap.map { try output.folder.redirect($0, option: "--mcap", reserved: ownFiles) }
+            mapPath = try saveMap.map { try output.folder.redirect($0, option: "--save-map", reserved: ownFiles) }
+        } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        if let mcapPath, let mapPath, OutputPath.canonical(mcapPath) == OutputPath.canonical(mapPath) {
+            throw fail("--mcap and --save-map name the same file '\(mcap ?? mcapPath)': name two files", code: ExitCodes.badInput)
+        }
         let eventsPath = outURL.appendingPathComponent("events.jsonl").path
         let events: LineFile
         do { events = try LineFile(path: eventsPath) } catch {
@@ -85,8 +97,8 @@ struct RunCommand: ParsableCommand {
             throw fail("cannot write into '\(out)': \(error.localizedDescription)", code: ExitCodes.badInput)
         }
         var recorder: FoxgloveRecorder?
-        if let mcap {
-            do { recorder = try FoxgloveRecorder(path: mcap) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        if let mcapPath {
+            do { recorder = try FoxgloveRecorder(path: mcapPath) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         }
         nonisolated(unsafe) let foxglove = recorder
         nonisolated(unsafe) var html = RunHTMLReport(source: source)
@@ -154,14 +166,16 @@ struct RunCommand: ParsableCommand {
         for (camera, count) in source.missingImages.sorted(by: { $0.key < $1.key }) {
             report.warnings.insert("\(camera): \(count) image(s) listed in data.csv do not exist; skipped (use --strict to fail)", at: 0)
         }
-        if let saveMap {
+        if let saveMap, let mapPath {
             // Written whatever happened: a map built before a failure or a signal is not lost.
+            // Staged beside its name and renamed into place (OutputPath: never onto a folder).
             if let builtMap {
                 do {
-                    try WorldMapFile.write(builtMap, to: saveMap)
+                    try Data(WorldMapFile.encode(builtMap)).write(to: URL(fileURLWithPath: OutputPath.staged(mapPath)))
+                    try OutputPath.commit(OutputPath.staged(mapPath), to: mapPath)
                     report.warnings.append("world map written to \(saveMap): \(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)")
                 } catch {
-                    problems.append("--save-map: cannot write \(saveMap): \(OutputFolder.reason(error))")
+                    problems.append("--save-map: cannot write \(saveMap): \(error is OutputPath.CommitError ? "\(error)" : OutputFolder.reason(error))")
                 }
             } else {
                 problems.append("--save-map: the chain ended without a world map; \(saveMap) not written")
