@@ -60,12 +60,17 @@ struct RunCommand: ParsableCommand {
         if saveMap != nil, !instances.contains(where: { $0.outputs.contains { $0.type == PayloadType(WorldMap.self) } }) {
             throw fail("--save-map: no analyzer in chain '\(chainSpec.name)' builds a world map; give vio the camera's images (vio images=cam0)", code: ExitCodes.badInput)
         }
+        // Extra outputs are checked before anything is written (a folder where a file is
+        // expected is refused); one named inside --out is written into its staging folder at the
+        // same relative path, so the commit carries it rather than replacing it (OutputFolder.redirect).
+        let ownFiles = ["events.jsonl", "run.json", "report.html"]
+        do {
+            for (option, path) in [("--mcap", mcap), ("--save-map", saveMap)] {
+                if let path { try OutputFolder.checkExtraOutput(path, out: out, option: option, reserved: ownFiles) }
+            }
+        } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         let output = try CommandOutput(out, command: "parallax run")
         let outURL = output.url
-        // Extra outputs are checked before the run (a folder where a file is expected is
-        // refused); one named inside --out is written into its staging folder at the same
-        // relative path, so the commit carries it rather than replacing it (OutputFolder.redirect).
-        let ownFiles = ["events.jsonl", "run.json", "report.html"]
         let mcapPath: String?, mapPath: String?
         do {
             mcapPath = try mcap.map { try output.folder.redirect($0, option: "--mcap", reserved: ownFiles) }

@@ -105,17 +105,7 @@ public struct OutputFolder: Sendable {
     /// inside the staging folder, and the command's own files (`reserved`, relative to the folder).
     public func redirect(_ path: String, option: String, reserved: [String] = []) throws -> String {
         let refuse = { (reason: String) in OutputPath.RefusedError(option: option, path: path, reason: reason) }
-        if OutputPath.relative(path, inside: staging.path) != nil || OutputPath.canonical(path) == OutputPath.canonical(final.path + ".lock") {
-            throw refuse("is the staging folder or lock file of --out '\(final.path)': name a file inside '\(final.path)' or elsewhere")
-        }
-        guard let inside = OutputPath.relative(path, inside: final.path) else {
-            try OutputPath.checkFileTarget(path, option: option)
-            return path
-        }
-        guard !inside.isEmpty else { throw refuse("is the --out folder itself: name a file") }
-        guard !(reserved + [Self.markerName]).contains(inside) else {
-            throw refuse("is one of the files the command writes into --out ('\(inside)'): name another file")
-        }
+        guard let inside = try Self.checkExtraOutput(path, out: final.path, option: option, reserved: reserved) else { return path }
         let target = staging.appendingPathComponent(inside)
         do {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -124,6 +114,26 @@ public struct OutputFolder: Sendable {
         }
         try OutputPath.checkFileTarget(target.path, option: option)
         return target.path
+    }
+
+    /// The checks of ``redirect(_:option:reserved:)`` that need no staging folder, for a command
+    /// to make before it creates one: the path relative to `out` when it lies inside it, nil when
+    /// it lies elsewhere (and is a usable file target).
+    @discardableResult
+    public static func checkExtraOutput(_ path: String, out: String, option: String, reserved: [String] = []) throws -> String? {
+        let refuse = { (reason: String) in OutputPath.RefusedError(option: option, path: path, reason: reason) }
+        if OutputPath.relative(path, inside: out + ".partial") != nil || OutputPath.canonical(path) == OutputPath.canonical(out + ".lock") {
+            throw refuse("is the staging folder or lock file of --out '\(out)': name a file inside '\(out)' or elsewhere")
+        }
+        guard let inside = OutputPath.relative(path, inside: out) else {
+            try OutputPath.checkFileTarget(path, option: option)
+            return nil
+        }
+        guard !inside.isEmpty else { throw refuse("is the --out folder itself: name a file") }
+        guard !(reserved + [markerName]).contains(inside) else {
+            throw refuse("is one of the files the command writes into --out ('\(inside)'): name another file")
+        }
+        return inside
     }
 
     /// A folder may be replaced when it does not exist, is empty, or holds the marker.
