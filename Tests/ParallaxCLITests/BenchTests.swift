@@ -357,19 +357,20 @@ import ParallaxResults
 /// Issue 42: case names name files and pages, so they are checked before anything runs; an
 /// evaluation that compared nothing fails and is not recorded.
 extension BenchTests {
-    /// `../x` (with `simulate:`, whose scratch folder is removed and re-made), `x/y`, and names
+    /// `x/../../../victim` (with `simulate:`, whose scratch folder `sim-NAME` is removed and
+    /// re-made: this name used to remove `victim` beside `--out`), `x/y`, and names
     /// that make one file name (`a b`, `a_b`): exit 2 naming the case and the suite file, before
     /// any case runs; nothing is written, inside `--out` or beside it.
     @Test func caseNamesThatEscapeOrCollideAreRefusedBeforeAnyWork() throws {
         let root = Paths.temporary("bench-names")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let victim = root.appendingPathComponent("sim-victim")
+        let victim = root.appendingPathComponent("victim")
         try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
         try "keep".write(to: victim.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
         let out = root.appendingPathComponent("out")
         let sim = "simulate: {seconds: 1, seed: 3, width: 94}\n    chain: \"imu-integrator camera=cam0 imu=imu0\"\n    evaluate: gyro-rotation"
-        for (names, fragments) in [(["../../victim"], ["'../../victim'", "holds a '/'"]), (["ok", "x/y"], ["'x/y'"]),
+        for (names, fragments) in [(["x/../../../victim"], ["'x/../../../victim'", "holds a '/'"]), (["ok", "x/y"], ["'x/y'"]),
                                    (["a b", "a_b"], ["'a b' and 'a_b'", "a_b"]), ([".."], ["'..'"])] {
             let text = "name: names\nruns:\n" + names.map { "  - name: \"\($0)\"\n    \(sim)\n" }.joined()
             let file = try suite(text)
@@ -381,7 +382,7 @@ extension BenchTests {
             #expect(!FileManager.default.fileExists(atPath: out.path) && !FileManager.default.fileExists(atPath: out.path + ".partial"))
         }
         #expect(try String(contentsOf: victim.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["sim-victim"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["victim"])
     }
 
     /// `gyro-rotation` over a chain that makes no rotation: the case fails with the reason
