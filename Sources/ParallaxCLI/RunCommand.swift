@@ -89,15 +89,12 @@ struct RunCommand: ParsableCommand {
         Interruption.install()
         let display = quiet ? nil : ProgressDisplay(spanning: source.listing.stamps.values.joined())
         // Analyzer outputs with a file format of their own (pose streams → TUM) get a writer.
-        var fileWriters: [String: any StreamFileWriter] = [:]
+        let fileWriters: [String: any StreamFileWriter]
         do {
-            for instance in instances {
-                for output in instance.outputs {
-                    if let w = try OutputWriterRegistry.standard(ply: plyEncoding).writer(for: StreamDescription(name: output.stream, type: output.type), in: outURL) {
-                        fileWriters[output.stream] = w
-                    }
-                }
-            }
+            let streams = instances.flatMap { $0.outputs.map { StreamDescription(name: $0.stream, type: $0.type) } }
+            fileWriters = try OutputWriterRegistry.standard(ply: plyEncoding).writers(for: streams, in: outURL)
+        } catch let error as OutputPath.RefusedError {
+            throw fail("\(error)", code: ExitCodes.badInput)
         } catch {
             throw fail("cannot write into '\(out)': \(error.localizedDescription)", code: ExitCodes.badInput)
         }

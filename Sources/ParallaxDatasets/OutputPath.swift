@@ -108,10 +108,16 @@ public enum OutputPath {
 
     /// The one rule that makes a data name (stream part, bench case, picture) a file name that
     /// stays in its folder: letters, digits, `-`, `_` and `.` are kept, anything else becomes
-    /// `_`; a result that is empty or only dots becomes `_` followed by it.
+    /// `_`; an empty name, `.` and `..` become `_`.
     public static func fileName(_ name: String) -> String {
         let kept = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
-        return kept.allSatisfy { $0 == "." } ? "_" + kept : kept
+        return kept.isEmpty || kept == "." || kept == ".." ? "_" : kept
+    }
+
+    /// A `/`-separated data name (a stream `vio/pose`) as a relative path: each part made a file
+    /// name by ``fileName(_:)``, so the path stays inside its folder.
+    public static func relativePath(_ name: String) -> String {
+        name.split(separator: "/", omittingEmptySubsequences: false).map { fileName(String($0)) }.joined(separator: "/")
     }
 
     /// Groups of `names` that ``fileName(_:)`` turns into the same file name, each group in the

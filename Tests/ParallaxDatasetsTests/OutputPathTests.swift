@@ -50,6 +50,8 @@ import ParallaxCore
             #expect(!file.contains("/") && file != "." && file != ".." && !file.isEmpty && !file.contains("\u{0}"), "\(name) → \(file)")
         }
         #expect(OutputPath.fileName("cam0-left_1.x") == "cam0-left_1.x")
+        #expect(OutputPath.fileName("..") == "_" && OutputPath.fileName("") == "_" && OutputPath.fileName("a b/c") == "a_b_c")
+        #expect(OutputPath.relativePath("../../etc/pose") == "_/_/etc/pose" && OutputPath.relativePath("vio/pose") == "vio/pose")
         for bad in ["", ".", "..", "a/b", "../x", "a\nb", String(repeating: "x", count: 201)] {
             #expect(OutputPath.componentProblem(bad) != nil, "\(bad)")
         }

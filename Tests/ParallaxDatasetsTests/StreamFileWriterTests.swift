@@ -130,4 +130,18 @@ extension StreamFileWriterTests {
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(OutputPath.fileName("../../x") + ".csv").path))
         #expect(!FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().appendingPathComponent("x.csv").path))
     }
+
+    /// Two output streams whose names make one file (`a b` and `a_b` → `a_b.tum`) are refused
+    /// before any writer is made, instead of sharing (or overwriting) one file.
+    @Test func streamsThatWouldShareAFileAreRefusedBeforeAnyWriterIsMade() throws {
+        let dir = try TemporaryFolder.make("writers")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let streams = [StreamDescription(StreamKey<Pose>("a b")), StreamDescription(StreamKey<IMUSample>("imu0")), StreamDescription(StreamKey<Pose>("a_b"))]
+        #expect { _ = try OutputWriterRegistry.standard.writers(for: streams, in: dir) } throws: { error in
+            error is any BadInput && "\(error)".contains("'a b'") && "\(error)".contains("a_b")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let writers = try OutputWriterRegistry.standard.writers(for: Array(streams.prefix(2)), in: dir)
+        #expect(writers.keys.sorted() == ["a b"])
+    }
 }
