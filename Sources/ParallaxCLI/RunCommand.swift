@@ -15,7 +15,9 @@ struct RunCommand: ParsableCommand {
         and DIR/report.html (the same for a browser, with the first camera's frames at the start, middle and end and what the chain found on them). \
         DIR is finished atomically: the files are written into DIR.partial and take DIR's name only when the run \
         succeeds, so a failed or interrupted run keeps what it computed in DIR.partial and leaves a previous DIR as it was. \
-        A DIR that parallax did not write (no .parallax-output inside) is never replaced. \
+        A DIR that parallax did not write (no .parallax-output inside) is never replaced; a DIR another command is writing is refused. \
+        --mcap and --save-map files inside DIR are written with the run's results (DIR.partial until the run succeeds); \
+        a folder where one of these files should go is refused before the run. \
         Ctrl-C, SIGTERM and SIGHUP stop cleanly: analyzers are closed and what was computed is written. \
         Exit status: 0 success, 1 the run failed, 2 bad usage or input, 128 + n stopped by signal n.
         """)
