@@ -51,7 +51,9 @@ public struct OutputFolder: Sendable {
         }
         try Self.checkReplaceable(final, path: path)
         // Locked before the staging folder is looked at: a second command on the same --out must
-        // not remove the first one's staging folder.
+        // not remove the first one's staging folder. (Its parent folders are made first, as the
+        // staging folder's would be; a failure is the lock's error, naming the path.)
+        try? FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
         lock = try OutputFolderLock(folder: final.path)
         try Self.checkReplaceable(final, path: path)
         try Self.checkReplaceable(staging, path: staging.path)

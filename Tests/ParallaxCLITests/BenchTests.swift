@@ -168,11 +168,14 @@ import ParallaxResults
         let failed = try #require((broken["runs"] as? [[String: Any]])?.first)
         #expect(failed["status"] as? String == "failed")
         #expect((failed["note"] as? String)?.contains("H_1_2: line 2: expected three numbers") == true)
-        // A folder without the ground-truth file: evaluated pairs are reported as missing.
+        // A folder without the ground-truth file: nothing is compared, so the case fails (issue 42:
+        // no empty success) saying which pairs had no truth.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("H_1_2"))
-        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 0)
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet", "--no-record"]) == 1)
         let again = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as! [String: Any]
-        #expect(((again["runs"] as? [[String: Any]])?.first?["note"] as? String)?.contains("1 pairs without a ground-truth file") == true)
+        let nothing = try #require((again["runs"] as? [[String: Any]])?.first)
+        #expect(nothing["status"] as? String == "failed")
+        #expect((nothing["note"] as? String)?.contains("1 pair(s) without an H_a_b file") == true)
     }
 
     @Test func badSuitesAreRejectedWithTheLine() throws {
