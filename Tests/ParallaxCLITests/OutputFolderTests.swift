@@ -223,6 +223,14 @@ extension OutputFolderTests {
         try first.commit()
         #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path, "--quiet"]) == 0)
         #expect(!FileManager.default.fileExists(atPath: out.path + ".lock"))
+        // A file --out (convert --to mcap) is locked the same way.
+        let file = out.appendingPathComponent("cut.mcap").path
+        let held = try OutputFolderLock(folder: file)
+        #expect(parallax(["convert", Paths.cut, "--to", "mcap", "--out", file]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".partial"))
+        held.release()
+        #expect(parallax(["convert", Paths.cut, "--to", "mcap", "--out", file]) == 0)
+        #expect(FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".lock"))
     }
 
     /// A bag topic `/../image_raw` (stream `..`) is refused before `convert` writes anything:
