@@ -71,6 +71,9 @@ struct RunCommand: ParsableCommand {
                 if let path { try OutputFolder.checkExtraOutput(path, out: out, option: option, reserved: ownFiles) }
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        if let mcap, let saveMap, OutputPath.canonical(mcap) == OutputPath.canonical(saveMap) {
+            throw fail("--mcap and --save-map name the same file '\(mcap)': name two files", code: ExitCodes.badInput)
+        }
         let output = try CommandOutput(out, command: "parallax run")
         let outURL = output.url
         let mcapPath: String?, mapPath: String?
@@ -78,9 +81,6 @@ struct RunCommand: ParsableCommand {
             mcapPath = try mcap.map { try output.folder.redirect($0, option: "--mcap", reserved: ownFiles) }
             mapPath = try saveMap.map { try output.folder.redirect($0, option: "--save-map", reserved: ownFiles) }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
-        if let mcapPath, let mapPath, OutputPath.canonical(mcapPath) == OutputPath.canonical(mapPath) {
-            throw fail("--mcap and --save-map name the same file '\(mcap ?? mcapPath)': name two files", code: ExitCodes.badInput)
-        }
         let eventsPath = outURL.appendingPathComponent("events.jsonl").path
         let events: LineFile
         do { events = try LineFile(path: eventsPath) } catch {
