@@ -39,6 +39,14 @@ struct ReferencePictureSet {
                 throw AnalyzerError.invalidOption(analyzer: analyzer, option: w <= 0 || !w.isFinite ? "width" : "reference", reason: "'\(file)': \(error)")
             }
         }
+        // Each picture's results go to a file named after it (`<stream>/<name>.csv`): two pictures
+        // whose names make one file name (`a/poster.png`, `b/poster.jpg`) are refused at open.
+        if let group = OutputPath.collisions(trackers.map(\.reference.name)).first {
+            let files = reference.filter { group.contains(URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent) }
+            throw AnalyzerError.invalidOption(analyzer: analyzer, option: "reference",
+                                              reason: "pictures \(files.map { "'\($0)'" }.joined(separator: " and ")) would share one result file '\(OutputPath.fileName(group[0])).csv' "
+                                                  + "(a picture is named by its file name without extension); rename one")
+        }
         self.trackers = trackers
         self.searchPerFrame = searchPerFrame
         var lk = PyramidalLucasKanade()

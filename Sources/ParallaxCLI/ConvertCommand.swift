@@ -58,6 +58,17 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         input.applyImageSizeLimit()
+        // A file target is checked before anything is read: an existing folder is refused, never
+        // replaced (OutputPath); and locked as an --out folder is (FILE.lock), so two conversions
+        // to one file never write one FILE.partial together.
+        var fileLock: OutputFolderLock?
+        defer { fileLock?.release() }
+        if to == "video" || to == "mcap" {
+            do {
+                try OutputPath.checkFileTarget(out, option: "--out")
+                fileLock = try OutputFolderLock(folder: out)
+            } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        }
         let source: any DatasetSource
         do { source = try DatasetFolder.open(dataset, options: input.datasetOptions(strict: strict)) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)

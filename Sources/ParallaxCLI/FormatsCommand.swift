@@ -57,8 +57,7 @@ struct FormatsCommand: ParsableCommand {
             print("* recommended (native)")
             return
         }
-        let evaluation: any Evaluation
-        do { evaluation = try EvaluationRegistry.standard.make(evaluate) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        do { _ = try EvaluationRegistry.standard.make(evaluate) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         var measured: [Measured] = []
         for (k, format) in formats.enumerated() {
             FileHandle.standardError.write(Data("[\(k + 1)/\(formats.count)] \(format)\n".utf8))
@@ -67,7 +66,7 @@ struct FormatsCommand: ParsableCommand {
                 let runner = try ChainRunner(chain: chain, source: source, datasetPath: dataset)
                 let (outcome, outputs) = try runner.runCollecting()
                 if let failure = outcome.failure { throw failure }
-                let result = try evaluation.evaluate(runner.evaluationInput(outputs: outputs, outcome: outcome))
+                let result = try EvaluationRegistry.standard.evaluate(evaluate, runner.evaluationInput(outputs: outputs, outcome: outcome))
                 let busy = outcome.report.analyzers.reduce(0) { $0 + $1.totalMilliseconds } / 1000
                 let frames = outcome.report.streams.first { $0.stream == camera }?.packets ?? 0
                 measured.append(Measured(format: format, error: result.statistics.rmse, metric: result.metric,

@@ -84,10 +84,8 @@ enum HTMLPages {
         """
     }
 
-    /// A case name as a file name (letters, digits, `-`, `_`, `.`; anything else `_`).
-    static func fileName(_ name: String) -> String {
-        String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
-    }
+    /// A case name as a file name: the one rule of ``OutputPath/fileName(_:)``.
+    static func fileName(_ name: String) -> String { OutputPath.fileName(name) }
 
     static func escape(_ s: String) -> String {
         var out = ""

@@ -130,6 +130,10 @@ struct ResultsPlotCommand: ParsableCommand {
     @Option(name: .long, help: "The SVG file to write.") var out = "out/results.svg"
 
     func run() throws {
+        // A folder where the file is expected is refused before anything is read (OutputPath).
+        if OutputPath.isFolder(out) {
+            throw fail("\(OutputPath.RefusedError(option: "--out", path: out, reason: "is an existing folder: name a file"))", code: ExitCodes.badInput)
+        }
         let db = try database.open()
         let points = try withResults { try db.series(metric: metric, suite: suite, caseName: caseName) }
         guard !points.isEmpty else {

@@ -15,7 +15,9 @@ struct RunCommand: ParsableCommand {
         and DIR/report.html (the same for a browser, with the first camera's frames at the start, middle and end and what the chain found on them). \
         DIR is finished atomically: the files are written into DIR.partial and take DIR's name only when the run \
         succeeds, so a failed or interrupted run keeps what it computed in DIR.partial and leaves a previous DIR as it was. \
-        A DIR that parallax did not write (no .parallax-output inside) is never replaced. \
+        A DIR that parallax did not write (no .parallax-output inside) is never replaced; a DIR another command is writing is refused. \
+        --mcap and --save-map files inside DIR are written with the run's results (DIR.partial until the run succeeds); \
+        a folder where one of these files should go is refused before the run. \
         Ctrl-C, SIGTERM and SIGHUP stop cleanly: analyzers are closed and what was computed is written. \
         Exit status: 0 success, 1 the run failed, 2 bad usage or input, 128 + n stopped by signal n.
         """)
@@ -60,8 +62,25 @@ struct RunCommand: ParsableCommand {
         if saveMap != nil, !instances.contains(where: { $0.outputs.contains { $0.type == PayloadType(WorldMap.self) } }) {
             throw fail("--save-map: no analyzer in chain '\(chainSpec.name)' builds a world map; give vio the camera's images (vio images=cam0)", code: ExitCodes.badInput)
         }
+        // Extra outputs are checked before anything is written (a folder where a file is
+        // expected is refused); one named inside --out is written into its staging folder at the
+        // same relative path, so the commit carries it rather than replacing it (OutputFolder.redirect).
+        let ownFiles = ["events.jsonl", "run.json", "report.html"]
+        do {
+            for (option, path) in [("--mcap", mcap), ("--save-map", saveMap)] {
+                if let path { try OutputFolder.checkExtraOutput(path, out: out, option: option, reserved: ownFiles) }
+            }
+        } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        if let mcap, let saveMap, OutputPath.canonical(mcap) == OutputPath.canonical(saveMap) {
+            throw fail("--mcap and --save-map name the same file '\(mcap)': name two files", code: ExitCodes.badInput)
+        }
         let output = try CommandOutput(out, command: "parallax run")
         let outURL = output.url
+        let mcapPath: String?, mapPath: String?
+        do {
+            mcapPath = try mcap.map { try output.folder.redirect($0, option: "--mcap", reserved: ownFiles) }
+            mapPath = try saveMap.map { try output.folder.redirect($0, option: "--save-map", reserved: ownFiles) }
+        } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         let eventsPath = outURL.appendingPathComponent("events.jsonl").path
         let events: LineFile
         do { events = try LineFile(path: eventsPath) } catch {
@@ -72,21 +91,18 @@ struct RunCommand: ParsableCommand {
         Interruption.install()
         let display = quiet ? nil : ProgressDisplay(spanning: source.listing.stamps.values.joined())
         // Analyzer outputs with a file format of their own (pose streams → TUM) get a writer.
-        var fileWriters: [String: any StreamFileWriter] = [:]
+        let fileWriters: [String: any StreamFileWriter]
         do {
-            for instance in instances {
-                for output in instance.outputs {
-                    if let w = try OutputWriterRegistry.standard(ply: plyEncoding).writer(for: StreamDescription(name: output.stream, type: output.type), in: outURL) {
-                        fileWriters[output.stream] = w
-                    }
-                }
-            }
+            let streams = instances.flatMap { $0.outputs.map { StreamDescription(name: $0.stream, type: $0.type) } }
+            fileWriters = try OutputWriterRegistry.standard(ply: plyEncoding).writers(for: streams, in: outURL)
+        } catch let error as OutputPath.RefusedError {
+            throw fail("\(error)", code: ExitCodes.badInput)
         } catch {
             throw fail("cannot write into '\(out)': \(error.localizedDescription)", code: ExitCodes.badInput)
         }
         var recorder: FoxgloveRecorder?
-        if let mcap {
-            do { recorder = try FoxgloveRecorder(path: mcap) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        if let mcapPath {
+            do { recorder = try FoxgloveRecorder(path: mcapPath) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         }
         nonisolated(unsafe) let foxglove = recorder
         nonisolated(unsafe) var html = RunHTMLReport(source: source)
@@ -154,14 +170,16 @@ struct RunCommand: ParsableCommand {
         for (camera, count) in source.missingImages.sorted(by: { $0.key < $1.key }) {
             report.warnings.insert("\(camera): \(count) image(s) listed in data.csv do not exist; skipped (use --strict to fail)", at: 0)
         }
-        if let saveMap {
+        if let saveMap, let mapPath {
             // Written whatever happened: a map built before a failure or a signal is not lost.
+            // Staged beside its name and renamed into place (OutputPath: never onto a folder).
             if let builtMap {
                 do {
-                    try WorldMapFile.write(builtMap, to: saveMap)
+                    try Data(WorldMapFile.encode(builtMap)).write(to: URL(fileURLWithPath: OutputPath.staged(mapPath)))
+                    try OutputPath.commit(OutputPath.staged(mapPath), to: mapPath)
                     report.warnings.append("world map written to \(saveMap): \(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)")
                 } catch {
-                    problems.append("--save-map: cannot write \(saveMap): \(OutputFolder.reason(error))")
+                    problems.append("--save-map: cannot write \(saveMap): \(error is OutputPath.CommitError ? "\(error)" : OutputFolder.reason(error))")
                 }
             } else {
                 problems.append("--save-map: the chain ended without a world map; \(saveMap) not written")

@@ -28,6 +28,7 @@ public final class EuRoCFolderWriter: DatasetWriter {
         let name = packet.stream, t = packet.timestamp.nanoseconds
         func start(_ header: String, images: Bool) throws {
             guard csv[name] == nil else { return }
+            try OutputPath.checkRelativeName(name, kind: "stream")
             try FileManager.default.createDirectory(at: mav0.appendingPathComponent(images ? "\(name)/data" : name), withIntermediateDirectories: true)
             csv[name] = header
             order.append(name)

@@ -9,7 +9,8 @@ import ParallaxMath
 /// anchored picture where the anchor is seen from this frame's camera), the corners in the frame
 /// (px; top-left, top-right, bottom-right, bottom-left; empty while not tracked) and `T_WI`
 /// (anchored pictures, `image-detect`; empty otherwise). Written when the run ends, each file
-/// atomically.
+/// atomically. File names follow ``OutputPath/fileName(_:)``; two pictures whose names make one
+/// file name are refused (`image-track` refuses them when it opens).
 public final class ImageAnchorWriter: StreamFileWriter {
     public static let header = "t_ns,tracked,confidence,tx,ty,tz,qx,qy,qz,qw,x0,y0,x1,y1,x2,y2,x3,y3,wtx,wty,wtz,wqx,wqy,wqz,wqw"
     private let folder: URL
@@ -21,7 +22,15 @@ public final class ImageAnchorWriter: StreamFileWriter {
     public func write(_ packet: AnyPacket) throws {
         guard let frame = packet.payload as? ImageAnchors else { return }
         for a in frame.anchors {
-            if lines[a.name] == nil { order.append(a.name); lines[a.name] = [] }
+            if lines[a.name] == nil {
+                // One file per picture: a second name that makes the same file name is refused.
+                let file = OutputPath.fileName(a.name)
+                if let other = order.first(where: { OutputPath.fileName($0) == file }) {
+                    throw OutputPath.RefusedError(option: "picture", path: a.name, reason: "would share the result file '\(file).csv' with picture '\(other)'; rename one")
+                }
+                order.append(a.name)
+                lines[a.name] = []
+            }
             let corners = a.isTracked && a.corners.count == 4 ? a.corners.map { "\($0.x),\($0.y)" }.joined(separator: ",") : ",,,,,,,"
             let world = a.worldFromImage.map(Self.columns) ?? ",,,,,,"
             lines[a.name]?.append("\(packet.timestamp.nanoseconds),\(a.isTracked ? 1 : 0),\(a.confidence),\(Self.columns(a.pose)),\(corners),\(world)")
@@ -36,7 +45,7 @@ public final class ImageAnchorWriter: StreamFileWriter {
 
     public func finish() throws -> String {
         for name in order {
-            let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+            let safe = OutputPath.fileName(name)
             try ([Self.header] + (lines[name] ?? [])).joined(separator: "\n").appending("\n")
                 .write(to: folder.appendingPathComponent("\(safe).csv"), atomically: true, encoding: .utf8)
         }

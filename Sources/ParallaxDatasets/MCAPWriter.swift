@@ -6,7 +6,8 @@ import CZlib
 /// (schemas, channels, statistics, chunk indexes, summary offsets) so that readers such as
 /// Foxglove seek at once. Chunks are stored uncompressed (the spec's `""` compression).
 ///
-/// The file is written beside its path (`NAME.partial`) and moved into place by ``finish()``: a
+/// The file is written beside its path (`NAME.partial`) and renamed into place by ``finish()``
+/// (``OutputPath``: an existing folder at `path` is refused when the writer starts, never removed): a
 /// run that fails half-way leaves a readable partial file under the `.partial` name (MCAP
 /// readers read one without its summary sequentially), never a half file under the real name.
 /// Same messages in the same order, same bytes.
@@ -51,7 +52,8 @@ public final class MCAPWriter {
     /// Starts the file at `path` with `profile` (`""`, or `ros1`, `ros2`) and `library` in its header.
     public init(path: String, profile: String = "", library: String = "parallax") throws {
         self.path = path
-        partial = path + ".partial"
+        partial = OutputPath.staged(path)
+        try OutputPath.checkFileTarget(path, option: nil)
         guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
             throw WriteError(path: path, reason: "cannot create \(partial)")
         }
@@ -222,10 +224,11 @@ public final class MCAPWriter {
         do {
             try handle.synchronize()
             try handle.close()
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: partial, toPath: path)
         } catch {
             throw WriteError(path: path, reason: "\(error.localizedDescription)")
+        }
+        do { try OutputPath.commit(partial, to: path) } catch let error as OutputPath.CommitError {
+            throw WriteError(path: path, reason: "\(error.reason); the recording is kept as '\(partial)'")
         }
         finished = true
     }

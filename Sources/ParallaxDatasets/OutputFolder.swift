@@ -7,8 +7,14 @@ import Foundation
 ///
 /// Only folders Parallax wrote (they hold ``markerName``) or empty ones are replaced; any other
 /// existing, non-empty `NAME` is refused before anything runs, so a typo in `--out` cannot delete
-/// a user's files. Nothing is written outside `NAME`, `NAME.partial` and, for the instant of the
-/// swap, `NAME.replaced-PID`.
+/// a user's files. Nothing is written outside `NAME`, `NAME.partial`, the lock file `NAME.lock`
+/// and, for the instant of the swap, `NAME.replaced-PID`.
+///
+/// One command at a time: ``OutputFolderLock`` (`flock` on `NAME.lock`, taken before
+/// `NAME.partial` is touched) refuses a second concurrent command on the same `NAME`. Extra
+/// outputs named inside `NAME` (`--mcap`, `--save-map`) go into the staging folder at the same
+/// relative path (``redirect(_:option:reserved:)``), so the commit carries them instead of
+/// replacing them (``OutputPath`` is the policy for every writer).
 public struct OutputFolder: Sendable {
     /// The marker file every output folder holds: what wrote it.
     public static let markerName = ".parallax-output"
@@ -17,6 +23,8 @@ public struct OutputFolder: Sendable {
     public let final: URL
     /// Where they are written until ``commit()``.
     public let staging: URL
+    /// Held from ``init(path:command:)`` until the commit (or until the command ends).
+    private let lock: OutputFolderLock
 
     /// Why an output folder cannot be used (bad input: exit 2).
     public struct RefusedError: Error, CustomStringConvertible {
@@ -42,6 +50,12 @@ public struct OutputFolder: Sendable {
             throw RefusedError(description: "--out '\(path)' is the working folder or one of its parents: name a folder of its own")
         }
         try Self.checkReplaceable(final, path: path)
+        // Locked before the staging folder is looked at: a second command on the same --out must
+        // not remove the first one's staging folder. (Its parent folders are made first, as the
+        // staging folder's would be; a failure is the lock's error, naming the path.)
+        try? FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
+        lock = try OutputFolderLock(folder: final.path)
+        try Self.checkReplaceable(final, path: path)
         try Self.checkReplaceable(staging, path: staging.path)
         let fm = FileManager.default
         do {
@@ -59,8 +73,17 @@ public struct OutputFolder: Sendable {
         let fm = FileManager.default
         var old: URL?
         if fm.fileExists(atPath: final.path) {
-            let aside = URL(fileURLWithPath: final.path + ".replaced-\(getpid())")
-            try? fm.removeItem(at: aside)
+            // Checked again: what is replaced must still be a folder Parallax wrote.
+            do { try Self.checkReplaceable(final, path: final.path) } catch {
+                throw CommitError(description: "\(error); the results are in '\(staging.path)'")
+            }
+            // A name nothing has: an existing one (whoever made it) is never removed.
+            var aside = URL(fileURLWithPath: final.path + ".replaced-\(getpid())")
+            var k = 1
+            while fm.fileExists(atPath: aside.path) || (try? fm.destinationOfSymbolicLink(atPath: aside.path)) != nil {
+                aside = URL(fileURLWithPath: final.path + ".replaced-\(getpid())-\(k)")
+                k += 1
+            }
             do { try fm.moveItem(at: final, to: aside) } catch {
                 throw CommitError(description: "cannot replace '\(final.path)': \(Self.reason(error)); the results are in '\(staging.path)'")
             }
@@ -73,6 +96,46 @@ public struct OutputFolder: Sendable {
             throw CommitError(description: "cannot move the results to '\(final.path)': \(Self.reason(error)); they are in '\(staging.path)'")
         }
         if let old { try? fm.removeItem(at: old) }
+        lock.release()
+    }
+
+    /// Where an extra output named `path` by `option` (`--mcap`, `--save-map`) is written, checked
+    /// up front (``OutputPath/checkFileTarget(_:option:)``): a path inside ``final`` goes to the
+    /// same relative path inside ``staging`` (its folders created), so the commit carries it with
+    /// the command's results rather than replacing it; any other path is returned as it is. Refused
+    /// (``OutputPath/RefusedError``): the folder itself, its staging folder or lock file, anything
+    /// inside the staging folder, and the command's own files (`reserved`, relative to the folder).
+    public func redirect(_ path: String, option: String, reserved: [String] = []) throws -> String {
+        let refuse = { (reason: String) in OutputPath.RefusedError(option: option, path: path, reason: reason) }
+        guard let inside = try Self.checkExtraOutput(path, out: final.path, option: option, reserved: reserved) else { return path }
+        let target = staging.appendingPathComponent(inside)
+        do {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw refuse("cannot create its folder inside '\(staging.path)': \(Self.reason(error))")
+        }
+        try OutputPath.checkFileTarget(target.path, option: option)
+        return target.path
+    }
+
+    /// The checks of ``redirect(_:option:reserved:)`` that need no staging folder, for a command
+    /// to make before it creates one: the path relative to `out` when it lies inside it, nil when
+    /// it lies elsewhere (and is a usable file target).
+    @discardableResult
+    public static func checkExtraOutput(_ path: String, out: String, option: String, reserved: [String] = []) throws -> String? {
+        let refuse = { (reason: String) in OutputPath.RefusedError(option: option, path: path, reason: reason) }
+        if OutputPath.relative(path, inside: out + ".partial") != nil || OutputPath.canonical(path) == OutputPath.canonical(out + ".lock") {
+            throw refuse("is the staging folder or lock file of --out '\(out)': name a file inside '\(out)' or elsewhere")
+        }
+        guard let inside = OutputPath.relative(path, inside: out) else {
+            try OutputPath.checkFileTarget(path, option: option)
+            return nil
+        }
+        guard !inside.isEmpty else { throw refuse("is the --out folder itself: name a file") }
+        guard !(reserved + [markerName]).contains(inside) else {
+            throw refuse("is one of the files the command writes into --out ('\(inside)'): name another file")
+        }
+        return inside
     }
 
     /// A folder may be replaced when it does not exist, is empty, or holds the marker.

@@ -284,6 +284,8 @@ public final class ParallaxFolderWriter: DatasetWriter {
         let t = packet.timestamp.nanoseconds
         func register(_ kind: ParallaxFolder.StreamKind) throws {
             guard kinds[name] == nil else { return }
+            // A stream name from data (a bag topic, a folder's parallax.yaml) stays inside the folder.
+            try OutputPath.checkRelativeName(name, kind: "stream")
             kinds[name] = kind
             order.append(name)
             let images = kind == .camera || kind == .depth
@@ -353,6 +355,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
     private func writeVideoFrame(_ frame: CameraFrame, stream name: String, at time: Timestamp) throws {
         guard let encoding = video else { return }
         if videos[name] == nil {
+            try OutputPath.checkRelativeName(name, kind: "stream")
             let support = try VideoSupport.require(for: root.appendingPathComponent(name).path)
             guard let ext = support.fileExtension(encoding.codec) else {
                 throw WriterError.unsupportedPayload(stream: name, type: "video codec '\(encoding.codec)'")

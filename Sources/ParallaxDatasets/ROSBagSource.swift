@@ -52,6 +52,12 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
         for c in bag.connections.values.sorted(by: { $0.id < $1.id }) where ROSMessages.known.contains(c.type) && c.type != ROSMessages.cameraInfo {
             if poseTopics.count == 1, ROSMessages.poseTypes.contains(c.type) { continue }
             let kind = c.type == ROSMessages.compressedImage ? ROSMessages.image : c.type
+            // A stream's name becomes a folder's when the bag is converted: one that could leave
+            // the output folder ('..' from '/../image_raw') is refused before anything is read.
+            do { try OutputPath.checkRelativeName(name(c), kind: "stream") } catch let error as OutputPath.RefusedError {
+                throw ROSBag1File.BagError(path: path, offset: nil, reason: "topic '\(c.topic)' becomes stream '\(name(c))', which \(error.reason); "
+                                           + "name it with --topic \(c.topic)=NAME")
+            }
             if let other = owner[name(c)], other.topic != c.topic {
                 throw ROSBag1File.BagError(path: path, offset: nil, reason: "topics \(other.topic) and \(c.topic) both become stream '\(name(c))'; name one with --topic \(c.topic)=NAME")
             }

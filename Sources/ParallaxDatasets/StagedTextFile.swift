@@ -1,8 +1,8 @@
 import Foundation
 
 /// A text file that a stream writer fills line by line: written to `<path>.partial` through a
-/// buffer (whole lines, ``LineFile``), and moved to `path` by ``finish()``, so a file under its
-/// final name is always complete.
+/// buffer (whole lines, ``LineFile``), and renamed to `path` by ``finish()`` (``OutputPath``: one
+/// atomic `rename(2)`, never onto a folder), so a file under its final name is always complete.
 public final class StagedTextFile {
     /// The final path.
     public let path: String
@@ -12,7 +12,8 @@ public final class StagedTextFile {
     /// Starts `path.partial` with `header` (whole lines, or empty).
     public init(path: String, header: String = "") throws {
         self.path = path
-        file = try LineFile(path: path + ".partial")
+        try OutputPath.checkFileTarget(path, option: nil)
+        file = try LineFile(path: OutputPath.staged(path))
         buffer = header
     }
 
@@ -26,8 +27,7 @@ public final class StagedTextFile {
     @discardableResult public func finish() throws -> String {
         try flush()
         try file.close()
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-        try FileManager.default.moveItem(atPath: path + ".partial", toPath: path)
+        try OutputPath.commit(OutputPath.staged(path), to: path)
         return path
     }
 

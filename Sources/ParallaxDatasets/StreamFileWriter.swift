@@ -50,6 +50,24 @@ public struct OutputWriterRegistry: Sendable {
         try factories[stream.type].map { try $0(stream.name, folder) }
     }
 
+    /// The writers of those of `streams` whose payload type has one, by stream name. Streams whose
+    /// names make one file name (``OutputPath/relativePath(_:)``: `a b` and `a_b`) are refused
+    /// (``OutputPath/RefusedError``) before any writer is made.
+    public func writers(for streams: [StreamDescription], in folder: URL) throws -> [String: any StreamFileWriter] {
+        let written = streams.filter { factories[$0.type] != nil }
+        var byPath: [String: String] = [:]
+        for s in written {
+            let path = OutputPath.relativePath(s.name)
+            if let other = byPath[path], other != s.name {
+                throw OutputPath.RefusedError(option: "stream", path: s.name, reason: "would share its output file '\(path)' with stream '\(other)'; rename one")
+            }
+            byPath[path] = s.name
+        }
+        var out: [String: any StreamFileWriter] = [:]
+        for s in written where out[s.name] == nil { out[s.name] = try writer(for: s, in: folder) }
+        return out
+    }
+
     /// Pose streams as TUM trajectories, point clouds as binary PLY files.
     public static let standard = standard(ply: .binary)
 
@@ -75,12 +93,11 @@ public struct OutputWriterRegistry: Sendable {
         return url
     }
 
-    /// `folder/<stream>.<extension>`, the stream's `/`-separated parts as subfolders (created).
-    /// A part that is empty, `.` or `..` becomes `_`, so no stream name writes outside `folder`.
+    /// `folder/<stream>.<extension>`, the stream's `/`-separated parts as subfolders (created),
+    /// each made a file name by ``OutputPath/fileName(_:)`` (an empty part, `.` and `..` become
+    /// `_`), so no stream name writes outside `folder`.
     public static func outputPath(for stream: String, extension ext: String, in folder: URL) throws -> String {
-        let parts = stream.split(separator: "/", omittingEmptySubsequences: false).map { part -> String in
-            part.isEmpty || part == "." || part == ".." ? "_" : String(part)
-        }
+        let parts = OutputPath.relativePath(stream).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var url = folder
         for part in parts.dropLast() { url.appendPathComponent(part, isDirectory: true) }
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

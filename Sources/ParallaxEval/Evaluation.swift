@@ -128,6 +128,18 @@ public struct EvaluationRegistry: Sendable {
         return type.init()
     }
 
+    /// Runs the evaluation called `name` over `input`. A result that compared nothing (no value
+    /// in its statistics) is ``EvaluationError/nothingToEvaluate(evaluation:reason:)`` whatever
+    /// the evaluation returned: an evaluation that evaluated nothing fails with its reason and is
+    /// never reported (or recorded) as rmse 0 over n = 0.
+    public func evaluate(_ name: String, _ input: EvaluationInput) throws -> EvaluationResult {
+        let result = try make(name).evaluate(input)
+        guard result.statistics.count > 0 else {
+            throw EvaluationError.nothingToEvaluate(evaluation: name, reason: result.note.map { "nothing was compared (\($0))" } ?? "nothing was compared")
+        }
+        return result
+    }
+
     /// The evaluations that ship with Parallax.
     public static let standard: EvaluationRegistry = {
         var r = EvaluationRegistry()

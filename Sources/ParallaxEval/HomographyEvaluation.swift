@@ -35,6 +35,11 @@ public struct HomographyEvaluation: Evaluation {
             }
             pairs.append(text)
         }
+        guard !inlierErrors.isEmpty else {
+            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: pairs.isEmpty
+                ? "no matched pair of images has a ground-truth homography" + (missing > 0 ? " (\(missing) pair(s) without an H_a_b file)" : " (run a matcher)")
+                : "no RANSAC inlier among the matches of \(pairs.count) pair(s)")
+        }
         var result = EvaluationResult(metric: "matched pixel vs ground-truth homography, RANSAC inliers (px)", statistics: ErrorStatistics(inlierErrors))
         result.note = pairs.joined(separator: "; ") + (missing > 0 ? "; \(missing) pairs without a ground-truth file" : "")
         return result

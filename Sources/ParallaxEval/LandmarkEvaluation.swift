@@ -34,6 +34,9 @@ public struct LandmarkEvaluation: Evaluation {
             guard depth >= 1, depth <= 5 else { continue }
             errors.append((l.position - truth).norm)
         }
+        guard !errors.isEmpty else {
+            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no landmark seen at 1–5 m from a tracked feature (\(firstView.count) tracked feature(s); run feature tracking and triangulate)")
+        }
         var result = EvaluationResult(metric: "landmark position error, true depth 1–5 m (m)", statistics: ErrorStatistics(errors))
         let sortedAges = ages.sorted()
         let p90 = ErrorStatistics.percentile(errors, 0.9)

@@ -36,6 +36,9 @@ public struct MatchEvaluation: Evaluation {
             }
         }
         func percent(_ a: Int, _ b: Int) -> Double { b == 0 ? 0 : 100 * Double(a) / Double(b) }
+        guard !inlierErrors.isEmpty else {
+            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "no RANSAC inlier match could be compared with the scene (\(all) match(es) compared)")
+        }
         var result = EvaluationResult(metric: "matched pixel vs ray-cast truth, RANSAC inliers (px)", statistics: ErrorStatistics(inlierErrors))
         result.metrics = ["matches_within_3px_percent": percent(correct, all), "inliers_within_3px_percent": percent(inliersCorrect, inliers)]
         result.note = String(format: "%d matches, %.1f %% within 3 px of the truth; %d RANSAC inliers, %.1f %% of them within 3 px",

@@ -43,6 +43,8 @@ public final class VideoWriter: VideoSupport.FrameWriter {
         case frameMismatch(path: String, time: Timestamp, expected: String, found: String)
         case timeNotIncreasing(path: String, time: Timestamp, previous: Timestamp)
         case failed(path: String, reason: String)
+        /// The target cannot be written (``OutputPath/checkFileTarget(_:option:)``): bad input.
+        case refused(String)
 
         /// Whether the frames or options given are at fault (the CLI's exit 2), not the writing.
         public var isBadInput: Bool {
@@ -63,6 +65,7 @@ public final class VideoWriter: VideoSupport.FrameWriter {
             case let .timeNotIncreasing(path, time, previous):
                 return "\(path): the frame at \(time.nanoseconds) ns does not come after the previous one (\(previous.nanoseconds) ns) in the container's resolution"
             case let .failed(path, reason): return "\(path): writing the video failed (\(reason))"
+            case let .refused(reason): return reason
             }
         }
     }
@@ -103,7 +106,8 @@ public final class VideoWriter: VideoSupport.FrameWriter {
         self.width = width
         self.height = height
         self.gray = gray
-        partial = path + ".partial"
+        partial = OutputPath.staged(path)
+        do { try OutputPath.checkFileTarget(path, option: nil) } catch { throw WriteError.refused("\(error)") }
         guard (2...16384).contains(width), (2...16384).contains(height) else {
             throw WriteError.badSize(path: path, width: width, height: height)
         }
@@ -275,12 +279,9 @@ public final class VideoWriter: VideoSupport.FrameWriter {
         guard status >= 0 else { throw WriteError.failed(path: path, reason: VideoFile.message(status)) }
         release()
         finished = true
-        do {
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: partial, toPath: path)
-        } catch {
-            try? FileManager.default.removeItem(atPath: partial)
-            throw WriteError.failed(path: path, reason: "moving it into place: \(error.localizedDescription)")
+        // One rename (never onto a folder); on failure the finished video stays as the partial file.
+        do { try OutputPath.commit(partial, to: path) } catch let error as OutputPath.CommitError {
+            throw WriteError.failed(path: path, reason: "\(error.reason); the video is kept as '\(partial)'")
         }
     }
 }

@@ -83,3 +83,34 @@ import ParallaxTesting
         #expect(failure.map { "\($0)".contains("reference") && "\($0)".contains("at least one picture") } == true, "\(String(describing: failure))")
     }
 }
+
+extension ImageTrackAnalyzerTests {
+    /// Each picture's anchors go to `<stream>/<name>.csv`: two pictures whose names make one
+    /// file name (same base name in two folders; `poster a` and `poster_a`) are refused at the
+    /// start, naming both files, instead of sharing one CSV.
+    @Test func picturesThatWouldShareOneResultFileAreRefusedAtTheStart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-pictures-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let picture = try PlanarScene.picture()
+        let samples = picture.pixels.map { UInt8(max(0, min(255, $0.rounded()))) }
+        var files: [String: String] = [:]
+        for name in ["a/poster.png", "b/poster.png", "c/poster a.png", "c/poster_a.png", "c/other.png"] {
+            let url = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try ImageEncoder.writePNG(ImageBuffer(width: picture.width, height: picture.height, samples: samples), to: url.path)
+            files[name] = url.path
+        }
+        func options(_ names: [String]) -> ImageTrackAnalyzer.Options {
+            var o = ImageTrackAnalyzer.Options()
+            o.reference = names.compactMap { files[$0] }
+            o.width = [0.3]
+            return o
+        }
+        for pair in [["a/poster.png", "b/poster.png"], ["c/poster a.png", "c/poster_a.png"]] {
+            #expect { _ = try ImageTrackAnalyzer(options: options(pair + ["c/other.png"])) } throws: { error in
+                error is any BadInput && "\(error)".contains("reference") && pair.allSatisfy { "\(error)".contains(files[$0] ?? "?") }
+            }
+        }
+        _ = try ImageTrackAnalyzer(options: options(["a/poster.png", "c/poster a.png", "c/other.png"]))
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Parallax
+import ParallaxResults
 @testable import ParallaxCLI
 
 @Suite struct BenchTests {
@@ -167,11 +168,14 @@ import Parallax
         let failed = try #require((broken["runs"] as? [[String: Any]])?.first)
         #expect(failed["status"] as? String == "failed")
         #expect((failed["note"] as? String)?.contains("H_1_2: line 2: expected three numbers") == true)
-        // A folder without the ground-truth file: evaluated pairs are reported as missing.
+        // A folder without the ground-truth file: nothing is compared, so the case fails (issue 42:
+        // no empty success) saying which pairs had no truth.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("H_1_2"))
-        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 0)
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet", "--no-record"]) == 1)
         let again = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as! [String: Any]
-        #expect(((again["runs"] as? [[String: Any]])?.first?["note"] as? String)?.contains("1 pairs without a ground-truth file") == true)
+        let nothing = try #require((again["runs"] as? [[String: Any]])?.first)
+        #expect(nothing["status"] as? String == "failed")
+        #expect((nothing["note"] as? String)?.contains("1 pair(s) without an H_a_b file") == true)
     }
 
     @Test func badSuitesAreRejectedWithTheLine() throws {
@@ -350,5 +354,60 @@ import Parallax
             // Named after the case (one case: the dataset folder's name).
             #expect(fm.fileExists(atPath: out.appendingPathComponent("\(folder.lastPathComponent)-stereo-\(image).png").path))
         }
+    }
+}
+
+/// Issue 42: case names name files and pages, so they are checked before anything runs; an
+/// evaluation that compared nothing fails and is not recorded.
+extension BenchTests {
+    /// `x/../../../victim` (with `simulate:`, whose scratch folder `sim-NAME` is removed and
+    /// re-made: this name used to remove `victim` beside `--out`), `x/y`, and names
+    /// that make one file name (`a b`, `a_b`): exit 2 naming the case and the suite file, before
+    /// any case runs; nothing is written, inside `--out` or beside it.
+    @Test func caseNamesThatEscapeOrCollideAreRefusedBeforeAnyWork() throws {
+        let root = Paths.temporary("bench-names")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let victim = root.appendingPathComponent("victim")
+        try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+        try "keep".write(to: victim.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let out = root.appendingPathComponent("out")
+        let sim = "simulate: {seconds: 1, seed: 3, width: 94}\n    chain: \"imu-integrator camera=cam0 imu=imu0\"\n    evaluate: gyro-rotation"
+        for (names, fragments) in [(["x/../../../victim"], ["'x/../../../victim'", "holds a '/'"]), (["ok", "x/y"], ["'x/y'"]),
+                                   (["a b", "a_b"], ["'a b' and 'a_b'", "a_b"]), ([".."], ["'..'"])] {
+            let text = "name: names\nruns:\n" + names.map { "  - name: \"\($0)\"\n    \(sim)\n" }.joined()
+            let file = try suite(text)
+            defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+            #expect { _ = try BenchSuite.load(file.path) } throws: { error in
+                fragments.allSatisfy { "\(error)".contains($0) } && "\(error)".contains(file.path)
+            }
+            #expect(parallax(["bench", file.path, "--out", out.path, "--quiet", "--no-record"]) == 2, "\(names)")
+            #expect(!FileManager.default.fileExists(atPath: out.path) && !FileManager.default.fileExists(atPath: out.path + ".partial"))
+        }
+        #expect(try String(contentsOf: victim.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["victim"])
+    }
+
+    /// `gyro-rotation` over a chain that makes no rotation: the case fails with the reason
+    /// (exit 1), its report has no metric for it, and the results database records none.
+    @Test func anEvaluationThatComparedNothingFailsAndIsNotRecorded() throws {
+        let file = try suite("""
+        name: empty
+        runs:
+          - name: nothing
+            simulate: {seconds: 1, seed: 3, width: 94}
+            chain: "stream-stats streams=imu0"
+            evaluate: gyro-rotation
+        """)
+        let out = Paths.temporary("bench-empty"), db = Paths.temporary("bench-empty-db").path
+        defer { for u in [out, file.deletingLastPathComponent(), URL(fileURLWithPath: db)] { try? FileManager.default.removeItem(at: u) } }
+        #expect(parallax(["bench", file.path, "--out", out.path, "--quiet", "--results-db", db]) == 1)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
+        let run = try #require((json?["runs"] as? [[String: Any]])?.first)
+        #expect(run["status"] as? String == "failed")
+        #expect((run["note"] as? String)?.contains("no frame rotation") == true)
+        #expect((run["evaluations"] as? [Any])?.isEmpty == true)
+        let recorded = try ResultsDatabase(path: db)
+        #expect(try recorded.metricNames().isEmpty, "an evaluation of nothing was recorded as a metric")
     }
 }

@@ -168,3 +168,85 @@ import Parallax
         #expect(message.contains("cam0/sensor.yaml:17: invalid 'resolution': 752×480 exceeds the limit of 0.3 megapixels"), "\(message)")
     }
 }
+
+/// Issue 42, "outputs never destroy or escape": the commands on a user's folder, extra outputs
+/// inside `--out`, two commands on one `--out`, names from data and suites.
+extension OutputFolderTests {
+    /// A user's folder (with files) named where a file is expected: `run --mcap DIR`,
+    /// `convert --to mcap|video --out DIR`: exit 2 naming it, before any work; nothing removed.
+    @Test func fileOutputsOntoAUsersFolderAreRefusedAndTheFolderKept() throws {
+        let dir = Paths.temporary("users")
+        defer { cleanUp(); try? FileManager.default.removeItem(at: dir) }
+        var folders: [URL] = []
+        for name in ["rec.mcap", "cut.mcap", "cut.mkv"] {
+            let folder = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try "my work".write(to: folder.appendingPathComponent("thesis.tex"), atomically: true, encoding: .utf8)
+            folders.append(folder)
+        }
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path, "--mcap", folders[0].path, "--quiet"]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: partial.path), "refused after the staging folder was made")
+        #expect(parallax(["convert", Paths.cut, "--to", "mcap", "--out", folders[1].path]) == 2)
+        #expect(parallax(["convert", Paths.cut, "--to", "video", "--out", folders[2].path]) == 2)
+        for folder in folders {
+            #expect(try String(contentsOf: folder.appendingPathComponent("thesis.tex"), encoding: .utf8) == "my work", "\(folder.lastPathComponent)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["thesis.tex"])
+        }
+    }
+
+    /// `--mcap` inside the `--out` of an earlier run: written into the staging folder, so the
+    /// commit that replaces the old folder carries it; the run's own files cannot be named.
+    @Test func anExtraOutputInsideOutSurvivesTheCommit() throws {
+        defer { cleanUp() }
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path, "--quiet"]) == 0)
+        let mcap = out.appendingPathComponent("recordings/imu.mcap")
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path, "--mcap", mcap.path, "--quiet"]) == 0)
+        let bytes = try Data(contentsOf: mcap)
+        #expect(bytes.prefix(8) == Data([0x89, 0x4D, 0x43, 0x41, 0x50, 0x30, 0x0D, 0x0A]) && bytes.count > 1000, "the recording is gone after the commit")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("run.json").path))
+        for bad in [out.appendingPathComponent("run.json").path, out.path, partial.appendingPathComponent("x.mcap").path] {
+            #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path, "--mcap", bad, "--quiet"]) == 2, "\(bad)")
+        }
+        #expect(try Data(contentsOf: mcap) == bytes, "a refused run changed the previous results")
+    }
+
+    /// A second command on an `--out` in use is refused (exit 2) and leaves the first one's
+    /// staging folder as it was.
+    @Test func aSecondRunOnTheSameOutIsRefused() throws {
+        defer { cleanUp() }
+        let first = try OutputFolder(path: out.path, command: "parallax run")
+        try Data("first\n".utf8).write(to: first.staging.appendingPathComponent("events.jsonl"))
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path, "--quiet"]) == 2)
+        #expect(parallax(["bench", "--chain", "stream-stats", "--dataset", Paths.cut, "--out", out.path, "--quiet", "--no-record"]) == 2)
+        #expect(try String(contentsOf: first.staging.appendingPathComponent("events.jsonl"), encoding: .utf8) == "first\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: first.staging.path).sorted() == [OutputFolder.markerName, "events.jsonl"])
+        try first.commit()
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path, "--quiet"]) == 0)
+        #expect(!FileManager.default.fileExists(atPath: out.path + ".lock"))
+        // A file --out (convert --to mcap) is locked the same way.
+        let file = out.appendingPathComponent("cut.mcap").path
+        let held = try OutputFolderLock(folder: file)
+        #expect(parallax(["convert", Paths.cut, "--to", "mcap", "--out", file]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".partial"))
+        held.release()
+        #expect(parallax(["convert", Paths.cut, "--to", "mcap", "--out", file]) == 0)
+        #expect(FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".lock"))
+    }
+
+    /// A bag topic `/../image_raw` (stream `..`) is refused before `convert` writes anything:
+    /// nothing appears beside `--out`.
+    @Test func aBagTopicCannotMakeConvertWriteBesideOut() throws {
+        let dir = Paths.temporary("bag-escape")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bag = try Data(contentsOf: Paths.root.appendingPathComponent("Tests/Fixtures/rosbag/tiny-none.bag"))
+        while let r = bag.range(of: Data("/cam0/image_raw".utf8)) { bag.replaceSubrange(r, with: Data("/../image_raw__".utf8)) }
+        let file = dir.appendingPathComponent("escape.bag")
+        try bag.write(to: file)
+        let target = dir.appendingPathComponent("inner/out")
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(parallax(["convert", file.path, "--out", target.path]) == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["escape.bag", "inner"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path).isEmpty)
+    }
+}

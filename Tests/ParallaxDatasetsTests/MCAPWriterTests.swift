@@ -93,6 +93,31 @@ import ParallaxCore
             try writer.write(channel: channel, time: 1, data: Data("{}".utf8))
         }
         #expect(!FileManager.default.fileExists(atPath: path) && FileManager.default.fileExists(atPath: path + ".partial"))
-        #expect(throws: MCAPWriter.WriteError.self) { _ = try MCAPWriter(path: "/nonexistent-folder/x.mcap") }
+        // A folder that does not exist: refused before anything is created (OutputPath).
+        #expect(throws: OutputPath.RefusedError.self) { _ = try MCAPWriter(path: "/nonexistent-folder/x.mcap") }
+    }
+}
+
+extension MCAPWriterTests {
+    /// `--mcap DIR` on a user's folder: refused when the writer starts, and a folder that appears
+    /// at the path during the recording is not replaced at the end (the recording is kept as
+    /// `.partial`); the folder's files are never touched.
+    @Test func anExistingFolderIsNeverReplaced() throws {
+        let dir = try TemporaryFolder.make("mcap-folder")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("rec.mcap")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try "keep".write(to: target.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        #expect { _ = try MCAPWriter(path: target.path) } throws: { $0 is any BadInput && "\($0)".contains(target.path) }
+
+        let late = dir.appendingPathComponent("late.mcap")
+        let writer = try MCAPWriter(path: late.path)
+        try FileManager.default.createDirectory(at: late, withIntermediateDirectories: true)
+        try "keep".write(to: late.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        #expect { try writer.finish() } throws: { "\($0)".contains("late.mcap.partial") }
+        for folder in [target, late] {
+            #expect(try String(contentsOf: folder.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: late.path + ".partial")).prefix(8) == MCAPWriter.magic)
     }
 }

@@ -125,3 +125,33 @@ import ParallaxMath
         #expect { _ = try DatasetFolder.open(dir.path) } throws: { "\($0)".contains("truncated") }
     }
 }
+
+extension ROSBagSourceTests {
+    /// A topic `/../image_raw` would become stream `..`, and `convert` would write beside its
+    /// `--out`: refused when the bag is opened, naming the topic and the way out (`--topic`).
+    @Test func aTopicThatWouldLeaveTheOutputFolderIsRefused() throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: Self.bag("tiny-none.bag")))
+        var bag = original
+        // Same length, so every record keeps its size.
+        while let r = bag.range(of: Data("/cam0/image_raw".utf8)) { bag.replaceSubrange(r, with: Data("/../image_raw__".utf8)) }
+        #expect(bag != original)
+        let dir = try TemporaryFolder.make("bag-topic")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("escape.bag").path
+        try bag.write(to: URL(fileURLWithPath: path))
+        #expect { _ = try DatasetFolder.open(path) } throws: { error in
+            error is any BadInput && "\(error)".contains("/../image_raw__") && "\(error)".contains("--topic") && "\(error)".contains(path)
+        }
+        var options = DatasetOptions()
+        options.topicNames = ["/../image_raw__": "cam0"]
+        let renamed = try DatasetFolder.open(path, options: options)
+        #expect(renamed.streams.contains { $0.name == "cam0" })
+        // The writers refuse such a stream name too (a source that let one through).
+        let out = dir.appendingPathComponent("out").path
+        let writer = try ParallaxFolderWriter(path: out)
+        #expect(throws: OutputPath.RefusedError.self) {
+            try writer.write(AnyPacket(stream: "..", timestamp: Timestamp(nanoseconds: 1), payload: IMUSample(gyroscope: Vector3(0, 0, 0), accelerometer: Vector3(0, 0, 9.81))))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["escape.bag", "out"])
+    }
+}

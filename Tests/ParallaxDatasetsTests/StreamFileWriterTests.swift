@@ -92,3 +92,56 @@ import ParallaxMath
         #expect(image.samples[3] != image.samples[21])      // near and far differ in colour
     }
 }
+
+extension StreamFileWriterTests {
+    /// A staged text file (a pose stream's TUM file) whose name became a folder during the run is
+    /// not replaced: the error keeps the staged file, the folder keeps its files.
+    @Test func aStagedFileNeverReplacesAFolder() throws {
+        let dir = try TemporaryFolder.make("staged")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("pose.tum").path
+        let writer = try TUMTrajectoryWriter(path: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try "keep".write(toFile: path + "/notes.txt", atomically: true, encoding: .utf8)
+        #expect(throws: OutputPath.CommitError.self) { try writer.finish() }
+        #expect(try String(contentsOfFile: path + "/notes.txt", encoding: .utf8) == "keep")
+        #expect(FileManager.default.fileExists(atPath: path + ".partial"))
+        #expect(throws: OutputPath.RefusedError.self) { _ = try TUMTrajectoryWriter(path: path) }
+    }
+
+    /// Two pictures whose names make one file name never share (or overwrite) one CSV.
+    @Test func imageAnchorsOfPicturesWithOneFileNameAreRefused() throws {
+        let dir = try TemporaryFolder.make("anchors")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let writer = ImageAnchorWriter(folder: dir)
+        func anchor(_ name: String) -> ImageAnchor {
+            ImageAnchor(name: name, pose: SE3(), physicalWidth: 1, physicalHeight: 1, isTracked: false, confidence: 0, corners: [])
+        }
+        try writer.write(AnyPacket(stream: "img", timestamp: Timestamp(nanoseconds: 1), payload: ImageAnchors(anchors: [anchor("a b"), anchor("c")])))
+        #expect { try writer.write(AnyPacket(stream: "img", timestamp: Timestamp(nanoseconds: 2), payload: ImageAnchors(anchors: [anchor("a_b")]))) } throws: {
+            $0 is any BadInput && "\($0)".contains("'a b'") && "\($0)".contains("a_b.csv")
+        }
+        try writer.finish()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["a_b.csv", "c.csv"])
+        // A name that is a path stays inside the folder.
+        let escape = ImageAnchorWriter(folder: dir)
+        try escape.write(AnyPacket(stream: "img", timestamp: Timestamp(nanoseconds: 1), payload: ImageAnchors(anchors: [anchor("../../x")])))
+        try escape.finish()
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(OutputPath.fileName("../../x") + ".csv").path))
+        #expect(!FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().appendingPathComponent("x.csv").path))
+    }
+
+    /// Two output streams whose names make one file (`a b` and `a_b` → `a_b.tum`) are refused
+    /// before any writer is made, instead of sharing (or overwriting) one file.
+    @Test func streamsThatWouldShareAFileAreRefusedBeforeAnyWriterIsMade() throws {
+        let dir = try TemporaryFolder.make("writers")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let streams = [StreamDescription(StreamKey<Pose>("a b")), StreamDescription(StreamKey<IMUSample>("imu0")), StreamDescription(StreamKey<Pose>("a_b"))]
+        #expect { _ = try OutputWriterRegistry.standard.writers(for: streams, in: dir) } throws: { error in
+            error is any BadInput && "\(error)".contains("'a b'") && "\(error)".contains("a_b")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let writers = try OutputWriterRegistry.standard.writers(for: Array(streams.prefix(2)), in: dir)
+        #expect(writers.keys.sorted() == ["a b"])
+    }
+}

@@ -3,6 +3,7 @@ import Testing
 import ParallaxCore
 import ParallaxDatasets
 import ParallaxMath
+import ParallaxSim
 @testable import ParallaxEval
 
 @Suite struct EvaluationTests {
@@ -78,6 +79,68 @@ import ParallaxMath
         }
         #expect(throws: EvaluationError.unknown(name: "trajectroy", suggestion: "trajectory", known: EvaluationRegistry.standard.names)) {
             _ = try EvaluationRegistry.standard.make("trajectroy")
+        }
+    }
+}
+
+/// No empty success: an evaluation that compared nothing fails with its reason, in every
+/// evaluation, and is never a result of rmse 0 over n = 0.
+extension EvaluationTests {
+    @Test func gyroRotationWithNoRotationToCompareFails() throws {
+        let (folder, gt) = try groundTruthFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dataset = try DatasetFolder.open(folder.path)
+        let none = EvaluationInput(outputs: [], metadata: [:], dataset: dataset, datasetPath: folder.path)
+        #expect(throws: EvaluationError.nothingToEvaluate(evaluation: "gyro-rotation", reason: "no frame rotation in the outputs (run imu-integrator)")) {
+            _ = try GyroRotationEvaluation().evaluate(none)
+        }
+        // Rotations after the ground truth ends compare nothing either.
+        let late = AnyPacket(stream: "imu-integrator", timestamp: Timestamp(seconds: (gt.poses.last?.time ?? 0) + 5),
+                             payload: FrameRotation(rotationVector: Vector3(0, 0, 0.01), angle: 0.01, samples: 5, interval: 0.05))
+        let outside = EvaluationInput(outputs: [late], metadata: [:], dataset: dataset, datasetPath: folder.path)
+        #expect { _ = try EvaluationRegistry.standard.evaluate("gyro-rotation", outside) } throws: { error in
+            guard case let .nothingToEvaluate(evaluation, reason)? = error as? EvaluationError else { return false }
+            return evaluation == "gyro-rotation" && reason.contains("1 frame rotation")
+        }
+        // One inside is a result.
+        let inside = AnyPacket(stream: "imu-integrator", timestamp: Timestamp(seconds: 1),
+                               payload: FrameRotation(rotationVector: Vector3(0, 0, 0.015), angle: 0.015, samples: 5, interval: 0.05))
+        let result = try EvaluationRegistry.standard.evaluate("gyro-rotation", EvaluationInput(outputs: [inside], metadata: [:], dataset: dataset, datasetPath: folder.path))
+        #expect(result.statistics.count == 1)
+    }
+
+    /// Every registered evaluation, over a run with no outputs on a dataset that has ground truth
+    /// and a (simulated, empty) scene: each one fails; none returns a result.
+    @Test(arguments: EvaluationRegistry.standard.names)
+    func everyEvaluationOfNothingFails(_ name: String) throws {
+        let (folder, _) = try groundTruthFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = EvaluationInput(outputs: [], metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path,
+                                    scene: TexturedScene(rectangles: []))
+        #expect(throws: (any Error).self, "\(name) returned a result for a run with no outputs") {
+            _ = try EvaluationRegistry.standard.make(name).evaluate(input)
+        }
+        #expect(throws: (any Error).self) { _ = try EvaluationRegistry.standard.evaluate(name, input) }
+    }
+
+    /// Whatever an evaluation returns, the registry refuses a result with no compared value.
+    @Test func theRegistryRefusesAnEmptyResultOfAnyEvaluation() throws {
+        struct Empty: Evaluation {
+            static let name = "empty"
+            static let summary = "compares nothing"
+            func evaluate(_ input: EvaluationInput) throws -> EvaluationResult {
+                var r = EvaluationResult(metric: "nothing", statistics: ErrorStatistics([]))
+                r.note = "no pairs"
+                return r
+            }
+        }
+        var registry = EvaluationRegistry()
+        registry.register(Empty.self)
+        let (folder, _) = try groundTruthFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = EvaluationInput(outputs: [], metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path)
+        #expect(throws: EvaluationError.nothingToEvaluate(evaluation: "empty", reason: "nothing was compared (no pairs)")) {
+            _ = try registry.evaluate("empty", input)
         }
     }
 }

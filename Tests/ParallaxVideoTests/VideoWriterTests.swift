@@ -151,3 +151,27 @@ import ParallaxImage
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 }
+
+extension VideoWriterTests {
+    /// `convert --to video --out DIR` on a user's folder: refused before anything is encoded
+    /// (bad input); a folder that appears at the path while encoding is not replaced at the end:
+    /// the error keeps the finished video as `.partial`, the folder keeps its files.
+    @Test func anExistingFolderIsNeverReplaced() throws {
+        let path = Self.temporary("folder.mkv")
+        defer { for p in [path, path + ".partial"] { try? FileManager.default.removeItem(atPath: p) } }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try "keep".write(toFile: path + "/notes.txt", atomically: true, encoding: .utf8)
+        #expect { _ = try VideoWriter(path: path, codec: .ffv1, width: 64, height: 48, gray: true) } throws: { error in
+            (error as? VideoWriter.WriteError)?.isBadInput == true && "\(error)".contains(path)
+        }
+        try FileManager.default.removeItem(atPath: path)
+        let writer = try VideoWriter(path: path, codec: .ffv1, width: 64, height: 48, gray: true)
+        try writer.write(Self.frames(1, channels: 1)[0], at: Self.times(1)[0])
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try "keep".write(toFile: path + "/notes.txt", atomically: true, encoding: .utf8)
+        #expect { try writer.finish() } throws: { "\($0)".contains(path + ".partial") }
+        #expect(try String(contentsOfFile: path + "/notes.txt", encoding: .utf8) == "keep")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["notes.txt"])
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: path + ".partial")).count) ?? 0 > 0)
+    }
+}

@@ -130,7 +130,9 @@ struct BenchRunCommand: ParsableCommand {
             }
             print("wrote \(out)/report.html (open it in a browser), report.md, report.json and plots")
         }
-        for r in results where r.status == "invalid" { FileHandle.standardError.write(Data("parallax: bench run '\(r.name)': \(r.note ?? "")\n".utf8)) }
+        for r in results where r.status == "invalid" || r.status == "failed" {
+            FileHandle.standardError.write(Data("parallax: bench run '\(r.name)'\(r.status == "failed" ? " failed" : ""): \(r.note ?? "")\n".utf8))
+        }
         // A shard is recorded by its merge.
         if shard == nil {
             let suiteSHA = suite.flatMap { try? FileDigest.sha256(of: $0) } ?? ""

@@ -54,10 +54,11 @@ enum BenchHTMLReport {
                 if !metrics.isEmpty {
                     body += "<table>\n" + metrics.map { "<tr><th>\(HTMLPages.escape($0.key))</th><td class=\"n\">\(String(format: "%.6g", $0.value))</td></tr>" }.joined(separator: "\n") + "\n</table>\n"
                 }
-                let plots = ["error", "histogram"].map { "\(r.name)-\(e.evaluation)-\($0).svg" } + (e.result.plots ?? [:]).keys.sorted().map { "\(r.name)-\(e.evaluation)-\($0).svg" }
+                let base = "\(HTMLPages.fileName(r.name))-\(e.evaluation)"
+                let plots = ["error", "histogram"].map { "\(base)-\($0).svg" } + (e.result.plots ?? [:]).keys.sorted().map { "\(base)-\(HTMLPages.fileName($0)).svg" }
                 for plot in plots { let text = svg(plot); if !text.isEmpty { body += "<figure>\(text)</figure>\n" } }
                 for name in (e.result.images ?? [:]).keys.sorted() {
-                    if let png = try? Data(contentsOf: folder.appendingPathComponent("\(r.name)-\(e.evaluation)-\(name).png")) {
+                    if let png = try? Data(contentsOf: folder.appendingPathComponent("\(HTMLPages.fileName(r.name))-\(e.evaluation)-\(HTMLPages.fileName(name)).png")) {
                         body += "<figure><img alt=\"\(HTMLPages.escape(name))\" src=\"data:image/png;base64,\(png.base64EncodedString())\"><figcaption>\(HTMLPages.escape(name))</figcaption></figure>\n"
                     }
                 }

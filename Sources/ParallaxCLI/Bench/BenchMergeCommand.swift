@@ -106,6 +106,10 @@ struct BenchMergeCommand: ParsableCommand {
             throw fail("the shards share out the cases differently (a case is in two shards)", code: ExitCodes.badInput)
         }
         let results = placed.map(\.result)
+        // Case names name pages and plots: shard files (data) are held to the suite's rule.
+        if let group = OutputPath.collisions(results.map(\.name)).first {
+            throw fail("cases \(group.map { "'\($0)'" }.joined(separator: " and ")) of the shards would share the report's page '\(OutputPath.fileName(group[0]))'", code: ExitCodes.badInput)
+        }
         let suite = BenchSuite(name: first.file.suite, runs: [], file: first.file.suiteFile)
         let output = try CommandOutput(out, command: "parallax bench merge")
         do {

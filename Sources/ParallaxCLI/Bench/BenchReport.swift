@@ -43,7 +43,7 @@ enum BenchReport {
         for r in results {
             for e in r.evaluations {
                 guard let series = e.result.series else { continue }
-                let file = "\(r.name)-\(e.evaluation)-error.svg", histogram = "\(r.name)-\(e.evaluation)-histogram.svg"
+                let file = "\(HTMLPages.fileName(r.name))-\(e.evaluation)-error.svg", histogram = "\(HTMLPages.fileName(r.name))-\(e.evaluation)-histogram.svg"
                 try SVGPlot.errorOverTime(times: e.result.seriesTimes ?? [], errors: series, title: "\(r.name): \(e.evaluation) error over time",
                                           yLabel: e.result.metric, unit: "")
                     .write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
@@ -55,12 +55,12 @@ enum BenchReport {
         for r in results {
             for e in r.evaluations {
                 for (name, svg) in (e.result.plots ?? [:]).sorted(by: { $0.key < $1.key }) {
-                    let file = "\(r.name)-\(e.evaluation)-\(name).svg"
+                    let file = "\(HTMLPages.fileName(r.name))-\(e.evaluation)-\(HTMLPages.fileName(name)).svg"
                     try svg.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
                     md += "![\(r.name) \(e.evaluation) \(name)](\(file))\n"
                 }
                 for (name, image) in (e.result.images ?? [:]).sorted(by: { $0.key < $1.key }) {
-                    let file = "\(r.name)-\(e.evaluation)-\(name).png"
+                    let file = "\(HTMLPages.fileName(r.name))-\(e.evaluation)-\(HTMLPages.fileName(name)).png"
                     try ImageEncoder.writePNG(image, to: folder.appendingPathComponent(file).path)
                     md += "![\(r.name) \(e.evaluation) \(name)](\(file))\n"
                 }

@@ -98,7 +98,9 @@ struct BenchRunner {
                 result.note = "trajectory not present on this machine: \(trajectory)"
                 return result
             }
-            let folder = scratch.appendingPathComponent("sim-\(run.name)")
+            // Inside this run's own scratch folder (the case's name made a file name: it cannot
+            // leave it), so what is removed is what an earlier case of this run simulated.
+            let folder = scratch.appendingPathComponent("sim-\(HTMLPages.fileName(run.name))")
             try? FileManager.default.removeItem(at: folder)
             result.dataset = String(format: "simulated (%.0f s, seed %d%@)", simulation.seconds, simulation.seed,
                                     simulation.trajectory.map { ", along " + URL(fileURLWithPath: $0).lastPathComponent } ?? "")
@@ -157,7 +159,7 @@ struct BenchRunner {
         var problems: [String] = []
         for name in run.evaluate {
             do {
-                result.evaluations.append(Evaluated(evaluation: name, result: try evaluations.make(name).evaluate(input)))
+                result.evaluations.append(Evaluated(evaluation: name, result: try evaluations.evaluate(name, input)))
             } catch {
                 // One evaluation failing (missing truth, a bad ground-truth file) fails this run
                 // only; the other runs' results are kept.

@@ -109,6 +109,11 @@ package struct BenchSuite {
                 throw ChainError.syntax(message: "each run needs 'name' and 'chain'", location: loc(item))
             }
             try checkKeys(m, ["chain", "cost", "dataset", "evaluate", "groundtruth", "name", "seeds", "simulate"], "run '\(name)'")
+            // A case's name names its files and page in the report (``OutputPath/fileName(_:)``):
+            // one that cannot be a file name is refused before anything runs.
+            if let problem = OutputPath.componentProblem(name) {
+                throw ChainError.syntax(message: "run name '\(name)' \(problem): a case's name names its page and plots in the report; rename it", location: loc(m["name"]))
+            }
             guard !runs.contains(where: { $0.name == name }) else {
                 throw ChainError.syntax(message: "run name '\(name)' is given twice (names identify cases in reports, shards and the results database)", location: loc(m["name"]))
             }
@@ -208,6 +213,14 @@ package struct BenchSuite {
                 continue
             }
             runs.append(run)
+        }
+        // Names that differ only in characters a file name cannot keep would share a page and
+        // plots: refused before anything runs.
+        if let group = OutputPath.collisions(runs.map(\.name)).first {
+            let line = runs.first { $0.name == group[1] }?.line ?? 1
+            throw ChainError.syntax(message: "run names \(group.map { "'\($0)'" }.joined(separator: " and ")) would share the report's page and plots "
+                                    + "'\(OutputPath.fileName(group[0]))' (file names keep letters, digits, '-', '_' and '.'); rename one",
+                                    location: ChainLocation(file: path, line: line, column: 1))
         }
         return BenchSuite(name: map["name"]?.string ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, runs: runs, file: path)
     }

@@ -1,0 +1,158 @@
+import Foundation
+import ParallaxCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one output-path policy every Parallax writer follows (`--out`, `--mcap`, `--save-map`,
+/// `convert --out`, bench case folders, the video writer, stream file writers):
+///
+/// - **Nothing Parallax did not create is removed.** A result file is written beside its target
+///   (`NAME.partial`) and takes the target's name by one atomic `rename(2)` (``commit(_:to:)``):
+///   an existing *file* of that name is replaced in one step (the user named it), a *folder* is
+///   never replaced — `rename` onto a folder fails, and that failure is reported with the staged
+///   file kept, nothing deleted.
+/// - **A folder where a file is expected is refused up front** (``checkFileTarget(_:option:)``),
+///   before any work, naming the option and the path (bad input: exit 2).
+/// - **Names from data stay inside their folder.** A stream, topic, bench case or picture name
+///   becomes a path component only through ``fileName(_:)`` (one escaping rule), and names
+///   that cannot be one (``componentProblem(_:)``: empty, `.`, `..`, a `/`, a control
+///   character) are refused where they are read. Names that escape to the same file name are
+///   collisions, refused before work starts by whoever reads the names (``collisions(_:)``).
+/// - **Extra outputs inside `--out`** (``OutputFolder/redirect(_:option:)``) are written into
+///   the staging folder at the same relative path, so the commit carries them with the rest.
+public enum OutputPath {
+    /// Why a path cannot be written: bad input (exit 2), naming the option (when known) and the path.
+    public struct RefusedError: Error, BadInput, CustomStringConvertible, Equatable, Sendable {
+        /// The option that named the path (`--mcap`), or nil when a writer was called directly.
+        public var option: String?
+        public var path: String
+        public var reason: String
+        public init(option: String?, path: String, reason: String) {
+            self.option = option
+            self.path = path
+            self.reason = reason
+        }
+        public var description: String { "\(option.map { "\($0) " } ?? "")'\(path)': \(reason)" }
+    }
+
+    /// Why a staged file could not take its name (a failed write: exit 1). The staged file is kept
+    /// and named.
+    public struct CommitError: Error, CustomStringConvertible, Sendable {
+        public var path: String
+        public var staged: String
+        public var reason: String
+        public var description: String { "cannot move the finished file to '\(path)': \(reason); it is kept as '\(staged)'" }
+    }
+
+    /// The staging name of a result file: `path.partial`.
+    public static func staged(_ path: String) -> String { path + ".partial" }
+
+    /// Refuses, before any work, a file target that cannot be written as a file: empty, an
+    /// existing folder (or a link to one), a staging name (`path.partial`) that is a folder, or a
+    /// path whose folder does not exist.
+    public static func checkFileTarget(_ path: String, option: String?) throws {
+        guard !path.isEmpty else { throw RefusedError(option: option, path: path, reason: "is empty: name a file") }
+        if isFolder(path) {
+            throw RefusedError(option: option, path: path, reason: "is an existing folder: name a file (nothing was written, nothing removed)")
+        }
+        if isFolder(staged(path)) {
+            throw RefusedError(option: option, path: path, reason: "its staging name '\(staged(path))' is an existing folder: name another file")
+        }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard isFolder(parent) else {
+            throw RefusedError(option: option, path: path, reason: "its folder '\(parent)' does not exist")
+        }
+    }
+
+    /// Gives the staged file `staged` the name `path` by `rename(2)`: atomic, replacing an existing
+    /// file of that name, never a folder. On failure nothing is removed: the staged file stays
+    /// and the error names it.
+    public static func commit(_ staged: String, to path: String) throws {
+        guard rename(staged, path) == 0 else {
+            let code = errno
+            let reason = code == EISDIR || code == ENOTEMPTY || code == EEXIST
+                ? "it is an existing folder (it is never replaced)" : String(cString: strerror(code))
+            throw CommitError(path: path, staged: staged, reason: reason)
+        }
+    }
+
+    /// Whether `path` is a folder (following links).
+    public static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// Why `name` cannot be one path component as it is (nil when it can): empty, `.` or `..`,
+    /// holding a `/`, a NUL or another control character, or longer than 200 bytes.
+    public static func componentProblem(_ name: String) -> String? {
+        if name.isEmpty { return "is empty" }
+        if name == "." || name == ".." { return "is '\(name)', which names a folder, not a name of its own" }
+        if name.contains("/") { return "holds a '/'" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "holds a control character" }
+        if name.utf8.count > 200 { return "is longer than 200 bytes" }
+        return nil
+    }
+
+    /// Refuses a data name used as a relative path inside an output folder (a stream `cam0` or
+    /// `cam0/tracks` becomes `cam0/…`): each `/`-separated part must pass ``componentProblem(_:)``.
+    /// `kind` names what the name is (`stream`), for the message.
+    public static func checkRelativeName(_ name: String, kind: String) throws {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for part in parts {
+            if let problem = componentProblem(part) {
+                throw RefusedError(option: kind, path: name, reason: "cannot name a file or folder inside the output: the part '\(part)' \(problem)")
+            }
+        }
+    }
+
+    /// The one rule that makes a data name (stream part, bench case, picture) a file name that
+    /// stays in its folder: letters, digits, `-`, `_` and `.` are kept, anything else becomes
+    /// `_`; an empty name, `.` and `..` become `_`.
+    public static func fileName(_ name: String) -> String {
+        let kept = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+        return kept.isEmpty || kept == "." || kept == ".." ? "_" : kept
+    }
+
+    /// A `/`-separated data name (a stream `vio/pose`) as a relative path: each part made a file
+    /// name by ``fileName(_:)``, so the path stays inside its folder.
+    public static func relativePath(_ name: String) -> String {
+        name.split(separator: "/", omittingEmptySubsequences: false).map { fileName(String($0)) }.joined(separator: "/")
+    }
+
+    /// Groups of `names` that ``fileName(_:)`` turns into the same file name, each group in the
+    /// order given; the groups in the order their first member appears.
+    public static func collisions(_ names: [String]) -> [[String]] {
+        var byFile: [String: [String]] = [:]
+        var order: [String] = []
+        for name in names {
+            let file = fileName(name)
+            if byFile[file] == nil { order.append(file) }
+            byFile[file, default: []].append(name)
+        }
+        return order.compactMap { byFile[$0].flatMap { $0.count > 1 ? $0 : nil } }
+    }
+
+    /// `path` made absolute with `.`/`..` resolved and the links of its longest existing
+    /// ancestor resolved, so two spellings of one place compare equal.
+    public static func canonical(_ path: String) -> String {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        var rest: [String] = []
+        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" {
+            rest.insert(url.lastPathComponent, at: 0)
+            url.deleteLastPathComponent()
+        }
+        var resolved = url.resolvingSymlinksInPath()
+        for part in rest { resolved.appendPathComponent(part) }
+        return resolved.standardizedFileURL.path
+    }
+
+    /// The path of `path` relative to `folder` when it lies inside it ("" when it is `folder`
+    /// itself), nil otherwise; both canonical.
+    public static func relative(_ path: String, inside folder: String) -> String? {
+        let p = canonical(path), f = canonical(folder)
+        if p == f { return "" }
+        let prefix = f.hasSuffix("/") ? f : f + "/"
+        return p.hasPrefix(prefix) ? String(p.dropFirst(prefix.count)) : nil
+    }
+}
