@@ -33,6 +33,9 @@ public final class FrameBus {
         public var mode: Mode = .offline
         /// Read/decode sources on a second thread (bit-identical results).
         public var prefetch = false
+        /// With ``prefetch``: about how many bytes of decoded packets each source may hold ahead
+        /// of the bus (bytes; ``PrefetchingSource/defaultByteBudget``, 512 MiB).
+        public var prefetchBytes = PrefetchingSource.defaultByteBudget
         /// Realtime speed factor: 2 replays twice as fast as recorded.
         public var realtimeSpeed = 1.0
         public init(mode: Mode = .offline, prefetch: Bool = false) {
@@ -58,7 +61,7 @@ public final class FrameBus {
     /// unknown streams, type mismatches, duplicate producers, cycles and missing triggers.
     public init(sources: [any PacketSource], analyzers: [AnalyzerInstance], options: Options = Options()) throws {
         let plan = try BusWiring.plan(sourceStreams: sources.flatMap(\.streams), analyzers: analyzers)
-        self.sources = options.prefetch ? sources.map { PrefetchingSource($0) } : sources
+        self.sources = options.prefetch ? sources.map { PrefetchingSource($0, byteBudget: options.prefetchBytes) } : sources
         self.analyzers = plan.order.map { analyzers[$0] }
         self.options = options
         self.plan = plan

@@ -106,6 +106,34 @@ import ParallaxMath
         try refused(unindexed, "has no index")
     }
 
+    /// A chunk declaring more than ``DecompressionLimit`` allows (2 GiB, or 100 MB from a few
+    /// hundred bytes) is refused before anything is allocated: bz2 and lz4 alike, naming the
+    /// file, the chunk's offset and the sizes.
+    @Test(arguments: ["tiny-bz2.bag", "tiny-lz4.bag"])
+    func chunksDeclaringTooMuchAreRefused(_ name: String) throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: Self.bag(name)))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-bombs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let codec = name.contains("bz2") ? "bz2" : "lz4"
+        for declared: UInt32 in [0x8000_0000, 100_000_000] {
+            var bomb = original
+            // Every chunk's "size=" field (u32, the uncompressed size).
+            var searchFrom = bomb.startIndex
+            while let r = bomb.range(of: Data("size=".utf8), in: searchFrom..<bomb.endIndex) {
+                withUnsafeBytes(of: declared.littleEndian) { bomb.replaceSubrange(r.upperBound..<(r.upperBound + 4), with: $0) }
+                searchFrom = r.upperBound + 4
+            }
+            #expect(searchFrom != bomb.startIndex, "the bag has a chunk")
+            let path = dir.appendingPathComponent("\(declared)-\(name)").path
+            try bomb.write(to: URL(fileURLWithPath: path))
+            #expect(performing: { _ = try Self.packets(try DatasetFolder.open(path)) }, throws: { error in
+                guard let e = error as? DecompressionLimitError else { return false }
+                return e.file == path && e.codec == codec && e.expandedBytes == UInt64(declared) && e.offset > 0 && "\(e)".contains(path)
+            })
+        }
+    }
+
     /// An MCAP file cut after its data (no summary, no footer: a recording that was stopped)
     /// is read to its last whole record.
     @Test func anMCAPWithoutItsSummaryIsReadSequentially() throws {
