@@ -1,5 +1,6 @@
 import CArchive
 import Foundation
+import ParallaxCore
 
 /// Unpacks a zip or tar archive (plain, gzip, bzip2, xz; the format is read from the bytes,
 /// not the name) through libarchive into a folder, dropping the first `strip` components of
@@ -18,12 +19,14 @@ public struct ArchiveExtraction {
     /// archive's size on disk.
     public var maximumBytes: Int64
 
-    /// The unpacked total an archive of `archiveBytes` may reach: 32 × its size, and at least
-    /// 1 GiB. Dataset archives (PNG or JPEG images, CSV) unpack to 1–3× their size; a
-    /// "zip bomb" to thousands of times it.
+    /// How far an archive may expand in all: the shared ``ParallaxCore/DecompressionLimit`` with
+    /// archives' own figures — 32:1 past 1 GiB, no other ceiling. Dataset archives (PNG or JPEG
+    /// images, CSV) unpack to 1–3× their size; a "zip bomb" to thousands of times it.
+    public static let limit = DecompressionLimit(ceilingBytes: .max, maximumRatio: 32, ratioFreeBytes: 1 << 30)
+
+    /// The unpacked total an archive of `archiveBytes` may reach (``limit``).
     public static func defaultMaximumBytes(archiveBytes: Int64) -> Int64 {
-        let (scaled, overflow) = max(0, archiveBytes).multipliedReportingOverflow(by: 32)
-        return max(1 << 30, overflow ? Int64.max : scaled)
+        Int64(limit.limit(compressed: Int(clamping: archiveBytes)))
     }
 
     /// What was unpacked.
