@@ -37,11 +37,15 @@ struct InputOptions: ParsableArguments {
     }
 
     /// Sets the decoders' size limit for this process (decoders deep in the readers check it).
-    func applyImageSizeLimit() { ImageSizeLimit.maxPixels = Int((maxImageMegapixels * 1e6).rounded()) }
+    func applyImageSizeLimit() { ImageSizeLimit.maxPixels = maxImagePixels }
+
+    /// The pixel budget of one image (pixels).
+    var maxImagePixels: Int { max(1, Int((maxImageMegapixels * 1e6).rounded())) }
 
     /// How to open datasets with these options.
     func datasetOptions(strict: Bool = false, groundTruth: String? = nil) -> DatasetOptions {
         var options = DatasetOptions(strict: strict, imageRateHz: imageRate, groundTruth: groundTruth, grayVideo: videoPixels == "gray")
+        options.maxImagePixels = maxImagePixels
         for t in topics {
             let parts = t.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { options.topicNames[String(parts[0])] = String(parts[1]) }

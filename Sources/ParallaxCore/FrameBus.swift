@@ -33,8 +33,16 @@ public final class FrameBus {
         public var mode: Mode = .offline
         /// Read/decode sources on a second thread (bit-identical results).
         public var prefetch = false
+        /// With ``prefetch``: about how many bytes of decoded packets each source may hold ahead
+        /// of the bus (bytes; ``PrefetchingSource/defaultByteBudget``, 512 MiB).
+        public var prefetchBytes = PrefetchingSource.defaultByteBudget
         /// Realtime speed factor: 2 replays twice as fast as recorded.
         public var realtimeSpeed = 1.0
+        /// Realtime mode: while behind schedule the bus reads due packets before analyzing (so the
+        /// flow limiter drops the older triggers), but never more than this many bytes of them
+        /// (``PayloadBytes``) or 64 timestamp groups at once: a source slower than real time
+        /// (100-megapixel frames) must not pile the whole dataset up in memory (bytes; 512 MiB).
+        public var realtimeBacklogBytes = PrefetchingSource.defaultByteBudget
         public init(mode: Mode = .offline, prefetch: Bool = false) {
             self.mode = mode
             self.prefetch = prefetch
@@ -58,7 +66,7 @@ public final class FrameBus {
     /// unknown streams, type mismatches, duplicate producers, cycles and missing triggers.
     public init(sources: [any PacketSource], analyzers: [AnalyzerInstance], options: Options = Options()) throws {
         let plan = try BusWiring.plan(sourceStreams: sources.flatMap(\.streams), analyzers: analyzers)
-        self.sources = options.prefetch ? sources.map { PrefetchingSource($0) } : sources
+        self.sources = options.prefetch ? sources.map { PrefetchingSource($0, byteBudget: options.prefetchBytes) } : sources
         self.analyzers = plan.order.map { analyzers[$0] }
         self.options = options
         self.plan = plan
@@ -90,6 +98,8 @@ public final class FrameBus {
         var heads: [AnyPacket?] = Array(repeating: nil, count: sources.count)
         var firstStamp: Timestamp?
         var lastStamp: Timestamp?
+        // Realtime mode: what was read ahead of analysis while behind schedule.
+        var backlogBytes = 0, backlogGroups = 0
 
         do {
             try state.openAll()
@@ -109,19 +119,24 @@ public final class FrameBus {
                 progress(t)
                 for i in sources.indices {
                     while let packet = heads[i], packet.timestamp == t {
+                        if options.mode == .realtime { backlogBytes += PayloadBytes.of(packet.payload) }
                         try state.acceptSource(packet)
                         try inputs?(packet)
                         heads[i] = try pull(i)
                         if heads[i] == nil { state.endSourceStreams(sources[i].streams.map(\.name)) }
                     }
                 }
+                backlogGroups += 1
                 if options.mode == .realtime, let first = firstStamp,
                    let next = Self.earliest(heads) {
                     // Behind schedule: deliver the next group before analyzing, so the flow
-                    // limiter sees the backlog and drops older triggers.
-                    if due(next, first: first) <= (clock.now - wallStart).seconds { continue }
+                    // limiter sees the backlog and drops older triggers — within a bound.
+                    if due(next, first: first) <= (clock.now - wallStart).seconds,
+                       backlogBytes < options.realtimeBacklogBytes, backlogGroups < Self.maximumBacklogGroups { continue }
                 }
                 try state.drain(now: options.mode == .realtime ? currentDatasetTime(first: firstStamp, clock: clock, start: wallStart) : nil)
+                backlogBytes = 0
+                backlogGroups = 0
             }
             try state.drain(now: nil)
         } catch let error as BusError {
@@ -150,6 +165,9 @@ public final class FrameBus {
         }
         return report
     }
+
+    /// Realtime mode: most timestamp groups read ahead of analysis while behind schedule.
+    static let maximumBacklogGroups = 64
 
     /// The smallest timestamp among the sources' next packets (no allocation: runs per packet).
     private static func earliest(_ heads: [AnyPacket?]) -> Timestamp? {

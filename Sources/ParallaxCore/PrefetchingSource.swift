@@ -9,22 +9,43 @@ import Foundation
 /// wrapped source produced them (each carries a sequence number; results are reassembled in
 /// order), and an error is delivered at the position where it occurred, so results are
 /// bit-identical to reading on the bus thread.
+///
+/// **Memory is bounded by design**: at most `capacity` packets and about `byteBudget` bytes are
+/// held ahead of the bus. A packet's bytes are its payload's ``PayloadByteCount`` (images know
+/// their size; small values count ``PayloadBytes/defaultBytes``); a packet still being decoded
+/// is counted as the largest packet seen so far. One packet is always allowed in flight, so a
+/// single packet larger than the budget still goes through, one at a time (24 frames of 100
+/// megapixels: one or two ahead of the bus, not 24).
 public final class PrefetchingSource: PacketSource, @unchecked Sendable {
     public let streams: [StreamDescription]
     private let condition = NSCondition()
-    /// Results by sequence number; `nil` payload = end of data.
-    private var results: [Int: Result<AnyPacket?, any Error>] = [:]
+    /// Results by sequence number, with their bytes; `nil` packet = end of data.
+    private var results: [Int: (result: Result<AnyPacket?, any Error>, bytes: Int)] = [:]
     private var nextToDeliver = 0
+    /// Packets admitted and not yet delivered (being read or decoded, or waiting in ``results``).
     private var inFlight = 0
+    /// Bytes of the packets waiting in ``results``.
+    private var heldBytes = 0
+    /// The largest packet seen so far (bytes): the estimate for one still being decoded.
+    private var largestBytes = 0
+    /// The most bytes held ahead at once so far.
+    private var peakHeldBytes = 0
     private var stopped = false
     private var finished = false
     private let capacity: Int
+    private let byteBudget: Int
+
+    /// The default byte budget (bytes): 512 MiB, far more than 32 frames of any common camera
+    /// (EuRoC's are 0.36 MB) and one or two 100-megapixel RGB frames.
+    public static let defaultByteBudget = 512 << 20
 
     /// Starts reading `source` with `workers` decoding threads (default: the active processor
-    /// count) and at most `capacity` packets ahead.
-    public init(_ source: some PacketSource, workers: Int = ProcessInfo.processInfo.activeProcessorCount, capacity: Int = 32) {
+    /// count), at most `capacity` packets and about `byteBudget` bytes ahead.
+    public init(_ source: some PacketSource, workers: Int = ProcessInfo.processInfo.activeProcessorCount, capacity: Int = 32,
+                byteBudget: Int = PrefetchingSource.defaultByteBudget) {
         streams = source.streams
         self.capacity = max(2, capacity)
+        self.byteBudget = max(0, byteBudget)
         nonisolated(unsafe) let inner: any PacketSource = source
         let workerCount = max(1, workers)
         let thread = Thread { [self] in self.produce(inner, workers: workerCount) }
@@ -44,6 +65,30 @@ public final class PrefetchingSource: PacketSource, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// The most bytes of decoded packets held ahead of the bus at once so far.
+    public var peakBytesAhead: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return peakHeldBytes
+    }
+
+    /// Bytes held plus estimated for the packets still being read or decoded (lock held).
+    private var reservedBytes: Int {
+        let pending = max(0, inFlight - results.count)
+        let (estimate, overflow) = pending.multipliedReportingOverflow(by: largestBytes)
+        let (sum, sumOverflow) = heldBytes.addingReportingOverflow(estimate)
+        return overflow || sumOverflow ? Int.max : sum
+    }
+
+    /// Whether one more packet may be started (lock held): always when none is in flight, else
+    /// within the packet count and — counting the new one as the largest seen — the byte budget.
+    private var mayAdmit: Bool {
+        guard inFlight > 0 else { return true }
+        guard inFlight < capacity else { return false }
+        let reserved = reservedBytes
+        return reserved <= byteBudget && largestBytes <= byteBudget - reserved
+    }
+
     /// Reads the source in order; deferred work goes to a bounded pool of workers.
     private func produce(_ source: any PacketSource, workers: Int) {
         let deferred = source as? any DeferredPacketSource
@@ -52,7 +97,7 @@ public final class PrefetchingSource: PacketSource, @unchecked Sendable {
         var sequence = 0
         while true {
             condition.lock()
-            while inFlight >= capacity && !stopped { condition.wait() }
+            while !mayAdmit && !stopped { condition.wait() }
             if stopped { condition.unlock(); return }
             inFlight += 1
             condition.unlock()
@@ -86,8 +131,13 @@ public final class PrefetchingSource: PacketSource, @unchecked Sendable {
     }
 
     private func store(_ seq: Int, _ result: Result<AnyPacket?, any Error>) {
+        let bytes: Int
+        if case let .success(packet?) = result { bytes = PayloadBytes.of(packet.payload) } else { bytes = 0 }
         condition.lock()
-        results[seq] = result
+        results[seq] = (result, bytes)
+        heldBytes += bytes
+        largestBytes = max(largestBytes, bytes)
+        peakHeldBytes = max(peakHeldBytes, heldBytes)
         condition.broadcast()
         condition.unlock()
     }
@@ -96,12 +146,17 @@ public final class PrefetchingSource: PacketSource, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if finished { return nil }
-        while results[nextToDeliver] == nil { condition.wait() }
-        let item = results.removeValue(forKey: nextToDeliver)!
+        var item = results.removeValue(forKey: nextToDeliver)
+        while item == nil {
+            condition.wait()
+            item = results.removeValue(forKey: nextToDeliver)
+        }
+        guard let (result, bytes) = item else { return nil }
         nextToDeliver += 1
         inFlight -= 1
+        heldBytes -= bytes
         condition.broadcast()
-        switch item {
+        switch result {
         case let .success(packet):
             if packet == nil { finished = true }
             return packet

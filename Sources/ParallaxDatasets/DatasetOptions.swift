@@ -1,3 +1,5 @@
+import ParallaxGeometry
+
 /// How a dataset is opened: what every reader is told (``DatasetFormat/open(_:options:)``) and
 /// what ``DatasetFolder/open(_:options:)`` does after (ground truth from a file). The CLI's
 /// `--strict`, `--image-rate` and `--groundtruth` fill it.
@@ -18,6 +20,13 @@ public struct DatasetOptions: Sendable, Equatable {
 
     /// Stream names for bag topics, overriding the convention (`/cam0/image_raw` → `cam0`).
     public var topicNames: [String: String] = [:]
+
+    /// The pixel budget of one image (pixels, `width × height`; the CLI's
+    /// `--max-image-megapixels` × 10⁶): a reader checks the size a header or message declares
+    /// against it with ``ParallaxGeometry/ImageSizeLimit/check(width:height:limit:)`` before it
+    /// allocates the image, and refuses a larger one naming the file. Default: the process-wide
+    /// ``ParallaxGeometry/ImageSizeLimit/maxPixels`` when these options were made.
+    public var maxImagePixels: Int = ImageSizeLimit.maxPixels
 
     public init(strict: Bool = false, validateOrder: Bool = true, imageRateHz: Double? = nil, groundTruth: String? = nil, grayVideo: Bool = false) {
         self.grayVideo = grayVideo

@@ -60,11 +60,12 @@ public enum ImageDecoder {
         return try decode(data: data, name: path)
     }
 
-    /// Decodes an image held in memory (`name` says where it came from, for errors).
-    public static func decode(data: Data, name path: String) throws -> DecodedImage {
-        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path) }
-        if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data, path: path) }
-        if PNMDecoder.matches(data) { return try PNMDecoder.decode(data, path: path) }
+    /// Decodes an image held in memory (`name` says where it came from, for errors); a header
+    /// declaring more than `maxPixels` pixels is refused before the image is allocated.
+    public static func decode(data: Data, name path: String, maxPixels: Int = ImageSizeLimit.maxPixels) throws -> DecodedImage {
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try decodePNG(data, path: path, maxPixels: maxPixels) }
+        if data.starts(with: [0xFF, 0xD8]) { return try decodeJPEG(data, path: path, maxPixels: maxPixels) }
+        if PNMDecoder.matches(data) { return try PNMDecoder.decode(data, path: path, maxPixels: maxPixels) }
         throw ImageDecodingError.unsupported(path: path, reason: "not PNG, JPEG or binary PNM (P5/P6)")
     }
 
@@ -82,7 +83,7 @@ public enum ImageDecoder {
         return image.luma
     }
 
-    static func decodePNG(_ file: Data, path: String) throws -> DecodedImage {
+    static func decodePNG(_ file: Data, path: String, maxPixels: Int = ImageSizeLimit.maxPixels) throws -> DecodedImage {
         // Samples as stored: no gamma or colour-profile conversion (``PNGColorChunks``).
         let data = PNGColorChunks.removing(from: file)
         // libpng keeps the pointer it is given and reads the pixels from it in
@@ -95,7 +96,7 @@ public enum ImageDecoder {
             }
             defer { png_image_free(&image) }
             let width = Int(image.width), height = Int(image.height)
-            if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height) {
+            if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height, limit: maxPixels) {
                 throw ImageDecodingError.corrupt(path: path, message: "PNG \(refusal)")
             }
             let isColor = image.format & UInt32(PNG_FORMAT_FLAG_COLOR) != 0
@@ -141,7 +142,7 @@ public enum ImageDecoder {
         withUnsafeBytes(of: &image.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    static func decodeJPEG(_ data: Data, path: String) throws -> DecodedImage {
+    static func decodeJPEG(_ data: Data, path: String, maxPixels: Int = ImageSizeLimit.maxPixels) throws -> DecodedImage {
         guard let handle = tjInitDecompress() else { throw ImageDecodingError.unsupported(path: path, reason: "libturbojpeg failed to initialize") }
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
@@ -151,7 +152,7 @@ public enum ImageDecoder {
         guard header == 0, width > 0, height > 0 else {
             throw ImageDecodingError.corrupt(path: path, message: String(cString: tjGetErrorStr2(handle)))
         }
-        if case let .failure(refusal) = ImageSizeLimit.check(width: Int(width), height: Int(height)) {
+        if case let .failure(refusal) = ImageSizeLimit.check(width: Int(width), height: Int(height), limit: maxPixels) {
             throw ImageDecodingError.corrupt(path: path, message: "JPEG \(refusal)")
         }
         let gray = colorspace == Int32(TJCS_GRAY.rawValue)

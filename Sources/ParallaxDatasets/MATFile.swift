@@ -55,6 +55,9 @@ public struct MATFile: Sendable {
 
     /// Largest inflated size of one compressed element (256 MiB).
     public static let maximumInflatedBytes = 256 << 20
+    /// How far one compressed element may inflate: the shared ratio bound, under
+    /// ``maximumInflatedBytes``.
+    static let inflateLimit = DecompressionLimit(ceilingBytes: maximumInflatedBytes)
 
     /// Reads `path`.
     public init(path: String) throws {
@@ -130,13 +133,15 @@ public struct MATFile: Sendable {
         return v
     }
 
-    /// zlib-inflates one compressed element, up to ``maximumInflatedBytes``.
-    static func inflate(_ input: ArraySlice<UInt8>, path: String, offset: Int) throws -> [UInt8] {
+    /// zlib-inflates one compressed element, up to its ``inflateLimit``.
+    static func inflate(_ input: ArraySlice<UInt8>, path: String, offset: Int, limit inflateLimit: DecompressionLimit = inflateLimit) throws -> [UInt8] {
         var stream = z_stream()
         guard parallax_inflate_init(&stream) == Z_OK else {
             throw MATFileError.malformed(path: path, offset: offset, reason: "zlib could not start inflating")
         }
         defer { inflateEnd(&stream) }
+        // No declared size: what inflates is counted against the shared limit as it comes.
+        let limit = inflateLimit.limit(compressed: input.count)
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         return try input.withUnsafeBytes { (inBuffer: UnsafeRawBufferPointer) -> [UInt8] in
@@ -150,10 +155,10 @@ public struct MATFile: Sendable {
                     let status = CZlib.inflate(&stream, Z_NO_FLUSH)
                     return (status, out.count - Int(stream.avail_out))
                 }
-                output += chunk[0..<produced]
-                guard output.count <= maximumInflatedBytes else {
-                    throw MATFileError.malformed(path: path, offset: offset, reason: "a compressed element inflates past \(maximumInflatedBytes >> 20) MiB")
+                guard produced <= limit - output.count else {
+                    throw inflateLimit.exceeded(produced: output.count + produced, compressed: input.count, codec: "zlib", file: path, offset: UInt64(offset))
                 }
+                output += chunk[0..<produced]
                 switch status {
                 case Z_STREAM_END: return output
                 case Z_OK: continue

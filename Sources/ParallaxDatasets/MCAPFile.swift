@@ -61,10 +61,21 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
                 let compression = try r.string()
                 let recordsLength = try r.u64()
                 let recordsStart = start + UInt64(r.i)
-                guard recordsStart <= start + length, recordsLength <= start + length - recordsStart, uncompressed <= UInt64(ROSBag1File.maximumChunkBytes) else {
+                guard recordsStart <= start + length, recordsLength <= start + length - recordsStart else {
                     throw Self.error(path, position, "a chunk's sizes do not fit its record (\(recordsLength) bytes, \(uncompressed) uncompressed)")
                 }
-                chunks.append(Chunk(recordsStart: recordsStart, recordsLength: Int(recordsLength), compression: compression, uncompressedSize: Int(uncompressed)))
+                // An uncompressed chunk is its records; a compressed one may expand only so far
+                // (checked here, before anything is allocated for it).
+                let declared: Int
+                if compression.isEmpty {
+                    guard uncompressed == recordsLength else {
+                        throw Self.error(path, position, "an uncompressed chunk of \(recordsLength) bytes declares \(uncompressed)")
+                    }
+                    declared = Int(recordsLength)
+                } else {
+                    declared = try DecompressionLimit.standard.check(declared: uncompressed, compressed: Int(recordsLength), codec: compression, file: path, offset: position)
+                }
+                chunks.append(Chunk(recordsStart: recordsStart, recordsLength: Int(recordsLength), compression: compression, uncompressedSize: declared))
             case 0x0F:
                 break records
             default:
@@ -140,16 +151,13 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
         defer { lock.unlock() }
         if let cached, cached.index == k { return cached.data }
         let c = chunks[k]
+        cached = nil  // the previous chunk is let go before the next is allocated: one chunk in memory, not two
         let raw = try file.read(at: c.recordsStart, count: c.recordsLength)
         let data: Data
         switch c.compression {
         case "": data = raw
         case "lz4": data = try ROSBag1File.unlz4(raw, size: c.uncompressedSize, path: path, offset: c.recordsStart)
-        case "zstd":
-            var out = Data(count: c.uncompressedSize)
-            let n = out.withUnsafeMutableBytes { o in raw.withUnsafeBytes { s in ZSTD_decompress(o.baseAddress, o.count, s.baseAddress, s.count) } }
-            guard ZSTD_isError(n) == 0 else { throw Self.error(path, c.recordsStart, "a zstd chunk does not decompress (\(String(cString: ZSTD_getErrorName(n))))") }
-            data = out.prefix(n)
+        case "zstd": data = try Self.unzstd(raw, size: c.uncompressedSize, path: path, offset: c.recordsStart)
         default:
             throw Self.error(path, c.recordsStart, "chunk compression '\(c.compression)' is not one Parallax reads (none, lz4, zstd)")
         }
@@ -158,6 +166,21 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
         }
         cached = (k, data)
         return data
+    }
+
+    /// Decompresses a zstd chunk into exactly `size` bytes (its declared size, already checked
+    /// against ``DecompressionLimit``): a frame that says it holds more is refused before
+    /// anything is allocated, and zstd stops at the end of the buffer whatever the data says.
+    static func unzstd(_ raw: Data, size: Int, path: String, offset: UInt64) throws -> Data {
+        let content = raw.withUnsafeBytes { s in ZSTD_getFrameContentSize(s.baseAddress, s.count) }
+        // ZSTD_CONTENTSIZE_UNKNOWN (2⁶⁴ − 1) and _ERROR (2⁶⁴ − 2) say nothing; a known size must be the declared one.
+        if content < UInt64.max - 1, content != UInt64(size) {
+            throw error(path, offset, "a zstd chunk's frame holds \(content) bytes, its record says \(size)")
+        }
+        var out = Data(count: size)
+        let n = out.withUnsafeMutableBytes { o in raw.withUnsafeBytes { s in ZSTD_decompress(o.baseAddress, o.count, s.baseAddress, s.count) } }
+        guard ZSTD_isError(n) == 0 else { throw error(path, offset, "a zstd chunk does not decompress to its declared \(size) bytes (\(String(cString: ZSTD_getErrorName(n))))") }
+        return out.prefix(n)
     }
 
     static func error(_ path: String, _ offset: UInt64?, _ reason: String) -> ROSBag1File.BagError {

@@ -15,7 +15,7 @@ enum PNMDecoder {
             && isSpace(data[data.startIndex + 2])
     }
 
-    static func decode(_ data: Data, path: String) throws -> DecodedImage {
+    static func decode(_ data: Data, path: String, maxPixels: Int = ImageSizeLimit.maxPixels) throws -> DecodedImage {
         let bytes = [UInt8](data)
         let channels = bytes[1] == UInt8(ascii: "6") ? 3 : 1
         var i = 2
@@ -37,7 +37,7 @@ enum PNMDecoder {
             return value
         }
         let width = try number("width"), height = try number("height"), maxval = try number("maxval")
-        if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height) {
+        if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height, limit: maxPixels) {
             throw ImageDecodingError.corrupt(path: path, message: "PNM \(refusal)")
         }
         guard (1...65535).contains(maxval) else { throw ImageDecodingError.corrupt(path: path, message: "PNM maxval \(maxval) outside 1…65535") }

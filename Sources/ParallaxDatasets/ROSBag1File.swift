@@ -41,9 +41,6 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
         public var description: String { "\(path)" + (offset.map { " at byte \($0)" } ?? "") + ": \(reason)" }
     }
 
-    /// Largest chunk Parallax decompresses (bytes): recorders write chunks of 768 KiB by default.
-    public static let maximumChunkBytes = 1 << 30
-
     public init(path: String) throws {
         self.path = path
         file = try BoundedFile(path: path)
@@ -122,27 +119,32 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
         defer { lock.unlock() }
         if let cached, cached.index == k { return cached.data }
         let position = chunkPositions[k]
+        cached = nil  // the previous chunk is let go before the next is allocated: one chunk in memory, not two
         let r = try record(at: position)
         guard r.fields["op"] == Data([0x05]), let compression = r.fields["compression"].map({ String(decoding: $0, as: UTF8.self) }),
               let expected = r.fields["size"].flatMap(Self.uint32) else {
             throw BagError(path: path, offset: position, reason: "the index points at a record that is not a chunk")
         }
-        guard Int(expected) <= Self.maximumChunkBytes else {
-            throw BagError(path: path, offset: position, reason: "a chunk declares \(expected) bytes, more than \(Self.maximumChunkBytes)")
+        guard ["none", "bz2", "lz4"].contains(compression) else {
+            throw BagError(path: path, offset: position, reason: "chunk compression '\(compression)' is not one Parallax reads (none, bz2, lz4)")
         }
-        // LZ4 expands at most 255:1: a larger declared size is a damaged header, not a chunk
-        // to allocate for.
-        guard compression != "lz4" || Int(expected) <= r.dataLength * 255 + 1024 else {
+        if compression == "none" {
+            guard Int(expected) == r.dataLength else {
+                throw BagError(path: path, offset: position, reason: "an uncompressed chunk of \(r.dataLength) bytes declares \(expected)")
+            }
+            let data = try file.read(at: r.dataStart, count: r.dataLength)
+            cached = (k, data)
+            return data
+        }
+        // The declared size against the shared limit, before anything is allocated for it.
+        let size = try DecompressionLimit.standard.check(declared: UInt64(expected), compressed: r.dataLength, codec: compression, file: path, offset: position)
+        // LZ4 expands at most 255:1: a larger declared size is a damaged header.
+        guard compression != "lz4" || size <= r.dataLength * 255 + 1024 else {
             throw BagError(path: path, offset: position, reason: "an lz4 chunk of \(r.dataLength) bytes declares \(expected) uncompressed (more than lz4 can expand)")
         }
         let raw = try file.read(at: r.dataStart, count: r.dataLength)
-        let data: Data
-        switch compression {
-        case "none": data = raw
-        case "bz2": data = try Self.bunzip(raw, size: Int(expected), path: path, offset: position)
-        case "lz4": data = try Self.unlz4(raw, size: Int(expected), path: path, offset: position)
-        default: throw BagError(path: path, offset: position, reason: "chunk compression '\(compression)' is not one Parallax reads (none, bz2, lz4)")
-        }
+        let data = compression == "bz2" ? try Self.bunzip(raw, size: size, path: path, offset: position)
+                                        : try Self.unlz4(raw, size: size, path: path, offset: position)
         guard data.count == Int(expected) else {
             throw BagError(path: path, offset: position, reason: "the chunk decompresses to \(data.count) bytes, its header says \(expected)")
         }

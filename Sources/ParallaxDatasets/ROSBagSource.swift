@@ -35,12 +35,16 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
     }
 
     /// A ROS 1 bag (`.bag`).
-    public convenience init(path: String, topicNames: [String: String] = [:], validateOrder: Bool = true) throws {
-        try self.init(bag: try ROSBag1File(path: path), topicNames: topicNames, validateOrder: validateOrder)
+    public convenience init(path: String, topicNames: [String: String] = [:], validateOrder: Bool = true,
+                            maxImagePixels: Int = ImageSizeLimit.maxPixels) throws {
+        try self.init(bag: try ROSBag1File(path: path), topicNames: topicNames, validateOrder: validateOrder, maxImagePixels: maxImagePixels)
     }
 
-    /// The bag `bag` reads.
-    public init(bag: any ROSBagReading, topicNames: [String: String] = [:], validateOrder: Bool = true) throws {
+    /// The bag `bag` reads. An image message declaring more than `maxImagePixels` pixels
+    /// (width × height) is refused naming the topic and time — when the bag is opened if its
+    /// size is in the message's first bytes, else when it is read — before its image is allocated.
+    public init(bag: any ROSBagReading, topicNames: [String: String] = [:], validateOrder: Bool = true,
+                maxImagePixels: Int = ImageSizeLimit.maxPixels) throws {
         let path = bag.path
         formatName = bag.formatName
         let serialization = bag.serialization
@@ -88,6 +92,11 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                     ROSBag1File.BagError(path: path, offset: nil, reason: "\(c.topic) (\(c.type)) at \(stamp.nanoseconds) ns: \(error)")
                 }
                 do {
+                    // A raw image's size is in its first bytes: checked against the budget now.
+                    if c.type == ROSMessages.image, let size = ROSMessages.imageSize(data, serialization),
+                       case let .failure(refusal) = ImageSizeLimit.check(width: size.width, height: size.height, limit: maxImagePixels) {
+                        throw ROSMessages.DecodeError(reason: "image \(refusal)")
+                    }
                     switch c.type {
                     case ROSMessages.cameraInfo:
                         if calibrations[name(c)] == nil { calibrations[name(c)] = try ROSMessages.calibration(data, serialization) }
@@ -122,7 +131,7 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                 rows.add(at: time, rank: r) {
                     let where_ = "\(path): \(stream) at \(time.nanoseconds) ns"
                     let frame: CameraFrame
-                    do { frame = try ROSMessages.frame(try bag.data(of: ref), serialization, type: type, camera: stream, name: where_) } catch let error as ROSBag1File.BagError {
+                    do { frame = try ROSMessages.frame(try bag.data(of: ref), serialization, type: type, camera: stream, name: where_, maxPixels: maxImagePixels) } catch let error as ROSBag1File.BagError {
                         throw error
                     } catch {
                         throw ROSBag1File.BagError(path: path, offset: nil, reason: "\(stream) at \(time.nanoseconds) ns: \(error)")
@@ -164,7 +173,7 @@ public enum ROSBagFormat: DatasetFormat {
         !isFolder(path) && (path as NSString).pathExtension.lowercased() == "bag"
     }
     public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
-        try ROSBagSource(path: path, topicNames: options.topicNames, validateOrder: options.validateOrder)
+        try ROSBagSource(path: path, topicNames: options.topicNames, validateOrder: options.validateOrder, maxImagePixels: options.maxImagePixels)
     }
 }
 
@@ -197,6 +206,7 @@ public enum ROS2BagFormat: DatasetFormat {
                                             reason: "\(files.count) storage files; Parallax reads a bag of one file (split bags are not read yet)")
         }
         let file = try DatasetPath.resolve(files[0], under: path, listedIn: metadata, line: info["relative_file_paths"]?.mark?.line ?? 0)
-        return try ROSBagSource(bag: try MCAPFile(path: file), topicNames: options.topicNames, validateOrder: options.validateOrder)
+        return try ROSBagSource(bag: try MCAPFile(path: file), topicNames: options.topicNames, validateOrder: options.validateOrder,
+                                maxImagePixels: options.maxImagePixels)
     }
 }

@@ -100,19 +100,31 @@ public enum ROSMessages {
         return try? r.stamp()
     }
 
-    /// sensor_msgs/Image (mono8, rgb8, bgr8, rgba8, bgra8) or CompressedImage (JPEG, PNG) as a frame.
-    static func frame(_ data: Data, _ serialization: Serialization, type: String, camera: String, name: String) throws -> CameraFrame {
+    /// The size a sensor_msgs/Image declares (read from its first bytes: the header, then height
+    /// and width), `nil` when `data` ends before it.
+    static func imageSize(_ data: Data, _ serialization: Serialization) -> (width: Int, height: Int)? {
+        guard var r = try? Reader(data, serialization), (try? r.header()) != nil,
+              let height = try? r.u32(), let width = try? r.u32() else { return nil }
+        return (Int(width), Int(height))
+    }
+
+    /// sensor_msgs/Image (mono8, rgb8, bgr8, rgba8, bgra8) or CompressedImage (JPEG, PNG) as a
+    /// frame. A raw image's declared width × height is checked against `maxPixels` before
+    /// anything is allocated for it (compressed images are checked by their decoder's header).
+    static func frame(_ data: Data, _ serialization: Serialization, type: String, camera: String, name: String,
+                      maxPixels: Int = ImageSizeLimit.maxPixels) throws -> CameraFrame {
         var r = try Reader(data, serialization)
         _ = try r.header()
         if type == compressedImage {
             _ = try r.string()
             let bytes = try r.uint8Array()
-            switch try ImageDecoder.decode(data: bytes, name: name) {
+            switch try ImageDecoder.decode(data: bytes, name: name, maxPixels: maxPixels) {
             case let .gray8(image), let .rgb8(image): return CameraFrame(cameraID: camera, image: image)
             case .gray16: throw DecodeError(reason: "a 16-bit compressed image where a camera frame was expected")
             }
         }
         let height = Int(try r.u32()), width = Int(try r.u32())
+        if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height, limit: maxPixels) { throw DecodeError(reason: "image \(refusal)") }
         let encoding = try r.string()
         _ = try r.u8()
         let step = Int(try r.u32())
@@ -126,7 +138,6 @@ public enum ROSMessages {
         case "bgra8": (channels, order) = (4, [2, 1, 0])
         default: throw DecodeError(reason: "image encoding '\(encoding)' is not one Parallax reads (mono8, rgb8, bgr8, rgba8, bgra8)")
         }
-        if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height) { throw DecodeError(reason: "image \(refusal)") }
         guard width > 0, height > 0, step >= width * channels, pixels.count >= step * (height - 1) + width * channels else {
             throw DecodeError(reason: "a \(width)×\(height) \(encoding) image with step \(step) needs more than its \(pixels.count) bytes")
         }

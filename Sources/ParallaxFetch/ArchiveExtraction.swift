@@ -1,14 +1,33 @@
 import CArchive
 import Foundation
+import ParallaxCore
 
 /// Unpacks a zip or tar archive (plain, gzip, bzip2, xz; the format is read from the bytes,
 /// not the name) through libarchive into a folder, dropping the first `strip` components of
 /// each path. Entries that would land outside the folder (`..`, absolute paths) make the
 /// archive an error; links and special files are skipped and counted.
+///
+/// Bounded: the bytes unpacked in all may not pass ``maximumBytes`` (an entry declaring more
+/// than is left is refused before it is written; an entry writing more than it declared is
+/// stopped), and `shouldStop` is asked between every block of every entry, so Ctrl-C inside a
+/// large entry stops within a block.
 public struct ArchiveExtraction {
     public let archive: String
     public let folder: String
     public let strip: Int
+    /// Most bytes unpacked in all (bytes). Default: ``defaultMaximumBytes(archiveBytes:)`` of the
+    /// archive's size on disk.
+    public var maximumBytes: Int64
+
+    /// How far an archive may expand in all: the shared ``ParallaxCore/DecompressionLimit`` with
+    /// archives' own figures — 32:1 past 1 GiB, no other ceiling. Dataset archives (PNG or JPEG
+    /// images, CSV) unpack to 1–3× their size; a "zip bomb" to thousands of times it.
+    public static let limit = DecompressionLimit(ceilingBytes: .max, maximumRatio: 32, ratioFreeBytes: 1 << 30)
+
+    /// The unpacked total an archive of `archiveBytes` may reach (``limit``).
+    public static func defaultMaximumBytes(archiveBytes: Int64) -> Int64 {
+        Int64(limit.limit(compressed: Int(clamping: archiveBytes)))
+    }
 
     /// What was unpacked.
     public struct Summary: Equatable, Sendable {
@@ -18,10 +37,12 @@ public struct ArchiveExtraction {
         public var skipped = 0
     }
 
-    public init(archive: String, into folder: String, strip: Int = 0) {
+    public init(archive: String, into folder: String, strip: Int = 0, maximumBytes: Int64? = nil) {
         self.archive = archive
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
         self.strip = strip
+        let size = ((try? FileManager.default.attributesOfItem(atPath: archive)[.size]) as? NSNumber)?.int64Value ?? 0
+        self.maximumBytes = maximumBytes ?? Self.defaultMaximumBytes(archiveBytes: size)
     }
 
     /// The path an entry lands on below ``folder``, `nil` for one stripped away entirely;
@@ -68,6 +89,12 @@ public struct ArchiveExtraction {
             let isFile = type == 0o100000, isFolder = type == 0o040000  // AE_IFREG, AE_IFDIR (cast macros Swift does not import)
             guard let target = try destination(of: path) else { continue }
             guard (isFile || isFolder), archive_entry_hardlink(entry) == nil else { summary.skipped += 1; continue }
+            // What the entry declares (tar always, zip when known) must fit in what is left.
+            let declared: Int64? = isFile && archive_entry_size_is_set(entry) != 0 ? Int64(archive_entry_size(entry)) : nil
+            if let declared, declared > maximumBytes - summary.bytes {
+                throw FetchError.unpackLimit(file: archive, limit: maximumBytes,
+                                             reason: "entry '\(path)' declares \(declared) bytes after \(summary.bytes) unpacked")
+            }
             archive_entry_set_pathname(entry, target)
             archive_entry_set_perm(entry, isFolder ? 0o755 : 0o644)
             guard archive_write_header(writer, entry) == ARCHIVE_OK else { throw FetchError.io(path: target, reason: message(writer)) }
@@ -75,12 +102,26 @@ public struct ArchiveExtraction {
                 var block: UnsafeRawPointer?
                 var size = 0
                 var offset: la_int64_t = 0
+                var entryBytes: Int64 = 0
                 while true {
+                    if shouldStop() { throw FetchError.io(path: folder, reason: "stopped while unpacking '\(path)'") }
                     let d = archive_read_data_block(reader, &block, &size, &offset)
                     if d == ARCHIVE_EOF { break }
                     guard d == ARCHIVE_OK || d == ARCHIVE_WARN else { throw FetchError.badArchive(file: archive, reason: "'\(path)': \(message(reader))") }
+                    // Where the block ends in the entry (sparse entries skip ahead): within the
+                    // entry's declared size, and the total within the limit.
+                    let end = max(entryBytes, Int64(offset) + Int64(size))
+                    if let declared, end > declared {
+                        throw FetchError.unpackLimit(file: archive, limit: maximumBytes,
+                                                     reason: "entry '\(path)' unpacks past the \(declared) bytes it declares")
+                    }
+                    guard end - entryBytes <= maximumBytes - summary.bytes else {
+                        throw FetchError.unpackLimit(file: archive, limit: maximumBytes,
+                                                     reason: "entry '\(path)' passes it after \(summary.bytes + entryBytes) bytes")
+                    }
                     guard archive_write_data_block(writer, block, size, offset) == ARCHIVE_OK else { throw FetchError.io(path: target, reason: message(writer)) }
-                    summary.bytes += Int64(size)
+                    summary.bytes += end - entryBytes
+                    entryBytes = end
                 }
                 summary.files += 1
             }

@@ -69,15 +69,22 @@ public struct DatasetCatalog: Sendable, Equatable {
         }
         var names = Set<String>()
         for entry in parsed.datasets {
-            guard !entry.name.isEmpty, names.insert(entry.name).inserted else {
-                throw FetchError.badCatalog(file: file, reason: "dataset name '\(entry.name)' is empty or given twice")
+            // Names become file names under --to: one safe path component each.
+            if let why = Self.unsafeNameReason(entry.name) {
+                throw FetchError.badCatalog(file: file, reason: "dataset name '\(entry.name)' \(why)")
+            }
+            guard names.insert(entry.name).inserted else {
+                throw FetchError.badCatalog(file: file, reason: "dataset name '\(entry.name)' is given twice")
             }
             guard !entry.sequences.isEmpty else { throw FetchError.badCatalog(file: file, reason: "\(entry.name) has no sequences") }
             var sequenceNames = Set<String>()
             for s in entry.sequences {
                 let at = "\(entry.name) \(s.name)"
-                guard !s.name.isEmpty, !s.name.contains("/"), s.name != ".", s.name != "..", sequenceNames.insert(s.name).inserted else {
-                    throw FetchError.badCatalog(file: file, reason: "\(entry.name): sequence name '\(s.name)' is empty, a path or given twice")
+                if let why = Self.unsafeNameReason(s.name) {
+                    throw FetchError.badCatalog(file: file, reason: "\(entry.name): sequence name '\(s.name)' \(why)")
+                }
+                guard sequenceNames.insert(s.name).inserted else {
+                    throw FetchError.badCatalog(file: file, reason: "\(entry.name): sequence name '\(s.name)' is given twice")
                 }
                 guard let url = URL(string: s.url), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
                     throw FetchError.badCatalog(file: file, reason: "\(at): url '\(s.url)' is not http(s) or file")
@@ -90,6 +97,19 @@ public struct DatasetCatalog: Sendable, Equatable {
             }
         }
         datasets = parsed.datasets
+    }
+
+    /// Why `name` cannot be a file name inside `--to` (`nil`: it can): it must be one path
+    /// component — not empty, not `.` or `..`, no `/` or `\`, no control characters, not
+    /// starting with `-` or `.`, at most 100 bytes.
+    static func unsafeNameReason(_ name: String) -> String? {
+        if name.isEmpty { return "is empty" }
+        if name.utf8.count > 100 { return "is longer than 100 bytes" }
+        if name.contains("/") || name.contains("\\") { return "is a path (it contains / or \\): names must be one folder name" }
+        if name.hasPrefix(".") { return "starts with '.' (., .. and hidden names are not dataset names)" }
+        if name.hasPrefix("-") { return "starts with '-'" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "contains a control character" }
+        return nil
     }
 
     /// Reads a catalog file.

@@ -26,6 +26,9 @@ public struct DatasetFetcher {
     public var keepArchive = false
     /// Seconds without a byte before a transfer counts as stalled.
     public var stallSeconds = 60
+    /// Most bytes the archive may unpack to (bytes); `nil`:
+    /// ``ArchiveExtraction/defaultMaximumBytes(archiveBytes:)`` of its size.
+    public var maximumUnpackedBytes: Int64?
 
     /// What happened, for the command's summary.
     public struct Outcome: Equatable, Sendable {
@@ -99,6 +102,7 @@ public struct DatasetFetcher {
         // Download, resuming what is there.
         var download = HTTPDownload(url: archive.url, partialFile: partial)
         download.stallSeconds = stallSeconds
+        download.maximumBytes = archive.bytes
         var attempt = 0
         var bytes: Int64 = 0
         while true {
@@ -114,7 +118,10 @@ public struct DatasetFetcher {
             } catch let error as FetchError {
                 // Keep what arrived for the next try to resume; nothing arrived, nothing to keep.
                 let kept = FileDigest.size(of: partial)
-                if case .httpStatus = error { try? fm.removeItem(atPath: partial) } else if kept == 0 { try? fm.removeItem(atPath: partial) }
+                switch error {
+                case .httpStatus, .oversized: try? fm.removeItem(atPath: partial)  // not the archive, or more than it: nothing to resume
+                default: if kept == 0 { try? fm.removeItem(atPath: partial) }
+                }
                 if (try? fm.contentsOfDirectory(atPath: work))?.isEmpty ?? false { try? fm.removeItem(atPath: work) }
                 throw error
             }
@@ -137,10 +144,14 @@ public struct DatasetFetcher {
         log("unpacking \(bytes) bytes into \(target)")
         let summary: ArchiveExtraction.Summary
         do {
-            summary = try ArchiveExtraction(archive: partial, into: unpacking, strip: archive.strip ?? 0).run(shouldStop: shouldStop)
+            summary = try ArchiveExtraction(archive: partial, into: unpacking, strip: archive.strip ?? 0,
+                                        maximumBytes: maximumUnpackedBytes ?? ArchiveExtraction.defaultMaximumBytes(archiveBytes: bytes)).run(shouldStop: shouldStop)
         } catch {
             try? fm.removeItem(atPath: unpacking)
-            if case FetchError.badArchive = error { try? fm.removeItem(atPath: partial) }
+            switch error {
+            case FetchError.badArchive, FetchError.unpackLimit: try? fm.removeItem(atPath: partial)
+            default: break
+            }
             throw error
         }
         if let layoutFormat, !layoutFormat.recognizes(unpacking) {

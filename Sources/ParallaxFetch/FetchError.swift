@@ -18,6 +18,12 @@ public enum FetchError: Error, CustomStringConvertible, Equatable {
     case transferFailed(url: String, reason: String, received: Int64)
     /// The archive's size differs from the catalog's; the file was removed.
     case wrongSize(file: String, expected: Int64, actual: Int64)
+    /// The server announced or sent more than the catalog's size: the transfer was stopped then,
+    /// after `received` bytes, and the file removed.
+    case oversized(url: String, expected: Int64, received: Int64)
+    /// Unpacking passed its limit (`limit` bytes in all; an entry larger than it declared):
+    /// stopped, nothing kept.
+    case unpackLimit(file: String, limit: Int64, reason: String)
     /// The archive's SHA-256 differs from the catalog's; the file was removed.
     case wrongChecksum(file: String, expected: String, actual: String)
     /// The archive could not be unpacked (corrupt, unsupported, or an entry escaping the folder).
@@ -54,6 +60,10 @@ public enum FetchError: Error, CustomStringConvertible, Equatable {
             return "\(url): \(reason) after \(received) bytes; they are kept, run the same command again to resume"
         case let .wrongSize(file, expected, actual):
             return "\(file): \(actual) bytes, the catalog says \(expected); the file was removed"
+        case let .oversized(url, expected, received):
+            return "\(url): the server sent or announced more than the catalog's \(expected) bytes (stopped after \(received)); the file was removed"
+        case let .unpackLimit(file, limit, reason):
+            return "\(file): unpacking stopped at its limit of \(limit) bytes: \(reason); nothing was kept"
         case let .wrongChecksum(file, expected, actual):
             return "\(file): SHA-256 \(actual), the catalog says \(expected); the file was removed"
         case let .badArchive(file, reason):

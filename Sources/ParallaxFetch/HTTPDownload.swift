@@ -18,6 +18,9 @@ public struct HTTPDownload {
     public let partialFile: String
     /// Seconds without a byte before the transfer counts as stalled.
     public var stallSeconds = 60
+    /// The file's exact size when known (the catalog's `bytes:`): the transfer stops as soon as
+    /// the server announces or sends more, with ``FetchError/oversized(url:expected:received:)``.
+    public var maximumBytes: Int64?
 
     public init(url: String, partialFile: String) {
         self.url = url
@@ -38,8 +41,11 @@ public struct HTTPDownload {
         let shouldStop: () -> Bool
         var stopped = false
         var handle: UnsafeMutableRawPointer?
-        init(fd: Int32, offset: Int64, progress: @escaping Progress, shouldStop: @escaping () -> Bool) {
-            self.fd = fd; self.offset = offset; self.resumedFrom = offset; self.progress = progress; self.shouldStop = shouldStop
+        let maximum: Int64?
+        /// Set when the server sent or announced more than ``maximum``: the bytes received then.
+        var oversizedAt: Int64?
+        init(fd: Int32, offset: Int64, maximum: Int64?, progress: @escaping Progress, shouldStop: @escaping () -> Bool) {
+            self.fd = fd; self.offset = offset; self.resumedFrom = offset; self.maximum = maximum; self.progress = progress; self.shouldStop = shouldStop
         }
     }
 
@@ -57,7 +63,7 @@ public struct HTTPDownload {
         guard let curl = curl_easy_init() else { throw FetchError.io(path: url, reason: "libcurl could not start a transfer") }
         defer { curl_easy_cleanup(curl) }
 
-        let transfer = Transfer(fd: fd, offset: Int64(existing), progress: progress, shouldStop: shouldStop)
+        let transfer = Transfer(fd: fd, offset: Int64(existing), maximum: maximumBytes, progress: progress, shouldStop: shouldStop)
         transfer.handle = curl
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -90,6 +96,9 @@ public struct HTTPDownload {
             throw FetchError.httpStatus(url: url, status: status)
         }
         if let error = transfer.writeError { throw FetchError.io(path: partialFile, reason: error) }
+        if let received = transfer.oversizedAt, let maximumBytes {
+            throw FetchError.oversized(url: url, expected: maximumBytes, received: received)
+        }
         guard code == CURLE_OK else {
             let reason = transfer.stopped ? "stopped" : (errorBuffer.first == 0 ? String(cString: curl_easy_strerror(code)) : String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             throw FetchError.transferFailed(url: url, reason: reason, received: transfer.offset)
@@ -117,6 +126,11 @@ public struct HTTPDownload {
                 t.offset = 0
             }
         }
+        // More than the catalog's size: stop now, not after the whole file.
+        if let maximum = t.maximum, Int64(bytes) > maximum - t.offset {
+            t.oversizedAt = t.offset + Int64(bytes)
+            return 0
+        }
         var written = 0
         while written < bytes {
             let n = write(t.fd, data + written, bytes - written)
@@ -141,6 +155,11 @@ public struct HTTPDownload {
             var status = 0
             _ = parallax_curl_response_code(handle, &status)
             t.total = (status == 206 ? t.resumedFrom : 0) + Int64(downloadTotal)
+            // A server announcing more than the catalog's size: stopped before the body.
+            if let maximum = t.maximum, let total = t.total, total > maximum, status < 300 {
+                t.oversizedAt = t.offset
+                return 1
+            }
         }
         t.progress(t.offset, t.total)
         return 0

@@ -56,6 +56,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A world map file (`vio map=FILE`): decoded, and when it is a map, its points matched
     /// against descriptors of its own (the relocalizer's index built from it).
     case worldMap = "world-map"
+    /// MCAP chunk decompression: byte 0 picks the compression (zstd, lz4, none), bytes 1–4 the
+    /// declared uncompressed size (u32), the rest are the chunk's compressed records; wrapped in
+    /// an MCAP file of that one chunk, opened (the limit checked, the chunk decompressed, its
+    /// channels read) and every message's bytes read.
+    case mcapChunk = "mcap-chunk"
 
     /// Scratch folders in memory, one per process and target (targets may run concurrently, as
     /// the tests do).
@@ -89,6 +94,20 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? contents.write(to: url)
         return url.path
+    }
+
+    /// An MCAP file (magic, one chunk record) holding `records` compressed as `compression` and
+    /// declaring `uncompressed` bytes.
+    static func mcap(chunk records: ArraySlice<UInt8>, compression: String, uncompressed: UInt64) -> Data {
+        func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+        var body = le(UInt64(0)) + le(UInt64(0)) + le(uncompressed) + le(UInt32(0))
+        body += le(UInt32(compression.utf8.count)) + Array(compression.utf8)
+        body += le(UInt64(records.count))
+        body += records
+        var file: [UInt8] = [0x89, 0x4D, 0x43, 0x41, 0x50, 0x30, 0x0D, 0x0A, 0x06]
+        file += le(UInt64(body.count))
+        file += body
+        return Data(file)
     }
 
     /// Reads every packet a source gives (images that fail to decode end the replay).
@@ -206,6 +225,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return (try? BenchShardFileFuzzing.read(folder: URL(fileURLWithPath: put(data, "shard/shard.json")).deletingLastPathComponent())) != nil
         case .datasetCatalog:
             return (try? DatasetCatalog(yaml: String(decoding: data, as: UTF8.self), file: "catalog.yaml")) != nil
+        case .mcapChunk:
+            guard data.count >= 5 else { return false }
+            let bytes = [UInt8](data)
+            let compression = ["zstd", "lz4", ""][Int(bytes[0]) % 3]
+            let declared = UInt64(bytes[1]) | UInt64(bytes[2]) << 8 | UInt64(bytes[3]) << 16 | UInt64(bytes[4]) << 24
+            guard let file = try? MCAPFile(path: put(Self.mcap(chunk: bytes[5...], compression: compression, uncompressed: declared), "chunk.mcap")) else { return false }
+            for k in 0..<file.chunkCount {
+                for message in (try? file.messages(inChunk: k)) ?? [] { _ = try? file.data(of: message) }
+            }
+            return true
         case .worldMap:
             guard let map = try? WorldMapFile.decode([UInt8](data), path: "map.pxmap") else { return false }
             let localizer = MapLocalizer(map: map)

@@ -22,22 +22,30 @@ public enum ImageSizeLimit {
     /// `width × height` when both are positive and the product stays within ``maxPixels``
     /// (computed without overflow); otherwise why not.
     public static func check(width: Int, height: Int) -> Result<Int, Refusal> {
+        check(width: width, height: height, limit: maxPixels)
+    }
+
+    /// `width × height` when both are positive and the product stays within `limit` pixels (a
+    /// source's own budget, ``ParallaxDatasets/DatasetOptions/maxImagePixels``); otherwise why not.
+    /// Call it with the size a header declares, before allocating the image.
+    public static func check(width: Int, height: Int, limit: Int) -> Result<Int, Refusal> {
         guard width > 0, height > 0 else { return .failure(.empty(width: width, height: height)) }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= maxPixels else { return .failure(.tooLarge(width: width, height: height)) }
+        guard !overflow, pixels <= limit else { return .failure(.tooLarge(width: width, height: height, limit: limit)) }
         return .success(pixels)
     }
 
     /// Why a declared size is refused.
     public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
         case empty(width: Int, height: Int)
-        case tooLarge(width: Int, height: Int)
+        /// Larger than `limit` pixels.
+        case tooLarge(width: Int, height: Int, limit: Int)
 
         public var description: String {
             switch self {
             case let .empty(w, h): return "declared size \(w)×\(h) is empty"
-            case let .tooLarge(w, h):
-                return "declared size \(w)×\(h) exceeds the limit of \(Double(ImageSizeLimit.maxPixels) / 1e6) megapixels (--max-image-megapixels)"
+            case let .tooLarge(w, h, limit):
+                return "declared size \(w)×\(h) exceeds the limit of \(Double(limit) / 1e6) megapixels (--max-image-megapixels)"
             }
         }
     }

@@ -88,8 +88,10 @@ public final class VideoFile {
     /// FFmpeg's own log is silenced: what goes wrong reaches the user as a ``VideoError``.
     static let silenceLog: Void = av_log_set_level(AV_LOG_QUIET)
 
-    /// Opens `path` and its best video stream's decoder.
-    public init(path: String) throws {
+    /// Opens `path` and its best video stream's decoder. `maxPixels` is the pixel budget
+    /// (``ImageSizeLimit``; the CLI's `--max-image-megapixels`): a stream whose frames are
+    /// larger is refused before any frame is decoded.
+    public init(path: String, maxPixels: Int = ImageSizeLimit.maxPixels) throws {
         Self.silenceLog
         self.path = path
         var context: UnsafeMutablePointer<AVFormatContext>?
@@ -103,7 +105,7 @@ public final class VideoFile {
         }
         let opened = avformat_open_input(&context, path, nil, nil)
         guard opened >= 0, let container = context else { throw VideoError.unreadable(path: path, reason: Self.message(opened)) }
-        try Self.findStreamInfo(container, path: path)
+        try Self.findStreamInfo(container, path: path, maxPixels: maxPixels)
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(container, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         // Without a decoder, FFmpeg still names the stream: find it to name its codec.
@@ -130,7 +132,7 @@ public final class VideoFile {
         // The pixel budget (--max-image-megapixels) is checked on the header before a decoder
         // exists, and handed to the decoder (`max_pixels`) so no frame of the stream, whatever
         // its own header says later, is allocated above it.
-        if case let .failure(refusal) = ImageSizeLimit.check(width: header.width, height: header.height) {
+        if case let .failure(refusal) = ImageSizeLimit.check(width: header.width, height: header.height, limit: maxPixels) {
             throw VideoError.unreadable(path: path, reason: "frame \(refusal)")
         }
         guard header.width <= 1 << 14, header.height <= 1 << 14, tb.num > 0, tb.den > 0 else {
@@ -139,7 +141,7 @@ public final class VideoFile {
         codecContext = avcodec_alloc_context3(decoder)
         guard let codecContext else { throw VideoError.unreadable(path: path, reason: "out of memory") }
         codecContext.pointee.thread_count = 1
-        codecContext.pointee.max_pixels = Int64(ImageSizeLimit.maxPixels)
+        codecContext.pointee.max_pixels = Int64(maxPixels)
         guard avcodec_parameters_to_context(codecContext, stream.pointee.codecpar) >= 0, avcodec_open2(codecContext, decoder, nil) >= 0 else {
             throw VideoError.unsupportedCodec(path: path, codec: codecName)
         }
@@ -312,18 +314,18 @@ public final class VideoFile {
     /// `max_pixels` (``ImageSizeLimit``), so a tiny file declaring a 16000×16000 stream is
     /// refused by the probe instead of allocating its frames. A stream whose header already
     /// declares a size over the budget is refused before any probing.
-    static func findStreamInfo(_ container: UnsafeMutablePointer<AVFormatContext>, path: String) throws {
+    static func findStreamInfo(_ container: UnsafeMutablePointer<AVFormatContext>, path: String, maxPixels: Int) throws {
         let count = Int(container.pointee.nb_streams)
         for k in 0..<count {
             guard let parameters = container.pointee.streams[k]?.pointee.codecpar.pointee,
                   parameters.codec_type == AVMEDIA_TYPE_VIDEO, parameters.width > 0, parameters.height > 0 else { continue }
-            if case let .failure(refusal) = ImageSizeLimit.check(width: Int(parameters.width), height: Int(parameters.height)) {
+            if case let .failure(refusal) = ImageSizeLimit.check(width: Int(parameters.width), height: Int(parameters.height), limit: maxPixels) {
                 throw VideoError.unreadable(path: path, reason: "stream \(k): frame \(refusal)")
             }
         }
         var options = [OpaquePointer?](repeating: nil, count: max(count, 1))
         defer { for k in options.indices { av_dict_free(&options[k]) } }
-        for k in 0..<count { av_dict_set_int(&options[k], "max_pixels", Int64(ImageSizeLimit.maxPixels), 0) }
+        for k in 0..<count { av_dict_set_int(&options[k], "max_pixels", Int64(maxPixels), 0) }
         let found = count > 0 ? options.withUnsafeMutableBufferPointer { avformat_find_stream_info(container, $0.baseAddress) }
             : avformat_find_stream_info(container, nil)
         guard found >= 0 else { throw VideoError.unreadable(path: path, reason: Self.message(found)) }

@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxCore
 import ParallaxDatasets
+import ParallaxGeometry
 import ParallaxImage
 
 /// A video file (mp4, mov, avi, mkv, webm, m4v) as a dataset of one camera stream `cam0`: each
@@ -35,13 +36,14 @@ public final class VideoFileSource: DatasetSource {
     /// The time of the last frame given out.
     private var lastTime: Timestamp?
 
-    /// Opens the video at `path`, converting frames to `pixels`.
-    public init(path: String, pixels: VideoFile.Pixels = .rgb) throws {
+    /// Opens the video at `path`, converting frames to `pixels`; frames over `maxPixels` are
+    /// refused before any is decoded (``VideoFile/init(path:maxPixels:)``).
+    public init(path: String, pixels: VideoFile.Pixels = .rgb, maxPixels: Int = ImageSizeLimit.maxPixels) throws {
         // One pass over the packets for the listing; the frames then come from a fresh demuxer
         // (seeking back is not exact in every container).
-        let times = try VideoFile(path: path).packetTimes()
+        let times = try VideoFile(path: path, maxPixels: maxPixels).packetTimes()
         guard !times.isEmpty else { throw VideoError.noFrames(path: path) }
-        file = try VideoFile(path: path)
+        file = try VideoFile(path: path, maxPixels: maxPixels)
         self.pixels = pixels
         self.times = times
         var listing = StreamListing()
@@ -90,6 +92,6 @@ public enum VideoFileFormat: DatasetFormat {
     }
 
     public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
-        try VideoFileSource(path: path, pixels: options.grayVideo ? .gray : .rgb)
+        try VideoFileSource(path: path, pixels: options.grayVideo ? .gray : .rgb, maxPixels: options.maxImagePixels)
     }
 }

@@ -28,6 +28,10 @@ public enum WorldMapFile {
     public static let formatVersion: UInt32 = 1
     static let magic: [UInt8] = Array("PXWMAP\r\n".utf8)
     static let headerSize = 24
+    /// Largest payload this build reads (bytes): 4 GiB, some 25 million points with their
+    /// descriptors — far past what a run builds (docs/world-maps.md), and a file claiming more is
+    /// refused having read only its header.
+    public static let maximumPayloadBytes: UInt64 = 4 << 30
 
     /// Why a file is not a map this build can use.
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
@@ -99,32 +103,82 @@ public enum WorldMapFile {
 
     // MARK: Reading
 
-    /// The map in the file at `path`.
+    /// The map in the file at `path`, read in one pass: the 24-byte header first (magic,
+    /// version, and the payload length against the file's size: a file that is not a map, or
+    /// declares more than it holds, is refused having read 24 bytes), then the payload once into
+    /// one buffer of exactly its length, its CRC checked, then every count against the bytes left
+    /// before anything is allocated for it. Peak memory: the payload once, plus the map.
     public static func read(_ path: String) throws -> WorldMap {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw Error.unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file")
+        }
+        defer { try? handle.close() }
+        let fileSize: UInt64
+        let header: [UInt8]
+        do {
+            fileSize = try handle.seekToEnd()
+            try handle.seek(toOffset: 0)
+            header = [UInt8](try handle.read(upToCount: headerSize) ?? Data())
+        } catch {
             throw Error.unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        return try decode([UInt8](data), path: path)
+        let length = try checkHeader(header, fileSize: fileSize, path: path)
+        var payload = [UInt8]()
+        do {
+            payload.reserveCapacity(length)
+            while payload.count < length {
+                guard let piece = try handle.read(upToCount: min(length - payload.count, 1 << 24)), !piece.isEmpty else { break }
+                payload.append(contentsOf: piece)
+            }
+        } catch {
+            throw Error.unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        guard payload.count == length else {
+            throw Error.truncated(path: path, expected: headerSize + length, actual: headerSize + payload.count)
+        }
+        return try decodePayload(payload[...], stored: storedChecksum(header), path: path)
     }
 
     /// The map in `bytes` (`path` names it in errors).
     public static func decode(_ bytes: [UInt8], path: String) throws -> WorldMap {
-        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else { throw Error.notAMap(path: path) }
-        guard bytes.count >= headerSize else { throw Error.truncated(path: path, expected: headerSize, actual: bytes.count) }
-        var h = ByteReader(bytes: bytes[magic.count..<headerSize], path: path)
+        let length = try checkHeader(Array(bytes.prefix(headerSize)), fileSize: UInt64(bytes.count), path: path)
+        return try decodePayload(bytes[headerSize..<(headerSize + length)], stored: storedChecksum(bytes), path: path)
+    }
+
+    /// Checks the header (`header`: the file's first bytes, up to ``headerSize``) of a file of
+    /// `fileSize` bytes: magic, version, and that the declared payload length is exactly what
+    /// follows the header. Returns that length (bytes).
+    static func checkHeader(_ header: [UInt8], fileSize: UInt64, path: String) throws -> Int {
+        guard header.count >= magic.count, Array(header[0..<magic.count]) == magic else { throw Error.notAMap(path: path) }
+        guard header.count >= headerSize, fileSize >= UInt64(headerSize) else {
+            throw Error.truncated(path: path, expected: headerSize, actual: min(header.count, Int(clamping: fileSize)))
+        }
+        var h = ByteReader(bytes: header[magic.count..<headerSize], path: path)
         let version = try h.u32()
         guard version <= formatVersion else { throw Error.newerVersion(path: path, version: version) }
         guard version >= 1 else { throw Error.malformed(path: path, reason: "format version 0") }
-        let length = try h.u64(), stored = try h.u32()
-        let available = bytes.count - headerSize
-        guard length <= UInt64(Int.max - headerSize), Int(length) <= available else {
-            throw Error.truncated(path: path, expected: headerSize + Int(min(length, UInt64(Int.max / 2))), actual: bytes.count)
+        let length = try h.u64()
+        let available = fileSize - UInt64(headerSize)
+        guard length <= available else {
+            throw Error.truncated(path: path, expected: headerSize + Int(min(length, UInt64(Int.max / 2))), actual: Int(clamping: fileSize))
         }
-        guard Int(length) == available else {
-            throw Error.malformed(path: path, reason: "\(available - Int(length)) byte(s) after the payload")
+        guard length == available else {
+            throw Error.malformed(path: path, reason: "\(available - length) byte(s) after the payload")
         }
-        let payload = bytes[headerSize...]
+        guard length <= maximumPayloadBytes else {
+            throw Error.malformed(path: path, reason: "a payload of \(length) bytes, more than the \(maximumPayloadBytes >> 30) GiB this build reads")
+        }
+        return Int(length)
+    }
+
+    /// The CRC-32 stored in a header (bytes 20–23).
+    static func storedChecksum(_ header: [UInt8]) -> UInt32 {
+        guard header.count >= headerSize else { return 0 }
+        return header[20..<24].reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// The map in a payload whose header said CRC `stored`.
+    static func decodePayload(_ payload: ArraySlice<UInt8>, stored: UInt32, path: String) throws -> WorldMap {
         let computed = checksum(payload)
         guard computed == stored else { throw Error.checksum(path: path, stored: stored, computed: computed) }
         var r = ByteReader(bytes: payload, path: path)

@@ -108,6 +108,35 @@ import ParallaxTesting
         #expect(offOut.count == 31 && offReport.skipped.isEmpty)
     }
 
+    /// A source slower than real time keeps the bus behind schedule for the whole run: it reads
+    /// due packets ahead of analysis only within its backlog bound (here 3 packets' bytes), not
+    /// the whole dataset (every packet accepted before the first was analyzed).
+    @Test func realtimeBacklogIsBoundedWhenTheSourceIsSlowerThanRealTime() throws {
+        final class SlowSource: PacketSource, @unchecked Sendable {
+            let streams = [StreamDescription(MultiRate.cam)]
+            var k = 0
+            func next() throws -> AnyPacket? {
+                guard k < 40 else { return nil }
+                defer { k += 1 }
+                Thread.sleep(forTimeInterval: 0.003)  // 3 ms per packet of a 1 kHz stream
+                return AnyPacket(stream: MultiRate.cam.name, timestamp: Timestamp(nanoseconds: Int64(k) * 1_000_000), payload: k)
+            }
+        }
+        var options = FrameBus.Options(mode: .realtime)
+        options.realtimeBacklogBytes = 3 * PayloadBytes.defaultBytes
+        let bus = try FrameBus(sources: [SlowSource()], analyzers: [AnalyzerInstance(Doubler(options: .init()))], options: options)
+        final class Lag: @unchecked Sendable { var accepted = 0, most = 0, processed = 0 }
+        let lag = Lag()
+        let report = try bus.run(sink: { _, packet in
+            guard let v = packet.payload as? Int, v >= 0 else { return }
+            lag.processed += 1
+            lag.most = max(lag.most, lag.accepted - (v / 2 + 1))
+        }, inputs: { _ in lag.accepted += 1 })
+        #expect(lag.accepted == 40)
+        #expect(lag.processed + report.skipped.reduce(0) { $0 + $1.count } == 40)
+        #expect(lag.most <= 3, "packets read ahead of analysis: \(lag.most)")
+    }
+
     @Test func cancellationStopsCleanlyAndFlushes() throws {
         // As Ctrl-C does in the CLI: the check turns true after a few groups.
         let bus = try FrameBus(sources: [ArraySource(MultiRate.cam, (1...100).map { Packet($0, at: Timestamp(nanoseconds: Int64($0))) })],

@@ -140,7 +140,7 @@ import ParallaxGeometry
         }
         // A PFM size whose product overflows Int is refused, not trapped.
         try refused(Data("Pf\n9999999999 9999999999\n-1\n".utf8)) { _ = try DenseFiles.readPFM(path: $0) }
-        #expect(ImageSizeLimit.check(width: Int.max, height: 2) == .failure(.tooLarge(width: Int.max, height: 2)))
+        #expect(ImageSizeLimit.check(width: Int.max, height: 2) == .failure(.tooLarge(width: Int.max, height: 2, limit: ImageSizeLimit.maxPixels)))
         #expect(ImageSizeLimit.check(width: 752, height: 480) == .success(360_960))
         #expect(ImageSizeLimit.check(width: 0, height: 480) == .failure(.empty(width: 0, height: 480)))
     }

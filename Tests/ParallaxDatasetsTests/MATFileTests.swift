@@ -50,6 +50,34 @@ import ParallaxCore
         #expect(throws: MATFileError.self) { _ = try MATFile(bytes: bytes, path: "flipped.mat") }
     }
 
+    /// A zlib stream of `bytes` in one stored block (no compression) with its Adler-32.
+    static func zlibStored(_ bytes: [UInt8]) -> [UInt8] {
+        precondition(bytes.count < 65536)
+        let n = UInt16(bytes.count)
+        var a: UInt32 = 1, b: UInt32 = 0
+        for x in bytes { a = (a + UInt32(x)) % 65521; b = (b + a) % 65521 }
+        let adler = b << 16 | a
+        return [0x78, 0x01, 0x01, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8(~n >> 8)] + bytes
+            + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
+    }
+
+    /// A compressed element inflates only as far as the shared ``DecompressionLimit`` allows
+    /// (MAT-files declare no uncompressed size: what comes out is counted as it comes), and the
+    /// refusal names the file, the element's offset and the sizes.
+    @Test func inflatingStopsAtTheLimit() throws {
+        let data = (0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let stream = Self.zlibStored(data)[...]
+        #expect(try MATFile.inflate(stream, path: "ok.mat", offset: 128) == data)
+        let tight = DecompressionLimit(ceilingBytes: 1024, maximumRatio: 1, ratioFreeBytes: 0)
+        #expect(performing: { _ = try MATFile.inflate(stream, path: "bomb.mat", offset: 136, limit: tight) }, throws: { error in
+            guard let e = error as? DecompressionLimitError else { return false }
+            return e.file == "bomb.mat" && e.offset == 136 && e.codec == "zlib" && e.limitBytes == 1024 && !e.declared && error is any BadInput
+        })
+        // The file's own limit: the ratio bound past 64 MiB, under 256 MiB.
+        #expect(MATFile.inflateLimit.limit(compressed: 1000) == 64 << 20)
+        #expect(MATFile.inflateLimit.limit(compressed: 100 << 20) == MATFile.maximumInflatedBytes)
+    }
+
     @Test func otherFilesAreRefusedByName() throws {
         #expect { _ = try MATFile(bytes: Array("hello".utf8), path: "x.mat") } throws: { "\($0)".contains("shorter than the 128-byte header") }
         var header = [UInt8](repeating: 0x20, count: 128)

@@ -106,6 +106,79 @@ import ParallaxMath
         try refused(unindexed, "has no index")
     }
 
+    /// A chunk declaring more than ``DecompressionLimit`` allows (2 GiB, or 100 MB from a few
+    /// hundred bytes) is refused before anything is allocated: bz2 and lz4 alike, naming the
+    /// file, the chunk's offset and the sizes.
+    @Test(arguments: ["tiny-bz2.bag", "tiny-lz4.bag"])
+    func chunksDeclaringTooMuchAreRefused(_ name: String) throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: Self.bag(name)))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-bombs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let codec = name.contains("bz2") ? "bz2" : "lz4"
+        for declared: UInt32 in [0x8000_0000, 100_000_000] {
+            var bomb = original
+            // Every chunk's "size=" field (u32, the uncompressed size).
+            var searchFrom = bomb.startIndex
+            while let r = bomb.range(of: Data("size=".utf8), in: searchFrom..<bomb.endIndex) {
+                withUnsafeBytes(of: declared.littleEndian) { bomb.replaceSubrange(r.upperBound..<(r.upperBound + 4), with: $0) }
+                searchFrom = r.upperBound + 4
+            }
+            #expect(searchFrom != bomb.startIndex, "the bag has a chunk")
+            let path = dir.appendingPathComponent("\(declared)-\(name)").path
+            try bomb.write(to: URL(fileURLWithPath: path))
+            #expect(performing: { _ = try Self.packets(try DatasetFolder.open(path)) }, throws: { error in
+                guard let e = error as? DecompressionLimitError else { return false }
+                return e.file == path && e.codec == codec && e.expandedBytes == UInt64(declared) && e.offset > 0 && "\(e)".contains(path)
+            })
+        }
+    }
+
+    /// Image messages honour the pixel budget (`--max-image-megapixels`, passed as
+    /// ``DatasetOptions/maxImagePixels``): a message declaring more is refused when the bag is
+    /// opened — its size is in its first bytes — before any image is allocated, naming the topic;
+    /// ROS 1 and ROS 2 (CDR) alike.
+    @Test(arguments: ["tiny-none.bag", "tiny2-none"])
+    func imagesLargerThanThePixelBudgetAreRefusedBeforeDecoding(_ name: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-budget-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 16×12 frames against a budget of 100 pixels.
+        var options = DatasetOptions()
+        options.maxImagePixels = 100
+        #expect(performing: { _ = try DatasetFolder.open(Self.bag(name), options: options) }, throws: { error in
+            "\(error)".contains("/cam0/image_raw") && "\(error)".contains("16×12 exceeds the limit of 0.0001 megapixels") && error is any BadInput
+        })
+        options.maxImagePixels = 192
+        #expect(try Self.packets(try DatasetFolder.open(Self.bag(name), options: options)).filter { $0.stream == "cam0" }.count == 3)
+        // Frames declaring 100000×100000 (10 gigapixels) over 192 bytes of pixels: refused at open.
+        let isBag1 = name.hasSuffix(".bag")
+        let source = isBag1 ? URL(fileURLWithPath: Self.bag(name)) : URL(fileURLWithPath: Self.bag(name)).appendingPathComponent("\(name).mcap")
+        var data = try Data(contentsOf: source)
+        let size = Data([0x0c, 0, 0, 0, 0x10, 0, 0, 0, isBag1 ? 5 : 6, 0, 0, 0] + Array("mono8".utf8))
+        var huge = Data()
+        for v: UInt32 in [100_000, 100_000] { withUnsafeBytes(of: v.littleEndian) { huge.append(contentsOf: $0) } }
+        var from = data.startIndex, patched = 0
+        while let r = data.range(of: size, in: from..<data.endIndex) {
+            data.replaceSubrange(r.lowerBound..<(r.lowerBound + 8), with: huge)
+            from = r.upperBound
+            patched += 1
+        }
+        #expect(patched == 3)
+        let target: String
+        if isBag1 {
+            target = dir.appendingPathComponent(name).path
+            try data.write(to: URL(fileURLWithPath: target))
+        } else {
+            target = dir.appendingPathComponent(name).path
+            try FileManager.default.copyItem(atPath: Self.bag(name), toPath: target)
+            try data.write(to: URL(fileURLWithPath: target).appendingPathComponent("\(name).mcap"))
+        }
+        #expect(performing: { _ = try DatasetFolder.open(target) }, throws: { error in
+            "\(error)".contains("100000×100000 exceeds the limit") && "\(error)".contains("/cam0/image_raw") && error is any BadInput
+        })
+    }
+
     /// An MCAP file cut after its data (no summary, no footer: a recording that was stopped)
     /// is read to its last whole record.
     @Test func anMCAPWithoutItsSummaryIsReadSequentially() throws {

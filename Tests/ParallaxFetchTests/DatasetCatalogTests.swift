@@ -41,6 +41,12 @@ import ParallaxDatasets
         ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip', bytes: 0}]}]", "bytes"),
         ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: []}]", "no sequences"),
         ("datasets: [{name: a, title: t}]", "not a catalog"),
+        ("datasets: [{name: '../../outside', title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip'}]}]", "dataset name '../../outside' is a path"),
+        ("datasets: [{name: '..', title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip'}]}]", "dataset name '..' starts with '.'"),
+        ("datasets: [{name: 'a\\\\b', title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip'}]}]", "is a path"),
+        ("datasets: [{name: '', title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip'}]}]", "dataset name '' is empty"),
+        ("datasets: [{name: \"a\\tb\", title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip'}]}]", "control character"),
+        ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: 'x/../../y', url: 'http://h/a.zip'}]}]", "sequence name 'x/../../y' is a path"),
     ])
     func aBadCatalogIsAnErrorNamingTheFileAndTheField(yaml: String, words: String) {
         do { _ = try DatasetCatalog(yaml: yaml, file: "mirror.yaml"); Issue.record("accepted: \(yaml)") } catch let e as FetchError {

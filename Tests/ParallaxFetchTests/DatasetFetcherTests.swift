@@ -147,6 +147,46 @@ import ParallaxDatasets
         #expect(!FileManager.default.fileExists(atPath: s.folder + "/.parallax-downloads/tiny-seq-seq.tar.gz.partial"))
     }
 
+    /// A server sending more than the catalog's `bytes:` is stopped as soon as it passes them —
+    /// when it announces its length, before the body; without one, at the first block past it —
+    /// and the file is removed.
+    @Test(arguments: [false, true])
+    func aServerSendingMoreThanTheCatalogSaysIsStoppedEarly(hidesLength: Bool) throws {
+        let s = try Self.setup()
+        defer { s.server.stop(); try? FileManager.default.removeItem(atPath: s.folder) }
+        let huge = [UInt8](repeating: 7, count: 8 << 20)
+        s.server.set("/seq.tar.gz", .init(body: huge, hidesLength: hidesLength))
+        var fetcher = DatasetFetcher(catalog: try s.catalog(bytes: Int64(s.archive.count)), destination: s.folder)
+        fetcher.retries = 0
+        do { _ = try fetcher.fetch(dataset: "tiny", sequence: nil); Issue.record("no error") } catch let e as FetchError {
+            guard case let .oversized(url, expected, received) = e else { Issue.record("\(e)"); return }
+            #expect(url == s.server.url("/seq.tar.gz") && expected == Int64(s.archive.count))
+            #expect(received < 1 << 20 && (hidesLength ? received > expected : true), "stopped after \(received) of \(huge.count) bytes")
+            #expect(e.description.contains("more than the catalog's"))
+        }
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: s.folder + "/.parallax-downloads"))?.isEmpty ?? true)
+        #expect(!FileManager.default.fileExists(atPath: s.folder + "/seq"))
+    }
+
+    /// The unpacked total has a ceiling: an archive unpacking past it (a zip bomb) is stopped
+    /// there, and nothing is kept.
+    @Test(arguments: [TestArchive.Kind.tarGzip, .zip])
+    func anArchiveUnpackingPastItsLimitIsStoppedAndNothingIsKept(kind: TestArchive.Kind) throws {
+        let s = try Self.setup(kind, files: Self.eurocFiles() + [("seq/mav0/zeros.bin", [UInt8](repeating: 0, count: 4 << 20))])
+        defer { s.server.stop(); try? FileManager.default.removeItem(atPath: s.folder) }
+        var fetcher = DatasetFetcher(catalog: try s.catalog(path: kind == .zip ? "/seq.zip" : "/seq.tar.gz"), destination: s.folder)
+        fetcher.maximumUnpackedBytes = 1 << 20
+        do { _ = try fetcher.fetch(dataset: "tiny", sequence: nil); Issue.record("no error") } catch let e as FetchError {
+            guard case let .unpackLimit(_, limit, reason) = e else { Issue.record("\(e)"); return }
+            #expect(limit == 1 << 20 && reason.contains("zeros.bin"))
+        }
+        #expect(s.leftovers().allSatisfy { $0 == ".parallax-downloads" })
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: s.folder + "/.parallax-downloads"))?.isEmpty ?? true)
+        // The default limit: 32 × the archive, at least 1 GiB.
+        #expect(ArchiveExtraction.defaultMaximumBytes(archiveBytes: 1000) == 1 << 30)
+        #expect(ArchiveExtraction.defaultMaximumBytes(archiveBytes: 1 << 31) == 1 << 36)
+    }
+
     @Test func a404IsAnErrorNamingTheURLAndLeavesNothing() throws {
         let s = try Self.setup()
         defer { s.server.stop(); try? FileManager.default.removeItem(atPath: s.folder) }

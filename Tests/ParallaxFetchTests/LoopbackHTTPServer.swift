@@ -16,6 +16,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var cuts = 0
         /// Answers 200 with the whole body even when a range is asked for.
         var ignoresRange = false
+        /// Sends no Content-Length (the body ends when the connection closes).
+        var hidesLength = false
     }
 
     /// One request as received: its path and its Range header (nil without one).
@@ -106,7 +108,8 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var header = start > 0
             ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(start)-\(resource.body.count - 1)/\(resource.body.count)\r\n"
             : "HTTP/1.1 200 OK\r\n"
-        header += "Content-Length: \(body.count)\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n"
+        if !resource.hidesLength { header += "Content-Length: \(body.count)\r\n" }
+        header += "Accept-Ranges: bytes\r\nConnection: close\r\n\r\n"
         send(client, header)
         let sent = resource.cuts > 0 ? min(resource.cutAfter ?? body.count, body.count) : body.count
         send(client, Array(body[..<sent]))

@@ -70,6 +70,35 @@ import Testing
         }
     }
 
+    /// `read` streams: the header is checked before the payload is read, so a huge file that is
+    /// not a map, or a map header declaring more than this build reads, is refused having read
+    /// 24 bytes (the files are sparse: 64 GiB on paper, nothing on disk; reading one whole would
+    /// exhaust memory). A header whose length disagrees with the file's size is refused too.
+    @Test func readChecksTheHeaderBeforeReadingThePayload() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sparse-\(UUID().uuidString).pxmap").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func write(header: [UInt8], size: UInt64) throws {
+            try Data(header).write(to: URL(fileURLWithPath: path))
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.truncate(atOffset: size)
+            try handle.close()
+        }
+        let big: UInt64 = 64 << 30
+        try write(header: Array("\u{89}PNG\r\n\u{1a}\n".utf8), size: big)
+        #expect(throws: WorldMapFile.Error.notAMap(path: path)) { try WorldMapFile.read(path) }
+        var header = Array(WorldMapFile.encode(Self.map()).prefix(WorldMapFile.headerSize))
+        for i in 0..<8 { header[12 + i] = UInt8(truncatingIfNeeded: (big - 24) >> (8 * UInt64(i))) }
+        try write(header: header, size: big)
+        #expect { try WorldMapFile.read(path) } throws: { error in
+            guard case let .malformed(_, reason) = error as? WorldMapFile.Error else { return false }
+            return reason.contains("more than the 4 GiB")
+        }
+        // The length says 1 MiB; the file holds 100 bytes more than the header.
+        for i in 0..<8 { header[12 + i] = UInt8(truncatingIfNeeded: UInt64(1 << 20) >> (8 * UInt64(i))) }
+        try write(header: header, size: 124)
+        #expect(throws: WorldMapFile.Error.truncated(path: path, expected: 24 + (1 << 20), actual: 124)) { try WorldMapFile.read(path) }
+    }
+
     /// A payload whose checksum is right but whose counts lie: refused before any allocation.
     @Test func countsAreCheckedAgainstTheBytesLeft() {
         var payload = Array(WorldMapFile.encode(Self.map()).dropFirst(WorldMapFile.headerSize))
