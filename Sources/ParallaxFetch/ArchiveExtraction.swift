@@ -39,10 +39,26 @@ public struct ArchiveExtraction {
 
     public init(archive: String, into folder: String, strip: Int = 0, maximumBytes: Int64? = nil) {
         self.archive = archive
-        self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+        // Symbolic links in the folder's own path resolved: libarchive's secure-symlinks rule
+        // refuses to write through any link on an entry's path, the user's (a linked home or
+        // data disk) included.
+        self.folder = Self.resolvingLinks(URL(fileURLWithPath: folder).standardizedFileURL.path)
         self.strip = strip
         let size = ((try? FileManager.default.attributesOfItem(atPath: archive)[.size]) as? NSNumber)?.int64Value ?? 0
         self.maximumBytes = maximumBytes ?? Self.defaultMaximumBytes(archiveBytes: size)
+    }
+
+    /// `path` with the symbolic links of its longest existing ancestor resolved (realpath), the
+    /// folders still to be made appended as they are.
+    static func resolvingLinks(_ path: String) -> String {
+        var existing = path, rest: [String] = []
+        while !FileManager.default.fileExists(atPath: existing), existing != "/", !existing.isEmpty {
+            rest.insert((existing as NSString).lastPathComponent, at: 0)
+            existing = (existing as NSString).deletingLastPathComponent
+        }
+        guard let resolved = realpath(existing, nil) else { return path }
+        defer { free(resolved) }
+        return rest.reduce(String(cString: resolved)) { ($0 as NSString).appendingPathComponent($1) }
     }
 
     /// The path an entry lands on below ``folder``, `nil` for one stripped away entirely;

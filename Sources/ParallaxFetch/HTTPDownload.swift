@@ -82,7 +82,11 @@ public struct HTTPDownload {
             _ = parallax_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
             _ = parallax_curl_set_progress(curl, HTTPDownload.onProgress)
             _ = parallax_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context)
-            return curl_easy_perform(curl)
+            let code = curl_easy_perform(curl)
+            // libcurl keeps the error buffer's address until cleanup; the buffer is pinned only
+            // inside this closure, so curl forgets it before the closure ends.
+            _ = parallax_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, nil)
+            return code
         }
         var status = 0
         _ = parallax_curl_response_code(curl, &status)
@@ -107,6 +111,15 @@ public struct HTTPDownload {
         return transfer.offset
     }
 
+    /// The first byte of a `Content-Range: bytes START-END/TOTAL` value, nil when it is not one.
+    static func contentRangeStart(_ value: String) -> Int64? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("bytes ") else { return nil }
+        let range = trimmed.dropFirst(6).split(separator: "/", maxSplits: 1).first ?? ""
+        guard let dash = range.firstIndex(of: "-") else { return nil }
+        return Int64(range[..<dash])
+    }
+
     /// libcurl's write callback: decides once (at the first bytes) whether they continue the
     /// partial file (206) or replace it (200), then writes them at the end.
     private static let onData: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
@@ -118,6 +131,17 @@ public struct HTTPDownload {
             var status = 0
             if let handle = t.handle { _ = parallax_curl_response_code(handle, &status) }
             if status >= 400 { return 0 }  // an error page: not the archive
+            if status == 206, let handle = t.handle {
+                // CURLOPT_RANGE does not check where the server's part starts: a part that
+                // does not start at the partial file's end would be appended at the wrong place.
+                var value = [CChar](repeating: 0, count: 256)
+                let start = parallax_curl_header(handle, "Content-Range", &value, value.count) == 0 ? nil
+                    : HTTPDownload.contentRangeStart(String(decoding: value.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                guard start == t.offset else {
+                    t.writeError = "the server resumed at byte \(start.map(String.init) ?? "?") (Content-Range), not at \(t.offset) where the partial file ends"
+                    return 0
+                }
+            }
             if status == 200, t.offset > 0 {
                 // The server ignored the range: the body is the whole file.
                 guard ftruncate(t.fd, 0) == 0, lseek(t.fd, 0, SEEK_SET) == 0 else {

@@ -39,4 +39,29 @@ import Testing
         let summary = try ArchiveExtraction(archive: archive, into: folder + "2", maximumBytes: 1_200_000).run()
         #expect(summary.files == 2 && summary.bytes == 1_200_000)
     }
+
+    /// A folder reached through a symbolic link of the user's (a linked data disk) unpacks:
+    /// libarchive's secure-symlinks rule sees the resolved path, and still refuses links the
+    /// archive itself would make.
+    @Test func aFolderBehindALinkUnpacks() throws {
+        let (archive, folder) = try Self.archive(.tarGzip, [("data/x.txt", Array("hello".utf8))])
+        let base = (folder as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: base + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: base + "/link", withDestinationPath: base + "/real")
+        let summary = try ArchiveExtraction(archive: archive, into: base + "/link/sub").run()
+        #expect(summary.files == 1)
+        #expect(FileManager.default.contents(atPath: base + "/real/sub/data/x.txt") == Data("hello".utf8))
+    }
+}
+
+/// Where a resumed download's part starts, read from the server's Content-Range.
+@Suite struct ContentRangeTests {
+    @Test func theStartIsReadAndAnythingElseIsNot() {
+        #expect(HTTPDownload.contentRangeStart("bytes 100-199/200") == 100)
+        #expect(HTTPDownload.contentRangeStart(" bytes 0-9/*") == 0)
+        #expect(HTTPDownload.contentRangeStart("bytes */200") == nil)
+        #expect(HTTPDownload.contentRangeStart("items 1-2/3") == nil)
+        #expect(HTTPDownload.contentRangeStart("") == nil)
+    }
 }
