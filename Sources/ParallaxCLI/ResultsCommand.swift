@@ -17,6 +17,10 @@ struct ResultsDatabaseOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The results database (default: $PARALLAX_RESULTS_DB, else ~/.local/share/parallax/results.sqlite).", valueName: "file"))
     var db: String?
 
+    mutating func validate() throws {
+        if let db, db.isEmpty { throw ValidationError("--db is empty: name a results database file") }
+    }
+
     /// Opens the database; one that does not exist is an error (reading creates nothing).
     func open() throws -> ResultsDatabase {
         let path = db ?? BenchRecording.defaultDatabasePath

@@ -49,6 +49,11 @@ public struct OutputFolder: Sendable {
         guard target != "/", !(cwd == target || cwd.hasPrefix(target.hasSuffix("/") ? target : target + "/")) else {
             throw RefusedError(description: "--out '\(path)' is the working folder or one of its parents: name a folder of its own")
         }
+        // The commit moves the old folder aside and the new one into place: a symbolic link of
+        // the user's would be replaced by a folder, so it is refused.
+        if OutputPath.isSymbolicLink(final.path) {
+            throw RefusedError(description: "--out '\(path)' is a symbolic link: name the folder it points to (nothing was written)")
+        }
         try Self.checkReplaceable(final, path: path)
         // Locked before the staging folder is looked at: a second command on the same --out must
         // not remove the first one's staging folder. (Its parent folders are made first, as the

@@ -59,6 +59,11 @@ public enum OutputPath {
         if isFolder(staged(path)) {
             throw RefusedError(option: option, path: path, reason: "its staging name '\(staged(path))' is an existing folder: name another file")
         }
+        // rename(2) replaces a symbolic link itself, not what it points to: a user's link is
+        // never turned into a file of ours.
+        if isSymbolicLink(path) {
+            throw RefusedError(option: option, path: path, reason: "is a symbolic link: name the file it points to, or another file (nothing was written)")
+        }
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard isFolder(parent) else {
             throw RefusedError(option: option, path: path, reason: "its folder '\(parent)' does not exist")
@@ -75,6 +80,12 @@ public enum OutputPath {
                 ? "it is an existing folder (it is never replaced)" : String(cString: strerror(code))
             throw CommitError(path: path, staged: staged, reason: reason)
         }
+    }
+
+    /// Whether `path` itself is a symbolic link (not followed).
+    public static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// Whether `path` is a folder (following links).

@@ -19,6 +19,8 @@ public final class VideoFileSource: DatasetSource {
     public let streams: [StreamDescription]
     public let groundTruth: Trajectory? = nil
     public let missingImages: [String: Int] = [:]
+    /// What the reader dropped (frames at a repeated time), said when it opens.
+    public private(set) var notes: [String] = []
     /// The stream's name.
     public static let stream = "cam0"
     /// What the file's header claims.
@@ -53,6 +55,10 @@ public final class VideoFileSource: DatasetSource {
             previous = t
         }
         self.listing = listing
+        let repeated = times.count - zip(times, times.dropFirst()).filter { $0 != $1 }.count - 1
+        if repeated > 0 {
+            notes = ["\(path): \(repeated) frame(s) at a time an earlier frame already has (the container repeats a presentation time): the first frame at each time is kept, the others dropped"]
+        }
         streams = [StreamDescription(StreamKey<CameraFrame>(Self.stream))]
     }
 

@@ -152,6 +152,10 @@ struct RecordingOptions: ParsableArguments {
     var records: Bool { !noRecord }
     var path: String { resultsDB ?? BenchRecording.defaultDatabasePath }
 
+    mutating func validate() throws {
+        if let resultsDB, resultsDB.isEmpty { throw ValidationError("--results-db is empty: name a database file (or give --no-record)") }
+    }
+
     /// Records `run` (after the report is written: a database that cannot be used loses nothing
     /// of it) and says its id; exit 1 when it cannot be recorded.
     func record(_ run: RecordedRun, quiet: Bool) throws {
