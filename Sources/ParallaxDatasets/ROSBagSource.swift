@@ -27,6 +27,8 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
     public let missingImages: [String: Int] = [:]
     /// What was skipped (unknown message types per topic, a second camera info).
     public private(set) var notes: [String] = []
+    /// Stream names a converted folder keeps for itself (lower case).
+    static let reservedStreamNames: Set<String> = ["groundtruth", "parallax.yaml", ".parallax-output", "run.json", "events.jsonl"]
     private var rows = IndexedRows()
 
     /// The stream a topic becomes by convention: its first name component.
@@ -60,6 +62,13 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
             // the output folder ('..' from '/../image_raw') is refused before anything is read.
             do { try OutputPath.checkRelativeName(name(c), kind: "stream") } catch let error as OutputPath.RefusedError {
                 throw ROSBag1File.BagError(path: path, offset: nil, reason: "topic '\(c.topic)' becomes stream '\(name(c))', which \(error.reason); "
+                                           + "name it with --topic \(c.topic)=NAME")
+            }
+            // Names the folder layouts keep for themselves: a camera stream called 'groundtruth'
+            // would be taken for the ground truth when converted, 'parallax.yaml' would be the
+            // folder's own description.
+            if !ROSMessages.poseTypes.contains(c.type), Self.reservedStreamNames.contains(name(c).lowercased()) {
+                throw ROSBag1File.BagError(path: path, offset: nil, reason: "topic '\(c.topic)' becomes stream '\(name(c))', a name Parallax keeps for itself; "
                                            + "name it with --topic \(c.topic)=NAME")
             }
             if let other = owner[name(c)], other.topic != c.topic {
