@@ -264,7 +264,15 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
                 }
             }
         }
-        guard finished || written == size else { throw BagError(path: path, offset: offset, reason: "an lz4 chunk ends early") }
+        // The frame must end, and hold exactly the size the chunk declares: a declared size of 0
+        // (or any too small) once gave an empty chunk, and a bag of no message, without a word.
+        guard finished else {
+            throw BagError(path: path, offset: offset, reason: written < size ? "an lz4 chunk ends early"
+                           : "an lz4 chunk holds more than the \(size) bytes its header declares")
+        }
+        guard written == size else {
+            throw BagError(path: path, offset: offset, reason: "an lz4 chunk holds \(written) bytes, its header declares \(size)")
+        }
         return output.prefix(written)
     }
 }
