@@ -63,6 +63,20 @@ import ParallaxResults
         #expect(try ResultsDatabase(path: db).runs().first?.shards == "1 shards")
     }
 
+    /// A database inside --out would go with the folder at the next run's commit: refused
+    /// before anything runs, for bench and bench merge.
+    @Test func aDatabaseInsideOutIsRefused() throws {
+        let root = Paths.temporary("results-inside-out")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let suite = root.appendingPathComponent("suite.yaml")
+        try Self.suite().replacingOccurrences(of: "seeds: [1, 2, 3]", with: "seeds: [1]").write(to: suite, atomically: true, encoding: .utf8)
+        let out = root.appendingPathComponent("out").path
+        #expect(parallax(["bench", suite.path, "--out", out, "--quiet", "--results-db", out + "/r.sqlite"]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: out + ".partial"))
+        #expect(parallax(["bench", "merge", root.path + "/shard", "--out", out, "--results-db", out + ".partial/r.sqlite"]) == 2)
+    }
+
     @Test func aCorruptDatabaseLosesNoReportAndIsNotChanged() throws {
         let root = Paths.temporary("results-corrupt")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)

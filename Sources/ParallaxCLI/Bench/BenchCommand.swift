@@ -47,6 +47,7 @@ struct BenchRunCommand: ParsableCommand {
             throw ValidationError("--chain, --dataset and --evaluate run one case without a suite file; give one or the other")
         }
         if shard != nil, suite == nil { throw ValidationError("--shard shares out a suite file's cases: give the suite") }
+        try recording.checkOutside(out: out)
     }
 
     func run() throws {
@@ -154,6 +155,15 @@ struct RecordingOptions: ParsableArguments {
 
     mutating func validate() throws {
         if let resultsDB, resultsDB.isEmpty { throw ValidationError("--results-db is empty: name a database file (or give --no-record)") }
+    }
+
+    /// The database must not lie inside the command's `--out` (or its staging folder): the
+    /// commit replaces that folder, and the runs recorded before would go with it.
+    func checkOutside(out: String) throws {
+        guard records, let resultsDB else { return }
+        for folder in [out, out + ".partial"] where OutputPath.relative(resultsDB, inside: folder) != nil {
+            throw ValidationError("--results-db '\(resultsDB)' lies inside --out '\(out)', which each run replaces: keep the database elsewhere")
+        }
     }
 
     /// Records `run` (after the report is written: a database that cannot be used loses nothing

@@ -23,6 +23,8 @@ struct BenchMergeCommand: ParsableCommand {
     var check = false
     @OptionGroup var recording: RecordingOptions
 
+    func validate() throws { try recording.checkOutside(out: out) }
+
     /// A shard file with the folder it was read from.
     struct Found {
         var folder: String
