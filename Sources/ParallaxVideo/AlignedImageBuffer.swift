@@ -19,6 +19,8 @@ final class AlignedImageBuffer {
     let stride: Int
     private var planes: [UnsafeMutablePointer<UInt8>?] = [nil, nil, nil, nil]
     private var strides: [Int32] = [0, 0, 0, 0]
+    /// ``planes`` as swscale's source argument (made once, not per frame).
+    private var sourcePlanes: [UnsafePointer<UInt8>?] = [nil, nil, nil, nil]
 
     /// The FFmpeg pixel format of `channels` 8-bit samples per pixel.
     static func pixelFormat(channels: Int) -> AVPixelFormat { channels == 1 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGB24 }
@@ -37,6 +39,7 @@ final class AlignedImageBuffer {
             return nil
         }
         stride = Int(strides[0])
+        sourcePlanes = planes.map { $0.map { UnsafePointer($0) } }
     }
 
     deinit {
@@ -55,8 +58,7 @@ final class AlignedImageBuffer {
     /// FFmpeg allocated with its own padding); the number of rows written.
     func scale(with scaler: OpaquePointer, into destination: UnsafePointer<UnsafeMutablePointer<UInt8>?>,
                strides destinationStrides: UnsafePointer<Int32>) -> Int32 {
-        let source: [UnsafePointer<UInt8>?] = planes.map { $0.map { UnsafePointer($0) } }
-        return sws_scale(scaler, source, strides, 0, Int32(height), destination, destinationStrides)
+        sws_scale(scaler, sourcePlanes, strides, 0, Int32(height), destination, destinationStrides)
     }
 
     /// Copies the rows of `image` (same size and channels) into this buffer.

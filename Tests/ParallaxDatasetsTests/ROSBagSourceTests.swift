@@ -202,6 +202,30 @@ import ParallaxMath
 extension ROSBagSourceTests {
     /// A topic `/../image_raw` would become stream `..`, and `convert` would write beside its
     /// `--out`: refused when the bag is opened, naming the topic and the way out (`--topic`).
+    /// A camera topic that becomes a name a converted folder keeps for itself ('groundtruth'
+    /// was silently dropped by convert; 'parallax.yaml' failed with a file-system error) is
+    /// refused at open, naming the topic; --topic renames it.
+    @Test(arguments: ["/groundtruth/i", "/parallax.yaml/i"])
+    func aTopicBecomingAReservedNameIsRefused(topic: String) throws {
+        let original = try Data(contentsOf: URL(fileURLWithPath: Self.bag("tiny-none.bag")))
+        var bag = original
+        // The topic becomes the stream named by its first part (/cam0/image_raw → cam0); padded
+        // to the same length so every record keeps its size.
+        let replacement = topic.padding(toLength: "/cam0/image_raw".count, withPad: "_", startingAt: 0)
+        while let r = bag.range(of: Data("/cam0/image_raw".utf8)) { bag.replaceSubrange(r, with: Data(replacement.utf8)) }
+        #expect(bag != original)
+        let dir = try TemporaryFolder.make("bag-reserved")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("reserved.bag").path
+        try bag.write(to: URL(fileURLWithPath: path))
+        #expect { _ = try DatasetFolder.open(path) } throws: { error in
+            error is any BadInput && "\(error)".contains(replacement) && "\(error)".contains("keeps for itself") && "\(error)".contains(path)
+        }
+        var options = DatasetOptions()
+        options.topicNames = [replacement: "cam0"]
+        #expect(try DatasetFolder.open(path, options: options).streams.contains { $0.name == "cam0" })
+    }
+
     @Test func aTopicThatWouldLeaveTheOutputFolderIsRefused() throws {
         let original = try Data(contentsOf: URL(fileURLWithPath: Self.bag("tiny-none.bag")))
         var bag = original
