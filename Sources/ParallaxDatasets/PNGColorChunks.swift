@@ -16,25 +16,28 @@ enum PNGColorChunks {
     /// `png` without its colour-management chunks; `png` itself when it has none or when its
     /// chunk layout is broken (libpng then reports the damage).
     static func removing(from png: Data) -> Data {
-        let bytes = [UInt8](png)
-        guard bytes.count > 8 else { return png }
-        var offset = 8
-        var kept: [Range<Int>] = [0..<8]
-        var found = false
-        while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            // PNG limits a chunk to 2^31 - 1 bytes; the end must lie within the file.
-            guard length < 1 << 31, length <= bytes.count - offset - 12 else { return png }
-            let end = offset + 12 + length
-            let type = Array(bytes[offset + 4..<offset + 8])
-            if removed.contains(type) { found = true } else { kept.append(offset..<end) }
-            offset = end
-            if type == Array("IEND".utf8) { break }
+        // Read in place (this runs on every frame of a PNG dataset): the file is copied only
+        // when it has a chunk to remove.
+        png.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Data in
+            guard bytes.count > 8 else { return png }
+            var offset = 8
+            var kept: [Range<Int>] = [0..<8]
+            var found = false
+            while offset + 12 <= bytes.count {
+                let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+                // PNG limits a chunk to 2^31 - 1 bytes; the end must lie within the file.
+                guard length < 1 << 31, length <= bytes.count - offset - 12 else { return png }
+                let end = offset + 12 + length
+                let type = Array(bytes[offset + 4..<offset + 8])
+                if removed.contains(type) { found = true } else { kept.append(offset..<end) }
+                offset = end
+                if type == Array("IEND".utf8) { break }
+            }
+            guard found else { return png }
+            if offset < bytes.count { kept.append(offset..<bytes.count) }
+            var out = Data(capacity: bytes.count)
+            for range in kept { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range])) }
+            return out
         }
-        guard found else { return png }
-        if offset < bytes.count { kept.append(offset..<bytes.count) }
-        var out = Data(capacity: bytes.count)
-        for range in kept { out.append(contentsOf: bytes[range]) }
-        return out
     }
 }
