@@ -134,9 +134,18 @@ struct ResultsPlotCommand: ParsableCommand {
     @Option(name: .long, help: "The SVG file to write.") var out = "out/results.svg"
 
     func run() throws {
-        // A folder where the file is expected is refused before anything is read (OutputPath).
-        if OutputPath.isFolder(out) {
-            throw fail("\(OutputPath.RefusedError(option: "--out", path: out, reason: "is an existing folder: name a file"))", code: ExitCodes.badInput)
+        // The target is checked before anything is read (OutputPath): a folder, a link, or a
+        // file that is not a plot of ours is refused, never replaced. Its folder is made first.
+        let url = URL(fileURLWithPath: out)
+        do {
+            if !OutputPath.isFolder(out) {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            }
+        } catch {
+            throw fail("--out '\(out)': cannot create its folder: \(OutputFolder.reason(error))", code: ExitCodes.badInput)
+        }
+        do { try OutputPath.checkFileTarget(out, option: "--out", kind: .svgPlot) } catch {
+            throw fail("\(error)", code: ExitCodes.badInput)
         }
         let db = try database.open()
         let points = try withResults { try db.series(metric: metric, suite: suite, caseName: caseName) }
@@ -158,9 +167,8 @@ struct ResultsPlotCommand: ParsableCommand {
         let svg = SVGPlot.plot(series, title: "\(metric) over recorded runs (\(commits.prefix(6).joined(separator: ", "))\(commits.count > 6 ? ", …" : ""))",
                                xLabel: "run", yLabel: metric)
         do {
-            let url = URL(fileURLWithPath: out)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try svg.write(to: url, atomically: true, encoding: .utf8)
+            try (OutputPath.FileKind.svgPlotHeader + svg).write(toFile: OutputPath.staged(out), atomically: false, encoding: .utf8)
+            try OutputPath.commit(OutputPath.staged(out), to: out)
         } catch {
             throw fail("cannot write '\(out)': \(OutputFolder.reason(error))", code: ExitCodes.runFailed)
         }

@@ -67,8 +67,8 @@ struct RunCommand: ParsableCommand {
         // same relative path, so the commit carries it rather than replacing it (OutputFolder.redirect).
         let ownFiles = ["events.jsonl", "run.json", "report.html"]
         do {
-            for (option, path) in [("--mcap", mcap), ("--save-map", saveMap)] {
-                if let path { try OutputFolder.checkExtraOutput(path, out: out, option: option, reserved: ownFiles) }
+            for (option, path, kind) in [("--mcap", mcap, MCAPWriter.fileKind), ("--save-map", saveMap, OutputPath.FileKind.worldMap)] {
+                if let path { try OutputFolder.checkExtraOutput(path, out: out, option: option, kind: kind, reserved: ownFiles) }
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         if let mcap, let saveMap, OutputPath.canonical(mcap) == OutputPath.canonical(saveMap) {
@@ -78,8 +78,8 @@ struct RunCommand: ParsableCommand {
         let outURL = output.url
         let mcapPath: String?, mapPath: String?
         do {
-            mcapPath = try mcap.map { try output.folder.redirect($0, option: "--mcap", reserved: ownFiles) }
-            mapPath = try saveMap.map { try output.folder.redirect($0, option: "--save-map", reserved: ownFiles) }
+            mcapPath = try mcap.map { try output.folder.redirect($0, option: "--mcap", kind: MCAPWriter.fileKind, reserved: ownFiles) }
+            mapPath = try saveMap.map { try output.folder.redirect($0, option: "--save-map", kind: .worldMap, reserved: ownFiles) }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         let eventsPath = outURL.appendingPathComponent("events.jsonl").path
         let events: LineFile

@@ -11,7 +11,7 @@ public final class FixationListWriter: StreamFileWriter {
 
     /// Starts `path.partial`.
     public init(path: String) throws {
-        file = try StagedTextFile(path: path, header: "start_ns,end_ns,duration_s,screen_x_m,screen_y_m,dispersion_deg,samples\n")
+        file = try StagedTextFile(path: path, name: "a fixation list", header: "start_ns,end_ns,duration_s,screen_x_m,screen_y_m,dispersion_deg,samples\n")
     }
 
     public func write(_ packet: AnyPacket) throws {

@@ -49,11 +49,28 @@ public final class MCAPWriter {
 
     static let magic = Data([0x89, 0x4D, 0x43, 0x41, 0x50, 0x30, 0x0D, 0x0A])  // \x89MCAP0\r\n
 
+    /// An MCAP recording Parallax wrote: the magic, then a header record whose `library` begins
+    /// with "parallax" (both are written first, so a staged file cut short is told the same way).
+    public static let fileKind: OutputPath.FileKind = {
+        let test: @Sendable (String) -> Bool = { path in
+            let head = OutputPath.head(path, count: 1024)
+            guard head.count >= 21, Data(head[0..<8]) == magic, head[8] == Op.header.rawValue else { return false }
+            func u32(_ at: Int) -> Int? {
+                guard at + 4 <= head.count else { return nil }
+                return (0..<4).reduce(0) { $0 | Int(head[at + $1]) << (8 * $1) }
+            }
+            guard let profileLength = u32(17), let libraryLength = u32(21 + profileLength) else { return false }
+            let start = 25 + profileLength, prefix = Array("parallax".utf8)
+            return libraryLength >= prefix.count && start + prefix.count <= head.count && Array(head[start..<start + prefix.count]) == prefix
+        }
+        return OutputPath.FileKind(name: "an MCAP recording", written: test, begun: test)
+    }()
+
     /// Starts the file at `path` with `profile` (`""`, or `ros1`, `ros2`) and `library` in its header.
     public init(path: String, profile: String = "", library: String = "parallax") throws {
         self.path = path
         partial = OutputPath.staged(path)
-        try OutputPath.checkFileTarget(path, option: nil)
+        try OutputPath.checkFileTarget(path, option: nil, kind: Self.fileKind)
         guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
             throw WriteError(path: path, reason: "cannot create \(partial)")
         }

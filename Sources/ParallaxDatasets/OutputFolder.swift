@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A command's output folder (`--out NAME`), finished atomically: everything is written into the
 /// staging sibling `NAME.partial` and moved to `NAME` by ``commit()`` only when the command
@@ -7,13 +10,15 @@ import Foundation
 ///
 /// Only folders Parallax wrote (they hold ``markerName``) or empty ones are replaced; any other
 /// existing, non-empty `NAME` is refused before anything runs, so a typo in `--out` cannot delete
-/// a user's files. Nothing is written outside `NAME`, `NAME.partial`, the lock file `NAME.lock`
+/// a user's files. The marker lists every file and folder the command left (``manifestLine``
+/// and after): a folder that has since gained anything else (a user's notes put beside the
+/// results) is refused too, before the run and again at the commit, never emptied. Nothing is written outside `NAME`, `NAME.partial`, the lock file `NAME.lock`
 /// and, for the instant of the swap, `NAME.replaced-PID`.
 ///
 /// One command at a time: ``OutputFolderLock`` (`flock` on `NAME.lock`, taken before
 /// `NAME.partial` is touched) refuses a second concurrent command on the same `NAME`. Extra
 /// outputs named inside `NAME` (`--mcap`, `--save-map`) go into the staging folder at the same
-/// relative path (``redirect(_:option:reserved:)``), so the commit carries them instead of
+/// relative path (``redirect(_:option:kind:reserved:)``), so the commit carries them instead of
 /// replacing them (``OutputPath`` is the policy for every writer).
 public struct OutputFolder: Sendable {
     /// The marker file every output folder holds: what wrote it.
@@ -76,6 +81,14 @@ public struct OutputFolder: Sendable {
     /// removed only once the new one is in place).
     public func commit() throws {
         let fm = FileManager.default
+        do {
+            let entries = try Self.entries(of: staging).filter { $0 != Self.markerName }
+            let marker = staging.appendingPathComponent(Self.markerName)
+            let command = (try? String(contentsOf: marker, encoding: .utf8)).map { $0.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "" } ?? ""
+            try Data((([command, Self.manifestLine] + entries).joined(separator: "\n") + "\n").utf8).write(to: marker)
+        } catch {
+            throw CommitError(description: "cannot list the results in '\(staging.path)': \(Self.reason(error)); they are there")
+        }
         var old: URL?
         if fm.fileExists(atPath: final.path) {
             // Checked again: what is replaced must still be a folder Parallax wrote.
@@ -105,35 +118,35 @@ public struct OutputFolder: Sendable {
     }
 
     /// Where an extra output named `path` by `option` (`--mcap`, `--save-map`) is written, checked
-    /// up front (``OutputPath/checkFileTarget(_:option:)``): a path inside ``final`` goes to the
+    /// up front as a file of `kind` (``OutputPath/checkFileTarget(_:option:kind:)``): a path inside ``final`` goes to the
     /// same relative path inside ``staging`` (its folders created), so the commit carries it with
     /// the command's results rather than replacing it; any other path is returned as it is. Refused
     /// (``OutputPath/RefusedError``): the folder itself, its staging folder or lock file, anything
     /// inside the staging folder, and the command's own files (`reserved`, relative to the folder).
-    public func redirect(_ path: String, option: String, reserved: [String] = []) throws -> String {
+    public func redirect(_ path: String, option: String, kind: OutputPath.FileKind, reserved: [String] = []) throws -> String {
         let refuse = { (reason: String) in OutputPath.RefusedError(option: option, path: path, reason: reason) }
-        guard let inside = try Self.checkExtraOutput(path, out: final.path, option: option, reserved: reserved) else { return path }
+        guard let inside = try Self.checkExtraOutput(path, out: final.path, option: option, kind: kind, reserved: reserved) else { return path }
         let target = staging.appendingPathComponent(inside)
         do {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw refuse("cannot create its folder inside '\(staging.path)': \(Self.reason(error))")
         }
-        try OutputPath.checkFileTarget(target.path, option: option)
+        try OutputPath.checkFileTarget(target.path, option: option, kind: kind)
         return target.path
     }
 
-    /// The checks of ``redirect(_:option:reserved:)`` that need no staging folder, for a command
+    /// The checks of ``redirect(_:option:kind:reserved:)`` that need no staging folder, for a command
     /// to make before it creates one: the path relative to `out` when it lies inside it, nil when
     /// it lies elsewhere (and is a usable file target).
     @discardableResult
-    public static func checkExtraOutput(_ path: String, out: String, option: String, reserved: [String] = []) throws -> String? {
+    public static func checkExtraOutput(_ path: String, out: String, option: String, kind: OutputPath.FileKind, reserved: [String] = []) throws -> String? {
         let refuse = { (reason: String) in OutputPath.RefusedError(option: option, path: path, reason: reason) }
         if OutputPath.relative(path, inside: out + ".partial") != nil || OutputPath.canonical(path) == OutputPath.canonical(out + ".lock") {
             throw refuse("is the staging folder or lock file of --out '\(out)': name a file inside '\(out)' or elsewhere")
         }
         guard let inside = OutputPath.relative(path, inside: out) else {
-            try OutputPath.checkFileTarget(path, option: option)
+            try OutputPath.checkFileTarget(path, option: option, kind: kind)
             return nil
         }
         guard !inside.isEmpty else { throw refuse("is the --out folder itself: name a file") }
@@ -157,6 +170,45 @@ public struct OutputFolder: Sendable {
             throw RefusedError(description: "'\(path)' is not empty and was not written by parallax (no \(markerName)): "
                                + "name a new or empty output folder, so that no file of yours is replaced")
         }
+        // A marker with a manifest (every finished folder's since it was introduced): anything
+        // not in it was put there by someone else and would be removed with the folder.
+        guard let marker = try? String(contentsOf: url.appendingPathComponent(markerName), encoding: .utf8) else { return }
+        let lines = marker.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(of: manifestLine) else { return }
+        let written = Set(lines[(start + 1)...].filter { !$0.isEmpty })
+        let foreign: [String]
+        do { foreign = try entries(of: url).filter { $0 != markerName && !written.contains($0) } } catch {
+            throw RefusedError(description: "'\(path)': cannot list what it holds (\(reason(error))), so it is not replaced")
+        }
+        if !foreign.isEmpty {
+            let shown = foreign.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (foreign.count > 3 ? " and \(foreign.count - 3) more" : "")
+            throw RefusedError(description: "'\(path)' holds \(shown), which parallax did not write there: move \(foreign.count == 1 ? "it" : "them") "
+                               + "out of the folder or name another output folder, so that no file of yours is removed")
+        }
+    }
+
+    /// The marker line after which the files and folders of a finished output folder are listed,
+    /// one relative path per line (folders end in `/`).
+    public static let manifestLine = "# written here (checked before this folder is replaced):"
+
+    /// Every file and folder under `folder`, relative, sorted; folders end in `/`. Links are
+    /// listed, never followed.
+    static func entries(of folder: URL) throws -> [String] {
+        var found: [String] = []
+        func walk(_ url: URL, _ prefix: String) throws {
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
+                var info = stat()
+                let child = url.appendingPathComponent(name)
+                if lstat(child.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                    found.append(prefix + name + "/")
+                    try walk(child, prefix + name + "/")
+                } else {
+                    found.append(prefix + name)
+                }
+            }
+        }
+        try walk(folder, "")
+        return found.sorted()
     }
 
     /// The system's reason, without Foundation's wrapping ("The operation could not be completed").

@@ -45,29 +45,101 @@ public enum OutputPath {
         public var description: String { "cannot move the finished file to '\(path)': \(reason); it is kept as '\(staged)'" }
     }
 
+    /// A kind of file Parallax writes, told by its contents: an existing file is replaced only
+    /// when it is this kind and Parallax wrote it (a rerun's output), so a user's file that
+    /// happens to have the name is never overwritten.
+    public struct FileKind: Sendable {
+        /// What the file is, for messages: "an MCAP recording".
+        public var name: String
+        /// Whether the finished file at a path is one Parallax wrote.
+        public var written: @Sendable (String) -> Bool
+        /// Whether the staged file at a path (`NAME.partial`, perhaps cut short by a kill) is one
+        /// Parallax began: what its writer puts first is there.
+        public var begun: @Sendable (String) -> Bool
+
+        public init(name: String, written: @escaping @Sendable (String) -> Bool, begun: @escaping @Sendable (String) -> Bool) {
+            self.name = name
+            self.written = written
+            self.begun = begun
+        }
+
+        /// A text file Parallax starts with `header` (a staged one may still be empty: its
+        /// header is written with the first lines).
+        public static func text(_ name: String, header: String) -> FileKind {
+            let bytes = Array(header.utf8)
+            return FileKind(name: name,
+                            written: { OutputPath.head($0, count: bytes.count) == bytes },
+                            begun: { let h = OutputPath.head($0, count: bytes.count); return h.isEmpty || h == bytes })
+        }
+    }
+
     /// The staging name of a result file: `path.partial`.
     public static func staged(_ path: String) -> String { path + ".partial" }
 
-    /// Refuses, before any work, a file target that cannot be written as a file: empty, an
-    /// existing folder (or a link to one), a staging name (`path.partial`) that is a folder, or a
-    /// path whose folder does not exist.
-    public static func checkFileTarget(_ path: String, option: String?) throws {
+    /// Refuses, before any work, a file target that cannot be written as a file of `kind`: empty,
+    /// an existing folder (or a link to one), a symbolic link, a device or other special file, an
+    /// existing file that is not `kind` written by Parallax (``FileKind/written``: only a rerun's
+    /// own output is replaced, never a file of the user's), a staging name (`path.partial`) that
+    /// is a folder, a link, or a file Parallax did not begin (``FileKind/begun``), or a path whose
+    /// folder does not exist.
+    public static func checkFileTarget(_ path: String, option: String?, kind: FileKind) throws {
         guard !path.isEmpty else { throw RefusedError(option: option, path: path, reason: "is empty: name a file") }
         if isFolder(path) {
             throw RefusedError(option: option, path: path, reason: "is an existing folder: name a file (nothing was written, nothing removed)")
-        }
-        if isFolder(staged(path)) {
-            throw RefusedError(option: option, path: path, reason: "its staging name '\(staged(path))' is an existing folder: name another file")
         }
         // rename(2) replaces a symbolic link itself, not what it points to: a user's link is
         // never turned into a file of ours.
         if isSymbolicLink(path) {
             throw RefusedError(option: option, path: path, reason: "is a symbolic link: name the file it points to, or another file (nothing was written)")
         }
+        switch entry(path) {
+        case .none: break
+        case .regularFile:
+            guard kind.written(path) else {
+                throw RefusedError(option: option, path: path, reason: "exists and is not \(kind.name) written by Parallax: Parallax replaces only files it wrote; "
+                                   + "name another file, or move this one away (nothing was written)")
+            }
+        case .other:
+            throw RefusedError(option: option, path: path, reason: "exists and is not a regular file (a device, pipe or socket): name a file (nothing was written)")
+        }
+        let staging = staged(path)
+        if isFolder(staging) {
+            throw RefusedError(option: option, path: path, reason: "its staging name '\(staging)' is an existing folder: name another file")
+        }
+        if isSymbolicLink(staging) {
+            throw RefusedError(option: option, path: path, reason: "its staging name '\(staging)' is a symbolic link: move it away or name another file")
+        }
+        switch entry(staging) {
+        case .none: break
+        case .regularFile:
+            guard kind.begun(staging) else {
+                throw RefusedError(option: option, path: path, reason: "its staging name '\(staging)' exists and is not \(kind.name) Parallax began: "
+                                   + "move it away or name another file (nothing was written)")
+            }
+        case .other:
+            throw RefusedError(option: option, path: path, reason: "its staging name '\(staging)' exists and is not a regular file: move it away or name another file")
+        }
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard isFolder(parent) else {
             throw RefusedError(option: option, path: path, reason: "its folder '\(parent)' does not exist")
         }
+    }
+
+    private enum Entry { case none, regularFile, other }
+
+    /// What is at `path`, not following a link.
+    private static func entry(_ path: String) -> Entry {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .none }
+        return (info.st_mode & S_IFMT) == S_IFREG ? .regularFile : .other
+    }
+
+    /// Up to `count` first bytes of the file at `path` (fewer when it is shorter; none when it
+    /// cannot be read).
+    public static func head(_ path: String, count: Int) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return [UInt8]((try? handle.read(upToCount: count)) ?? Data())
     }
 
     /// Gives the staged file `staged` the name `path` by `rename(2)`: atomic, replacing an existing

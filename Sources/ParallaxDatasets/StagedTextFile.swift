@@ -9,10 +9,12 @@ public final class StagedTextFile {
     private let file: LineFile
     private var buffer: String
 
-    /// Starts `path.partial` with `header` (whole lines, or empty).
-    public init(path: String, header: String = "") throws {
+    /// Starts `path.partial` with `header` (whole lines, or empty): `name` says what the file
+    /// is ("a pose list"); an existing file is replaced only when it starts with `header`
+    /// (``OutputPath/FileKind/text(_:header:)``).
+    public init(path: String, name: String, header: String) throws {
         self.path = path
-        try OutputPath.checkFileTarget(path, option: nil)
+        try OutputPath.checkFileTarget(path, option: nil, kind: .text(name, header: header))
         file = try LineFile(path: OutputPath.staged(path))
         buffer = header
     }

@@ -120,7 +120,7 @@ public final class TUMTrajectoryWriter: StreamFileWriter {
 
     /// Starts `path.partial`.
     public init(path: String) throws {
-        file = try StagedTextFile(path: path, header: "# timestamp tx ty tz qx qy qz qw\n")
+        file = try StagedTextFile(path: path, name: "a pose list", header: "# timestamp tx ty tz qx qy qz qw\n")
     }
 
     public func write(_ packet: AnyPacket) throws {

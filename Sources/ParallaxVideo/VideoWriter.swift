@@ -97,6 +97,36 @@ public final class VideoWriter: VideoSupport.FrameWriter {
     /// The codec's time base: microseconds.
     private static let timeBase = AVRational(num: 1, den: 1_000_000)
 
+    /// The container tag (`comment`) every video Parallax writes carries: how a rerun tells a
+    /// video it may replace from a file of the user's.
+    public static let authorTag = "written by parallax"
+
+    /// A video of `codec` Parallax wrote: a finished one is a file FFmpeg opens whose container
+    /// says ``authorTag``; a staged one (perhaps cut short by a kill, with no index yet) begins
+    /// with that container's signature (Matroska's EBML id; MP4's `ftyp` box).
+    public static func fileKind(_ codec: Codec) -> OutputPath.FileKind {
+        let matroska = codec.fileExtension == "mkv"
+        let begun: @Sendable (String) -> Bool = { path in hasSignature(OutputPath.head(path, count: 8), matroska: matroska) }
+        let written: @Sendable (String) -> Bool = { path in begun(path) && carriesAuthorTag(path) }
+        return OutputPath.FileKind(name: matroska ? "a Matroska video" : "an MP4 video", written: written, begun: begun)
+    }
+
+    /// Whether `head` (a file's first 8 bytes) starts a Matroska file or, when `matroska` is
+    /// false, an MP4 one.
+    private static func hasSignature(_ head: [UInt8], matroska: Bool) -> Bool {
+        if matroska { return head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) }
+        return head.count >= 8 && Array(head[4..<8]) == Array("ftyp".utf8)
+    }
+
+    /// Whether FFmpeg opens the file at `path` and its container's `comment` is ``authorTag``.
+    private static func carriesAuthorTag(_ path: String) -> Bool {
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        guard avformat_open_input(&context, path, nil, nil) >= 0, let opened = context else { return false }
+        defer { avformat_close_input(&context) }
+        guard let tag = av_dict_get(opened.pointee.metadata, "comment", nil, 0), let value = tag.pointee.value else { return false }
+        return String(cString: value) == authorTag
+    }
+
     /// Starts a video at `path` for `width` × `height` frames, gray or RGB. `quality` is the
     /// codec's (``Codec``); nil takes its default.
     public init(path: String, codec: Codec, width: Int, height: Int, gray: Bool, quality: Int? = nil) throws {
@@ -107,7 +137,7 @@ public final class VideoWriter: VideoSupport.FrameWriter {
         self.height = height
         self.gray = gray
         partial = OutputPath.staged(path)
-        do { try OutputPath.checkFileTarget(path, option: nil) } catch { throw WriteError.refused("\(error)") }
+        do { try OutputPath.checkFileTarget(path, option: nil, kind: Self.fileKind(codec)) } catch { throw WriteError.refused("\(error)") }
         guard (2...16384).contains(width), (2...16384).contains(height) else {
             throw WriteError.badSize(path: path, width: width, height: height)
         }
@@ -166,6 +196,7 @@ public final class VideoWriter: VideoSupport.FrameWriter {
             status = avio_open(&context.pointee.pb, partial, AVIO_FLAG_WRITE)
             guard status >= 0 else { throw WriteError.failed(path: path, reason: "cannot create \(partial): \(VideoFile.message(status))") }
         }
+        av_dict_set(&context.pointee.metadata, "comment", Self.authorTag, 0)
         status = avformat_write_header(context, nil)
         guard status >= 0 else { throw WriteError.failed(path: path, reason: VideoFile.message(status)) }
         guard let f = av_frame_alloc(), let p = av_packet_alloc() else { throw WriteError.failed(path: path, reason: "out of memory") }

@@ -96,6 +96,14 @@ public enum WorldMapFile {
         return h.bytes + p.bytes
     }
 
+    /// Whether the file at `path` begins with the magic of a map file (what ``encode(_:)`` puts
+    /// first): how a rerun's `--save-map` tells a map it may replace from a file of the user's.
+    public static func startsWithMagic(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: magic.count)).map { [UInt8]($0) == magic } ?? false
+    }
+
     /// Writes `map` to `path` atomically (a temporary file renamed into place).
     public static func write(_ map: WorldMap, to path: String) throws {
         try Data(encode(map)).write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -49,7 +49,13 @@ import ParallaxResults
         let plot = root.appendingPathComponent("rmse.svg").path
         #expect(parallax(["results", "plot", "gyro-rotation.rmse", "--db", db, "--out", plot]) == 0)
         let svg = try String(contentsOfFile: plot, encoding: .utf8)
-        #expect(svg.hasPrefix("<svg") && svg.contains("gyro-seed2"))
+        #expect(svg.hasPrefix(OutputPath.FileKind.svgPlotHeader + "<svg") && svg.contains("gyro-seed2"))
+        // A rerun replaces its own plot; a user's file of that name is refused and kept.
+        #expect(parallax(["results", "plot", "gyro-rotation.rmse", "--db", db, "--out", plot]) == 0)
+        let users = root.appendingPathComponent("mine.svg").path
+        try "<svg>mine</svg>".write(toFile: users, atomically: true, encoding: .utf8)
+        #expect(parallax(["results", "plot", "gyro-rotation.rmse", "--db", db, "--out", users]) == 2)
+        #expect(try String(contentsOfFile: users, encoding: .utf8) == "<svg>mine</svg>")
         #expect(parallax(["results", "plot", "gyro-rotation.rsme", "--db", db, "--out", plot]) == 2)
         #expect(parallax(["results", "compare", "1", "9", "--db", db]) == 2)
         #expect(parallax(["results", "compare", "1", "2", "--db", db, "--threshold", "-1"]) == 2)

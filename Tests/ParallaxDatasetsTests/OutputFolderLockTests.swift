@@ -60,13 +60,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out").path
         let folder = try OutputFolder(path: out, command: "test")
-        let staged = try folder.redirect(out + "/maps/room.pxmap", option: "--save-map")
+        let staged = try folder.redirect(out + "/maps/room.pxmap", option: "--save-map", kind: MCAPWriter.fileKind)
         #expect(staged == folder.staging.appendingPathComponent("maps/room.pxmap").path)
         #expect(OutputPath.isFolder(folder.staging.appendingPathComponent("maps").path))
         let elsewhere = dir.appendingPathComponent("x.mcap").path
-        #expect(try folder.redirect(elsewhere, option: "--mcap") == elsewhere)
+        #expect(try folder.redirect(elsewhere, option: "--mcap", kind: MCAPWriter.fileKind) == elsewhere)
         for bad in [out, out + ".partial/x.mcap", out + ".lock", out + "/run.json", out + "/" + OutputFolder.markerName] {
-            #expect(throws: OutputPath.RefusedError.self, "\(bad)") { _ = try folder.redirect(bad, option: "--mcap", reserved: ["run.json"]) }
+            #expect(throws: OutputPath.RefusedError.self, "\(bad)") { _ = try folder.redirect(bad, option: "--mcap", kind: MCAPWriter.fileKind, reserved: ["run.json"]) }
         }
         try Data("map".utf8).write(to: URL(fileURLWithPath: staged))
         try folder.commit()

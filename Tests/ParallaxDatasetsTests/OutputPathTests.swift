@@ -13,12 +13,43 @@ import ParallaxCore
         let users = dir.appendingPathComponent("mine")
         try FileManager.default.createDirectory(at: users, withIntermediateDirectories: true)
         try "keep".write(to: users.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
-        #expect { try OutputPath.checkFileTarget(users.path, option: "--mcap") } throws: { error in
+        #expect { try OutputPath.checkFileTarget(users.path, option: "--mcap", kind: MCAPWriter.fileKind) } throws: { error in
             "\(error)".contains("--mcap") && "\(error)".contains(users.path) && error is any BadInput
         }
-        #expect(throws: OutputPath.RefusedError.self) { try OutputPath.checkFileTarget(dir.appendingPathComponent("no/such/x.mcap").path, option: "--mcap") }
-        try OutputPath.checkFileTarget(dir.appendingPathComponent("x.mcap").path, option: "--mcap")
+        #expect(throws: OutputPath.RefusedError.self) { try OutputPath.checkFileTarget(dir.appendingPathComponent("no/such/x.mcap").path, option: "--mcap", kind: MCAPWriter.fileKind) }
+        try OutputPath.checkFileTarget(dir.appendingPathComponent("x.mcap").path, option: "--mcap", kind: MCAPWriter.fileKind)
         #expect(try String(contentsOf: users.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep")
+    }
+
+    /// An existing file is replaced only when it is the writer's kind and Parallax wrote it; a
+    /// device or pipe never is; a staged name that holds a user's file is refused.
+    @Test func onlyFilesParallaxWroteAreReplaced() throws {
+        let dir = try TemporaryFolder.make("outpath")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let kind = OutputPath.FileKind.text("a pose list", header: "# timestamp tx\n")
+        let target = dir.appendingPathComponent("pose.tum").path
+        try "my poses\n".write(toFile: target, atomically: true, encoding: .utf8)
+        #expect { try OutputPath.checkFileTarget(target, option: "--poses", kind: kind) } throws: { "\($0)".contains("not a pose list written by Parallax") }
+        try "# timestamp tx\n1 2\n".write(toFile: target, atomically: true, encoding: .utf8)
+        try OutputPath.checkFileTarget(target, option: "--poses", kind: kind)
+        // The staged name: empty (a kill before the first write) or begun by the writer is ours.
+        try Data().write(to: URL(fileURLWithPath: OutputPath.staged(target)))
+        try OutputPath.checkFileTarget(target, option: "--poses", kind: kind)
+        try "notes".write(toFile: OutputPath.staged(target), atomically: true, encoding: .utf8)
+        #expect(throws: OutputPath.RefusedError.self) { try OutputPath.checkFileTarget(target, option: "--poses", kind: kind) }
+        // A device is never a file target, whatever the kind says.
+        let anything = OutputPath.FileKind(name: "anything", written: { _ in true }, begun: { _ in true })
+        #expect(throws: OutputPath.RefusedError.self) { try OutputPath.checkFileTarget("/dev/null", option: "--mcap", kind: anything) }
+        // An MCAP file is the writer's only when its header names Parallax.
+        let mcap = dir.appendingPathComponent("x.mcap").path
+        let writer = try MCAPWriter(path: mcap)
+        try writer.finish()
+        #expect(MCAPWriter.fileKind.written(mcap))
+        let other = dir.appendingPathComponent("y.mcap").path
+        let foreign = try MCAPWriter(path: other, library: "mcap-python")
+        try foreign.finish()
+        #expect(!MCAPWriter.fileKind.written(other))
+        #expect(throws: OutputPath.RefusedError.self) { _ = try MCAPWriter(path: other) }
     }
 
     /// `rename(2)` onto a folder fails: the folder and its files stay, the staged file stays.
