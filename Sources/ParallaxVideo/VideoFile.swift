@@ -71,6 +71,11 @@ public final class VideoFile {
 
     public let path: String
     public let header: Header
+    /// The file's other video streams, which are not read (each "stream K: codec W×H"; cover
+    /// pictures are not listed): a reader says so rather than ignoring them in silence.
+    public let otherVideoStreams: [String]
+    /// The index of the stream that is read, in the container's order.
+    public var streamNumber: Int { Int(streamIndex) }
     /// Stream time base (s per tick).
     private let timeBase: AVRational
 
@@ -151,6 +156,11 @@ public final class VideoFile {
             av_packet_free(&p)
             av_frame_free(&f)
             throw VideoError.unreadable(path: path, reason: "out of memory")
+        }
+        otherVideoStreams = (0..<Int32(container.pointee.nb_streams)).compactMap { k in
+            guard k != videoIndex, let other = container.pointee.streams[Int(k)], let p = other.pointee.codecpar,
+                  p.pointee.codec_type == AVMEDIA_TYPE_VIDEO, other.pointee.disposition & parallax_av_disposition_attached_pic() == 0 else { return nil }
+            return "stream \(k): \(String(cString: avcodec_get_name(p.pointee.codec_id))) \(p.pointee.width)×\(p.pointee.height)"
         }
         success = true
         self.header = header

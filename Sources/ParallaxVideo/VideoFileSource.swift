@@ -59,6 +59,10 @@ public final class VideoFileSource: DatasetSource {
         if repeated > 0 {
             notes = ["\(path): \(repeated) frame(s) at a time an earlier frame already has (the container repeats a presentation time): the first frame at each time is kept, the others dropped"]
         }
+        if !file.otherVideoStreams.isEmpty {
+            notes.append("\(path): stream \(file.streamNumber) (\(file.header.codec) \(file.header.width)×\(file.header.height)) is read as \(Self.stream); "
+                         + "the file's other video stream(s) are not: \(file.otherVideoStreams.joined(separator: ", "))")
+        }
         streams = [StreamDescription(StreamKey<CameraFrame>(Self.stream))]
     }
 

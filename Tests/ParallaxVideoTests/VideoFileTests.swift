@@ -133,6 +133,18 @@ import ParallaxDatasets
         }
     }
 
+    /// A file with two video streams: the best one is read and the other named in a note
+    /// (`ffmpeg … -map 0 -map 1 -c:v ffv1 two-streams.mkv`: 32×24 at 10 Hz and 16×16 at 5 Hz).
+    @Test func aSecondVideoStreamIsNamedNotIgnoredInSilence() throws {
+        let path = Self.folder.appendingPathComponent("two-streams.mkv").path
+        let source = try VideoFileSource(path: path)
+        #expect(source.notes.contains { $0.contains("stream 0 (ffv1 32×24) is read as cam0") && $0.contains("stream 1: ffv1 16×16") }, "\(source.notes)")
+        let frames = try VideoFileTests.decodeAll(source)
+        #expect(frames.count == 2 && frames.allSatisfy { $0.1.width == 32 && $0.1.height == 24 })
+        // One stream alone: no note.
+        #expect(try VideoFileSource(path: Self.folder.appendingPathComponent("three.avi").path).notes.isEmpty)
+    }
+
     @Test func videosWithoutFramesAreCleanErrors() throws {
         for (name, message) in [("empty.avi", "no frame that decodes"), ("empty.mp4", "no video stream")] {
             let path = Self.folder.appendingPathComponent(name).path
