@@ -278,14 +278,29 @@ public final class ParallaxFolderWriter: DatasetWriter {
         if !stream.metadata.isEmpty { metadata[stream.name] = stream.metadata }
     }
 
+    /// Names a Parallax folder keeps for itself (lower case): a stream whose first part is one
+    /// of them would overwrite the folder's description or be read back as its ground truth.
+    public static let reservedStreamNames: Set<String> = [DatasetStreams.groundTruth, "groundtruth.csv", "parallax.yaml", OutputFolder.markerName]
+
+    /// Refuses a stream name that cannot name a folder inside this one (``OutputPath/checkRelativeName(_:kind:)``)
+    /// or whose first part is a name the folder keeps for itself (``reservedStreamNames``).
+    static func checkStreamName(_ name: String) throws {
+        try OutputPath.checkRelativeName(name, kind: "stream")
+        let first = name.split(separator: "/").first.map { String($0).lowercased() } ?? ""
+        if reservedStreamNames.contains(first) {
+            throw OutputPath.RefusedError(option: "stream", path: name, reason: "is a name a Parallax folder keeps for itself (\(reservedStreamNames.sorted().joined(separator: ", "))): rename the stream")
+        }
+    }
+
     /// Stores one packet (streams are created on first use).
     public func write(_ packet: AnyPacket) throws {
         let name = packet.stream
         let t = packet.timestamp.nanoseconds
         func register(_ kind: ParallaxFolder.StreamKind) throws {
             guard kinds[name] == nil else { return }
-            // A stream name from data (a bag topic, a folder's parallax.yaml) stays inside the folder.
-            try OutputPath.checkRelativeName(name, kind: "stream")
+            // A stream name from data (a bag topic, a folder's parallax.yaml) stays inside the
+            // folder and is not one of the folder's own names.
+            try Self.checkStreamName(name)
             kinds[name] = kind
             order.append(name)
             let images = kind == .camera || kind == .depth
@@ -355,7 +370,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
     private func writeVideoFrame(_ frame: CameraFrame, stream name: String, at time: Timestamp) throws {
         guard let encoding = video else { return }
         if videos[name] == nil {
-            try OutputPath.checkRelativeName(name, kind: "stream")
+            try Self.checkStreamName(name)
             let support = try VideoSupport.require(for: root.appendingPathComponent(name).path)
             guard let ext = support.fileExtension(encoding.codec) else {
                 throw WriterError.unsupportedPayload(stream: name, type: "video codec '\(encoding.codec)'")

@@ -28,7 +28,7 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
     /// What was skipped (unknown message types per topic, a second camera info).
     public private(set) var notes: [String] = []
     /// Stream names a converted folder keeps for itself (lower case).
-    static let reservedStreamNames: Set<String> = [DatasetStreams.groundTruth, "parallax.yaml", OutputFolder.markerName]
+    static var reservedStreamNames: Set<String> { ParallaxFolderWriter.reservedStreamNames }
     private var rows = IndexedRows()
 
     /// The stream a topic becomes by convention: its first name component.

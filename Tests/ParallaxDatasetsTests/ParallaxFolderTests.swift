@@ -116,6 +116,19 @@ import ParallaxMath
         #expect(map.depth(x: 1, y: 0) == 4)
     }
 
+    /// A stream may not take a name the folder keeps for itself: it would overwrite the folder's
+    /// description or be read back as its ground truth. Nothing is written for it.
+    @Test func streamsCannotTakeTheFoldersOwnNames() throws {
+        for name in ["parallax.yaml", "Parallax.yaml/x", "groundtruth", "groundtruth.csv", ".parallax-output"] {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-folder-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let writer = try ParallaxFolderWriter(path: folder.path)
+            let sample = IMUSample(gyroscope: Vector3(0, 0, 0), accelerometer: Vector3(0, 0, 9.81))
+            #expect(throws: OutputPath.RefusedError.self, "\(name)") { try writer.write(AnyPacket(stream: name, timestamp: Timestamp(nanoseconds: 1), payload: sample)) }
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)")
+        }
+    }
+
     @Test func badParallaxYAMLNamesTheLine() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-badyaml-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
