@@ -12,22 +12,23 @@ enum HTMLPages {
         let jpeg = try ImageEncoder.jpegData(image, quality: 85, name: "\(overlay.camera) at \(overlay.time.nanoseconds) ns")
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\" width=\"\(w)\" height=\"\(h)\">"
         svg += "<image width=\"\(w)\" height=\"\(h)\" href=\"data:image/jpeg;base64,\(jpeg.base64EncodedString())\"/>"
-        for f in overlay.features {
+        let drawn = overlay.overlay
+        for f in drawn.points {
             let a = min(1, Double(f.age) / 20)
             let color = String(format: "rgb(%d,%d,%d)", Int(255 * (1 - a)), Int(255 * (1 - 0.5 * a)), Int(255 * a))
-            svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"none\" stroke=\"%@\" stroke-width=\"1.5\"/>", f.x, f.y, color)
+            svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"none\" stroke=\"%@\" stroke-width=\"1.5\"/>", f.pixel.x, f.pixel.y, color)
         }
-        for (box, label) in overlay.boxes {
+        for (box, label) in drawn.boxes.map({ ($0.box, $0.label) }) {
             svg += String(format: "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"rgb(60,255,60)\" stroke-width=\"2\"/>", box.x, box.y, box.width, box.height)
             svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" fill=\"rgb(60,255,60)\" font-size=\"14\" font-family=\"sans-serif\">%@</text>", box.x, max(14, box.y - 4), escape(label))
         }
-        for points in overlay.landmarks {
+        for points in drawn.outlines {
             for p in points where p.x.isFinite && p.y.isFinite {
                 svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"rgb(255,100,50)\"/>", p.x, p.y)
             }
         }
         svg += "</svg>"
-        let what = [overlay.features.isEmpty ? nil : "\(overlay.features.count) features", overlay.boxes.isEmpty ? nil : "\(overlay.boxes.count) boxes"].compactMap { $0 }
+        let what = [drawn.points.isEmpty ? nil : "\(drawn.points.count) features", drawn.boxes.isEmpty ? nil : "\(drawn.boxes.count) boxes"].compactMap { $0 }
         let caption = "\(overlay.camera) at \(overlay.time.nanoseconds) ns" + (what.isEmpty ? "" : ": " + what.joined(separator: ", "))
         return "<figure>\(svg)<figcaption>\(escape(caption))</figcaption></figure>\n"
     }

@@ -1,42 +1,29 @@
 import Foundation
 import Parallax
 
-/// One camera frame and what a chain found on it at that time — feature tracks, tracked
-/// objects, detected faces with their landmarks — drawn by the HTML report as SVG over the image.
+/// One camera frame and what a chain found on it — whatever its outputs draw over that camera
+/// (``FrameOverlayDrawable``: feature tracks, tracked objects, faces with their landmarks, a
+/// plugin's own payload) — drawn by the HTML report as SVG over the image.
 struct OverlayFrame {
-    struct Feature { var x, y: Double; var age: Int }
     var camera: String
     var time: Timestamp
     var frame: CameraFrame
-    var features: [Feature] = []
-    /// Boxes (px, top-left), with a label.
-    var boxes: [(box: BoundingBox, label: String)] = []
-    var landmarks: [[Vector2]] = []
+    var overlay = FrameOverlay()
 
-    /// `frame` of `camera` at `time` with the outputs at that time that belong to it (streams
-    /// named after it, `cam0/…`, or tracks of it).
+    /// `frame` of `camera` at `time` with what the outputs at that time draw over it.
     init(camera: String, time: Timestamp, frame: CameraFrame, outputs: [AnyPacket]) {
         self.camera = camera
         self.time = time
         self.frame = frame
         for packet in outputs where packet.timestamp == time {
-            switch packet.payload {
-            case let tracks as FeatureTracks where tracks.camera == camera:
-                features += tracks.features.map { Feature(x: $0.pixel.x, y: $0.pixel.y, age: $0.age) }
-            case let objects as TrackedObjects where packet.stream.hasPrefix(camera + "/"):
-                boxes += objects.objects.map { ($0.box, "object \($0.id) (\(String(format: "%.2f", $0.confidence)))") }
-            case let faces as DetectedFaces where packet.stream.hasPrefix(camera + "/"):
-                for face in faces.faces {
-                    boxes.append((face.box, "face \(face.id) (\(String(format: "%.2f", face.score)))"))
-                    landmarks.append(face.landmarks.points)
-                }
-            default: break
+            if let drawable = packet.payload as? any FrameOverlayDrawable, let drawn = drawable.frameOverlay(camera: camera, stream: packet.stream) {
+                overlay.add(drawn)
             }
         }
     }
 
     /// Whether the chain drew anything on it.
-    var isAnnotated: Bool { !features.isEmpty || !boxes.isEmpty || !landmarks.isEmpty }
+    var isAnnotated: Bool { !overlay.isEmpty }
 }
 
 /// Keeps what the reports draw while a chain runs: the first camera's frames at three times

@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxGeometry
 import ParallaxMath
 
@@ -133,5 +134,15 @@ public struct DetectedFaces: Sendable, Codable, Equatable {
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.faces = faces
+    }
+}
+
+extension DetectedFaces: FrameOverlayDrawable {
+    /// Each face's box, labelled with its id and score, and its landmarks, over the frames of
+    /// the camera its stream is named after (`cam0/faces`).
+    public func frameOverlay(camera: String, stream: String) -> FrameOverlay? {
+        guard stream.hasPrefix(camera + "/") else { return nil }
+        return FrameOverlay(boxes: faces.map { FrameOverlay.Box(box: $0.box, label: "face \($0.id) (\(String(format: "%.2f", $0.score)))") },
+                            outlines: faces.map(\.landmarks.points))
     }
 }

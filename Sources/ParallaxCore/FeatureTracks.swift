@@ -75,3 +75,11 @@ public struct FeatureTracks: Sendable, Codable, Equatable {
         self.ended = ended
     }
 }
+
+extension FeatureTracks: FrameOverlayDrawable {
+    /// Its features, coloured by age, over the frames of its own camera.
+    public func frameOverlay(camera: String, stream: String) -> FrameOverlay? {
+        guard self.camera == camera else { return nil }
+        return FrameOverlay(points: features.map { FrameOverlay.Point(pixel: $0.pixel, age: $0.age) })
+    }
+}

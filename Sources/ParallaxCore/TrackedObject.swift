@@ -1,3 +1,4 @@
+import Foundation
 /// One tracked object in one frame (Vision's `VNDetectedObjectObservation` as
 /// `VNTrackObjectRequest` reports it): a stable id, its box, how sure the tracker is, and
 /// whether it still tracks it.
@@ -32,5 +33,14 @@ public struct TrackedObjects: Sendable, Codable, Equatable {
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
         self.objects = objects
+    }
+}
+
+extension TrackedObjects: FrameOverlayDrawable {
+    /// Each object's box, labelled with its id and confidence, over the frames of the camera
+    /// its stream is named after (`cam0/objects`).
+    public func frameOverlay(camera: String, stream: String) -> FrameOverlay? {
+        guard stream.hasPrefix(camera + "/") else { return nil }
+        return FrameOverlay(boxes: objects.map { FrameOverlay.Box(box: $0.box, label: "object \($0.id) (\(String(format: "%.2f", $0.confidence)))") })
     }
 }
