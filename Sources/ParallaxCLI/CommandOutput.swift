@@ -11,9 +11,10 @@ struct CommandOutput {
     /// Where the command writes (the staging folder).
     var url: URL { folder.staging }
 
-    /// Opens `path` for `command`, or fails with exit 2 naming why.
-    init(_ path: String, command: String) throws {
-        do { folder = try OutputFolder(path: path, command: command) } catch {
+    /// Opens `path` for `command`, or fails with exit 2 naming why (`inputs`: the files and
+    /// folders the command reads, which the folder may not hold).
+    init(_ path: String, command: String, inputs: [String] = []) throws {
+        do { folder = try OutputFolder(path: path, command: command, inputs: inputs) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
     }

@@ -66,6 +66,7 @@ struct ConvertCommand: ParsableCommand {
         if to == "video" || to == "mcap" {
             do {
                 try OutputPath.checkFileTarget(out, option: "--out", kind: to == "video" ? VideoWriter.fileKind(codec) : MCAPWriter.fileKind)
+                try OutputPath.checkOutsideInputs(out, option: "--out", inputs: [dataset])
                 fileLock = try OutputFolderLock(folder: out)
             } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         }
@@ -75,7 +76,7 @@ struct ConvertCommand: ParsableCommand {
         }
         if to == "video" { return try writeVideo(source) }
         if to == "mcap" { return try writeMCAP(source) }
-        let output = try CommandOutput(out, command: "parallax convert")
+        let output = try CommandOutput(out, command: "parallax convert", inputs: [dataset])
         Interruption.install()
         let progress = ProgressDisplay(spanning: source.listing.stamps.values.joined())
         let count: Int
@@ -100,7 +101,8 @@ struct ConvertCommand: ParsableCommand {
     }
 
     /// `--to video`: one camera stream into a video file, moved into place when complete (an
-    /// interrupted conversion finishes the frames encoded so far into the file).
+    /// interrupted conversion finishes the frames encoded so far into `FILE.partial` and leaves
+    /// an earlier `FILE` as it was).
     private func writeVideo(_ source: any DatasetSource) throws {
         let cameras = source.streams.filter { $0.type == PayloadType(CameraFrame.self) }.map(\.name)
         guard let name = camera ?? cameras.first else { throw fail("\(dataset) has no camera stream to write as video", code: ExitCodes.badInput) }
@@ -123,7 +125,7 @@ struct ConvertCommand: ParsableCommand {
                 try writer?.write(frame.image, at: packet.timestamp)
                 frames += 1
             }
-            try writer?.finish()
+            try writer?.finish(commit: !Interruption.requested)
             progress?.finish()
         } catch {
             throw fail("\(error)" + (frames > 0 ? "; nothing was written to '\(out)'" : ""), code: error is any BadInput || (error as? VideoWriter.WriteError)?.isBadInput == true ? ExitCodes.badInput : ExitCodes.runFailed)
@@ -131,13 +133,14 @@ struct ConvertCommand: ParsableCommand {
         guard frames > 0 else { throw fail("'\(name)' has no frames; nothing written", code: ExitCodes.badInput) }
         reportMissingImages(source)
         if Interruption.requested {
-            throw fail("\(Interruption.name ?? "signal"): stopped; the \(frames) frames converted so far are in '\(out)'", code: Interruption.exitCode)
+            throw fail("\(Interruption.name ?? "signal"): stopped; the \(frames) frames converted so far are in '\(OutputPath.staged(out))'"
+                       + (FileManager.default.fileExists(atPath: out) ? " ('\(out)' is as it was)" : ""), code: Interruption.exitCode)
         }
         print("converted \(frames) frames of \(name) from \(source.formatName) to \(out) (\(codec.rawValue))")
     }
 
-    /// `--to mcap`: every stream (ground truth too) into an MCAP file, finished with what was
-    /// read when interrupted.
+    /// `--to mcap`: every stream (ground truth too) into an MCAP file; an interrupted conversion
+    /// finishes what was read into `FILE.partial` and leaves an earlier `FILE` as it was.
     private func writeMCAP(_ source: any DatasetSource) throws {
         let recorder: FoxgloveRecorder
         do { recorder = try FoxgloveRecorder(path: out) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
@@ -152,17 +155,19 @@ struct ConvertCommand: ParsableCommand {
                 try recorder.record(packet)
                 count += 1
             }
-            try recorder.finish()
+            try recorder.finish(commit: !Interruption.requested)
             progress?.finish()
         } catch {
-            throw fail("\(error)", code: error is any BadInput ? ExitCodes.badInput : ExitCodes.runFailed)
+            let left = FileManager.default.fileExists(atPath: recorder.stagedPath) ? "; the unfinished recording is left as '\(recorder.stagedPath)'" : ""
+            throw fail("\(error)\(left)", code: error is any BadInput ? ExitCodes.badInput : ExitCodes.runFailed)
         }
         reportMissingImages(source)
         for (stream, n) in recorder.skipped.sorted(by: { $0.key < $1.key }) {
             FileHandle.standardError.write(Data("parallax: warning: \(stream): \(n) packet(s) have no Foxglove or JSON form; not in \(out)\n".utf8))
         }
         if Interruption.requested {
-            throw fail("\(Interruption.name ?? "signal"): stopped; the \(count) packets converted so far are in '\(out)'", code: Interruption.exitCode)
+            throw fail("\(Interruption.name ?? "signal"): stopped; the \(count) packets converted so far are in '\(recorder.stagedPath)'"
+                       + (FileManager.default.fileExists(atPath: out) ? " ('\(out)' is as it was)" : ""), code: Interruption.exitCode)
         }
         print("converted \(count) packets (\(source.streams.map(\.name).joined(separator: ", "))) from \(source.formatName) to \(out)")
     }

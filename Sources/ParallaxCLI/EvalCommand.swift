@@ -71,7 +71,7 @@ struct EvalCommand: ParsableCommand {
             print(Self.table(result))
         }
         if let out {
-            let output = try CommandOutput(out, command: "parallax eval")
+            let output = try CommandOutput(out, command: "parallax eval", inputs: [groundTruth, estimate])
             let dir = output.url
             do {
                 try data.write(to: dir.appendingPathComponent("eval.json"), options: .atomic)

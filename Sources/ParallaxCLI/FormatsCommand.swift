@@ -109,7 +109,7 @@ struct FormatsCommand: ParsableCommand {
     }
 
     func write(_ measured: [Measured], choices: FormatPolicies, to folder: String) throws {
-        let output = try CommandOutput(folder, command: "parallax formats")
+        let output = try CommandOutput(folder, command: "parallax formats", inputs: [dataset])
         let front = FormatPolicies.paretoFront(measured.map { ($0.load, $0.error) })
         let svg = SVGPlot.plot([
             SVGPlot.Series(label: "formats", color: "#4477aa", points: measured.map { ($0.load, $0.error) }, markers: true),

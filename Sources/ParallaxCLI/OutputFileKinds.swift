@@ -4,7 +4,7 @@ import ParallaxVision
 extension OutputPath.FileKind {
     /// A world map file (`--save-map`): it begins with the map magic, so a staged one cut short
     /// by a kill is told the same way.
-    static let worldMap = OutputPath.FileKind(name: "a world map", written: WorldMapFile.startsWithMagic, begun: WorldMapFile.startsWithMagic)
+    static let worldMap = OutputPath.FileKind(name: "a world map", begun: WorldMapFile.startsWithMagic)
 
     /// An SVG plot of `results plot`: the comment ``svgPlotHeader`` is its first line.
     static let svgPlot = OutputPath.FileKind.text("an SVG plot", header: svgPlotHeader)

@@ -144,7 +144,10 @@ struct ResultsPlotCommand: ParsableCommand {
         } catch {
             throw fail("--out '\(out)': cannot create its folder: \(OutputFolder.reason(error))", code: ExitCodes.badInput)
         }
-        do { try OutputPath.checkFileTarget(out, option: "--out", kind: .svgPlot) } catch {
+        do {
+            try OutputPath.checkFileTarget(out, option: "--out", kind: .svgPlot)
+            try OutputPath.checkOutsideInputs(out, option: "--out", inputs: [database.db ?? BenchRecording.defaultDatabasePath])
+        } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         let db = try database.open()

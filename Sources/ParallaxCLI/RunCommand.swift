@@ -66,15 +66,24 @@ struct RunCommand: ParsableCommand {
         // expected is refused); one named inside --out is written into its staging folder at the
         // same relative path, so the commit carries it rather than replacing it (OutputFolder.redirect).
         let ownFiles = ["events.jsonl", "run.json", "report.html"]
+        // One outside --out is locked as --out is (FILE.lock, as `convert --to mcap` locks its
+        // file): a second command writing the same file is refused, not handed this one's
+        // staged file.
+        var fileLocks: [OutputFolderLock] = []
+        defer { for lock in fileLocks { lock.release() } }
         do {
             for (option, path, kind) in [("--mcap", mcap, MCAPWriter.fileKind), ("--save-map", saveMap, OutputPath.FileKind.worldMap)] {
-                if let path { try OutputFolder.checkExtraOutput(path, out: out, option: option, kind: kind, reserved: ownFiles) }
+                guard let path else { continue }
+                if try OutputFolder.checkExtraOutput(path, out: out, option: option, kind: kind, reserved: ownFiles) == nil {
+                    try OutputPath.checkOutsideInputs(path, option: option, inputs: [dataset] + [groundTruth].compactMap { $0 })
+                    fileLocks.append(try OutputFolderLock(folder: path, option: option))
+                }
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         if let mcap, let saveMap, OutputPath.canonical(mcap) == OutputPath.canonical(saveMap) {
             throw fail("--mcap and --save-map name the same file '\(mcap)': name two files", code: ExitCodes.badInput)
         }
-        let output = try CommandOutput(out, command: "parallax run")
+        let output = try CommandOutput(out, command: "parallax run", inputs: [dataset] + [groundTruth].compactMap { $0 })
         let outURL = output.url
         let mcapPath: String?, mapPath: String?
         do {
@@ -153,10 +162,17 @@ struct RunCommand: ParsableCommand {
                 problems.append("\(stream): could not finish its file: \(OutputFolder.reason(error))")
             }
         }
-        if let recorder, let mcap {
+        // Extra files outside --out take their names only when the run succeeded, as --out does:
+        // after a failure or a signal they stay whole under NAME.partial and an earlier NAME is
+        // kept. (Those inside --out are in its staging folder, which the commit decides on.)
+        let succeeded = failure == nil && !Interruption.requested && problems.isEmpty
+        let insideStaging = { (path: String) in OutputPath.relative(path, inside: output.folder.staging.path) != nil }
+        if let recorder, let mcap, let mcapPath {
             // Finished whatever happened: what was recorded stays readable.
+            let commit = succeeded || insideStaging(mcapPath)
             do {
-                try recorder.finish()
+                try recorder.finish(commit: commit)
+                if !commit { report.warnings.append("--mcap: the run did not finish; what was recorded is in '\(recorder.stagedPath)' ('\(mcap)' is as it was)") }
                 for (stream, n) in recorder.skipped.sorted(by: { $0.key < $1.key }) {
                     report.warnings.append("\(stream): \(n) packet(s) have no Foxglove or JSON form; not in \(mcap)")
                 }
@@ -176,8 +192,13 @@ struct RunCommand: ParsableCommand {
             if let builtMap {
                 do {
                     try Data(WorldMapFile.encode(builtMap)).write(to: URL(fileURLWithPath: OutputPath.staged(mapPath)))
-                    try OutputPath.commit(OutputPath.staged(mapPath), to: mapPath)
-                    report.warnings.append("world map written to \(saveMap): \(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)")
+                    if succeeded || insideStaging(mapPath) {
+                        try OutputPath.commit(OutputPath.staged(mapPath), to: mapPath)
+                        report.warnings.append("world map written to \(saveMap): \(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)")
+                    } else {
+                        report.warnings.append("--save-map: the run did not finish; the map built so far (\(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)) "
+                                               + "is in '\(OutputPath.staged(mapPath))' ('\(saveMap)' is as it was)")
+                    }
                 } catch {
                     problems.append("--save-map: cannot write \(saveMap): \(error is OutputPath.CommitError ? "\(error)" : OutputFolder.reason(error))")
                 }

@@ -68,11 +68,15 @@ public final class FoxgloveRecorder {
         }
     }
 
-    /// Writes what is pending and finishes the file.
-    public func finish() throws {
+    /// Writes what is pending and finishes the file; with `commit` false (an interrupted run) it
+    /// stays under ``stagedPath`` (``MCAPWriter/finish(commit:)``).
+    public func finish(commit: Bool = true) throws {
         try flushPending()
-        try writer.finish()
+        try writer.finish(commit: commit)
     }
+
+    /// Where the recording is written until it is finished and moved to its name.
+    public var stagedPath: String { writer.stagedPath }
 
     private var options: MCAPRecordingOptions { MCAPRecordingOptions(imageQuality: imageQuality) }
 

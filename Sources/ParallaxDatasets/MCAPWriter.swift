@@ -17,6 +17,8 @@ public final class MCAPWriter {
 
     public let path: String
     private let partial: String
+    /// Where the file is written until ``finish(commit:)`` moves it to its name (`NAME.partial`).
+    public var stagedPath: String { partial }
     private let handle: FileHandle
     private var written: UInt64 = 0
     private var dataCRC: UInt = 0
@@ -49,8 +51,9 @@ public final class MCAPWriter {
 
     static let magic = Data([0x89, 0x4D, 0x43, 0x41, 0x50, 0x30, 0x0D, 0x0A])  // \x89MCAP0\r\n
 
-    /// An MCAP recording Parallax wrote: the magic, then a header record whose `library` begins
-    /// with "parallax" (both are written first, so a staged file cut short is told the same way).
+    /// An MCAP recording: a staged one Parallax began starts with the magic and a header record
+    /// whose `library` begins with "parallax" (both are written first, so a file cut short by a
+    /// kill is told too).
     public static let fileKind: OutputPath.FileKind = {
         let test: @Sendable (String) -> Bool = { path in
             let head = OutputPath.head(path, count: 1024)
@@ -63,7 +66,7 @@ public final class MCAPWriter {
             let start = 25 + profileLength, prefix = Array("parallax".utf8)
             return libraryLength >= prefix.count && start + prefix.count <= head.count && Array(head[start..<start + prefix.count]) == prefix
         }
-        return OutputPath.FileKind(name: "an MCAP recording", written: test, begun: test)
+        return OutputPath.FileKind(name: "an MCAP recording", begun: test)
     }()
 
     /// Starts the file at `path` with `profile` (`""`, or `ros1`, `ros2`) and `library` in its header.
@@ -184,8 +187,10 @@ public final class MCAPWriter {
         chunkEnd = 0
     }
 
-    /// Closes the last chunk, writes the summary and footer, and moves the file into place.
-    public func finish() throws {
+    /// Closes the last chunk, writes the summary and footer, and, with `commit` (default), moves
+    /// the file into place; without (an interrupted run), the whole, readable file stays under
+    /// ``stagedPath`` and an earlier file under the name is kept.
+    public func finish(commit: Bool = true) throws {
         guard !finished else { return }
         try flushChunk()
         var dataEnd = Data()
@@ -244,10 +249,11 @@ public final class MCAPWriter {
         } catch {
             throw WriteError(path: path, reason: "\(error.localizedDescription)")
         }
+        finished = true
+        guard commit else { return }
         do { try OutputPath.commit(partial, to: path) } catch let error as OutputPath.CommitError {
             throw WriteError(path: path, reason: "\(error.reason); the recording is kept as '\(partial)'")
         }
-        finished = true
     }
 
     private func emit(_ bytes: Data, data: Bool) throws {

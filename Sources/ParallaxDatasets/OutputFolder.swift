@@ -43,12 +43,19 @@ public struct OutputFolder: Sendable {
     }
 
     /// Prepares `path` for `command` (recorded in the marker): refuses a path Parallax must not
-    /// replace, and creates a fresh, empty staging folder (a stale one from an earlier failed run
+    /// replace (one that is or holds one of the command's `inputs`, say), and creates a fresh, empty staging folder (a stale one from an earlier failed run
     /// is removed).
-    public init(path: String, command: String) throws {
+    public init(path: String, command: String, inputs: [String] = []) throws {
         guard !path.isEmpty else { throw RefusedError(description: "--out is empty: name an output folder") }
         final = URL(fileURLWithPath: path).standardizedFileURL
         staging = URL(fileURLWithPath: final.path + ".partial")
+        // The commit replaces the folder: an input inside it (the dataset being read) would go
+        // with it.
+        for input in inputs where !input.isEmpty {
+            for folder in [final.path, staging.path] where OutputPath.relative(input, inside: folder) != nil {
+                throw RefusedError(description: "--out '\(path)' holds the input '\(input)', which the results would replace: name another output folder")
+            }
+        }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
         let target = final.path
         guard target != "/", !(cwd == target || cwd.hasPrefix(target.hasSuffix("/") ? target : target + "/")) else {

@@ -45,21 +45,19 @@ public enum OutputPath {
         public var description: String { "cannot move the finished file to '\(path)': \(reason); it is kept as '\(staged)'" }
     }
 
-    /// A kind of file Parallax writes, told by its contents: an existing file is replaced only
-    /// when it is this kind and Parallax wrote it (a rerun's output), so a user's file that
-    /// happens to have the name is never overwritten.
+    /// A kind of file Parallax writes: what it is called in messages, and how a staged file of
+    /// it is told (what its writer puts first). Whether a finished file may be replaced is not a
+    /// matter of its contents, which a user's copy or another program's output can share, but of
+    /// ``OutputLedger``: only a file Parallax wrote and that has not changed since.
     public struct FileKind: Sendable {
         /// What the file is, for messages: "an MCAP recording".
         public var name: String
-        /// Whether the finished file at a path is one Parallax wrote.
-        public var written: @Sendable (String) -> Bool
         /// Whether the staged file at a path (`NAME.partial`, perhaps cut short by a kill) is one
         /// Parallax began: what its writer puts first is there.
         public var begun: @Sendable (String) -> Bool
 
-        public init(name: String, written: @escaping @Sendable (String) -> Bool, begun: @escaping @Sendable (String) -> Bool) {
+        public init(name: String, begun: @escaping @Sendable (String) -> Bool) {
             self.name = name
-            self.written = written
             self.begun = begun
         }
 
@@ -67,9 +65,7 @@ public enum OutputPath {
         /// header is written with the first lines).
         public static func text(_ name: String, header: String) -> FileKind {
             let bytes = Array(header.utf8)
-            return FileKind(name: name,
-                            written: { OutputPath.head($0, count: bytes.count) == bytes },
-                            begun: { let h = OutputPath.head($0, count: bytes.count); return h.isEmpty || h == bytes })
+            return FileKind(name: name, begun: { let h = OutputPath.head($0, count: bytes.count); return h.isEmpty || h == bytes })
         }
     }
 
@@ -78,10 +74,10 @@ public enum OutputPath {
 
     /// Refuses, before any work, a file target that cannot be written as a file of `kind`: empty,
     /// an existing folder (or a link to one), a symbolic link, a device or other special file, an
-    /// existing file that is not `kind` written by Parallax (``FileKind/written``: only a rerun's
-    /// own output is replaced, never a file of the user's), a staging name (`path.partial`) that
-    /// is a folder, a link, or a file Parallax did not begin (``FileKind/begun``), or a path whose
-    /// folder does not exist.
+    /// existing file Parallax did not write or that changed since (``OutputLedger``: only a
+    /// rerun's own output is replaced, never a file of the user's), a staging name
+    /// (`path.partial`) that is a folder, a link, or a file Parallax did not begin
+    /// (``FileKind/begun``), or a path whose folder does not exist.
     public static func checkFileTarget(_ path: String, option: String?, kind: FileKind) throws {
         guard !path.isEmpty else { throw RefusedError(option: option, path: path, reason: "is empty: name a file") }
         if isFolder(path) {
@@ -95,9 +91,9 @@ public enum OutputPath {
         switch entry(path) {
         case .none: break
         case .regularFile:
-            guard kind.written(path) else {
-                throw RefusedError(option: option, path: path, reason: "exists and is not \(kind.name) written by Parallax: Parallax replaces only files it wrote; "
-                                   + "name another file, or move this one away (nothing was written)")
+            guard OutputLedger.remembers(path) else {
+                throw RefusedError(option: option, path: path, reason: "exists, and is not \(kind.name) Parallax wrote there (or it changed since): "
+                                   + "Parallax replaces only files it wrote; name another file, or move this one away (nothing was written)")
             }
         case .other:
             throw RefusedError(option: option, path: path, reason: "exists and is not a regular file (a device, pipe or socket): name a file (nothing was written)")
@@ -125,6 +121,31 @@ public enum OutputPath {
         }
     }
 
+    /// Refuses a file target that is one of the command's `inputs` or lies inside one (the
+    /// dataset being read), or lies inside the finished output folder of another command (a
+    /// folder holding ``OutputFolder/markerName``, other than `ownFolder`): replacing a file of
+    /// either would change data the file did not come from.
+    public static func checkOutsideInputs(_ path: String, option: String?, inputs: [String], ownFolder: String? = nil) throws {
+        for input in inputs where !input.isEmpty && relative(path, inside: input) != nil {
+            throw RefusedError(option: option, path: path, reason: "is \(canonical(path) == canonical(input) ? "" : "inside ")the input '\(input)': name a file elsewhere (nothing was written)")
+        }
+        if let folder = outputFolder(holding: path), folder != ownFolder.map(canonical) {
+            throw RefusedError(option: option, path: path, reason: "is inside '\(folder)', the output folder of another parallax command, "
+                               + "whose results it would change: name a file elsewhere (nothing was written)")
+        }
+    }
+
+    /// The output folder (or staging folder) `path` lies in: the nearest parent holding
+    /// ``OutputFolder/markerName``; nil when there is none.
+    public static func outputFolder(holding path: String) -> String? {
+        var folder = URL(fileURLWithPath: canonical(path)).deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(OutputFolder.markerName).path) { return folder.path }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }
+
     private enum Entry { case none, regularFile, other }
 
     /// What is at `path`, not following a link.
@@ -143,8 +164,8 @@ public enum OutputPath {
     }
 
     /// Gives the staged file `staged` the name `path` by `rename(2)`: atomic, replacing an existing
-    /// file of that name, never a folder. On failure nothing is removed: the staged file stays
-    /// and the error names it.
+    /// file of that name, never a folder, and remembers it as Parallax's (``OutputLedger``). On
+    /// failure nothing is removed: the staged file stays and the error names it.
     public static func commit(_ staged: String, to path: String) throws {
         guard rename(staged, path) == 0 else {
             let code = errno
@@ -152,6 +173,9 @@ public enum OutputPath {
                 ? "it is an existing folder (it is never replaced)" : String(cString: strerror(code))
             throw CommitError(path: path, staged: staged, reason: reason)
         }
+        // A file inside an output folder goes with its folder (whose marker lists it); one the
+        // user named on its own is remembered.
+        if outputFolder(holding: path) == nil { OutputLedger.record(path) }
     }
 
     /// Whether `path` itself is a symbolic link (not followed).

@@ -76,6 +76,8 @@ public final class VideoWriter: VideoSupport.FrameWriter {
     public let height: Int
     public let gray: Bool
     private let partial: String
+    /// Where the video is written until ``finish(commit:)`` moves it to its name (`NAME.partial`).
+    public var stagedPath: String { partial }
 
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var encoder: UnsafeMutablePointer<AVCodecContext>?
@@ -97,18 +99,15 @@ public final class VideoWriter: VideoSupport.FrameWriter {
     /// The codec's time base: microseconds.
     private static let timeBase = AVRational(num: 1, den: 1_000_000)
 
-    /// The container tag (`comment`) every video Parallax writes carries: how a rerun tells a
-    /// video it may replace from a file of the user's.
+    /// The container tag (`comment`) every video Parallax writes carries, as provenance.
     public static let authorTag = "written by parallax"
 
-    /// A video of `codec` Parallax wrote: a finished one is a file FFmpeg opens whose container
-    /// says ``authorTag``; a staged one (perhaps cut short by a kill, with no index yet) begins
-    /// with that container's signature (Matroska's EBML id; MP4's `ftyp` box).
+    /// A video of `codec`: a staged one (perhaps cut short by a kill, with no index yet) begins
+    /// with its container's signature (Matroska's EBML id; MP4's `ftyp` box).
     public static func fileKind(_ codec: Codec) -> OutputPath.FileKind {
         let matroska = codec.fileExtension == "mkv"
-        let begun: @Sendable (String) -> Bool = { path in hasSignature(OutputPath.head(path, count: 8), matroska: matroska) }
-        let written: @Sendable (String) -> Bool = { path in begun(path) && carriesAuthorTag(path) }
-        return OutputPath.FileKind(name: matroska ? "a Matroska video" : "an MP4 video", written: written, begun: begun)
+        return OutputPath.FileKind(name: matroska ? "a Matroska video" : "an MP4 video",
+                                   begun: { path in hasSignature(OutputPath.head(path, count: 8), matroska: matroska) })
     }
 
     /// Whether `head` (a file's first 8 bytes) starts a Matroska file or, when `matroska` is
@@ -116,15 +115,6 @@ public final class VideoWriter: VideoSupport.FrameWriter {
     private static func hasSignature(_ head: [UInt8], matroska: Bool) -> Bool {
         if matroska { return head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) }
         return head.count >= 8 && Array(head[4..<8]) == Array("ftyp".utf8)
-    }
-
-    /// Whether FFmpeg opens the file at `path` and its container's `comment` is ``authorTag``.
-    private static func carriesAuthorTag(_ path: String) -> Bool {
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_open_input(&context, path, nil, nil) >= 0, let opened = context else { return false }
-        defer { avformat_close_input(&context) }
-        guard let tag = av_dict_get(opened.pointee.metadata, "comment", nil, 0), let value = tag.pointee.value else { return false }
-        return String(cString: value) == authorTag
     }
 
     /// Starts a video at `path` for `width` × `height` frames, gray or RGB. `quality` is the
@@ -300,7 +290,13 @@ public final class VideoWriter: VideoSupport.FrameWriter {
         }
     }
 
-    public func finish() throws {
+    /// Finishes the video (the encoder's last frames, the container's index) and, with
+    /// `commit` (default), moves it to its name; without (an interrupted conversion), it stays a
+    /// whole, playable file under ``stagedPath`` and an earlier file under the name is kept.
+    public func finish() throws { try finish(commit: true) }
+
+    /// ``finish()``, or with `commit` false the whole video left under ``stagedPath``.
+    public func finish(commit: Bool) throws {
         guard !finished else { return }
         guard let encoder, let format else { throw WriteError.failed(path: path, reason: "the writer is closed") }
         var status = avcodec_send_frame(encoder, nil)
@@ -310,6 +306,7 @@ public final class VideoWriter: VideoSupport.FrameWriter {
         guard status >= 0 else { throw WriteError.failed(path: path, reason: VideoFile.message(status)) }
         release()
         finished = true
+        guard commit else { return }
         // One rename (never onto a folder); on failure the finished video stays as the partial file.
         do { try OutputPath.commit(partial, to: path) } catch let error as OutputPath.CommitError {
             throw WriteError.failed(path: path, reason: "\(error.reason); the video is kept as '\(partial)'")

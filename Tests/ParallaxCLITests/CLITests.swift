@@ -16,6 +16,10 @@ let testResultsDatabase: Void = {
     if ProcessInfo.processInfo.environment["PARALLAX_RESULTS_DB"] == nil {
         setenv("PARALLAX_RESULTS_DB", FileManager.default.temporaryDirectory.appendingPathComponent("parallax-test-results-\(getpid()).sqlite").path, 1)
     }
+    // The files the tests write are remembered in a ledger of their own (OutputLedger).
+    if ProcessInfo.processInfo.environment["PARALLAX_STATE_DIR"] == nil {
+        setenv("PARALLAX_STATE_DIR", FileManager.default.temporaryDirectory.appendingPathComponent("parallax-test-state-\(getpid())").path, 1)
+    }
 }()
 
 enum Paths {

@@ -44,10 +44,39 @@ import Parallax
                   target: path("r.mcap"), label: "--mcap")
         try check(["run", "klt camera=cam0 ! vio images=cam0", Paths.cut, "--out", path("run"), "--save-map", path("m.pxmap"), "--quiet"],
                   target: path("m.pxmap"), label: "--save-map")
-        // A video of another codec is not "ours" for this codec's writer, nor is an MCAP file
-        // another library wrote.
-        try FileManager.default.copyItem(atPath: path("a.mkv"), toPath: path("b.mp4"))
-        #expect(parallax(["convert", Paths.cut, "--to", "video", "--video", "h264", "--out", path("b.mp4")]) == 2)
+        // A copy of Parallax's own output is not Parallax's, nor is its own file once changed.
+        try FileManager.default.copyItem(atPath: path("a.mkv"), toPath: path("b.mkv"))
+        #expect(parallax(["convert", Paths.cut, "--to", "video", "--out", path("b.mkv")]) == 2)
+        let handle = try #require(FileHandle(forWritingAtPath: path("a.mcap")))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("my notes".utf8))
+        try handle.close()
+        let edited = try Data(contentsOf: URL(fileURLWithPath: path("a.mcap")))
+        #expect(parallax(["convert", Paths.cut, "--to", "mcap", "--out", path("a.mcap")]) == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path("a.mcap"))) == edited)
+    }
+
+    /// An output may not replace what the command reads, nor a file of another command's output
+    /// folder; a file output another command is writing is refused.
+    @Test func outputsStayOffInputsAndOtherOutputs() throws {
+        let dir = Paths.temporary("offinputs")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = { (name: String) in dir.appendingPathComponent(name).path }
+        #expect(parallax(["convert", Paths.cut, "--out", path("data"), "--video", "ffv1"]) == 0)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: path("data")).sorted()
+        #expect(parallax(["run", "stream-stats streams=cam0", path("data"), "--out", path("data"), "--quiet"]) == 2)
+        #expect(parallax(["convert", path("data"), "--to", "video", "--camera", "cam1", "--out", path("data/cam0/data.mkv")]) == 2)
+        #expect(parallax(["run", "stream-stats streams=cam0", path("data"), "--out", path("run"), "--mcap", path("data/x.mcap"), "--quiet"]) == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path("data")).sorted() == listing)
+        // A file of another run's output folder.
+        #expect(parallax(["run", "stream-stats streams=cam0", Paths.cut, "--out", path("first"), "--mcap", path("first/rec.mcap"), "--quiet"]) == 0)
+        #expect(parallax(["run", "stream-stats streams=cam1", Paths.cut, "--out", path("second"), "--mcap", path("first/rec.mcap"), "--quiet"]) == 2)
+        // A file output in use by another command (its lock held).
+        let lock = try OutputFolderLock(folder: path("busy.mcap"))
+        defer { lock.release() }
+        #expect(parallax(["run", "stream-stats streams=cam0", Paths.cut, "--out", path("third"), "--mcap", path("busy.mcap"), "--quiet"]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: path("busy.mcap.partial")))
     }
 
     @Test func aFinishedOutputFolderThatGainedAUsersFileIsNotReplaced() throws {

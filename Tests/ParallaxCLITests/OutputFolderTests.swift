@@ -224,7 +224,8 @@ extension OutputFolderTests {
         #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path, "--quiet"]) == 0)
         #expect(!FileManager.default.fileExists(atPath: out.path + ".lock"))
         // A file --out (convert --to mcap) is locked the same way.
-        let file = out.appendingPathComponent("cut.mcap").path
+        let file = out.path + "-cut.mcap"
+        defer { try? FileManager.default.removeItem(atPath: file) }
         let held = try OutputFolderLock(folder: file)
         #expect(parallax(["convert", Paths.cut, "--to", "mcap", "--out", file]) == 2)
         #expect(!FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".partial"))

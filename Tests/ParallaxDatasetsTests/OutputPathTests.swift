@@ -21,35 +21,45 @@ import ParallaxCore
         #expect(try String(contentsOf: users.appendingPathComponent("notes.txt"), encoding: .utf8) == "keep")
     }
 
-    /// An existing file is replaced only when it is the writer's kind and Parallax wrote it; a
-    /// device or pipe never is; a staged name that holds a user's file is refused.
+    /// An existing file is replaced only when Parallax wrote it and it has not changed since
+    /// (``OutputLedger``); a device never is; a staged name that holds a user's file is refused.
     @Test func onlyFilesParallaxWroteAreReplaced() throws {
         let dir = try TemporaryFolder.make("outpath")
         defer { try? FileManager.default.removeItem(at: dir) }
         let kind = OutputPath.FileKind.text("a pose list", header: "# timestamp tx\n")
         let target = dir.appendingPathComponent("pose.tum").path
-        try "my poses\n".write(toFile: target, atomically: true, encoding: .utf8)
-        #expect { try OutputPath.checkFileTarget(target, option: "--poses", kind: kind) } throws: { "\($0)".contains("not a pose list written by Parallax") }
+        // A user's file, even one that looks like Parallax's output, is refused.
         try "# timestamp tx\n1 2\n".write(toFile: target, atomically: true, encoding: .utf8)
+        #expect { try OutputPath.checkFileTarget(target, option: "--poses", kind: kind) } throws: { "\($0)".contains("not a pose list Parallax wrote there") }
+        // Written through the commit, it is remembered and may be replaced...
+        try FileManager.default.removeItem(atPath: target)
+        try "# timestamp tx\n1 2\n".write(toFile: OutputPath.staged(target), atomically: true, encoding: .utf8)
+        try OutputPath.commit(OutputPath.staged(target), to: target)
+        #expect(OutputLedger.remembers(target))
         try OutputPath.checkFileTarget(target, option: "--poses", kind: kind)
+        // ...until it changes: appended to, or replaced by a copy with the same bytes.
+        let handle = try #require(FileHandle(forWritingAtPath: target))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("3 4\n".utf8))
+        try handle.close()
+        #expect(!OutputLedger.remembers(target))
+        #expect(throws: OutputPath.RefusedError.self) { try OutputPath.checkFileTarget(target, option: "--poses", kind: kind) }
         // The staged name: empty (a kill before the first write) or begun by the writer is ours.
+        try FileManager.default.removeItem(atPath: target)
         try Data().write(to: URL(fileURLWithPath: OutputPath.staged(target)))
         try OutputPath.checkFileTarget(target, option: "--poses", kind: kind)
         try "notes".write(toFile: OutputPath.staged(target), atomically: true, encoding: .utf8)
         #expect(throws: OutputPath.RefusedError.self) { try OutputPath.checkFileTarget(target, option: "--poses", kind: kind) }
-        // A device is never a file target, whatever the kind says.
-        let anything = OutputPath.FileKind(name: "anything", written: { _ in true }, begun: { _ in true })
-        #expect(throws: OutputPath.RefusedError.self) { try OutputPath.checkFileTarget("/dev/null", option: "--mcap", kind: anything) }
-        // An MCAP file is the writer's only when its header names Parallax.
-        let mcap = dir.appendingPathComponent("x.mcap").path
-        let writer = try MCAPWriter(path: mcap)
-        try writer.finish()
-        #expect(MCAPWriter.fileKind.written(mcap))
-        let other = dir.appendingPathComponent("y.mcap").path
-        let foreign = try MCAPWriter(path: other, library: "mcap-python")
-        try foreign.finish()
-        #expect(!MCAPWriter.fileKind.written(other))
-        #expect(throws: OutputPath.RefusedError.self) { _ = try MCAPWriter(path: other) }
+        // A device is never a file target.
+        #expect(throws: OutputPath.RefusedError.self) { try OutputPath.checkFileTarget("/dev/null", option: "--mcap", kind: MCAPWriter.fileKind) }
+        // An MCAP file the writer finished is remembered; the same bytes copied elsewhere are not.
+        let mcap = dir.appendingPathComponent("x.mcap").path, copy = dir.appendingPathComponent("y.mcap").path
+        try MCAPWriter(path: mcap).finish()
+        #expect(OutputLedger.remembers(mcap))
+        try FileManager.default.copyItem(atPath: mcap, toPath: copy)
+        #expect(!OutputLedger.remembers(copy))
+        #expect(throws: OutputPath.RefusedError.self) { _ = try MCAPWriter(path: copy) }
+        _ = try MCAPWriter(path: mcap)
     }
 
     /// `rename(2)` onto a folder fails: the folder and its files stay, the staged file stays.

@@ -68,7 +68,7 @@ struct BenchRunCommand: ParsableCommand {
             shardFile = file
             previousLog = log
         }
-        let output = try CommandOutput(out, command: "parallax bench")
+        let output = try CommandOutput(out, command: "parallax bench", inputs: spec.runs.flatMap { [$0.dataset, $0.groundTruth].compactMap { $0 } } + [suite].compactMap { $0 })
         let outURL = output.url
         Interruption.install()
         var runner = BenchRunner(suite: spec, scratch: outURL.appendingPathComponent("scratch"))
