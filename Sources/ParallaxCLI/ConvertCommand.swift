@@ -93,10 +93,10 @@ struct ConvertCommand: ParsableCommand {
                                      cancelled: { Interruption.requested })
             progress?.finish()
         } catch {
-            throw output.failed("\(error)", badInput: error is any BadInput)
+            throw output.failed("\(error)", badInput: ExitCodes.isBadInput(error))
         }
         try output.finish()
-        reportMissingImages(source)
+        reportSourceWarnings(source)
         print("converted \(count) packets (\(source.streams.map(\.name).joined(separator: ", "))) from \(source.formatName) to \(out)")
     }
 
@@ -128,10 +128,10 @@ struct ConvertCommand: ParsableCommand {
             try writer?.finish(commit: !Interruption.requested)
             progress?.finish()
         } catch {
-            throw fail("\(error)" + (frames > 0 ? "; nothing was written to '\(out)'" : ""), code: error is any BadInput || (error as? VideoWriter.WriteError)?.isBadInput == true ? ExitCodes.badInput : ExitCodes.runFailed)
+            throw fail("\(error)" + (frames > 0 ? "; nothing was written to '\(out)'" : ""), code: ExitCodes.code(for: error))
         }
         guard frames > 0 else { throw fail("'\(name)' has no frames; nothing written", code: ExitCodes.badInput) }
-        reportMissingImages(source)
+        reportSourceWarnings(source)
         if Interruption.requested {
             throw fail("\(Interruption.name ?? "signal"): stopped; the \(frames) frames converted so far are in '\(OutputPath.staged(out))'"
                        + (FileManager.default.fileExists(atPath: out) ? " ('\(out)' is as it was)" : ""), code: Interruption.exitCode)
@@ -159,9 +159,9 @@ struct ConvertCommand: ParsableCommand {
             progress?.finish()
         } catch {
             let left = FileManager.default.fileExists(atPath: recorder.stagedPath) ? "; the unfinished recording is left as '\(recorder.stagedPath)'" : ""
-            throw fail("\(error)\(left)", code: error is any BadInput ? ExitCodes.badInput : ExitCodes.runFailed)
+            throw fail("\(error)\(left)", code: ExitCodes.code(for: error))
         }
-        reportMissingImages(source)
+        reportSourceWarnings(source)
         for (stream, n) in recorder.skipped.sorted(by: { $0.key < $1.key }) {
             FileHandle.standardError.write(Data("parallax: warning: \(stream): \(n) packet(s) have no Foxglove or JSON form; not in \(out)\n".utf8))
         }
@@ -172,7 +172,8 @@ struct ConvertCommand: ParsableCommand {
         print("converted \(count) packets (\(source.streams.map(\.name).joined(separator: ", "))) from \(source.formatName) to \(out)")
     }
 
-    private func reportMissingImages(_ source: any DatasetSource) {
+    private func reportSourceWarnings(_ source: any DatasetSource) {
+        for note in source.notes { FileHandle.standardError.write(Data("parallax: warning: \(note)\n".utf8)) }
         for (stream, n) in source.missingImages.sorted(by: { $0.key < $1.key }) {
             FileHandle.standardError.write(Data("parallax: warning: \(stream): \(n) listed image(s) do not exist; skipped\n".utf8))
         }

@@ -53,6 +53,11 @@ struct FormatsCommand: ParsableCommand {
         let formats: [VideoFormat]
         do { formats = try Self.formats(of: dataset, camera: camera, options: options) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         guard let chain, let evaluate else {
+            // Listing only: an option that belongs to the measurement is a mistake, not a no-op.
+            let measuring = [("--chain", chain != nil), ("--evaluate", evaluate != nil), ("--out", out != nil), ("--min-fps", minFPS != nil)].filter(\.1).map(\.0)
+            if !measuring.isEmpty {
+                throw fail("\(measuring.joined(separator: ", ")) measure the formats, which needs both --chain and --evaluate", code: ExitCodes.badInput)
+            }
             for f in formats { print("\(f.recommended ? "*" : " ") \(f)") }
             print("* recommended (native)")
             return

@@ -25,11 +25,16 @@ struct InputOptions: ParsableArguments {
         guard ["rgb", "gray"].contains(videoPixels) else {
             throw ValidationError("--video-pixels must be rgb or gray, got '\(videoPixels)'")
         }
+        var renamed: [Substring: String] = [:]
         for t in topics {
             let parts = t.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, parts[0].hasPrefix("/"), !parts[1].isEmpty, !parts[1].contains(" ") else {
                 throw ValidationError("--topic takes /topic=name (e.g. /cam0/image_raw=left), got '\(t)'")
             }
+            if let earlier = renamed[parts[0]], earlier != t {
+                throw ValidationError("--topic names \(parts[0]) twice ('\(earlier)' and '\(t)'): give one name")
+            }
+            renamed[parts[0]] = t
         }
         if let imageRate, !(imageRate.isFinite && (0.001...100_000).contains(imageRate)) {
             throw ValidationError("--image-rate must be in 0.001…100000 Hz, got \(imageRate)")

@@ -71,6 +71,18 @@ struct ParallaxCommand: ParsableCommand {
 enum ExitCodes {
     static let runFailed = ExitCode(1)
     static let badInput = ExitCode(2)
+
+    /// Whether `error` says the user's input is at fault (exit 2) rather than the run (exit 1):
+    /// a ``BadInput`` error, or one of the errors that carry the distinction per case.
+    static func isBadInput(_ error: any Error) -> Bool {
+        if error is any BadInput { return true }
+        if let e = error as? VideoWriter.WriteError { return e.isBadInput }
+        if let e = error as? BusError { return e.isBadInput }
+        return false
+    }
+
+    /// ``badInput`` or ``runFailed`` for `error`.
+    static func code(for error: any Error) -> ExitCode { isBadInput(error) ? badInput : runFailed }
 }
 
 func fail(_ message: String, code: ExitCode) -> ExitCode {

@@ -186,6 +186,8 @@ struct RunCommand: ParsableCommand {
         for (camera, count) in source.missingImages.sorted(by: { $0.key < $1.key }) {
             report.warnings.insert("\(camera): \(count) image(s) listed in data.csv do not exist; skipped (use --strict to fail)", at: 0)
         }
+        // What the reader noticed at open (a file cut short, a stream not read, times repeated).
+        report.warnings.insert(contentsOf: source.notes, at: 0)
         if let saveMap, let mapPath {
             // Written whatever happened: a map built before a failure or a signal is not lost.
             // Staged beside its name and renamed into place (OutputPath: never onto a folder).

@@ -27,15 +27,22 @@ public enum BusError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `badInput`: what it threw was a ``BadInput`` error (an option or the data it was given,
     /// such as a start box outside the first image), not a failure of the run.
     case analyzerFailed(analyzer: String, phase: String, stream: String?, timestamp: Timestamp?, message: String, badInput: Bool = false)
-    /// A source threw (bad file, corrupt image, …); its message names the file.
-    case sourceFailed(message: String)
+    /// A source threw (bad file, corrupt image, …); its message names the file. `badInput`: what
+    /// it threw was a ``BadInput`` error (the data is at fault: a frame that does not decode, a
+    /// truncated record), as most source errors are; false for a failure of the machine (a read
+    /// error, memory).
+    case sourceFailed(message: String, badInput: Bool = false)
     /// The run was cancelled (Ctrl-C); what was computed was flushed.
     case cancelled
 
     /// Whether the user's input is at fault (the CLI exits 2), rather than the run (exit 1).
     public var isBadInput: Bool {
-        if case let .analyzerFailed(_, _, _, _, _, badInput) = self { return badInput }
-        return false
+        switch self {
+        case let .analyzerFailed(_, _, _, _, _, badInput): return badInput
+        case let .sourceFailed(_, badInput): return badInput
+        case .sourceOutOfOrder: return true
+        default: return false
+        }
     }
 
     public var description: String {
@@ -67,7 +74,7 @@ public enum BusError: Error, Equatable, Sendable, CustomStringConvertible {
             let at = s.map { " on stream '\($0)'" } ?? ""
             let when = t.map { " at \($0.nanoseconds) ns" } ?? ""
             return "analyzer '\(a)' failed in \(phase)\(at)\(when): \(message)"
-        case let .sourceFailed(message):
+        case let .sourceFailed(message, _):
             return message
         case .cancelled:
             return "run cancelled; outputs computed so far were written"

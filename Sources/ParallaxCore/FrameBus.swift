@@ -142,13 +142,13 @@ public final class FrameBus {
         } catch let error as BusError {
             failure = error
         } catch {
-            failure = .sourceFailed(message: "\(error)")
+            failure = .sourceFailed(message: "\(error)", badInput: error is any BadInput)
         }
         // Close every analyzer even after a failure: flush what was computed.
         do { try state.closeAll() } catch let error as BusError {
             if failure == nil { failure = error }
         } catch {
-            if failure == nil { failure = .sourceFailed(message: "\(error)") }
+            if failure == nil { failure = .sourceFailed(message: "\(error)", badInput: error is any BadInput) }
         }
 
         for source in sources { (source as? PrefetchingSource)?.stop() }
@@ -178,7 +178,7 @@ public final class FrameBus {
 
     private func pull(_ i: Int) throws -> AnyPacket? {
         do { return try sources[i].next() } catch let error as BusError { throw error } catch {
-            throw BusError.sourceFailed(message: "\(error)")
+            throw BusError.sourceFailed(message: "\(error)", badInput: error is any BadInput)
         }
     }
 

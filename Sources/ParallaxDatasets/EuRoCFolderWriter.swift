@@ -35,7 +35,7 @@ public final class EuRoCFolderWriter: DatasetWriter {
         }
         switch packet.payload {
         case let frame as CameraFrame:
-            guard name.hasPrefix("cam") else { throw ParallaxFolderWriter.WriterError.unsupportedPayload(stream: name, type: "camera stream not named cam*") }
+            guard name.hasPrefix("cam") else { throw ParallaxFolderWriter.WriterError.cannotStore(format: "EuRoC", stream: name, reason: "a camera stream's name must begin with 'cam'") }
             try start("#timestamp [ns],filename\n", images: true)
             try ImageEncoder.writePNG(frame.image, to: mav0.appendingPathComponent("\(name)/data/\(t).png").path)
             csv[name]! += "\(t),\(t).png\n"
@@ -44,7 +44,7 @@ public final class EuRoCFolderWriter: DatasetWriter {
             let g = s.gyroscope, a = s.accelerometer
             csv[name]! += "\(t),\(g.x),\(g.y),\(g.z),\(a.x),\(a.y),\(a.z)\n"
         default:
-            throw ParallaxFolderWriter.WriterError.unsupportedPayload(stream: name, type: "\(type(of: packet.payload)) (EuRoC holds cam*, imu0 and ground truth)")
+            throw ParallaxFolderWriter.WriterError.cannotStore(format: "EuRoC", stream: name, reason: "its payload is \(type(of: packet.payload)); EuRoC holds cam* cameras, imu0 and ground truth")
         }
     }
 
@@ -57,7 +57,7 @@ public final class EuRoCFolderWriter: DatasetWriter {
             try csv[name]!.write(to: mav0.appendingPathComponent("\(name)/data.csv"), atomically: true, encoding: .utf8)
             if name.hasPrefix("cam") {
                 guard let c = metadata[name]?.camera else {
-                    throw ParallaxFolderWriter.WriterError.unsupportedPayload(stream: name, type: "frames without calibration (EuRoC needs sensor.yaml)")
+                    throw ParallaxFolderWriter.WriterError.cannotStore(format: "EuRoC", stream: name, reason: "its frames have no calibration (EuRoC needs a sensor.yaml)")
                 }
                 try EuRoCSensorFile.cameraYAML(c).write(to: mav0.appendingPathComponent("\(name)/sensor.yaml"), atomically: true, encoding: .utf8)
             }

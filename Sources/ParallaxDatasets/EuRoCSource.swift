@@ -4,7 +4,7 @@ import ParallaxGeometry
 import ParallaxMath
 
 /// Why a dataset folder could not be read. Every case names the file (and line).
-public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum DatasetError: Error, BadInput, Equatable, Sendable, CustomStringConvertible {
     case notADataset(path: String, expected: String)
     case malformedRow(file: String, line: Int, reason: String)
     case missingImage(file: String, line: Int, image: String)

@@ -40,7 +40,7 @@ public struct FlowField: Sendable, Equatable {
 }
 
 /// Why a `.flo` or `.pfm` file could not be read or written.
-public enum DenseFileError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum DenseFileError: Error, BadInput, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String)
     case malformed(path: String, reason: String)
     case unwritable(path: String, reason: String)

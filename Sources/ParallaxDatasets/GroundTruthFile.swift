@@ -12,7 +12,7 @@ public protocol GroundTruthReplacing: DatasetSource {
 }
 
 /// Why a ground-truth file cannot be used.
-public enum GroundTruthFileError: Error, CustomStringConvertible, Equatable {
+public enum GroundTruthFileError: Error, BadInput, CustomStringConvertible, Equatable {
     /// The dataset's format cannot take a ground-truth file.
     case notAccepted(file: String, format: String)
     /// KITTI poses carry no times; a dataset needs them.

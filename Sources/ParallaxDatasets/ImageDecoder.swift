@@ -4,7 +4,7 @@ import ParallaxGeometry
 import ParallaxCore
 
 /// Why an image file could not be decoded. Names the file.
-public enum ImageDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum ImageDecodingError: Error, BadInput, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String)
     case corrupt(path: String, message: String)
     case unsupported(path: String, reason: String)

@@ -199,16 +199,20 @@ public struct OutputFolder: Sendable {
     public static let manifestLine = "# written here (checked before this folder is replaced):"
 
     /// Every file and folder under `folder`, relative, sorted; folders end in `/`. Links are
-    /// listed, never followed.
+    /// listed as `name (a symbolic link)`, never followed.
     static func entries(of folder: URL) throws -> [String] {
         var found: [String] = []
         func walk(_ url: URL, _ prefix: String) throws {
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
                 var info = stat()
                 let child = url.appendingPathComponent(name)
-                if lstat(child.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                let kind = lstat(child.path, &info) == 0 ? info.st_mode & S_IFMT : 0
+                if kind == S_IFDIR {
                     found.append(prefix + name + "/")
                     try walk(child, prefix + name + "/")
+                } else if kind == S_IFLNK {
+                    // Parallax writes no links: one is never a listed file, whatever its name.
+                    found.append(prefix + name + " (a symbolic link)")
                 } else {
                     found.append(prefix + name)
                 }

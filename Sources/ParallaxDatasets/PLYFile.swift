@@ -10,7 +10,7 @@ public enum PLYFile {
     }
 
     /// Why a PLY file could not be read.
-    public struct ReadError: Error, CustomStringConvertible, Equatable {
+    public struct ReadError: Error, BadInput, CustomStringConvertible, Equatable {
         public var path: String
         public var reason: String
         public var description: String { "\(path): \(reason)" }

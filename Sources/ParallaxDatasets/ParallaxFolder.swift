@@ -264,11 +264,13 @@ public final class ParallaxFolderWriter: DatasetWriter {
     }
 
     /// Why a packet cannot be stored.
-    public enum WriterError: Error, CustomStringConvertible {
-        case unsupportedPayload(stream: String, type: String)
+    /// A stream a folder format cannot hold (the data's, so bad input: exit 2).
+    public enum WriterError: Error, BadInput, CustomStringConvertible {
+        /// `format` ("Parallax", "EuRoC") cannot store `stream`, for `reason`.
+        case cannotStore(format: String, stream: String, reason: String)
         public var description: String {
             switch self {
-            case let .unsupportedPayload(s, t): return "stream '\(s)': the Parallax folder format cannot store \(t) payloads yet"
+            case let .cannotStore(format, s, reason): return "stream '\(s)': the \(format) folder format cannot store it: \(reason)"
             }
         }
     }
@@ -340,7 +342,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
                 csv[name]! += "\(t)," + zip(f.points, p3).map { "\($0.x),\($0.y),\($1.x),\($1.y),\($1.z)" }.joined(separator: ",") + "\n"
             } else {
                 guard (landmarkDimensions[name] ?? 2) == 2 else {
-                    throw WriterError.unsupportedPayload(stream: name, type: "FaceLandmarks without 3D points after ones with them")
+                    throw WriterError.cannotStore(format: "Parallax", stream: name, reason: "face landmarks without 3D points after ones with them")
                 }
                 landmarkDimensions[name] = 2
                 csv[name]! += "\(t)," + f.points.map { "\($0.x),\($0.y)" }.joined(separator: ",") + "\n"
@@ -361,7 +363,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
             let a = s.acceleration
             csv[name]! += "\(t),\(a.x),\(a.y),\(a.z)\n"
         default:
-            throw WriterError.unsupportedPayload(stream: name, type: String(describing: type(of: packet.payload)))
+            throw WriterError.cannotStore(format: "Parallax", stream: name, reason: "its payload is \(type(of: packet.payload)), which the format does not hold")
         }
     }
 
@@ -373,7 +375,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
             try Self.checkStreamName(name)
             let support = try VideoSupport.require(for: root.appendingPathComponent(name).path)
             guard let ext = support.fileExtension(encoding.codec) else {
-                throw WriterError.unsupportedPayload(stream: name, type: "video codec '\(encoding.codec)'")
+                throw WriterError.cannotStore(format: "Parallax", stream: name, reason: "this build has no video codec '\(encoding.codec)'")
             }
             try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
             let file = "\(name)/data.\(ext)"

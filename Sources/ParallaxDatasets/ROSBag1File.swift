@@ -236,7 +236,17 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
                                            src.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(src.count), 0, 0)
             }
         }
-        guard status == BZ_OK else { throw BagError(path: path, offset: offset, reason: "a bz2 chunk does not decompress (bzip2 error \(status))") }
+        guard status == BZ_OK else {
+            let why: String
+            switch status {
+            case BZ_OUTBUFF_FULL: why = "it decompresses to more than the \(size) bytes its header declares"
+            case BZ_DATA_ERROR, BZ_DATA_ERROR_MAGIC: why = "its compressed data is corrupt"
+            case BZ_UNEXPECTED_EOF: why = "its compressed data ends early"
+            case BZ_MEM_ERROR: why = "out of memory"
+            default: why = "bzip2 error \(status)"
+            }
+            throw BagError(path: path, offset: offset, reason: "a bz2 chunk does not decompress: \(why)")
+        }
         return output.prefix(Int(produced))
     }
 

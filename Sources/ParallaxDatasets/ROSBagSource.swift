@@ -51,6 +51,11 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
         formatName = bag.formatName
         let serialization = bag.serialization
         func name(_ c: ROSBag1File.Connection) -> String { topicNames[c.topic] ?? Self.streamName(forTopic: c.topic) }
+        // A rename of a topic the bag does not have is a typo, not a no-op.
+        let topics = Set(bag.connections.values.map(\.topic))
+        if let missing = topicNames.keys.sorted().first(where: { !topics.contains($0) }) {
+            throw ROSBag1File.BagError(path: path, offset: nil, reason: "--topic \(missing): the bag has no such topic (it has \(topics.sorted().joined(separator: ", ")))")
+        }
         // Which topics hold what.
         var skipped: [String: (type: String, count: Int)] = [:]
         let poseTopics = Set(bag.connections.values.filter { ROSMessages.poseTypes.contains($0.type) }.map(\.topic))

@@ -13,7 +13,7 @@ public enum ROSMessages {
     public enum Serialization: Sendable { case ros1, cdr }
 
     /// Why a message did not decode (the caller names topic and time).
-    struct DecodeError: Error, CustomStringConvertible {
+    struct DecodeError: Error, BadInput, CustomStringConvertible {
         var reason: String
         var description: String { reason }
     }

@@ -34,7 +34,7 @@ public enum TrajectoryFormat: String, Sendable, CaseIterable {
 }
 
 /// Why a trajectory file could not be read. Names the file and line.
-public enum TrajectoryFileError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum TrajectoryFileError: Error, BadInput, Equatable, Sendable, CustomStringConvertible {
     case unreadable(path: String)
     case unknownFormat(path: String)
     case malformedLine(path: String, line: Int, reason: String)

@@ -82,6 +82,8 @@ public final class VideoFile {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private let streamIndex: Int32
+    /// The pixel budget the decoder was given (pixels).
+    private let maxPixels: Int
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var scaler: OpaquePointer?
@@ -166,6 +168,7 @@ public final class VideoFile {
         self.header = header
         timeBase = tb
         streamIndex = videoIndex
+        self.maxPixels = maxPixels
         format = container
         codec = codecContext
         self.packet = packet
@@ -250,7 +253,13 @@ public final class VideoFile {
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex, packet.pointee.size > 0 else { continue }
             let sent = avcodec_send_packet(codec, packet)
-            guard sent >= 0 || sent == parallax_averror_eagain() else { throw VideoError.corrupt(path: path, time: time, reason: Self.message(sent)) }
+            guard sent >= 0 || sent == parallax_averror_eagain() else {
+                // FFmpeg refuses a frame over its max_pixels with EINVAL and no word more: a
+                // frame whose own header is larger than the stream's says so.
+                let hint = sent == -EINVAL ? "; a frame larger than the pixel budget of \(Double(maxPixels) / 1e6) MP "
+                    + "(--max-image-megapixels) is refused this way" : ""
+                throw VideoError.corrupt(path: path, time: time, reason: Self.message(sent) + hint)
+            }
         }
     }
 

@@ -59,6 +59,17 @@ public final class VideoFileSource: DatasetSource {
         if repeated > 0 {
             notes = ["\(path): \(repeated) frame(s) at a time an earlier frame already has (the container repeats a presentation time): the first frame at each time is kept, the others dropped"]
         }
+        // A container that declares a longer duration than its packets span was cut short (a
+        // copy stopped half-way): the frames there are read, and the note says where they end.
+        // (Its frame count is no guide: AVI counts empty "drop" chunks, some MP4s repeat times.)
+        if let first = times.first, let last = times.last, let declared = file.header.duration {
+            let span = Double(last.nanoseconds - first.nanoseconds) / 1e9
+            let interval = file.header.frameRate.map { 1 / $0 } ?? 0
+            if declared - span - interval > max(0.5, 3 * interval) {
+                notes.append("\(path): the container declares \(String(format: "%.3f", declared)) s, but its frames end at \(last.nanoseconds) ns "
+                             + "after \(times.count) frame(s): the file may be cut short")
+            }
+        }
         if !file.otherVideoStreams.isEmpty {
             notes.append("\(path): stream \(file.streamNumber) (\(file.header.codec) \(file.header.width)×\(file.header.height)) is read as \(Self.stream); "
                          + "the file's other video stream(s) are not: \(file.otherVideoStreams.joined(separator: ", "))")

@@ -97,5 +97,13 @@ import Parallax
         // What a run writes is listed in the marker, which the next run checks against.
         let marker = try String(contentsOf: out.appendingPathComponent(OutputFolder.markerName), encoding: .utf8)
         #expect(marker.contains(OutputFolder.manifestLine) && marker.contains("\nrun.json\n") && marker.contains("\nevents.jsonl\n"))
+        // A link put in place of a listed file is not Parallax's either (its target is never touched).
+        let target = Paths.temporary("linked")
+        try "mine".write(to: target, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: target) }
+        try FileManager.default.removeItem(at: out.appendingPathComponent("report.html"))
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("report.html"), withDestinationURL: target)
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path, "--quiet"]) == 2)
+        #expect(OutputPath.isSymbolicLink(out.appendingPathComponent("report.html").path))
     }
 }

@@ -36,6 +36,7 @@ import Parallax
         #expect(errors[0].count == 9 && errors[0] == errors[1])
         #expect(parallax(["formats", Paths.cut, "--chain", "stream-stats"]) == 2)  // --evaluate missing
         #expect(parallax(["formats", Paths.cut, "--camera", "cam7"]) == 2)
+        #expect(parallax(["formats", Paths.cut, "--out", Paths.temporary("formats-unused").path]) == 2)  // --out without a measurement
     }
 
     /// A folder written by `parallax simulate` keeps its scene's geometry (scene.txt): the

@@ -26,7 +26,8 @@ import Parallax
         defer { try? FileManager.default.removeItem(at: copy) }
         let png = copy.appendingPathComponent("mav0/cam0/data/1403715273412143104.png")
         try Data(try Data(contentsOf: png).prefix(100)).write(to: png)
-        #expect(parallax(["run", "stream-stats streams=cam0,imu0", copy.path, "--out", out.path]) == 1)
+        // A frame that does not decode is the data's fault: exit 2, as when it is found up front.
+        #expect(parallax(["run", "stream-stats streams=cam0,imu0", copy.path, "--out", out.path]) == 2)
         #expect(try Data(contentsOf: out.appendingPathComponent("events.jsonl")) == good, "the failed run replaced the good results")
         let failed = try String(contentsOf: partial.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(failed.contains("1403715273412143104.png"))

@@ -44,6 +44,9 @@ import Parallax
         #expect(parallax(["inspect", bag, "--topic", "cam0=left"]) == 2)
         #expect(parallax(["inspect", bag, "--topic", "/imu0=cam0"]) == 2)  // two topics, one stream
         #expect(parallax(["inspect", bag, "--topic", "/cam0/image_raw=left"]) == 0)
+        // A topic the bag does not have, or one named twice, is a mistake, not a no-op.
+        #expect(parallax(["inspect", bag, "--topic", "/nonexistent=left"]) == 2)
+        #expect(parallax(["inspect", bag, "--topic", "/cam0/image_raw=left", "--topic", "/cam0/image_raw=right"]) == 2)
     }
 }
 

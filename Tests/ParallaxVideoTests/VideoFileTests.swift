@@ -145,6 +145,19 @@ import ParallaxDatasets
         #expect(try VideoFileSource(path: Self.folder.appendingPathComponent("three.avi").path).notes.isEmpty)
     }
 
+    /// A file cut short (the container declares 1 s, the packets span half of it): its frames
+    /// are read and a note says where they end.
+    @Test func aFileCutShortIsNamedInANote() throws {
+        let whole = try Data(contentsOf: Self.folder.appendingPathComponent("ten.mkv"))
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-cut-\(UUID()).mkv")
+        defer { try? FileManager.default.removeItem(at: cut) }
+        try whole.prefix(whole.count / 2).write(to: cut)
+        #expect(try VideoFileSource(path: Self.folder.appendingPathComponent("ten.mkv").path).notes.isEmpty)
+        let source = try VideoFileSource(path: cut.path)
+        #expect(source.notes.contains { $0.contains("declares 1.000 s") && $0.contains("cut short") }, "\(source.notes)")
+        #expect(try VideoFileTests.decodeAll(source).count < 10)
+    }
+
     @Test func videosWithoutFramesAreCleanErrors() throws {
         for (name, message) in [("empty.avi", "no frame that decodes"), ("empty.mp4", "no video stream")] {
             let path = Self.folder.appendingPathComponent(name).path
