@@ -65,8 +65,8 @@ struct ConvertCommand: ParsableCommand {
         defer { fileLock?.release() }
         if to == "video" || to == "mcap" {
             do {
-                try OutputPath.checkFileTarget(out, option: "--out", kind: to == "video" ? VideoWriter.fileKind(codec) : MCAPWriter.fileKind)
                 try OutputPath.checkOutsideInputs(out, option: "--out", inputs: [dataset])
+                try OutputPath.checkFileTarget(out, option: "--out", kind: to == "video" ? VideoWriter.fileKind(codec) : MCAPWriter.fileKind)
                 fileLock = try OutputFolderLock(folder: out)
             } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         }

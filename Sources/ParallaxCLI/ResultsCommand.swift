@@ -145,8 +145,8 @@ struct ResultsPlotCommand: ParsableCommand {
             throw fail("--out '\(out)': cannot create its folder: \(OutputFolder.reason(error))", code: ExitCodes.badInput)
         }
         do {
-            try OutputPath.checkFileTarget(out, option: "--out", kind: .svgPlot)
             try OutputPath.checkOutsideInputs(out, option: "--out", inputs: [database.db ?? BenchRecording.defaultDatabasePath])
+            try OutputPath.checkFileTarget(out, option: "--out", kind: .svgPlot)
         } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }

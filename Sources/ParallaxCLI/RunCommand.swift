@@ -74,8 +74,8 @@ struct RunCommand: ParsableCommand {
         do {
             for (option, path, kind) in [("--mcap", mcap, MCAPWriter.fileKind), ("--save-map", saveMap, OutputPath.FileKind.worldMap)] {
                 guard let path else { continue }
+                try OutputPath.checkOutsideInputs(path, option: option, inputs: [dataset] + [groundTruth].compactMap { $0 }, ownFolder: out)
                 if try OutputFolder.checkExtraOutput(path, out: out, option: option, kind: kind, reserved: ownFiles) == nil {
-                    try OutputPath.checkOutsideInputs(path, option: option, inputs: [dataset] + [groundTruth].compactMap { $0 })
                     fileLocks.append(try OutputFolderLock(folder: path, option: option))
                 }
             }
