@@ -15,7 +15,10 @@ let package = Package(
         .package(name: "Parallax", path: "../.."),
     ],
     targets: [
-        .target(name: "Brightness", dependencies: [.product(name: "ParallaxCore", package: "Parallax")]),
+        .target(name: "Brightness", dependencies: [
+            .product(name: "ParallaxCore", package: "Parallax"), .product(name: "ParallaxDatasets", package: "Parallax"),
+            .product(name: "ParallaxImage", package: "Parallax"),
+        ]),
         .target(name: "PhoneLog", dependencies: [
             .product(name: "ParallaxCore", package: "Parallax"), .product(name: "ParallaxDatasets", package: "Parallax"),
             .product(name: "ParallaxMath", package: "Parallax"),

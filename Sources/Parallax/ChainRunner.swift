@@ -38,7 +38,7 @@ public final class ChainRunner {
     /// as `datasetOptions` say: strictness, image-folder rate, ground truth from a file), and
     /// wires the analyzers from `registry` to the dataset's streams.
     public init(chain: String, dataset: String, registry: AnalyzerRegistry = BuiltinAnalyzers.registry,
-                datasetOptions: DatasetOptions = DatasetOptions()) throws {
+                datasetOptions: DatasetOptions = .builtin()) throws {
         self.chain = try Chain.load(chain)
         self.source = try DatasetFolder.open(dataset, options: datasetOptions)
         // A dataset with nothing to read (a bag whose every message is of a type Parallax does

@@ -22,49 +22,34 @@
 @_exported import ParallaxMath
 @_exported import ParallaxSim
 
-/// The analyzers that ship with Parallax.
-public enum BuiltinAnalyzers {
-    /// A registry holding every built-in analyzer (a value: add your own to a copy with
-    /// `register(_:)`). Built once: registering reflects over every analyzer's options.
-    public static let registry: AnalyzerRegistry = {
-        var r = AnalyzerRegistry()
-        r.register(StreamStatsAnalyzer.self)
-        r.register(IMUIntegrator.self)
-        r.register(KLTAnalyzer.self)
-        r.register(ORBMatchAnalyzer.self)
-        r.register(TriangulationAnalyzer.self)
-        r.register(VIOAnalyzer.self)
-        r.register(StereoDepthAnalyzer.self)
-        r.register(PointCloudAnalyzer.self)
-        r.register(PlanesAnalyzer.self)
-        r.register(HitTestAnalyzer.self)
-        r.register(MeasureAnalyzer.self)
-        r.register(DepthColorizeAnalyzer.self)
-        r.register(DepthFilterAnalyzer.self)
-        r.register(DepthRegisterAnalyzer.self)
-        r.register(TrackObjectAnalyzer.self)
-        r.register(ImageTrackAnalyzer.self)
-        r.register(ImageDetectAnalyzer.self)
-        r.register(FaceLandmarksAnalyzer.self)
-        r.register(FacePoseAnalyzer.self)
-        r.register(GazeAnalyzer.self)
-        r.register(VideoFormatAnalyzer.self)
-        return r
-    }()
+/// The plugin bundles that ship with Parallax, registered exactly as a package's own are: the
+/// analyzers of every folder under `Plugins/`, the dataset formats and output writers of
+/// ParallaxDatasets, the evaluations of ParallaxEval, and video through FFmpeg.
+public enum BuiltinPlugins {
+    /// Every built-in bundle, in registration order.
+    public static let all: [any ParallaxPlugin.Type] = [
+        StandardDatasetsPlugin.self, StandardEvaluationsPlugin.self, VideoPlugin.self,
+        DiagnosticsPlugin.self, FeatureTrackingPlugin.self, TriangulationPlugin.self, VisualInertialOdometryPlugin.self,
+        DepthPlugin.self, ObjectTrackingPlugin.self, ImageTrackingPlugin.self, FaceLandmarksPlugin.self, FaceTrackingPlugin.self,
+        VideoFormatsPlugin.self,
+    ]
+
+    /// A registry holding every built-in bundle (a value: add your own to a copy with
+    /// ``PluginRegistry/register(_:)`` or ``PluginRegistry/adding(_:)``). Built once:
+    /// registering reflects over every analyzer's options.
+    public static let registry: PluginRegistry = PluginRegistry().adding(all)
 }
 
-/// The dataset formats that live outside ParallaxDatasets because they need a heavy system
-/// library (video files through FFmpeg), and the video support the folder formats use.
-public enum BuiltinDatasetFormats {
-    /// Adds them to `registry` (asked before the folder formats).
-    public static func register(into registry: inout DatasetFormatRegistry) {
-        registry.register(VideoFileFormat.self)
-    }
+/// The built-in analyzers (``BuiltinPlugins/registry``'s).
+public enum BuiltinAnalyzers {
+    /// Every built-in analyzer, as ``BuiltinPlugins/registry`` holds them.
+    public static var registry: AnalyzerRegistry { BuiltinPlugins.registry.analyzers }
+}
 
-    /// ``DatasetFormatRegistry/shared`` with them and ``VideoSupport/installed``; evaluated
-    /// once, before the first command.
-    public static let installed: Void = {
-        register(into: &DatasetFormatRegistry.shared)
-        VideoSupport.installed = .ffmpeg
-    }()
+extension DatasetOptions {
+    /// Options that open datasets with every built-in format and video support
+    /// (``BuiltinPlugins/registry``), `options`' other settings kept.
+    public static func builtin(_ options: DatasetOptions = DatasetOptions()) -> DatasetOptions {
+        BuiltinPlugins.registry.datasetOptions(options)
+    }
 }

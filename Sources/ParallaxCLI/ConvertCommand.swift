@@ -87,6 +87,7 @@ struct ConvertCommand: ParsableCommand {
             } else {
                 let folder = try ParallaxFolderWriter(path: output.url.path)
                 folder.video = video.map { VideoSupport.Encoding(codec: $0, quality: videoQuality) }
+                folder.videoSupport = ParallaxCLI.plugins.videoSupport
                 writer = folder
             }
             count = try writer.write(streaming: source, groundTruth: source.groundTruth, progress: { progress?.update($0) },

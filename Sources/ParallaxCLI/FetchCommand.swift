@@ -53,6 +53,7 @@ struct FetchCommand: ParsableCommand {
             throw fail("--to \(destination): \(error.localizedDescription)", code: ExitCodes.badInput)
         }
         var fetcher = DatasetFetcher(catalog: catalog, destination: destination)
+        fetcher.formats = ParallaxCLI.plugins.datasetFormats
         fetcher.expectedSHA256 = sha256
         fetcher.retries = retries
         fetcher.keepArchive = keepArchive

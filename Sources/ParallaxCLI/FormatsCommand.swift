@@ -48,7 +48,6 @@ struct FormatsCommand: ParsableCommand {
 
     func run() throws {
         input.applyImageSizeLimit()
-        _ = BuiltinDatasetFormats.installed
         let options = input.datasetOptions()
         let formats: [VideoFormat]
         do { formats = try Self.formats(of: dataset, camera: camera, options: options) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
@@ -62,7 +61,7 @@ struct FormatsCommand: ParsableCommand {
             print("* recommended (native)")
             return
         }
-        do { _ = try EvaluationRegistry.standard.make(evaluate) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        do { _ = try ParallaxCLI.plugins.evaluations.make(evaluate) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         var measured: [Measured] = []
         for (k, format) in formats.enumerated() {
             FileHandle.standardError.write(Data("[\(k + 1)/\(formats.count)] \(format)\n".utf8))
@@ -71,7 +70,7 @@ struct FormatsCommand: ParsableCommand {
                 let runner = try ChainRunner(chain: chain, source: source, datasetPath: dataset)
                 let (outcome, outputs) = try runner.runCollecting()
                 if let failure = outcome.failure { throw failure }
-                let result = try EvaluationRegistry.standard.evaluate(evaluate, runner.evaluationInput(outputs: outputs, outcome: outcome))
+                let result = try ParallaxCLI.plugins.evaluations.evaluate(evaluate, runner.evaluationInput(outputs: outputs, outcome: outcome))
                 let busy = outcome.report.analyzers.reduce(0) { $0 + $1.totalMilliseconds } / 1000
                 let frames = outcome.report.streams.first { $0.stream == camera }?.packets ?? 0
                 measured.append(Measured(format: format, error: result.statistics.rmse, metric: result.metric,

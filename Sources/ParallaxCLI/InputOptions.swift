@@ -49,7 +49,8 @@ struct InputOptions: ParsableArguments {
 
     /// How to open datasets with these options.
     func datasetOptions(strict: Bool = false, groundTruth: String? = nil) -> DatasetOptions {
-        var options = DatasetOptions(strict: strict, imageRateHz: imageRate, groundTruth: groundTruth, grayVideo: videoPixels == "gray")
+        // The formats and video support of the plugins in use (built-ins and the host's).
+        var options = ParallaxCLI.plugins.datasetOptions(DatasetOptions(strict: strict, imageRateHz: imageRate, groundTruth: groundTruth, grayVideo: videoPixels == "gray"))
         options.maxImagePixels = maxImagePixels
         for t in topics {
             let parts = t.split(separator: "=", maxSplits: 1)

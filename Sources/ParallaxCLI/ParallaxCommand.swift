@@ -3,48 +3,38 @@ import Foundation
 import Parallax
 
 /// The `parallax` command line, as a library: the stock `parallax` executable calls
-/// ``ParallaxCLI/main(registering:)`` with nothing extra; a plugin author's executable calls it
-/// with their analyzers, and gets the whole CLI (`run`, `plugins`, …) with them built in.
+/// ``ParallaxCLI/main(plugins:)`` with nothing extra; a plugin author's executable calls it with
+/// their plugin bundles, and gets the whole CLI (`run`, `plugins`, `bench`, …) with them built in:
+/// their analyzers run, their formats open, their payloads are written, drawn and recorded, their
+/// evaluations score.
 ///
 /// ```swift
 /// // Sources/my-parallax/main.swift in your package
 /// import ParallaxCLI
-/// ParallaxCLI.main { registry in registry.register(MyAnalyzer.self) }
-/// // and with a dataset format of your own:
-/// ParallaxCLI.main(registering: { $0.register(MyAnalyzer.self) }, datasetFormats: { $0.register(MyFormat.self) })
+/// ParallaxCLI.main(plugins: [MyPlugin.self])
 /// ```
 public enum ParallaxCLI {
     /// This build's version, as run.json, report.json and the HTML reports give it.
     public static let version = "0.1.0"
-    /// The registry the commands use: built-ins plus what the host executable registered, built
-    /// on first use (commands such as `eval` never pay for it); a task-local override lets tests
-    /// run commands with other analyzers, concurrently.
-    static var registry: AnalyzerRegistry { registryOverride ?? hostRegistry }
-    @TaskLocal static var registryOverride: AnalyzerRegistry?
-    /// What the host executable registers, set once by ``main(registering:datasetFormats:)``
-    /// before any command runs.
-    nonisolated(unsafe) private static var hostRegistration: (inout AnalyzerRegistry) -> Void = { _ in }
-    nonisolated(unsafe) private static let hostRegistry: AnalyzerRegistry = {
-        var analyzers = BuiltinAnalyzers.registry
-        hostRegistration(&analyzers)
-        return analyzers
-    }()
+    /// The plugins the commands use: the built-ins plus the host executable's, set for the run by
+    /// ``main(plugins:)`` (a task-local value, not a global: tests run commands with other
+    /// plugins concurrently).
+    @TaskLocal static var plugins: PluginRegistry = BuiltinPlugins.registry
+    /// The analyzers the commands use (``plugins``').
+    static var registry: AnalyzerRegistry { plugins.analyzers }
 
-    /// Parses the process arguments and runs the command; exits the process with its status.
-    public static func main(registering register: @escaping (inout AnalyzerRegistry) -> Void = { _ in },
-                            datasetFormats: (inout DatasetFormatRegistry) -> Void = { _ in }) -> Never {
-        hostRegistration = register
-        BuiltinDatasetFormats.installed
-        datasetFormats(&DatasetFormatRegistry.shared)
+    /// Parses the process arguments and runs the command with the built-in plugins and
+    /// `plugins`; exits the process with its status.
+    public static func main(plugins extra: [any ParallaxPlugin.Type] = []) -> Never {
         ProcessMemory.keepFreedBuffers()
-        exit(run())
+        let status = $plugins.withValue(BuiltinPlugins.registry.adding(extra)) { run() }
+        exit(status)
     }
 
     /// Parses `arguments` (default: the process's), runs the command and returns the exit
     /// status: 0 success, 1 the run failed, 2 bad usage or input — ArgumentParser's own usage
     /// errors (its 64) included. Messages go to standard error, help to standard output.
     static func run(_ arguments: [String]? = nil) -> Int32 {
-        BuiltinDatasetFormats.installed
         do {
             var command = try ParallaxCommand.parseAsRoot(arguments)
             try command.run()

@@ -103,7 +103,9 @@ struct RunCommand: ParsableCommand {
         let fileWriters: [String: any StreamFileWriter]
         do {
             let streams = instances.flatMap { $0.outputs.map { StreamDescription(name: $0.stream, type: $0.type) } }
-            fileWriters = try OutputWriterRegistry.standard(ply: plyEncoding).writers(for: streams, in: outURL)
+            var writers = ParallaxCLI.plugins.outputWriters
+            writers.register(PointCloud.self, OutputWriterRegistry.pointClouds(ply: plyEncoding))
+            fileWriters = try writers.writers(for: streams, in: outURL)
         } catch let error as OutputPath.RefusedError {
             throw fail("\(error)", code: ExitCodes.badInput)
         } catch {

@@ -1,13 +1,14 @@
 /// Opens a dataset folder with the reader its layout calls for.
 public enum DatasetFolder {
-    /// Opens `path` with the first format of ``DatasetFormatRegistry/shared`` that recognizes it
-    /// (Parallax when `parallax.yaml`, EuRoC/ASL when `mav0/`, TUM RGB-D when `rgb.txt` or
-    /// `depth.txt`, an image folder when it holds images, and any format a host registered);
+    /// Opens `path` with the first of `options`' formats (``DatasetOptions/formats``) that
+    /// recognizes it (Parallax when `parallax.yaml`, EuRoC/ASL when `mav0/`, TUM RGB-D when
+    /// `rgb.txt` or `depth.txt`, an image folder when it holds images, and any format a plugin
+    /// registered);
     /// otherwise ``DatasetError/notADataset(path:expected:)`` saying what was expected. With
     /// ``DatasetOptions/groundTruth``, that file's poses replace the dataset's ground truth
     /// (``replacingGroundTruth(of:with:)``).
     public static func open(_ path: String, options: DatasetOptions = DatasetOptions()) throws -> any DatasetSource {
-        let source = try DatasetFormatRegistry.shared.open(path, options: options)
+        let source = try options.formats.open(path, options: options)
         guard let file = options.groundTruth else { return source }
         return try replacingGroundTruth(of: source, with: file)
     }

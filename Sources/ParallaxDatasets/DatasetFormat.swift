@@ -32,6 +32,9 @@ public struct DatasetFormatRegistry: Sendable {
     /// Names, in the order they are asked.
     public var names: [String] { formats.map { $0.name } }
 
+    /// The formats, in the order they are asked.
+    public var formatsInOrder: [any DatasetFormat.Type] { formats }
+
     /// The format called `name`, if registered.
     public func format(named name: String) -> (any DatasetFormat.Type)? { formats.first { $0.name == name } }
 
@@ -54,10 +57,6 @@ public struct DatasetFormatRegistry: Sendable {
         for f: any DatasetFormat.Type in [ImageFolderFormat.self, ROSBagFormat.self, ROS2BagFormat.self, LiveLinkFaceFormat.self, PTSFaceFolderFormat.self, AFLW2000Format.self, VOTFormat.self, OTBFormat.self, MiddleburyFormat.self, KITTIStereoFormat.self, TUMRGBDFormat.self, EuRoCFormat.self, ParallaxFolderFormat.self] { r.register(f) }
         return r
     }()
-
-    /// The registry ``DatasetFolder/open(_:options:)`` uses: the standard formats
-    /// plus those a host program registered at start-up (before any run).
-    nonisolated(unsafe) public static var shared = standard
 }
 
 /// Whether `path` is a folder (the formats' detection rules).
@@ -74,7 +73,8 @@ public enum ParallaxFolderFormat: DatasetFormat {
         isFolder(path) && FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent("parallax.yaml").path)
     }
     public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
-        try ParallaxFolderSource(path: path, strict: options.strict, validateOrder: options.validateOrder, grayVideo: options.grayVideo)
+        try ParallaxFolderSource(path: path, strict: options.strict, validateOrder: options.validateOrder, grayVideo: options.grayVideo,
+                                 videoSupport: options.videoSupport)
     }
 }
 

@@ -3,7 +3,7 @@ import ParallaxGeometry
 /// How a dataset is opened: what every reader is told (``DatasetFormat/open(_:options:)``) and
 /// what ``DatasetFolder/open(_:options:)`` does after (ground truth from a file). The CLI's
 /// `--strict`, `--image-rate` and `--groundtruth` fill it.
-public struct DatasetOptions: Sendable, Equatable {
+public struct DatasetOptions: Sendable {
     /// A listed file that does not exist is an error instead of being skipped and counted.
     public var strict = false
     /// Timestamps going back are an error naming the file and line, instead of being sorted.
@@ -27,6 +27,14 @@ public struct DatasetOptions: Sendable, Equatable {
     /// allocates the image, and refuses a larger one naming the file. Default: the process-wide
     /// ``ParallaxGeometry/ImageSizeLimit/maxPixels`` when these options were made.
     public var maxImagePixels: Int = ImageSizeLimit.maxPixels
+
+    /// The formats a dataset is opened with (``DatasetFolder/open(_:options:)``): the standard
+    /// ones, unless a program passes its plugin registry's (``PluginRegistry/datasetOptions(_:)``).
+    public var formats: DatasetFormatRegistry = .standard
+
+    /// Video decoding and encoding for the folder formats that keep a stream as a video file
+    /// (a plugin that links FFmpeg provides it); nil: such a stream is an error that says so.
+    public var videoSupport: VideoSupport?
 
     public init(strict: Bool = false, validateOrder: Bool = true, imageRateHz: Double? = nil, groundTruth: String? = nil, grayVideo: Bool = false) {
         self.grayVideo = grayVideo

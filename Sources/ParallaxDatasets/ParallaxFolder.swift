@@ -58,7 +58,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
 
     /// Opens the folder at `path` (must hold `parallax.yaml`); camera streams kept as video
     /// decode to gray with `grayVideo`, else as their `pixels:` says (RGB by default).
-    public init(path: String, strict: Bool = false, validateOrder: Bool = true, grayVideo: Bool = false) throws {
+    public init(path: String, strict: Bool = false, validateOrder: Bool = true, grayVideo: Bool = false, videoSupport: VideoSupport? = nil) throws {
         let root = URL(fileURLWithPath: path)
         let yamlPath = root.appendingPathComponent("parallax.yaml").path
         guard let text = FileContents.string(atPath: yamlPath) else {
@@ -129,7 +129,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
                     let video = try DatasetPath.resolve(file, under: root.path, listedIn: yamlPath, line: videoNode.mark?.line ?? 0)
                     let pixels = s["pixels"]?.string ?? "rgb"
                     guard pixels == "rgb" || pixels == "gray" else { throw invalid(s["pixels"], "pixels must be gray or rgb, got '\(pixels)'") }
-                    try VideoStreamRows.add(stream: name, rank: rank, csv: csv, table: table, video: video, gray: grayVideo || pixels == "gray",
+                    try VideoStreamRows.add(stream: name, rank: rank, csv: csv, table: table, video: video, gray: grayVideo || pixels == "gray", support: videoSupport,
                                             calibration: calibration, to: &rows, listing: &listing)
                     continue
                 }
@@ -237,9 +237,11 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
 public final class ParallaxFolderWriter: DatasetWriter {
     /// Raw depth units per metre in written 16-bit depth PNGs (TUM's convention).
     public var depthScale: Float = 5000
-    /// Camera streams go into one video file each (`cam0/data.mkv`, through
-    /// ``VideoSupport/installed``) instead of a PNG per frame; nil: PNG.
+    /// Camera streams go into one video file each (`cam0/data.mkv`, through ``videoSupport``)
+    /// instead of a PNG per frame; nil: PNG.
     public var video: VideoSupport.Encoding?
+    /// The video implementation ``video`` is written with (``PluginRegistry/videoSupport``).
+    public var videoSupport: VideoSupport?
     private var videos: [String: (writer: any VideoSupport.FrameWriter, file: String, frames: Int, gray: Bool)] = [:]
     private let root: URL
     private var order: [String] = []
@@ -373,7 +375,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
         guard let encoding = video else { return }
         if videos[name] == nil {
             try Self.checkStreamName(name)
-            let support = try VideoSupport.require(for: root.appendingPathComponent(name).path)
+            let support = try VideoSupport.require(videoSupport, for: root.appendingPathComponent(name).path)
             guard let ext = support.fileExtension(encoding.codec) else {
                 throw WriterError.cannotStore(format: "Parallax", stream: name, reason: "this build has no video codec '\(encoding.codec)'")
             }

@@ -45,6 +45,11 @@ public struct OutputWriterRegistry: Sendable {
         factories[PayloadType(type)] = factory
     }
 
+    /// Adds every registration of `other` (replacing this registry's for the same types).
+    public mutating func merge(_ other: OutputWriterRegistry) {
+        factories.merge(other.factories) { _, theirs in theirs }
+    }
+
     /// The writer for `stream`, or `nil` when its payload type has none.
     public func writer(for stream: StreamDescription, in folder: URL) throws -> (any StreamFileWriter)? {
         try factories[stream.type].map { try $0(stream.name, folder) }
@@ -74,7 +79,7 @@ public struct OutputWriterRegistry: Sendable {
     /// ``standard`` with point clouds written in `ply` encoding.
     public static func standard(ply: PLYFile.Encoding) -> OutputWriterRegistry {
         var r = OutputWriterRegistry()
-        r.register(PointCloud.self) { stream, folder in PLYSequenceWriter(folder: try outputFolder(for: stream, in: folder), encoding: ply) }
+        r.register(PointCloud.self, pointClouds(ply: ply))
         r.register(Pose.self) { stream, folder in try TUMTrajectoryWriter(path: try outputPath(for: stream, extension: "tum", in: folder)) }
         r.register(TrackedObjects.self) { stream, folder in try OTBResultWriter(folder: try outputFolder(for: stream, in: folder)) }
         r.register(CameraFrame.self) { stream, folder in try PNGSequenceWriter(folder: try outputFolder(for: stream, in: folder)) }
@@ -82,6 +87,11 @@ public struct OutputWriterRegistry: Sendable {
         r.register(DepthMap.self) { stream, folder in try PNGSequenceWriter(folder: try outputFolder(for: stream, in: folder)) }
         r.register(ImageAnchors.self) { stream, folder in ImageAnchorWriter(folder: try outputFolder(for: stream, in: folder)) }
         return r
+    }
+
+    /// Point cloud streams as PLY files in `ply` encoding (`<stream>/<t_ns>.ply`).
+    public static func pointClouds(ply: PLYFile.Encoding) -> Factory {
+        { stream, folder in PLYSequenceWriter(folder: try outputFolder(for: stream, in: folder), encoding: ply) }
     }
 
     /// `folder/<stream>/`, created (the stream's `/`-separated parts as subfolders, made safe as

@@ -14,9 +14,9 @@ import ParallaxImage
 /// another, so they must come out in the order they were encoded).
 enum VideoStreamRows {
     /// Adds the rows of camera stream `name` (`csv` its listing, `video` the file) to `rows`.
-    static func add(stream name: String, rank: Int, csv: String, table: DelimitedText, video: String, gray: Bool,
+    static func add(stream name: String, rank: Int, csv: String, table: DelimitedText, video: String, gray: Bool, support: VideoSupport?,
                     calibration: CameraCalibration?, to rows: inout IndexedRows, listing: inout StreamListing) throws {
-        let support = try VideoSupport.require(for: video)
+        let support = try VideoSupport.require(support, for: video)
         guard FileManager.default.fileExists(atPath: video) else { throw DatasetError.notADataset(path: video, expected: "the video file of stream '\(name)', as parallax.yaml says") }
         var listed: [(time: Timestamp, line: Int)] = []
         try table.forEachRow(separatedBy: .comma) { row in

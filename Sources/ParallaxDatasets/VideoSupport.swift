@@ -2,8 +2,9 @@ import ParallaxCore
 import ParallaxImage
 
 /// Video decoding and encoding for the folder formats, which live below FFmpeg: the video
-/// target (ParallaxVideo) installs an implementation at start-up (``installed``), so a Parallax
-/// folder can keep a camera stream as one video file (`video: cam0/data.mkv`) and
+/// target (ParallaxVideo) provides an implementation through its plugin bundle
+/// (``PluginRegistry/videoSupport``, handed to readers in ``DatasetOptions/videoSupport``), so a
+/// Parallax folder can keep a camera stream as one video file (`video: cam0/data.mkv`) and
 /// `parallax convert --video CODEC` can write one. Without it such a stream is an error that says
 /// so.
 public struct VideoSupport: Sendable {
@@ -54,10 +55,6 @@ public struct VideoSupport: Sendable {
         self.fileExtension = fileExtension
     }
 
-    /// The implementation in use, set once at start-up by a program that links the video target
-    /// (`BuiltinDatasetFormats.installed` in the umbrella module), before any dataset is opened.
-    nonisolated(unsafe) public static var installed: VideoSupport?
-
     /// Why video could not be used here.
     public struct Unavailable: Error, BadInput, CustomStringConvertible {
         public var path: String
@@ -66,9 +63,9 @@ public struct VideoSupport: Sendable {
         }
     }
 
-    /// ``installed``, or an error naming `path`.
-    public static func require(for path: String) throws -> VideoSupport {
-        guard let support = installed else { throw Unavailable(path: path) }
+    /// `support`, or an error naming `path` when there is none.
+    public static func require(_ support: VideoSupport?, for path: String) throws -> VideoSupport {
+        guard let support else { throw Unavailable(path: path) }
         return support
     }
 }

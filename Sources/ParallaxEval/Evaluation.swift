@@ -117,6 +117,9 @@ public struct EvaluationRegistry: Sendable {
     /// Registered names, sorted.
     public var names: [String] { types.keys.sorted() }
 
+    /// The evaluation type registered as `name`.
+    public func type(named name: String) -> (any Evaluation.Type)? { types[name] }
+
     /// One line per evaluation, for help texts.
     public var summaries: [(name: String, summary: String)] { names.compactMap { n in types[n].map { (n, $0.summary) } } }
 

@@ -17,6 +17,9 @@ public struct DatasetFetcher {
     /// The folder the sequence goes into.
     public let destination: String
     /// A SHA-256 the archive must have, checked in place of (or as well as) the catalog's.
+    /// The dataset formats a catalog's `layout:` may name (a program passes its plugin
+    /// registry's, so a plugin's format can be fetched into).
+    public var formats: DatasetFormatRegistry = .standard
     public var expectedSHA256: String?
     /// Further attempts after a transfer is cut, each resuming where the last stopped.
     public var retries = 3
@@ -72,8 +75,8 @@ public struct DatasetFetcher {
             throw FetchError.badCatalog(file: "--sha256", reason: "'\(sha)' is not 64 hex digits")
         }
         let layoutFormat = try entry.layout.map { name in
-            guard let format = DatasetFormatRegistry.shared.format(named: name) else {
-                throw FetchError.badCatalog(file: "the catalog", reason: "\(entry.name): layout '\(name)' is not a dataset format (\(DatasetFormatRegistry.shared.names.joined(separator: ", ")))")
+            guard let format = formats.format(named: name) else {
+                throw FetchError.badCatalog(file: "the catalog", reason: "\(entry.name): layout '\(name)' is not a dataset format (\(formats.names.joined(separator: ", ")))")
             }
             return format
         }

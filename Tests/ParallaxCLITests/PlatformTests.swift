@@ -37,10 +37,10 @@ struct CalibrationProbe: Analyzer {
 
 @Suite struct PlatformTests {
     func withTestAnalyzers(_ body: () throws -> Void) rethrows {
-        var registry = BuiltinAnalyzers.registry
-        registry.register(PoseRelay.self)
-        registry.register(CalibrationProbe.self)
-        try ParallaxCLI.$registryOverride.withValue(registry, operation: body)
+        var plugins = BuiltinPlugins.registry
+        plugins.analyzers.register(PoseRelay.self)
+        plugins.analyzers.register(CalibrationProbe.self)
+        try ParallaxCLI.$plugins.withValue(plugins, operation: body)
     }
 
     @Test func aPoseStreamRoundTripsThroughTheTUMFileRunWrites() throws {

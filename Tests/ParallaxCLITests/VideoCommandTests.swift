@@ -27,7 +27,6 @@ import Parallax
         guard FileManager.default.fileExists(atPath: Self.tree) else {
             print("skipped: \(Self.tree) is not present on this machine"); return
         }
-        _ = BuiltinDatasetFormats.installed  // video files are a format of the Parallax umbrella
         for (gray, format) in [(true, CameraFrame.Format.gray8), (false, .rgb8)] {
             let source = try DatasetFolder.open(Self.tree, options: DatasetOptions(grayVideo: gray))
             let frame = try #require(try source.next()?.payload as? CameraFrame)
@@ -74,7 +73,6 @@ import Parallax
 
         let file = dir.appendingPathComponent("cam1.mkv").path
         #expect(parallax(["convert", cut, "--to", "video", "--camera", "cam1", "--out", file]) == 0)
-        _ = BuiltinDatasetFormats.installed
         let video = try DatasetFolder.open(file)
         #expect(video.listing.stamps["cam0"]?.count == 6)
 

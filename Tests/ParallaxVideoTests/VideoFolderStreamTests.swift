@@ -10,10 +10,12 @@ import ParallaxImage
 /// `cam0/data.csv`): written by ``ParallaxFolderWriter`` with a codec, read back with exact times
 /// and, with FFV1, exact pixels; a listing that does not match its video is refused up front.
 @Suite(.serialized) struct VideoFolderStreamTests {
+    /// Datasets opened with video support (the video target's plugin bundle).
+    static let withVideo = PluginRegistry().adding([StandardDatasetsPlugin.self, VideoPlugin.self]).datasetOptions()
+
     static let cut = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("datasets/euroc_v1_01_cut").path
 
-    init() { VideoSupport.installed = .ffmpeg }
 
     static func packets(_ source: any DatasetSource) throws -> [AnyPacket] {
         var all: [AnyPacket] = []
@@ -25,8 +27,9 @@ import ParallaxImage
     /// video: the same packets in the same order, the same calibrations.
     static func convert(_ codec: String, to folder: String) throws {
         let writer = try ParallaxFolderWriter(path: folder)
+        writer.videoSupport = .ffmpeg
         writer.video = VideoSupport.Encoding(codec: codec)
-        let source = try DatasetFolder.open(cut)
+        let source = try DatasetFolder.open(cut, options: Self.withVideo)
         try writer.write(streaming: source, groundTruth: source.groundTruth)
     }
 
@@ -37,7 +40,7 @@ import ParallaxImage
         let yaml = try String(contentsOfFile: folder + "/parallax.yaml", encoding: .utf8)
         #expect(yaml.contains("video: cam0/data.mkv") && yaml.contains("pixels: gray"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/cam0/data"))  // no PNG folder
-        let original = try DatasetFolder.open(Self.cut), copy = try DatasetFolder.open(folder)
+        let original = try DatasetFolder.open(Self.cut, options: Self.withVideo), copy = try DatasetFolder.open(folder, options: Self.withVideo)
         #expect(copy.listing.stamps == original.listing.stamps)
         #expect(copy.streams.map(\.name) == original.streams.map(\.name))
         // The lens and rate as they were (the mounting's rotation is rewritten as a matrix and
@@ -63,7 +66,7 @@ import ParallaxImage
         let folder = VideoWriterTests.temporary("folder-h264")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.convert("h264", to: folder)
-        let original = try Self.packets(DatasetFolder.open(Self.cut)), copy = try Self.packets(DatasetFolder.open(folder))
+        let original = try Self.packets(DatasetFolder.open(Self.cut, options: Self.withVideo)), copy = try Self.packets(DatasetFolder.open(folder, options: Self.withVideo))
         let a = original.filter { $0.payload is CameraFrame }, b = copy.filter { $0.payload is CameraFrame }
         #expect(a.map(\.timestamp) == b.map(\.timestamp) && a.count == 12)
         for (p, q) in zip(a, b) {
@@ -81,7 +84,7 @@ import ParallaxImage
         let csv = folder + "/cam0/data.csv", yamlPath = folder + "/parallax.yaml"
         let good = try String(contentsOfFile: csv, encoding: .utf8), yaml = try String(contentsOfFile: yamlPath, encoding: .utf8)
         func refused(_ fragment: String) {
-            #expect { _ = try DatasetFolder.open(folder) } throws: { "\($0)".contains(fragment) }
+            #expect { _ = try DatasetFolder.open(folder, options: Self.withVideo) } throws: { "\($0)".contains(fragment) }
         }
         try (good + "1403715273562143000,6\n").write(toFile: csv, atomically: true, encoding: .utf8)
         refused("data.csv:8: lists 7 frames, the video \(folder)/cam0/data.mkv holds 6")
@@ -103,7 +106,7 @@ import ParallaxImage
     /// 400 frames at 20 Hz with EuRoC's nanosecond times, every one decoded, IMU and ground truth.
     @Test func theBundledClipReads() throws {
         let clip = URL(fileURLWithPath: Self.cut).deletingLastPathComponent().appendingPathComponent("euroc_mh01_clip").path
-        let source = try DatasetFolder.open(clip)
+        let source = try DatasetFolder.open(clip, options: Self.withVideo)
         let times = try #require(source.listing.stamps["cam0"])
         #expect(times.count == 400 && times.first?.nanoseconds == 1_403_636_584_763_555_584 && times.last?.nanoseconds == 1_403_636_604_713_555_456)
         #expect(source.listing.stamps["imu0"]?.count == 4391 && source.groundTruth?.poses.count == 4390)

@@ -22,7 +22,7 @@ struct BenchRunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a benchmark suite (chains × datasets) or one case, evaluate against ground truth, write report.md, report.json and SVG plots.",
         discussion: "Metrics are deterministic: the same suite gives the same numbers on every run. Timings are reported separately. Evaluations: "
-            + EvaluationRegistry.standard.summaries.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ") + ".")
+            + ParallaxCLI.plugins.evaluations.summaries.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ") + ".")
 
     @Argument(help: "Suite file (YAML), e.g. bench/default.yaml. Omit it to run one case with --chain and --dataset.") var suite: String?
     @Option(name: .long, help: "One case: the chain (YAML file or pipeline string).") var chain: String?

@@ -43,7 +43,7 @@ struct BenchRunner {
     let suite: BenchSuite
     let scratch: URL
     var registry = ParallaxCLI.registry
-    var evaluations = EvaluationRegistry.standard
+    var evaluations = ParallaxCLI.plugins.evaluations
     var progress: (String) -> Void = { _ in }
     /// How datasets are opened (a run's `groundtruth:` is added to it).
     var datasetOptions = DatasetOptions()

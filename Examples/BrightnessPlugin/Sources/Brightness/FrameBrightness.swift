@@ -1,11 +1,42 @@
+import Foundation
 import ParallaxCore
+import ParallaxDatasets
+import ParallaxImage
 
-/// Mean intensity and clipping of one frame.
+/// Mean intensity and clipping of one frame: the plugin's own payload, with its own
+/// capabilities — JSON (`Codable`: events.jsonl), an overlay over the frame in report.html
+/// (``FrameOverlayDrawable``) and a schema of its own in MCAP recordings (``MCAPRecordable``).
 public struct Brightness: Sendable, Codable, Equatable {
     /// Mean intensity in [0, 255].
     public var mean: Double
     /// Fraction of pixels at 0 or 255 (under/over-exposed).
     public var clipped: Double
+    /// The camera measured, and its frame size (px).
+    public var camera: String
+    public var width: Int
+    public var height: Int
+}
+
+extension Brightness: FrameOverlayDrawable {
+    /// The frame outlined and labelled with its brightness, over its own camera's frames.
+    public func frameOverlay(camera: String, stream: String) -> FrameOverlay? {
+        guard camera == self.camera else { return nil }
+        let label = String(format: "brightness %.0f, clipped %.1f %%", mean, 100 * clipped)
+        return FrameOverlay(boxes: [.init(box: BoundingBox(x: 1, y: 1, width: Double(max(1, width - 2)), height: Double(max(1, height - 2))), label: label)])
+    }
+}
+
+extension Brightness: MCAPRecordable {
+    /// `example.Brightness`: the payload's JSON under a schema of its own.
+    public static let schema = RecordedSchema(name: "example.Brightness", jsonSchema: Data("""
+        {"type":"object","title":"example.Brightness","properties":{"mean":{"type":"number","description":"mean intensity, 0…255"},\
+        "clipped":{"type":"number","description":"share of pixels at 0 or 255"},"camera":{"type":"string"},\
+        "width":{"type":"integer"},"height":{"type":"integer"}}}
+        """.utf8))
+
+    public static func mcapMessages(_ batch: [Brightness], stream: String, time: Timestamp, options: MCAPRecordingOptions) throws -> [RecordedMessage] {
+        batch.map { RecordedMessage(topic: "/" + stream, schema: schema, message: $0) }
+    }
 }
 
 /// Mean brightness and clipped fraction of every frame: a user-written analyzer.
@@ -20,10 +51,12 @@ public struct FrameBrightness: Analyzer {
         public init() {}
     }
 
+    let camera: String
     let frames: InputPort<CameraFrame>
     let brightness: OutputPort<Brightness>
 
     public init(options: Options) {
+        camera = options.camera
         frames = .each(options.camera)
         brightness = OutputPort("\(options.camera)/brightness")
     }
@@ -34,6 +67,15 @@ public struct FrameBrightness: Analyzer {
             p.reduce(into: (0, 0)) { acc, v in acc.0 += Int(v); if v == 0 || v == 255 { acc.1 += 1 } }
         }
         let n = Double(max(1, frame.image.samples.count))
-        context.emit(Brightness(mean: Double(sum) / n, clipped: Double(clipped) / n), on: brightness, at: input.timestamp)
+        context.emit(Brightness(mean: Double(sum) / n, clipped: Double(clipped) / n, camera: camera, width: frame.width, height: frame.height),
+                     on: brightness, at: input.timestamp)
+    }
+}
+
+/// The package's analyzer as a plugin bundle: what `my-parallax` adds to the stock CLI.
+public enum BrightnessPlugin: ParallaxPlugin {
+    public static let name = "brightness"
+    public static func register(into registry: inout PluginRegistry) {
+        registry.analyzers.register(FrameBrightness.self)
     }
 }

@@ -5,7 +5,7 @@ import ParallaxMath
 
 /// A dataset format of the user's own: a phone's sensor log, one folder holding `sensorlog.csv`
 /// (`time_s,gx,gy,gz,ax,ay,az`: seconds, rad/s, m/s²), read as the stream `imu0`. Registered in
-/// `my-parallax` with `ParallaxCLI.main(…, datasetFormats: { $0.register(PhoneLogFormat.self) })`,
+/// `my-parallax` through ``PhoneLogPlugin`` (`ParallaxCLI.main(plugins: [PhoneLogPlugin.self])`),
 /// so `run`, `inspect`, `bench` and `convert` read such folders.
 public enum PhoneLogFormat: DatasetFormat {
     public static let name = "phone-log"
@@ -46,4 +46,12 @@ public final class PhoneLogSource: DatasetSource, DeferredPacketSource {
     }
 
     public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
+}
+
+/// The package's dataset format as a plugin bundle.
+public enum PhoneLogPlugin: ParallaxPlugin {
+    public static let name = "phone-log"
+    public static func register(into registry: inout PluginRegistry) {
+        registry.datasetFormats.register(PhoneLogFormat.self)
+    }
 }

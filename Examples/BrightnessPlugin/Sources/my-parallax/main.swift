@@ -1,11 +1,8 @@
-// A `parallax` executable with the user's analyzer and dataset format built in: the whole CLI,
-// one more plugin, one more format.
+// A `parallax` executable with the package's plugin bundles built in: the whole CLI, one more
+// analyzer (with its own payload, drawn in report.html and recorded in MCAP under its own
+// schema) and one more dataset format.
 import Brightness
 import ParallaxCLI
 import PhoneLog
 
-ParallaxCLI.main(registering: { registry in
-    registry.register(FrameBrightness.self)
-}, datasetFormats: { formats in
-    formats.register(PhoneLogFormat.self)
-})
+ParallaxCLI.main(plugins: [BrightnessPlugin.self, PhoneLogPlugin.self])
