@@ -21,7 +21,7 @@ public struct PluginRegistry: Sendable {
     public init() {}
 
     /// The part of type `Part` (an empty one when nothing was registered in it).
-    public subscript<Part: PluginRegistryPart>(part: Part.Type) -> Part {
+    public subscript<Part: PluginRegistryPart>(part part: Part.Type) -> Part {
         get { parts[ObjectIdentifier(part)] as? Part ?? Part() }
         set { parts[ObjectIdentifier(part)] = newValue }
     }

@@ -28,7 +28,7 @@ import Parallax
             print("skipped: \(Self.tree) is not present on this machine"); return
         }
         for (gray, format) in [(true, CameraFrame.Format.gray8), (false, .rgb8)] {
-            let source = try DatasetFolder.open(Self.tree, options: DatasetOptions(grayVideo: gray))
+            let source = try DatasetFolder.open(Self.tree, options: .builtin(DatasetOptions(grayVideo: gray)))
             let frame = try #require(try source.next()?.payload as? CameraFrame)
             #expect(frame.format == format)
         }
@@ -73,7 +73,7 @@ import Parallax
 
         let file = dir.appendingPathComponent("cam1.mkv").path
         #expect(parallax(["convert", cut, "--to", "video", "--camera", "cam1", "--out", file]) == 0)
-        let video = try DatasetFolder.open(file)
+        let video = try DatasetFolder.open(file, options: .builtin())
         #expect(video.listing.stamps["cam0"]?.count == 6)
 
         let refused = dir.appendingPathComponent("refused").path
