@@ -17,7 +17,7 @@ let package = Package(
     targets: [
         .target(name: "Brightness", dependencies: [
             .product(name: "ParallaxCore", package: "Parallax"), .product(name: "ParallaxDatasets", package: "Parallax"),
-            .product(name: "ParallaxImage", package: "Parallax"),
+            .product(name: "ParallaxImage", package: "Parallax"), .product(name: "ParallaxEval", package: "Parallax"),
         ]),
         .target(name: "PhoneLog", dependencies: [
             .product(name: "ParallaxCore", package: "Parallax"), .product(name: "ParallaxDatasets", package: "Parallax"),

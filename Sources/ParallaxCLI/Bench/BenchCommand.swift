@@ -55,9 +55,10 @@ struct BenchRunCommand: ParsableCommand {
         let spec: BenchSuite
         do {
             if let suite {
-                spec = try BenchSuite.load(suite)
+                spec = try BenchSuite.load(suite, evaluations: ParallaxCLI.plugins.evaluations)
             } else {
-                spec = try BenchSuite.oneCase(chain: chain ?? "", dataset: dataset ?? "", evaluate: evaluate ?? "", groundTruth: groundTruth)
+                spec = try BenchSuite.oneCase(chain: chain ?? "", dataset: dataset ?? "", evaluate: evaluate ?? "", groundTruth: groundTruth,
+                                              evaluations: ParallaxCLI.plugins.evaluations)
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         // A shard resumes what an interrupted (or finished) run of the same shard left.

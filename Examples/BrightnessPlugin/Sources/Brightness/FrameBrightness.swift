@@ -72,10 +72,11 @@ public struct FrameBrightness: Analyzer {
     }
 }
 
-/// The package's analyzer as a plugin bundle: what `my-parallax` adds to the stock CLI.
+/// The package's analyzer and evaluation as a plugin bundle: what `my-parallax` adds to the stock CLI.
 public enum BrightnessPlugin: ParallaxPlugin {
     public static let name = "brightness"
     public static func register(into registry: inout PluginRegistry) {
         registry.analyzers.register(FrameBrightness.self)
+        registry.evaluations.register(BrightnessFlicker.self)
     }
 }
