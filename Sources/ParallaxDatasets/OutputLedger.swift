@@ -30,10 +30,11 @@ public enum OutputLedger {
             folder = dir
         } else if let state = env["XDG_STATE_HOME"], !state.isEmpty {
             folder = (state as NSString).appendingPathComponent("parallax")
-        } else if let home = env["HOME"], !home.isEmpty {
-            folder = (home as NSString).appendingPathComponent(".local/state/parallax")
         } else {
-            return nil
+            // $HOME, else the account's home from the password database.
+            let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+            guard !home.isEmpty, home != "/" else { return nil }
+            folder = (home as NSString).appendingPathComponent(".local/state/parallax")
         }
         return (folder as NSString).appendingPathComponent("written-files")
     }
