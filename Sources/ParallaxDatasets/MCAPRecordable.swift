@@ -12,7 +12,14 @@ public struct RecordedSchema: Sendable, Equatable {
     }
     /// One of Foxglove's well-known schemas by name (`foxglove.ImageAnnotations`, …), with the
     /// JSON Schema ``FoxgloveRecorder`` registers for it.
-    public static func foxglove(_ name: String) -> RecordedSchema { RecordedSchema(name: name, jsonSchema: Foxglove.jsonSchema(name)) }
+    /// Built once per name: recorders ask for one per message.
+    public static func foxglove(_ name: String) -> RecordedSchema {
+        wellKnown[name] ?? RecordedSchema(name: name, jsonSchema: Foxglove.jsonSchema(name))
+    }
+
+    private static let wellKnown: [String: RecordedSchema] = Dictionary(uniqueKeysWithValues:
+        ["foxglove.CompressedImage", "foxglove.PoseInFrame", "foxglove.FrameTransform", "foxglove.ImageAnnotations", "foxglove.PointCloud"]
+            .map { ($0, RecordedSchema(name: $0, jsonSchema: Foxglove.jsonSchema($0))) })
 }
 
 /// One message a payload records: on a topic (`/cam0`, `/tf/vio/pose`), under a schema, as JSON.
