@@ -2,8 +2,11 @@
 //
 // Parallax: offline perception on recorded sensor data.
 // Layers (each imports only downward):
-//   CLAPACK ← ParallaxMath ← ParallaxGeometry, ParallaxImage ← ParallaxVision (algorithms plugins share) and
-//   ParallaxCore (bus, packets) ← plugins / datasets / eval / sim / testing ← Parallax ← parallax (CLI)
+//   ParallaxFiles (files, safely) ← ParallaxMath ← ParallaxGeometry, ParallaxImage ← ParallaxVision, ParallaxFace,
+//   ParallaxInertial, ParallaxTracking (algorithms plugins share, no packets);
+//   ParallaxBus (runtime, no domain) ← ParallaxPayloads (shared vocabulary) ← ParallaxCodecs ← ParallaxDatasets
+//   (sources) ← ParallaxOutputs (writers); plugins (Plugins/*) use what they import; eval, sim, video, fetch,
+//   results ← Parallax (umbrella) ← ParallaxCLI ← parallax
 import PackageDescription
 
 /// Swift settings shared by every Parallax target: Swift 6 language mode is the default of
@@ -13,38 +16,50 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The analyzer plugins, one line each: the folder under `Plugins/` and the modules it imports.
+/// Each becomes a library product, a target at `Plugins/<name>` (an explicit path: SwiftPM
+/// reserves `Plugins/` for package plugins) and a dependency of the umbrella `Parallax`, whose
+/// `BuiltinPlugins.all` registers its bundle. Adding a plugin: its folder, a line here, a line there.
+let analyzerPlugins: [(name: String, dependencies: [Target.Dependency])] = [
+    ("Diagnostics", ["ParallaxBus", "ParallaxPayloads", "ParallaxOutputs", "ParallaxFiles", "ParallaxImage", "ParallaxMath"]),
+    ("FeatureTracking", ["ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"]),
+    ("Triangulation", ["ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"]),
+    ("VisualInertialOdometry", ["ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxInertial", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"]),
+    ("ObjectTracking", ["ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxTracking", "ParallaxImage"]),
+    ("FaceTracking", ["ParallaxVision", "ParallaxBus", "ParallaxPayloads", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"]),
+    ("FaceLandmarks", ["CDlibFace", "ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"]),
+    ("ImageTracking", ["ParallaxBus", "ParallaxPayloads", "ParallaxFiles", "ParallaxCodecs", "ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"]),
+    ("VideoFormats", ["ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxGeometry"]),
+    ("Depth", ["ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"]),
+]
+
 let package = Package(
     name: "Parallax",
     products: [
+        .library(name: "ParallaxFiles", targets: ["ParallaxFiles"]),
         .library(name: "ParallaxMath", targets: ["ParallaxMath"]),
         .library(name: "ParallaxGeometry", targets: ["ParallaxGeometry"]),
-        .library(name: "ParallaxCore", targets: ["ParallaxCore"]),
+        .library(name: "ParallaxBus", targets: ["ParallaxBus"]),
+        .library(name: "ParallaxPayloads", targets: ["ParallaxPayloads"]),
         .library(name: "ParallaxTesting", targets: ["ParallaxTesting"]),
+        .library(name: "ParallaxCodecs", targets: ["ParallaxCodecs"]),
         .library(name: "ParallaxDatasets", targets: ["ParallaxDatasets"]),
+        .library(name: "ParallaxOutputs", targets: ["ParallaxOutputs"]),
         .library(name: "ParallaxVideo", targets: ["ParallaxVideo"]),
         .library(name: "ParallaxFetch", targets: ["ParallaxFetch"]),
         .library(name: "ParallaxResults", targets: ["ParallaxResults"]),
-        .library(name: "Diagnostics", targets: ["Diagnostics"]),
         .library(name: "ParallaxEval", targets: ["ParallaxEval"]),
         .library(name: "ParallaxImage", targets: ["ParallaxImage"]),
         .library(name: "ParallaxVision", targets: ["ParallaxVision"]),
         .library(name: "ParallaxInertial", targets: ["ParallaxInertial"]),
         .library(name: "ParallaxTracking", targets: ["ParallaxTracking"]),
-        .library(name: "FeatureTracking", targets: ["FeatureTracking"]),
-        .library(name: "Triangulation", targets: ["Triangulation"]),
-        .library(name: "VisualInertialOdometry", targets: ["VisualInertialOdometry"]),
-        .library(name: "ObjectTracking", targets: ["ObjectTracking"]),
         .library(name: "ParallaxFace", targets: ["ParallaxFace"]),
-        .library(name: "FaceTracking", targets: ["FaceTracking"]),
-        .library(name: "FaceLandmarks", targets: ["FaceLandmarks"]),
-        .library(name: "VideoFormats", targets: ["VideoFormats"]),
-        .library(name: "ImageTracking", targets: ["ImageTracking"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
         .library(name: "Parallax", targets: ["Parallax"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
         .library(name: "ParallaxFuzzing", targets: ["ParallaxFuzzing"]),
         .executable(name: "parallax", targets: ["parallax"]),
-    ],
+    ] + analyzerPlugins.map { .library(name: $0.name, targets: [$0.name]) },
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -98,11 +113,16 @@ let package = Package(
             providers: [.apt(["libpng-dev", "libturbojpeg0-dev"])]
         ),
 
+        // Files, safely: whole-file reads, YAML text with the places of its problems, bad-input errors,
+        // output paths (staging, atomic commit, the ledger of what Parallax wrote, output folders
+        // and their locks), the decompression bound.
+        .target(name: "ParallaxFiles", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
+
         // Math: Matrix + LAPACK wrappers, small geometry, estimation.
         .target(name: "ParallaxMath", dependencies: ["CLAPACK"], swiftSettings: strictSettings),
         .target(
             name: "ParallaxGeometry",
-            dependencies: ["ParallaxMath", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ParallaxFiles", "ParallaxMath", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
 
@@ -118,98 +138,101 @@ let package = Package(
         .target(name: "ParallaxInertial", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Face algorithms several plugins share (canonical face, head-pose fits, eyes, One-Euro
         // filtering): know no packets.
-        .target(name: "ParallaxFace", dependencies: ["ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxFace", dependencies: ["ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
 
-        .target(
-            name: "ParallaxCore",
-            dependencies: ["ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
-            swiftSettings: strictSettings
-        ),
+        // The bus runtime: packets, ports, sync policies, the bus, chains, options, registries. Knows
+        // no sensor and no payload: what flows is whatever the plugins declare.
+        .target(name: "ParallaxBus", dependencies: ["ParallaxFiles", .product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
+        // The shared vocabulary: payloads several plugins read or write (camera frames, IMU samples,
+        // depth maps, poses, faces, anchors…) and the sensor descriptions of stream metadata.
+        .target(name: "ParallaxPayloads", dependencies: ["ParallaxBus", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", "ParallaxFiles"], swiftSettings: strictSettings),
 
-        .target(name: "ParallaxTesting", dependencies: ["ParallaxCore"], swiftSettings: strictSettings),
+        .target(name: "ParallaxTesting", dependencies: ["ParallaxBus", "ParallaxPayloads"], swiftSettings: strictSettings),
 
-        // Analyzer plugins: ordinary targets under Plugins/ (explicit path: SwiftPM reserves
-        // Plugins/ for package plugins by default).
-        .target(name: "Diagnostics", dependencies: ["ParallaxCore", "ParallaxMath"], path: "Plugins/Diagnostics", swiftSettings: strictSettings),
-        .target(name: "FeatureTracking", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
-                path: "Plugins/FeatureTracking", swiftSettings: strictSettings),
-        .target(name: "Triangulation", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"],
-                path: "Plugins/Triangulation", swiftSettings: strictSettings),
-        .target(name: "VisualInertialOdometry", dependencies: ["ParallaxCore", "ParallaxImage", "ParallaxInertial", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"],
-                path: "Plugins/VisualInertialOdometry", swiftSettings: strictSettings),
-        .target(name: "ObjectTracking", dependencies: ["ParallaxCore", "ParallaxTracking", "ParallaxImage"],
-                path: "Plugins/ObjectTracking", swiftSettings: strictSettings),
-        .target(name: "FaceTracking", dependencies: ["ParallaxCore", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"],
-                path: "Plugins/FaceTracking", swiftSettings: strictSettings),
         // dlib's HOG face detector and 68-point shape predictor (Debian's libdlib-dev, the model
         // from libdlib-data) behind a small C interface: its own targets, so the core builds
         // without dlib.
         .target(name: "CDlibFace", path: "Sources/CDlibFace",
                 linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("openblas")]),
-        .target(name: "FaceLandmarks", dependencies: ["CDlibFace", "ParallaxCore", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"],
-                path: "Plugins/FaceLandmarks", swiftSettings: strictSettings),
-        .target(name: "ImageTracking", dependencies: ["ParallaxCore", "ParallaxDatasets", "ParallaxVision", "ParallaxImage", "ParallaxGeometry"],
-                path: "Plugins/ImageTracking", swiftSettings: strictSettings),
-        .target(name: "VideoFormats", dependencies: ["ParallaxCore", "ParallaxImage", "ParallaxGeometry"],
-                path: "Plugins/VideoFormats", swiftSettings: strictSettings),
-        .target(name: "Depth", dependencies: ["ParallaxCore", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"],
-                path: "Plugins/Depth", swiftSettings: strictSettings),
 
+        // Codecs and containers: PNG/JPEG/PNM images, MCAP, ROS 1 bags and ROS messages, MATLAB v5,
+        // PLY, delimited text, trajectory, flow, disparity and homography files. Know no dataset.
+        .target(
+            name: "ParallaxCodecs",
+            dependencies: ["CImageCodecs", "CZlib", "CBZip2", "CLZ4", "CZstd", "ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxMath"],
+            swiftSettings: strictSettings
+        ),
+        // Dataset sources: the format registry and readers (EuRoC, TUM RGB-D, Parallax folders,
+        // image folders, stereo pairs, tracking sequences, faces, bags), inspection.
         .target(
             name: "ParallaxDatasets",
-            dependencies: ["CImageCodecs", "CZlib", "CBZip2", "CLZ4", "CZstd", "ParallaxCore", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ParallaxFiles", "ParallaxCodecs", "ParallaxBus", "ParallaxPayloads", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strictSettings
+        ),
+        // Run outputs: stream file writers and their registry, the MCAP recorder for Foxglove,
+        // dataset writers (Parallax and EuRoC folders, tracking sequences) for `convert`.
+        .target(
+            name: "ParallaxOutputs",
+            dependencies: ["ParallaxFiles", "ParallaxCodecs", "ParallaxDatasets", "ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"],
             swiftSettings: strictSettings
         ),
         // Evaluations compare a run's outputs with the truth a dataset (or the simulated scene) holds.
         // Video files through FFmpeg: its own target, so the core builds without FFmpeg.
-        .target(name: "ParallaxVideo", dependencies: ["CFFmpeg", "ParallaxDatasets", "ParallaxCore", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
+        .target(name: "ParallaxVideo", dependencies: ["CFFmpeg", "ParallaxFiles", "ParallaxDatasets", "ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
         // Public datasets by name: download (libcurl), verify (OpenSSL SHA-256), unpack
         // (libarchive). Its own target, so the core builds without them.
-        .target(name: "ParallaxFetch", dependencies: ["CCurl", "CArchive", "COpenSSLDigest", "ParallaxDatasets", .product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
+        .target(name: "ParallaxFetch", dependencies: ["CCurl", "CArchive", "COpenSSLDigest", "ParallaxFiles", "ParallaxDatasets", .product(name: "Yams", package: "Yams"), "ParallaxPayloads"], swiftSettings: strictSettings),
         // The benchmark results database (SQLite) and the comparison of two recorded runs.
         .target(name: "ParallaxResults", dependencies: ["CSQLite"], swiftSettings: strictSettings),
-        .target(name: "ParallaxEval", dependencies: ["ParallaxCore", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-        .target(name: "ParallaxSim", dependencies: ["ParallaxCore", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxEval", dependencies: ["ParallaxBus", "ParallaxPayloads", "ParallaxCodecs", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath", "ParallaxImage"], swiftSettings: strictSettings),
+        .target(name: "ParallaxSim", dependencies: ["ParallaxVision", "ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["Diagnostics", "FeatureTracking", "Triangulation", "VisualInertialOdometry", "Depth", "ObjectTracking", "ImageTracking", "FaceTracking", "FaceLandmarks", "VideoFormats", "ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxCore", "ParallaxDatasets", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"],
+            dependencies: ["ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxBus", "ParallaxPayloads", "ParallaxFiles", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"] + analyzerPlugins.map { .target(name: $0.name) },
             swiftSettings: strictSettings
         ),
         .target(
             name: "ParallaxCLI",
-            dependencies: ["Parallax", "ParallaxFetch", "ParallaxResults", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Parallax", "ParallaxFiles", "ParallaxFetch", "ParallaxResults", .product(name: "ArgumentParser", package: "swift-argument-parser"), "ParallaxCodecs", "ParallaxDatasets", "ParallaxGeometry", "ParallaxOutputs", "ParallaxVision"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "parallax", dependencies: ["ParallaxCLI"], swiftSettings: strictSettings),
         // The fuzz targets (run by the Fuzz/ package under libFuzzer, replayed by the tests).
         .target(name: "ParallaxFuzzing", dependencies: ["Parallax", "ParallaxCLI", "ParallaxFetch"], swiftSettings: strictSettings),
 
-        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxDatasets", "ParallaxCore", "ParallaxMath", "ParallaxSim", "ParallaxGeometry", "ParallaxImage"], exclude: ["Fixtures"], swiftSettings: strictSettings),
+        // What several test targets share: scratch folders, the repository's fixture paths, an
+        // independent MCAP record scanner. Not a product.
+        .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxFilesTests", dependencies: ["TestSupport", "ParallaxFiles", "ParallaxBus", "ParallaxCodecs", "ParallaxPayloads"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxCodecsTests", dependencies: ["TestSupport", "ParallaxCodecs", "ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxMath", "ParallaxDatasets"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxOutputsTests", dependencies: ["TestSupport", "ParallaxOutputs", "ParallaxCodecs", "ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["TestSupport", "ParallaxFiles", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxEvalTests", dependencies: ["ParallaxEval", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxBus", "ParallaxPayloads", "ParallaxMath", "ParallaxSim", "ParallaxGeometry", "ParallaxImage"], exclude: ["Fixtures"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFuzzingTests", dependencies: ["ParallaxFuzzing"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxVideoTests", dependencies: ["ParallaxVideo", "ParallaxDatasets", "ParallaxCore", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxVideoTests", dependencies: ["ParallaxVideo", "ParallaxFiles", "ParallaxDatasets", "ParallaxOutputs", "ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxResultsTests", dependencies: ["ParallaxResults", "CSQLite"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFetchTests", dependencies: ["ParallaxFetch", "ParallaxDatasets", "ParallaxCLI", "CArchive"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "Parallax"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxFace", "ParallaxDatasets", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxCore", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxDatasets", "ParallaxEval"], swiftSettings: strictSettings),
-        .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxVision", "ParallaxCore", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "Parallax", "ParallaxCodecs", "ParallaxDatasets", "ParallaxFiles", "ParallaxResults", "ParallaxVision"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxSimTests", dependencies: ["ParallaxSim", "ParallaxFace", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "FeatureTrackingTests", dependencies: ["FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxCodecs", "ParallaxEval"], swiftSettings: strictSettings),
+        .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxVision", "ParallaxBus", "ParallaxPayloads", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking", "ParallaxVision", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxImageTests", dependencies: ["ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxCoreTests", dependencies: ["ParallaxCore", "ParallaxTesting", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "ParallaxCore", "ParallaxTesting", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxInertialTests", dependencies: ["ParallaxInertial", "ParallaxSim", "ParallaxCore", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxBusTests", dependencies: ["ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxPayloadsTests", dependencies: ["ParallaxPayloads", "ParallaxFiles", "ParallaxBus", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["TestSupport", "Diagnostics", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxMath", "ParallaxOutputs"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxInertialTests", dependencies: ["ParallaxInertial", "ParallaxSim", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "VisualInertialOdometryTests", dependencies: ["Parallax", "ParallaxTesting", "VisualInertialOdometry", "ParallaxVision"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DepthTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "ImageTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "ImageTrackingTests", dependencies: ["Parallax", "ParallaxTesting", "ParallaxCodecs", "ParallaxFiles"], swiftSettings: strictSettings),
         .testTarget(name: "ObjectTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFaceTests", dependencies: ["ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "VideoFormatsTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "FaceLandmarksTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "FaceLandmarksTests", dependencies: ["Parallax", "ParallaxTesting", "FaceLandmarks"], swiftSettings: strictSettings),
         .testTarget(name: "FaceTrackingTests", dependencies: ["Parallax", "ParallaxTesting", "ParallaxCLI"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-    ],
+    ] + analyzerPlugins.map { .target(name: $0.name, dependencies: $0.dependencies, path: "Plugins/\($0.name)", swiftSettings: strictSettings) },
     cxxLanguageStandard: .cxx17
 )

@@ -18,7 +18,7 @@ let package = Package(
         .executableTarget(
             name: "bus-benchmarks",
             dependencies: [
-                .product(name: "ParallaxCore", package: "Parallax"),
+                .product(name: "ParallaxBus", package: "Parallax"), .product(name: "ParallaxPayloads", package: "Parallax"),
                 .product(name: "Diagnostics", package: "Parallax"),
                 .product(name: "ParallaxMath", package: "Parallax"),
             ],
@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(
             name: "dataset-throughput",
             dependencies: [
-                .product(name: "ParallaxCore", package: "Parallax"),
+                .product(name: "ParallaxBus", package: "Parallax"), .product(name: "ParallaxPayloads", package: "Parallax"),
                 .product(name: "Diagnostics", package: "Parallax"),
                 .product(name: "Parallax", package: "Parallax"),
             ],

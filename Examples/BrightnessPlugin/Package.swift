@@ -16,11 +16,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "Brightness", dependencies: [
-            .product(name: "ParallaxCore", package: "Parallax"), .product(name: "ParallaxDatasets", package: "Parallax"),
+            .product(name: "ParallaxBus", package: "Parallax"), .product(name: "ParallaxPayloads", package: "Parallax"), .product(name: "ParallaxOutputs", package: "Parallax"),
+            .product(name: "ParallaxFiles", package: "Parallax"),
             .product(name: "ParallaxImage", package: "Parallax"), .product(name: "ParallaxEval", package: "Parallax"),
         ]),
         .target(name: "PhoneLog", dependencies: [
-            .product(name: "ParallaxCore", package: "Parallax"), .product(name: "ParallaxDatasets", package: "Parallax"),
+            .product(name: "ParallaxBus", package: "Parallax"), .product(name: "ParallaxPayloads", package: "Parallax"),
+            .product(name: "ParallaxCodecs", package: "Parallax"), .product(name: "ParallaxDatasets", package: "Parallax"),
             .product(name: "ParallaxMath", package: "Parallax"),
         ]),
         .executableTarget(name: "my-parallax", dependencies: [

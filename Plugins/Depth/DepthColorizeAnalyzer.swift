@@ -1,4 +1,5 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxImage
 
 /// Depth for people who would rather look than read: each depth map through a colour map

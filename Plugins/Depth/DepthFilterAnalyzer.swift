@@ -1,6 +1,8 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
+import ParallaxVision
 
 /// Cleans depth maps before use (``DepthFiltering``), each step an option: values outside
 /// `[min_depth, max_depth]` made invalid; edge-preserving smoothing (a bilateral filter whose

@@ -1,5 +1,7 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
+import ParallaxVision
 
 /// What the depth analyzers share about their input: the camera a depth stream's pixels are
 /// registered to, and the checks each depth map passes before use (the stream goes on past a

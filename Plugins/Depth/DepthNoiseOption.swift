@@ -1,5 +1,6 @@
-import ParallaxCore
+import ParallaxBus
 import ParallaxGeometry
+import ParallaxVision
 
 /// The depth sensor's noise, as an option of the depth analyzers (inlier distances, point and
 /// distance uncertainties).

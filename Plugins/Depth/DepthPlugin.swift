@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 /// This folder's plugin bundle: stereo depth, point clouds, planes, hit tests and measurements,
 /// depth filters. Registered like any package's (``ParallaxPlugin``).
 public enum DepthPlugin: ParallaxPlugin {

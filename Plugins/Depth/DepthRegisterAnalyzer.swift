@@ -1,7 +1,9 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxMath
+import ParallaxVision
 
 /// Depth for a camera's frames (ARKit's `capturedDepthData` on each `ARFrame`): every frame
 /// of `camera` gets the depth map nearest in time within `tolerance_ms`, registered into that

@@ -1,6 +1,8 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxVision
 
 /// Pixels into the world (ARKit's hit test / raycast): for each pixel, where its ray meets the
 /// depth map (the median depth of a small window, ``DepthProbe``) and the detected planes it

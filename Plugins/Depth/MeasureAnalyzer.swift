@@ -1,6 +1,8 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxVision
 
 /// The measuring tape: the metric distance between two pixels' points in each depth map
 /// (each read as a window's median depth on its own ray, ``DepthProbe``), with its σ from the

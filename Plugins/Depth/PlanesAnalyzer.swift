@@ -1,7 +1,9 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxVision
 
 /// Planes in depth (ARKit's plane detection, `ARPlaneAnchor`): each depth map's planes
 /// (``PlaneDetector``: RANSAC on the points with noise-scaled inlier distances and normal

@@ -1,6 +1,8 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
+import ParallaxVision
 
 /// A depth map's points in 3D (the back-projection ARKit's scene depth and AVDepthData users
 /// do by hand): every valid pixel through its camera's ray (lens distortion undone exactly,

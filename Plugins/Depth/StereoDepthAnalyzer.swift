@@ -1,8 +1,10 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxMath
 import ParallaxVision
+import ParallaxFiles
 
 /// Dense depth from a stereo pair (AVDepthData from two cameras): each frame of the left camera
 /// and its partner's frame at the same time are rectified from the calibration (undistorted

@@ -1,4 +1,5 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
 
 /// Integrates the gyroscope between consecutive camera frames (the rotation the camera

@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 /// Rates, gaps and jitter of any streams (payload-agnostic), reported once at the end.
 ///
 /// Example chain: `stream-stats streams=cam0,imu0`

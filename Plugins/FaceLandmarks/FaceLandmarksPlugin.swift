@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 /// This folder's plugin bundle: faces and their landmarks (dlib). Registered like any package's
 /// (``ParallaxPlugin``).
 public enum FaceLandmarksPlugin: ParallaxPlugin {

@@ -1,7 +1,9 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxFace
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxVision
 
 /// Head pose and gaze from face landmarks (ARKit's `ARFaceAnchor` for recorded data): `T_CH`
 /// under the stream's real camera intrinsics (no fixed virtual camera), yaw/pitch/roll

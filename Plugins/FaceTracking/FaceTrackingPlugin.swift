@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 /// This folder's plugin bundle: head pose and gaze from face landmarks. Registered like any
 /// package's (``ParallaxPlugin``).
 public enum FaceTrackingPlugin: ParallaxPlugin {

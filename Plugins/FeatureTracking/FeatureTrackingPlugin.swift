@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 /// This folder's plugin bundle: feature tracks (KLT) and descriptor matches (ORB). Registered like
 /// any package's (``ParallaxPlugin``).
 public enum FeatureTrackingPlugin: ParallaxPlugin {

@@ -1,4 +1,5 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxVision
 import ParallaxGeometry
 import ParallaxImage

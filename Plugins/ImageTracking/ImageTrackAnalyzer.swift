@@ -1,6 +1,6 @@
 import Foundation
-import ParallaxCore
-import ParallaxDatasets
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxVision

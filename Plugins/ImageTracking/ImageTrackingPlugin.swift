@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 /// This folder's plugin bundle: reference pictures found and tracked in the frames. Registered like
 /// any package's (``ParallaxPlugin``).
 public enum ImageTrackingPlugin: ParallaxPlugin {

@@ -1,6 +1,8 @@
 import Foundation
-import ParallaxCore
-import ParallaxDatasets
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxFiles
+import ParallaxCodecs
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxVision

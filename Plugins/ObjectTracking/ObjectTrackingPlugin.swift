@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 /// This folder's plugin bundle: tracking a boxed object from frame to frame. Registered like any
 /// package's (``ParallaxPlugin``).
 public enum ObjectTrackingPlugin: ParallaxPlugin {

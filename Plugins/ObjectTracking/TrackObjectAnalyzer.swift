@@ -1,6 +1,8 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxImage
 import ParallaxTracking
+import ParallaxFiles
 
 /// Follows boxes through a camera stream (Vision's `VNTrackObjectRequest` for dataset folders):
 /// per object a kernelized correlation filter over FHOG and intensity cells with scale search

@@ -1,5 +1,6 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxVision
 import ParallaxGeometry
 import ParallaxMath

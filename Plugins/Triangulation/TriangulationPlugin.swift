@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 /// This folder's plugin bundle: landmarks triangulated from feature tracks and poses. Registered
 /// like any package's (``ParallaxPlugin``).
 public enum TriangulationPlugin: ParallaxPlugin {

@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 /// This folder's plugin bundle: choosing a video format for a chain. Registered like any package's
 /// (``ParallaxPlugin``).
 public enum VideoFormatsPlugin: ParallaxPlugin {

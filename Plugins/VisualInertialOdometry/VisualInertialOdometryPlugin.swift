@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 /// This folder's plugin bundle: visual-inertial odometry (MSCKF) and world maps. Registered like
 /// any package's (``ParallaxPlugin``).
 public enum VisualInertialOdometryPlugin: ParallaxPlugin {

@@ -11,8 +11,12 @@
 @_exported import VideoFormats
 @_exported import ParallaxFace
 @_exported import ParallaxTracking
-@_exported import ParallaxCore
+@_exported import ParallaxBus
+@_exported import ParallaxPayloads
+@_exported import ParallaxFiles
+@_exported import ParallaxCodecs
 @_exported import ParallaxDatasets
+@_exported import ParallaxOutputs
 @_exported import ParallaxVideo
 @_exported import ParallaxEval
 @_exported import ParallaxGeometry
@@ -23,12 +27,12 @@
 @_exported import ParallaxSim
 
 /// The plugin bundles that ship with Parallax, registered exactly as a package's own are: the
-/// analyzers of every folder under `Plugins/`, the dataset formats and output writers of
-/// ParallaxDatasets, the evaluations of ParallaxEval, and video through FFmpeg.
+/// analyzers of every folder under `Plugins/`, the dataset formats of ParallaxDatasets,
+/// the output writers of ParallaxOutputs, the evaluations of ParallaxEval, and video through FFmpeg.
 public enum BuiltinPlugins {
     /// Every built-in bundle, in registration order.
     public static let all: [any ParallaxPlugin.Type] = [
-        StandardDatasetsPlugin.self, StandardEvaluationsPlugin.self, VideoPlugin.self,
+        StandardDatasetsPlugin.self, StandardOutputsPlugin.self, StandardEvaluationsPlugin.self, VideoPlugin.self,
         DiagnosticsPlugin.self, FeatureTrackingPlugin.self, TriangulationPlugin.self, VisualInertialOdometryPlugin.self,
         DepthPlugin.self, ObjectTrackingPlugin.self, ImageTrackingPlugin.self, FaceLandmarksPlugin.self, FaceTrackingPlugin.self,
         VideoFormatsPlugin.self,

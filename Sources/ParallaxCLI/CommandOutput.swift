@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Parallax
+import ParallaxFiles
 
 /// A command's `--out` folder (an ``OutputFolder``) with the CLI's exit statuses: a folder that
 /// cannot be used is bad input (exit 2); a command that fails after writing began keeps its

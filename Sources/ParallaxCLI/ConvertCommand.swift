@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import ParallaxGeometry
 import Parallax
+import ParallaxFiles
+import ParallaxCodecs
+import ParallaxDatasets
+import ParallaxOutputs
 
 /// `parallax convert DATASET --to parallax --out DIR`, `--to video --out FILE`.
 struct ConvertCommand: ParsableCommand {

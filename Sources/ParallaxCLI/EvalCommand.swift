@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Parallax
+import ParallaxFiles
+import ParallaxCodecs
 
 /// `parallax eval GT EST`: APE/RPE like evo_ape/evo_rpe, with a table, JSON and SVG plots.
 struct EvalCommand: ParsableCommand {

@@ -1,5 +1,7 @@
 import Foundation
 import Parallax
+import ParallaxFiles
+import ParallaxCodecs
 
 /// What the browser reports (`bench`'s and `run`'s report.html) are made of: a page with the
 /// reports' style, frames with what a chain found drawn over them, escaping. Pages stand alone:

@@ -1,4 +1,4 @@
-import ParallaxDatasets
+import ParallaxFiles
 import ParallaxVision
 
 extension OutputPath.FileKind {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Parallax
+import ParallaxFiles
 
 /// The `parallax` command line, as a library: the stock `parallax` executable calls
 /// ``ParallaxCLI/main(plugins:)`` with nothing extra; a plugin author's executable calls it with

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Parallax
 import ParallaxResults
+import ParallaxFiles
 
 /// `parallax results`: the benchmark runs recorded by `bench` (and `bench merge`): list them,
 /// compare two (regressions flagged, exit 1 on one: for CI), plot a metric over time.

@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import ParallaxGeometry
 import Parallax
+import ParallaxFiles
+import ParallaxCodecs
+import ParallaxOutputs
 
 /// `parallax run CHAIN DATASET --out DIR`.
 struct RunCommand: ParsableCommand {

@@ -1,8 +1,10 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxMath
+import ParallaxCodecs
 
 /// The AFLW2000-3D head-pose benchmark in its authors' layout: `imageNNNNN.jpg` beside
 /// `imageNNNNN.mat` (MATLAB v5: `Pose_Para` = [pitch, yaw, roll (rad), tx, ty, tz, scale] in

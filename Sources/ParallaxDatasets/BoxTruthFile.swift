@@ -1,6 +1,8 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
+import ParallaxFiles
 
 /// The ground-truth boxes of a tracking benchmark sequence, one row per frame: OTB's
 /// `groundtruth_rect.txt` (`x,y,w,h`, 1-based pixels) and VOT's `groundtruth.txt` (`x,y,w,h`

@@ -1,7 +1,10 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxFiles
+import ParallaxCodecs
 
 /// Why a dataset folder could not be read. Every case names the file (and line).
 public enum DatasetError: Error, BadInput, Equatable, Sendable, CustomStringConvertible {

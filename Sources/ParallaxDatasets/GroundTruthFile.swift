@@ -1,6 +1,8 @@
 import Foundation
-import ParallaxCore
-
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxFiles
+import ParallaxCodecs
 /// A reader that takes its ground truth from a file the user names (`--groundtruth FILE`,
 /// a bench run's `groundtruth:`) instead of the one the dataset holds (or in addition to none).
 /// The standard readers conform; a format registered by a plugin may.

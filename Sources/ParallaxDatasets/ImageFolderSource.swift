@@ -1,6 +1,7 @@
 import Foundation
-import ParallaxCore
-
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxCodecs
 /// A folder of still images as one camera stream `cam0`, for image collections, registration
 /// benchmarks such as HPatches (`1.ppm … 6.ppm` with ground-truth homographies `H_1_k`, which
 /// this reader leaves to the evaluation) and frames exported from a recording.

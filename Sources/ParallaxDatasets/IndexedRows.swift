@@ -1,6 +1,6 @@
 import Foundation
-import ParallaxCore
-
+import ParallaxBus
+import ParallaxPayloads
 /// The skeleton every dataset reader shares: rows are indexed up front (times and file names:
 /// small), listed images are checked to exist once (``dropMissingImages(strict:)``), rows are
 /// merged by time, and packets are produced lazily (an image is decoded only when the bus asks

@@ -1,6 +1,8 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
+import ParallaxCodecs
 
 /// KITTI stereo folders (`training/` or `testing/` of the 2012 and 2015 benchmarks): the left
 /// and right images of each scene's reference frame (`NNNNNN_10.png`) as `cam0` and `cam1`, one

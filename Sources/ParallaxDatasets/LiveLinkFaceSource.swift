@@ -1,8 +1,10 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxFace
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxCodecs
 
 /// A CSV take from Epic's Live Link Face app, which records ARKit's face tracking on an iPhone:
 /// `Timecode` (`hh:mm:ss:ff.fff` at 60 timecode frames per second), `BlendShapeCount`, the

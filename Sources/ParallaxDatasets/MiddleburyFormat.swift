@@ -1,6 +1,7 @@
 import Foundation
-import ParallaxCore
-
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxCodecs
 /// Middlebury stereo folders (the 2014 and 2021 layouts, MiddEval3): `im0.png` (left),
 /// `im1.png` (right), `calib.txt`, and the truth `disp0.pfm` (or `disp0GT.pfm`; +∞ = unknown)
 /// with `mask0nocc.png` (255: seen by both cameras; 128: occluded; 0: unknown), when present.

@@ -1,8 +1,11 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxMath
+import ParallaxFiles
+import ParallaxCodecs
 
 /// Face images annotated in the iBUG / 300-W `.pts` format (`image.jpg` beside `image.pts`:
 /// `version: 1`, `n_points: 68`, `{`, one `x y` per line, `}`), as 300-W, Menpo and LFPW ship

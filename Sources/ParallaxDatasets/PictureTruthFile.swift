@@ -1,5 +1,5 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
 import ParallaxMath
 
 /// The truth of a simulated known picture (`parallax simulate --scene object` writes it beside

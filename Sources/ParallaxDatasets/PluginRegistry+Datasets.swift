@@ -1,7 +1,5 @@
-import ParallaxCore
-
+import ParallaxBus
 extension DatasetFormatRegistry: PluginRegistryPart {}
-extension OutputWriterRegistry: PluginRegistryPart {}
 
 /// The video implementation a plugin provides (``VideoSupport``), as a part of the
 /// ``PluginRegistry``: none until a plugin that links FFmpeg registers one.
@@ -15,12 +13,6 @@ extension PluginRegistry {
     public var datasetFormats: DatasetFormatRegistry {
         get { self[part: DatasetFormatRegistry.self] }
         set { self[part: DatasetFormatRegistry.self] = newValue }
-    }
-
-    /// Which output streams get a file of their own, and how (``OutputWriterRegistry``).
-    public var outputWriters: OutputWriterRegistry {
-        get { self[part: OutputWriterRegistry.self] }
-        set { self[part: OutputWriterRegistry.self] = newValue }
     }
 
     /// Video decoding and encoding for the folder formats (nil: none linked).
@@ -39,12 +31,11 @@ extension PluginRegistry {
     }
 }
 
-/// The dataset formats and output writers of ParallaxDatasets, as a plugin bundle: registered
-/// the way any package's are.
+/// The dataset formats of ParallaxDatasets, as a plugin bundle: registered the way any
+/// package's are.
 public enum StandardDatasetsPlugin: ParallaxPlugin {
     public static let name = "datasets"
     public static func register(into registry: inout PluginRegistry) {
         for format in DatasetFormatRegistry.standard.formatsInOrder.reversed() { registry.datasetFormats.register(format) }
-        registry.outputWriters.merge(OutputWriterRegistry.standard)
     }
 }

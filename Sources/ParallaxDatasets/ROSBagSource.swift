@@ -1,8 +1,11 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
 import Yams
+import ParallaxFiles
+import ParallaxCodecs
 
 /// A ROS 1 bag as a dataset (EuRoC and TUM-VI publish theirs so). Topics become streams by
 /// their first name component — `/cam0/image_raw` → `cam0`, `/imu0` → `imu0` — or as
@@ -28,7 +31,7 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
     /// What was skipped (unknown message types per topic, a second camera info).
     public private(set) var notes: [String] = []
     /// Stream names a converted folder keeps for itself (lower case).
-    static var reservedStreamNames: Set<String> { ParallaxFolderWriter.reservedStreamNames }
+    static var reservedStreamNames: Set<String> { ParallaxFolder.reservedStreamNames }
     private var rows = IndexedRows()
 
     /// The stream a topic becomes by convention: its first name component.

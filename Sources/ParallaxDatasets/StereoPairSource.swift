@@ -1,7 +1,9 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxCodecs
 
 /// Ground-truth disparities of a stereo benchmark's left images (Middlebury, KITTI): what the
 /// `stereo` evaluation compares a matcher's disparities with.

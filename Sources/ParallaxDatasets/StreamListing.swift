@@ -1,5 +1,5 @@
-import ParallaxCore
-
+import ParallaxBus
+import ParallaxPayloads
 /// The timestamps of every row of a dataset's streams in file order, gathered while a reader
 /// parses its index files (before any image is decoded). `parallax inspect` reports from it;
 /// readers use it to reject timestamps that go backwards or repeat.

@@ -1,7 +1,9 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxCodecs
 
 /// Streams a TUM RGB-D folder lazily: `rgb.txt` → `rgb` (``CameraFrame``, RGB),
 /// `depth.txt` → `depth` (``DepthMap`` in metres: raw 16-bit / 5000, 0 → NaN = invalid),

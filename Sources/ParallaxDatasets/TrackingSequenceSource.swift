@@ -1,6 +1,8 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
+import ParallaxCodecs
 
 /// A tracking benchmark sequence: numbered frames and one ground-truth box per frame, in OTB's
 /// layout (`img/0001.jpg …` + `groundtruth_rect.txt`) or VOT's (`00000001.jpg …` or

@@ -1,7 +1,9 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
+import ParallaxCodecs
 
 /// A camera stream kept as one video file in a Parallax folder (`video: cam0/data.mkv`):
 /// `data.csv` lists each frame's time and number (`t_ns,frame`, frames counted from 0 in the

@@ -1,5 +1,7 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxImage
+import ParallaxFiles
 
 /// Video decoding and encoding for the folder formats, which live below FFmpeg: the video
 /// target (ParallaxVideo) provides an implementation through its plugin bundle

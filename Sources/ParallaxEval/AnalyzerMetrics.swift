@@ -1,5 +1,5 @@
 import Foundation
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxMath
 
 /// Accuracy metrics of the non-trajectory analyzers, in one place, with the definitions the

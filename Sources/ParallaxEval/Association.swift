@@ -1,6 +1,5 @@
 import Foundation
-import ParallaxCore
-
+import ParallaxPayloads
 /// Pairs the poses of two trajectories by timestamp, exactly as evo's
 /// `sync.associate_trajectories` (nearest time, within `maxDifference`).
 ///

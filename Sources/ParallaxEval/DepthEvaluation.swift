@@ -1,9 +1,10 @@
 import Foundation
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxMath
 import ParallaxSim
+import ParallaxBus
 
 /// `depth` (simulated data): each metric depth map a run emits (a ``DepthMap`` of kind depth,
 /// such as `stereo-depth`'s `cam0/depth`) against the scene's exact depth, ray cast from the

@@ -1,6 +1,5 @@
 import Foundation
-import ParallaxCore
-
+import ParallaxPayloads
 /// How a video format is chosen from measured ones (each: its error against ground truth and its
 /// load — analyzer time over data time on this machine), and why each other format was not:
 /// - `native`: the camera's own format (ARKit's recommended one), as when nothing is asked;

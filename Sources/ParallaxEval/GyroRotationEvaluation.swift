@@ -1,5 +1,6 @@
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxMath
+import ParallaxBus
 
 /// `gyro-rotation`: each ``FrameRotation`` (from `imu-integrator`) against the ground-truth
 /// rotation between the same two frames; error angle in degrees.

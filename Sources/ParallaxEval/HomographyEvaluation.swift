@@ -1,5 +1,7 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxCodecs
 import ParallaxDatasets
 
 /// `homography` (image folders with HPatches-style `H_<a>_<b>` files): matches between images

@@ -1,8 +1,9 @@
 import Foundation
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxSim
 import ParallaxMath
+import ParallaxBus
 
 /// `landmarks` (simulated data): each ``Landmark`` against the true point of its track — the
 /// first observation's ray cast into the scene from the true camera pose; error in metres for

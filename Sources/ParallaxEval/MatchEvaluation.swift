@@ -1,8 +1,9 @@
 import Foundation
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxSim
 import ParallaxMath
+import ParallaxBus
 
 /// `matches` (simulated data): descriptor matches against the simulator's truth — the
 /// reference pixel's ray is cast into the scene from the true reference pose and the hit

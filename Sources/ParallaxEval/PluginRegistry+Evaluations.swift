@@ -1,5 +1,4 @@
-import ParallaxCore
-
+import ParallaxBus
 extension EvaluationRegistry: PluginRegistryPart {}
 
 extension PluginRegistry {

@@ -1,4 +1,4 @@
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxMath
 
 /// A pose as evo holds it: a 3×3 rotation block and a translation, composed and inverted as

@@ -1,7 +1,8 @@
 import Foundation
-import ParallaxCore
-import ParallaxDatasets
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
+import ParallaxDatasets
 
 /// `trajectory`: an estimator's ``Pose`` stream (the first pose stream among the outputs, e.g.
 /// `vio/pose`) against the dataset's ground truth, as evo computes it: APE after position+yaw

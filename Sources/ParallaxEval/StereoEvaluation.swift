@@ -1,7 +1,8 @@
 import Foundation
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxDatasets
 import ParallaxImage
+import ParallaxBus
 
 /// `stereo` (Middlebury, KITTI: datasets with disparity truth): each disparity map a run emits
 /// for the truth's camera (`cam0/disparity`, ``DepthMap`` of kind pixel disparity) against the

@@ -1,5 +1,6 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxDatasets
 
 /// `tracking` (OTB and VOT sequences, `parallax simulate --scene object`): the boxes of object 1

@@ -1,5 +1,6 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
 
 /// Aligns an estimated trajectory to the reference before APE.

@@ -1,4 +1,5 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
 
 /// One trajectory evaluation: association, alignment, APE and RPE, as `parallax eval` and

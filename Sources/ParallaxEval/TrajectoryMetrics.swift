@@ -1,5 +1,5 @@
 import Foundation
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxMath
 
 /// Absolute and relative pose errors, defined exactly as evo defines them.

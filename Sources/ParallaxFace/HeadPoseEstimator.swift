@@ -2,6 +2,7 @@ import Foundation
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxMath
+import ParallaxVision
 
 /// A head pose fitted to one face's landmarks: `T_CH`, how well the landmarks fit, and the
 /// eyes when the landmarks show the irises.

@@ -1,7 +1,7 @@
 import CArchive
 import Foundation
-import ParallaxCore
-
+import ParallaxPayloads
+import ParallaxFiles
 /// Unpacks a zip or tar archive (plain, gzip, bzip2, xz; the format is read from the bytes,
 /// not the name) through libarchive into a folder, dropping the first `strip` components of
 /// each path. Entries that would land outside the folder (`..`, absolute paths) make the
@@ -19,7 +19,7 @@ public struct ArchiveExtraction {
     /// archive's size on disk.
     public var maximumBytes: Int64
 
-    /// How far an archive may expand in all: the shared ``ParallaxCore/DecompressionLimit`` with
+    /// How far an archive may expand in all: the shared ``DecompressionLimit`` with
     /// archives' own figures — 32:1 past 1 GiB, no other ceiling. Dataset archives (PNG or JPEG
     /// images, CSV) unpack to 1–3× their size; a "zip bomb" to thousands of times it.
     public static let limit = DecompressionLimit(ceilingBytes: .max, maximumRatio: 32, ratioFreeBytes: 1 << 30)

@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxMath
 import Yams
+import ParallaxFiles
 
 /// Reader for EuRoC/ASL `sensor.yaml` files (camera and IMU).
 ///

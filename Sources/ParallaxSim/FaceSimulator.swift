@@ -1,8 +1,10 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxFace
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxFiles
 
 /// A face moving in front of a camera: 2D landmarks with noise and exact pose and gaze ground
 /// truth, deterministic by seed.

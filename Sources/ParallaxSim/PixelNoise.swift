@@ -1,6 +1,8 @@
 import ParallaxGeometry
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
+import ParallaxVision
 
 /// Sensor noise on rendered 8-bit images.
 enum PixelNoise {

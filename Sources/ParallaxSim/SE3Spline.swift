@@ -1,5 +1,6 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
 
 /// A smooth trajectory `T_WB(t)`: uniform cubic B-splines, position in ℝ³ and rotation as a

@@ -1,7 +1,9 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxFiles
 
 /// A simulated scene's geometry as text (`scene.txt` beside a simulated folder): one rectangle
 /// per line, `ox oy oz ux uy uz vx vy vz` (origin and its two edges, world frame, m), numbers

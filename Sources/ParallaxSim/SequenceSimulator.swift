@@ -1,7 +1,9 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxVision
 
 /// A simulated sensor sequence along a spline: IMU, rendered camera frames with exact depth,
 /// depth maps at their own rate, and ground truth, deterministic by seed.

@@ -1,7 +1,9 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxVision
 
 /// A ``SequenceSimulator``'s sequence as a lazy packet source: IMU samples and ground truth are
 /// computed up front (small), camera frames and depth maps are rendered only when the bus (or a

@@ -1,4 +1,4 @@
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
 

@@ -1,6 +1,6 @@
 import Foundation
-import ParallaxCore
-
+import ParallaxBus
+import ParallaxPayloads
 /// Runs one analyzer on packets you push, deterministically, and returns what it emitted:
 /// the embedded bus for plugin tests (like swift-nio's `EmbeddedChannel`).
 ///

@@ -1,6 +1,5 @@
 import Foundation
-import ParallaxCore
-
+import ParallaxBus
 /// Checks the contract every analyzer must keep, on inputs you provide:
 /// - output timestamps never decrease on any output stream;
 /// - results are identical across two runs, when each stream comes from its own source instead

@@ -1,7 +1,9 @@
 import CFFmpeg
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
+import ParallaxFiles
 
 /// Why a video file could not be read. Every case names the file; all are the user's input, not
 /// a failure of the run (``BadInput``: the CLI exits 2).

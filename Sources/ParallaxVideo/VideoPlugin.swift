@@ -1,4 +1,4 @@
-import ParallaxCore
+import ParallaxBus
 import ParallaxDatasets
 
 /// Video through FFmpeg, as a plugin bundle: video files as a dataset format (asked before the

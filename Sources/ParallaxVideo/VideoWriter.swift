@@ -1,6 +1,8 @@
 import Foundation
 import CFFmpeg
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxFiles
 import ParallaxDatasets
 import ParallaxImage
 

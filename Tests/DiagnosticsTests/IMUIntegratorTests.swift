@@ -1,5 +1,6 @@
 import Testing
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
 import ParallaxTesting
 @testable import Diagnostics

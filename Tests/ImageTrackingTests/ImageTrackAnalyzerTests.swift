@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import Parallax
 import ParallaxTesting
+import ParallaxFiles
+import ParallaxCodecs
 
 /// `image-track` on a rendered sequence with the true pose of the picture every frame:
 /// approaching (scale ×2.5), tilting to 60°, rolling, leaving the view and coming back.

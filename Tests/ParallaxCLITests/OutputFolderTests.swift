@@ -5,6 +5,9 @@ import Glibc
 import Testing
 import Parallax
 @testable import ParallaxCLI
+import ParallaxFiles
+import ParallaxCodecs
+import ParallaxDatasets
 
 /// `--out` is finished atomically: a folder named OUT holds one complete result set, a failed
 /// or interrupted command never replaces it (its partial results go to OUT.partial), a folder

@@ -3,6 +3,7 @@ import Testing
 import Parallax
 import ParallaxResults
 @testable import ParallaxCLI
+import ParallaxFiles
 
 /// Bench runs recorded in the results database, and `parallax results list / compare / plot`.
 @Suite(.serialized) struct ResultsCommandTests {

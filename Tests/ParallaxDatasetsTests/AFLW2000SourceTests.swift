@@ -1,11 +1,14 @@
 import Foundation
 import Testing
-import ParallaxCore
+import TestSupport
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
+import ParallaxCodecs
 @testable import ParallaxDatasets
 
 @Suite struct AFLW2000SourceTests {
-    static let fixture = MATFileTests.fixture.path
+    static let fixture = RepositoryPaths.aflwSynthetic.path
 
     @Test func readsFacesWithAnAssumedCameraAndTheirTruth() throws {
         #expect(AFLW2000Format.recognizes(Self.fixture))
@@ -30,14 +33,14 @@ import ParallaxGeometry
     @Test func aMATFileWithoutItsImageIsAnErrorNamingIt() throws {
         let folder = try TemporaryFolder.make("aflw")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.copyItem(atPath: MATFileTests.plain, toPath: folder.appendingPathComponent("image00007.mat").path)
+        try FileManager.default.copyItem(atPath: RepositoryPaths.aflwSynthetic.appendingPathComponent("image00002.mat").path, toPath: folder.appendingPathComponent("image00007.mat").path)
         #expect { _ = try DatasetFolder.open(folder.path) } throws: { "\($0)".contains("image00007.mat") && "\($0)".contains("image00007.jpg") }
     }
 
     @Test func aTruncatedMATFileIsAnErrorNamingIt() throws {
         let folder = try TemporaryFolder.make("aflw-cut")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: MATFileTests.compressed))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: RepositoryPaths.aflwSynthetic.appendingPathComponent("image00001.mat").path))
         try bytes.prefix(600).write(to: folder.appendingPathComponent("image00001.mat"))
         try FileManager.default.copyItem(atPath: (Self.fixture as NSString).appendingPathComponent("image00001.png"), toPath: folder.appendingPathComponent("image00001.png").path)
         #expect { _ = try DatasetFolder.open(folder.path) } throws: { error in

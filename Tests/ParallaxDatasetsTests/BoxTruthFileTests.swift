@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 @testable import ParallaxDatasets
 
 /// OTB's and VOT's ground-truth files: separators, absent rows, polygons, conventions, errors.

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxCodecs
 @testable import ParallaxDatasets
 
 @Suite struct EuRoCSourceTests {

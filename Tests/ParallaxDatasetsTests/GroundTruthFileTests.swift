@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
+import ParallaxCodecs
 @testable import ParallaxDatasets
 
 /// `--groundtruth FILE`: a trajectory file replaces (or supplies) a dataset's ground truth.

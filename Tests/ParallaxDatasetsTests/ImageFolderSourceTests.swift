@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxCodecs
 @testable import ParallaxDatasets
 
 @Suite struct ImageFolderSourceTests {

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
-import ParallaxCore
+import TestSupport
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
 @testable import ParallaxDatasets
 
 @Suite struct LiveLinkFaceSourceTests {
-    static let take = MATFileTests.root.appendingPathComponent("../shared/data/faces/arkit_livelinkface/alex_rom_4.csv").standardized.path
+    static let take = RepositoryPaths.sharedData("faces/arkit_livelinkface/alex_rom_4.csv").path
     static let header = "Timecode,BlendShapeCount,EyeBlinkLeft,JawOpen,HeadYaw,HeadPitch,HeadRoll,LeftEyeYaw,LeftEyePitch,LeftEyeRoll,RightEyeYaw,RightEyePitch,RightEyeRoll"
 
     static func write(_ rows: [String]) throws -> URL {

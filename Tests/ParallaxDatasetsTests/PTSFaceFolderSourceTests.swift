@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import ParallaxCore
+import TestSupport
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
 @testable import ParallaxDatasets
 
@@ -13,7 +15,7 @@ import ParallaxMath
     @Test func readsImagesWithTheirLandmarks() throws {
         let folder = try TemporaryFolder.make("pts")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let png = MATFileTests.fixture.appendingPathComponent("image00001.png").path
+        let png = RepositoryPaths.aflwSynthetic.appendingPathComponent("image00001.png").path
         let points = (0..<68).map { (Double($0) + 1.5, 2 * Double($0) + 1) }
         for name in ["b", "a"] {
             try FileManager.default.copyItem(atPath: png, toPath: folder.appendingPathComponent("\(name).png").path)

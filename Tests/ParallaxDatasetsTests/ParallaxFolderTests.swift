@@ -1,9 +1,13 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxFiles
+import ParallaxCodecs
 @testable import ParallaxDatasets
+import ParallaxOutputs
 
 @Suite struct ParallaxFolderTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,9 +1,13 @@
 import Foundation
 import Testing
-import ParallaxCore
+import TestSupport
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
+import ParallaxFiles
 @testable import ParallaxDatasets
+import ParallaxOutputs
 
 /// ROS 1 bags written by the Python rosbags package (`scripts/reference/to-rosbag fixtures`):
 /// the same messages uncompressed, bz2 and lz4 give the same packets, each decoded exactly as
@@ -184,7 +188,7 @@ import ParallaxMath
     @Test func anMCAPWithoutItsSummaryIsReadSequentially() throws {
         let folder = Self.folder.appendingPathComponent("tiny2-none")
         let file = try Data(contentsOf: folder.appendingPathComponent("tiny2-none.mcap"))
-        let records = try MCAPWriterTests.records(file)
+        let records = try MCAPRecords.records(file)
         let dataEnd = try #require(records.first { $0.op == 0x0F })
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-bag2-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

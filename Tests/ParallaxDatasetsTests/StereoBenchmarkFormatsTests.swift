@@ -1,9 +1,12 @@
 import Foundation
 import Testing
-import ParallaxCore
+import TestSupport
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxImage
 import ParallaxMath
+import ParallaxCodecs
 @testable import ParallaxDatasets
 
 /// The Middlebury and KITTI stereo readers, on folders written here in their layouts.

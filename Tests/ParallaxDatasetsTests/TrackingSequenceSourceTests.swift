@@ -1,8 +1,12 @@
 import Foundation
 import Testing
-import ParallaxCore
+import TestSupport
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxImage
+import ParallaxCodecs
 @testable import ParallaxDatasets
+import ParallaxOutputs
 
 /// OTB and VOT sequences: written here, read back as frames and true boxes.
 @Suite struct TrackingSequenceSourceTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ParallaxCore
-import ParallaxDatasets
+import ParallaxPayloads
+import ParallaxCodecs
 import ParallaxMath
 @testable import ParallaxEval
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxEval
 
 @Suite struct FormatPoliciesTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import ParallaxCore
-import ParallaxDatasets
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxCodecs
 import ParallaxMath
 @testable import ParallaxEval
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxPayloads
 @testable import ParallaxEval
 
 /// The tracking evaluation's scores on hand-made sequences whose answers are known.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
 import ParallaxSim

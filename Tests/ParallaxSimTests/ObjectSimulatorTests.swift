@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxDatasets
+import ParallaxOutputs
 import ParallaxGeometry
 import ParallaxMath
 @testable import ParallaxSim

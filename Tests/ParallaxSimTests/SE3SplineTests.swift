@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
 @testable import ParallaxSim
+import ParallaxBus
 
 @Suite struct SE3SplineTests {
     let spline = SimulationFixtures.parametricSpline()

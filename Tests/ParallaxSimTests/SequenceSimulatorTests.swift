@@ -1,7 +1,10 @@
 import Foundation
 import Testing
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxCodecs
 import ParallaxDatasets
+import ParallaxOutputs
 import ParallaxGeometry
 import ParallaxMath
 @testable import ParallaxSim

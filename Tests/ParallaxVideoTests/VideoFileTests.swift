@@ -1,8 +1,10 @@
 import Foundation
 import Testing
-import ParallaxCore
-import ParallaxDatasets
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxFiles
 @testable import ParallaxVideo
+import ParallaxDatasets
 
 /// Real videos from `../shared/data/video` (OpenCV's samples and an MP4 from 3DDFA): what their
 /// headers claim, and what a reader must report instead when a header lies.

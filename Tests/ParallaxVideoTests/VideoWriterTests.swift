@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import ParallaxCore
-import ParallaxDatasets
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxImage
 @testable import ParallaxVideo
+import ParallaxDatasets
 
 /// Camera streams written to video (``VideoWriter``) and read back (``VideoFile``): lossless
 /// FFV1 gives the pixels back exactly, H.264 close and smaller, every frame at its time.

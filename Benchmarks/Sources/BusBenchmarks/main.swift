@@ -8,7 +8,8 @@
 //    pass-through on the IMU stream.
 import Diagnostics
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxMath
 
 struct PassThrough: Analyzer {

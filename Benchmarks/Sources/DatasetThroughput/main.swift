@@ -8,7 +8,8 @@
 // 3. bus + prefetch: decoding on worker threads (both cores), reassembled in order.
 import Diagnostics
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxDatasets
 
 let folder = CommandLine.arguments.dropFirst().first

@@ -4,6 +4,7 @@ import ParallaxGeometry
 import Parallax
 import ParallaxFetch
 import ParallaxResults
+import ParallaxFiles
 
 /// `parallax bench SUITE.yaml --out DIR`: chains × datasets, evaluated, reported; or one case
 /// straight from the command line (`--chain … --dataset … --evaluate trajectory --json`), as

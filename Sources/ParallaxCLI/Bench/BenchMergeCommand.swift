@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Parallax
 import ParallaxResults
+import ParallaxFiles
 
 /// `parallax bench merge SHARD... --out DIR`: one report from the shards of a suite — the same
 /// report.md, report.json, plots and HTML report as one unsharded run (timings apart).

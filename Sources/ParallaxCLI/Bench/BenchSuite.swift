@@ -1,6 +1,7 @@
 import Foundation
 import Parallax
 import Yams
+import ParallaxFiles
 
 /// A benchmark suite: runs of a chain over a dataset, each evaluated against ground truth.
 ///

@@ -1,4 +1,5 @@
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
 import ParallaxEval
 
 /// How much the brightness jumps from one frame to the next (gray levels): an evaluation of the

@@ -1,11 +1,14 @@
 import Foundation
-import ParallaxCore
-import ParallaxDatasets
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxOutputs
+import ParallaxFiles
 import ParallaxImage
 
 /// Mean intensity and clipping of one frame: the plugin's own payload, with its own
 /// capabilities — JSON (`Codable`: events.jsonl), an overlay over the frame in report.html
-/// (``FrameOverlayDrawable``) and a schema of its own in MCAP recordings (``MCAPRecordable``).
+/// (``FrameOverlayDrawable``), a schema of its own in MCAP recordings (``MCAPRecordable``) and a
+/// file of its own in `--out` (``StreamFileWritable``).
 public struct Brightness: Sendable, Codable, Equatable {
     /// Mean intensity in [0, 255].
     public var mean: Double
@@ -37,6 +40,26 @@ extension Brightness: MCAPRecordable {
     public static func mcapMessages(_ batch: [Brightness], stream: String, time: Timestamp, options: MCAPRecordingOptions) throws -> [RecordedMessage] {
         batch.map { RecordedMessage(topic: "/" + stream, schema: schema, message: $0) }
     }
+}
+
+extension Brightness: StreamFileWritable {
+    /// `<stream>.csv` in `--out`: one `t_ns,mean,clipped` row per frame.
+    public static func streamFileWriter(stream: String, folder: URL) throws -> any StreamFileWriter {
+        try BrightnessListWriter(path: try OutputWriterRegistry.outputPath(for: stream, extension: "csv", in: folder))
+    }
+}
+
+/// Writes a brightness stream as CSV, staged and committed atomically as built-in writers are.
+public final class BrightnessListWriter: StreamFileWriter {
+    private let file: StagedTextFile
+    public init(path: String) throws {
+        file = try StagedTextFile(path: path, name: "a brightness list", header: "t_ns,mean,clipped\n")
+    }
+    public func write(_ packet: AnyPacket) throws {
+        guard let b = packet.payload as? Brightness else { return }
+        try file.append("\(packet.timestamp.nanoseconds),\(b.mean),\(b.clipped)\n")
+    }
+    public func finish() throws -> String { try file.finish() }
 }
 
 /// Mean brightness and clipped fraction of every frame: a user-written analyzer.

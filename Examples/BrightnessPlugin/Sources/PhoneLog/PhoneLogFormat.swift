@@ -1,5 +1,7 @@
 import Foundation
-import ParallaxCore
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxCodecs
 import ParallaxDatasets
 import ParallaxMath
 

@@ -1,0 +1,40 @@
+/// The analyzer's window onto the bus during `open`, `process` and `close`: read the metadata
+/// of its inputs, declare the metadata of its outputs, emit outputs, report warnings.
+public struct AnalyzerContext: Sendable {
+    /// The analyzer instance's name in the chain.
+    public let instanceName: String
+    @usableFromInline var emitted: [AnyPacket] = []
+    var warnings: [String] = []
+    /// Metadata of the input streams, by stream name (set by the bus before `open`).
+    var inputMetadata: [String: StreamMetadata] = [:]
+    /// Output metadata declared with ``describe(_:as:)`` and not yet taken by the bus.
+    var declaredMetadata: [(stream: String, metadata: StreamMetadata)] = []
+
+    init(instanceName: String) { self.instanceName = instanceName }
+
+    /// What the stream read by `port` was sensed with (empty when its producer described
+    /// nothing). Available from `open` on.
+    public func metadata<P>(of port: InputPort<P>) -> StreamMetadata { inputMetadata[port.key.name] ?? .none }
+
+    /// Declares what the stream written by `port` describes, for its consumers. Call it in
+    /// `open`: consumers read metadata when they open, which is after their producers.
+    public mutating func describe<P>(_ port: OutputPort<P>, as metadata: StreamMetadata) {
+        declaredMetadata.append((port.key.name, metadata))
+    }
+
+    /// Emits `payload` on `port` at `timestamp`. Timestamps on one output stream must not
+    /// decrease; the bus rejects a decreasing one with an error naming the analyzer.
+    @inlinable public mutating func emit<P: Sendable>(_ payload: P, on port: OutputPort<P>, at timestamp: Timestamp) {
+        emitted.append(AnyPacket(stream: port.key.name, timestamp: timestamp, payload: payload))
+    }
+
+    /// Empties the buffers, keeping their capacity (the bus reuses one context per analyzer).
+    mutating func reset() {
+        emitted.removeAll(keepingCapacity: true)
+        warnings.removeAll(keepingCapacity: true)
+        declaredMetadata.removeAll()
+    }
+
+    /// Records a warning for the run report (e.g. "frame size changed: tracking reset").
+    public mutating func warn(_ message: String) { warnings.append(message) }
+}

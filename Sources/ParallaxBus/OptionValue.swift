@@ -1,0 +1,142 @@
+import Foundation
+import Yams
+
+/// A type an analyzer option can have: it knows how to read itself from the text a chain gives
+/// (`max_features=200`, `box={x: 10, y: 20, width: 40, height: 30}`, `focal=none`).
+///
+/// Conforming are `Bool`, the integer and floating-point types, `String`, `Optional` and
+/// `Array` of conforming types, and (by declaring the conformance) `String` enums that are
+/// `CaseIterable` (their cases are the choices `parallax plugins` lists) and `Codable` structs
+/// (written as a YAML/JSON mapping).
+public protocol OptionValue: Codable, Sendable {
+    /// The JSON value (number, string, bool, `NSNull`, array, dictionary) that `text` denotes.
+    /// Throws ``OptionTextError`` saying what was expected.
+    static func jsonValue(fromText text: String) throws -> Any
+    /// The allowed values, for enumerations; `nil` otherwise.
+    static var choices: [String]? { get }
+    /// How `parallax plugins` names the type (`integer`, `number`, `list of text`, …).
+    static var typeDescription: String { get }
+}
+
+extension OptionValue {
+    public static var choices: [String]? { nil }
+}
+
+/// Why option text could not be read: what was expected.
+public struct OptionTextError: Error, Sendable, CustomStringConvertible {
+    public let expected: String
+    public init(expected: String) { self.expected = expected }
+    public var description: String { "expected \(expected)" }
+}
+
+extension Bool: OptionValue {
+    public static func jsonValue(fromText text: String) throws -> Any {
+        switch text.lowercased() {
+        case "true", "yes", "1", "on": return true
+        case "false", "no", "0", "off": return false
+        default: throw OptionTextError(expected: "true or false")
+        }
+    }
+    public static var typeDescription: String { "true/false" }
+}
+
+/// Integers: the text as the type reads it (`UInt64` refuses a sign).
+extension OptionValue where Self: FixedWidthInteger {
+    public static func jsonValue(fromText text: String) throws -> Any {
+        guard let v = Self(text.trimmingCharacters(in: .whitespaces)) else {
+            throw OptionTextError(expected: Self.isSigned ? "an integer" : "a non-negative integer")
+        }
+        return v
+    }
+    public static var typeDescription: String { Self.isSigned ? "integer" : "non-negative integer" }
+}
+
+extension Int: OptionValue {}
+extension Int64: OptionValue {}
+extension UInt64: OptionValue {}
+
+extension Double: OptionValue {
+    public static func jsonValue(fromText text: String) throws -> Any {
+        guard let v = Double(text.trimmingCharacters(in: .whitespaces)), v.isFinite else { throw OptionTextError(expected: "a finite number") }
+        return v
+    }
+    public static var typeDescription: String { "number" }
+}
+
+extension Float: OptionValue {
+    public static func jsonValue(fromText text: String) throws -> Any {
+        guard let v = Float(text.trimmingCharacters(in: .whitespaces)), v.isFinite else { throw OptionTextError(expected: "a finite number") }
+        return Double(v)
+    }
+    public static var typeDescription: String { "number" }
+}
+
+extension String: OptionValue {
+    public static func jsonValue(fromText text: String) throws -> Any { text }
+    public static var typeDescription: String { "text" }
+}
+
+extension Optional: OptionValue where Wrapped: OptionValue {
+    /// Empty text, `none` or `null` is "not set"; anything else is read as `Wrapped`.
+    public static func jsonValue(fromText text: String) throws -> Any {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.isEmpty || t == "none" || t == "null" { return NSNull() }
+        return try Wrapped.jsonValue(fromText: t)
+    }
+    public static var choices: [String]? { Wrapped.choices.map { $0 + ["none"] } }
+    public static var typeDescription: String { "\(Wrapped.typeDescription) or none" }
+}
+
+extension Array: OptionValue where Element: OptionValue {
+    /// `a,b,c`, or a YAML/JSON list `[a, b, c]`; empty text is the empty list.
+    public static func jsonValue(fromText text: String) throws -> Any {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.isEmpty || t == "[]" { return [Any]() }
+        if t.hasPrefix("[") {
+            guard let list = (try? Yams.load(yaml: t)) as? [Any] else { throw OptionTextError(expected: "a list such as [a, b]") }
+            return try list.map { try Element.jsonValue(fromText: OptionValueText.scalarText($0)) }
+        }
+        return try t.split(separator: ",", omittingEmptySubsequences: false).map {
+            try Element.jsonValue(fromText: $0.trimmingCharacters(in: .whitespaces))
+        }
+    }
+    public static var typeDescription: String { "list of \(Element.typeDescription) (a,b,c)" }
+}
+
+extension OptionValue where Self: RawRepresentable, Self: CaseIterable, RawValue == String {
+    /// One of the cases' raw values.
+    public static func jsonValue(fromText text: String) throws -> Any {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard allCases.contains(where: { $0.rawValue == t }) else {
+            throw OptionTextError(expected: "one of " + allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return t
+    }
+    public static var choices: [String]? { allCases.map(\.rawValue) }
+    public static var typeDescription: String { "one of " + allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+/// Structured values (a box, a pose, a screen): a YAML or JSON mapping, `{x: 10, y: 20}`,
+/// checked by decoding it.
+public protocol StructuredOptionValue: OptionValue {}
+
+extension StructuredOptionValue {
+    public static func jsonValue(fromText text: String) throws -> Any {
+        guard let object = (try? Yams.load(yaml: text)).flatMap({ $0 }),
+              JSONSerialization.isValidJSONObject([object]),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed]),
+              (try? JSONDecoder().decode(Self.self, from: data)) != nil else {
+            throw OptionTextError(expected: "\(typeDescription)")
+        }
+        return object
+    }
+}
+
+/// Text forms of YAML scalars (list elements come back typed from Yams).
+enum OptionValueText {
+    static func scalarText(_ value: Any) -> String {
+        if let s = value as? String { return s }
+        if let b = value as? Bool { return b ? "true" : "false" }
+        return "\(value)"
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import ParallaxBus
+import ParallaxPayloads
+import ParallaxImage
+import ParallaxMath
+import ParallaxFiles
+
+/// Writes a ``Pose`` stream as a TUM trajectory (`t tx ty tz qx qy qz qw`, exact decimal
+/// seconds, full precision), readable by `parallax eval` and evo. Only estimates are written:
+/// poses of an estimator still initializing, relocalizing into a map, or without tracking
+/// (`limited(initializing)`, `limited(relocalizing)`, `notAvailable`) carry no position and
+/// are left out, as are poses that are not finite
+/// (counted in ``skipped``).
+public final class TUMTrajectoryWriter: StreamFileWriter {
+    /// The final path.
+    public var path: String { file.path }
+    /// Poses not written because a value was not finite.
+    public private(set) var skipped = 0
+    private let file: StagedTextFile
+
+    /// Starts `path.partial`.
+    public init(path: String) throws {
+        file = try StagedTextFile(path: path, name: "a pose list", header: "# timestamp tx ty tz qx qy qz qw\n")
+    }
+
+    public func write(_ packet: AnyPacket) throws {
+        guard let pose = packet.payload as? Pose, ![.limited(.initializing), .limited(.relocalizing), .notAvailable].contains(pose.trackingState) else { return }
+        let t = pose.worldFromBody.translation, q = pose.worldFromBody.rotation.quaternion
+        guard [t.x, t.y, t.z, q.w, q.x, q.y, q.z].allSatisfy(\.isFinite) else { skipped += 1; return }
+        try file.append("\(packet.timestamp.decimalSeconds) \(t.x) \(t.y) \(t.z) \(q.x) \(q.y) \(q.z) \(q.w)\n")
+    }
+
+    public var warnings: [String] {
+        skipped == 0 ? [] : ["\(skipped) pose(s) with non-finite values not written to \(path)"]
+    }
+
+    public func finish() throws -> String { try file.finish() }
+}
