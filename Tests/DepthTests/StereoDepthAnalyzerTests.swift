@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 import Parallax
 import ParallaxTesting
 
@@ -92,13 +93,9 @@ import ParallaxTesting
     /// the left image are found by Lucas–Kanade in the right one on the same row within 0.5 px
     /// (before, 7 px apart: the principal points differ), and the depth is finite where valid and
     /// plausible for a room (median 1–10 m).
-    @Test func theRealEuRoCPairIsRectifiedRowByRow() throws {
-        let clip = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("../shared/data/euroc/V1_01_easy_micro").standardized.path
-        guard FileManager.default.fileExists(atPath: clip) else {
-            print("skipped: ../shared/data/euroc/V1_01_easy_micro is not present on this machine")
-            return
-        }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("euroc/V1_01_easy_micro"), "../shared/data/euroc/V1_01_easy_micro is not present on this machine"))
+    func theRealEuRoCPairIsRectifiedRowByRow() throws {
+        let clip = RepositoryPaths.sharedData("euroc/V1_01_easy_micro").path
         let source = try EuRoCSource(path: clip)
         let left = try #require(source.streams.first { $0.name == "cam0" }?.metadata.camera)
         let right = try #require(source.streams.first { $0.name == "cam1" }?.metadata.camera)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Parallax
 import ParallaxTesting
 @testable import ParallaxCLI
@@ -37,10 +38,8 @@ import ParallaxTesting
     }
 
     /// The real Live Link Face take replays into a fixation list and a heatmap PNG.
-    @Test func theLiveLinkTakeGivesFixationsAndAHeatmap() throws {
-        guard FileManager.default.fileExists(atPath: Self.take) else {
-            print("skipped: \(Self.take) is not present on this machine"); return
-        }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("faces/arkit_livelinkface/alex_rom_4.csv"), "../shared/data/faces/arkit_livelinkface/alex_rom_4.csv is not present on this machine"))
+    func theLiveLinkTakeGivesFixationsAndAHeatmap() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-gaze-\(UUID())")
         defer { try? FileManager.default.removeItem(at: out) }
         #expect(ParallaxCLI.run(["run", "gaze", Self.take, "--out", out.path, "--quiet"]) == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxCodecs
@@ -193,12 +194,9 @@ func overlapError(_ estimated: Matrix3, _ truth: Matrix3, within box: (Vector2, 
     }
 
     /// The real HPatches-style pair churchill 1 → 5 (zoom out and rotation), when present.
-    @Test func churchillPairAgreesWithItsGroundTruth() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let dir = root.appendingPathComponent("../shared/data/homography/churchill").standardized
-        guard FileManager.default.fileExists(atPath: dir.appendingPathComponent("H_1_5").path) else {
-            print("skipped: \(dir.path) is not present on this machine"); return
-        }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("homography/churchill/H_1_5"), "../shared/data/homography/churchill/H_1_5 is not present on this machine"))
+    func churchillPairAgreesWithItsGroundTruth() throws {
+        let dir = RepositoryPaths.sharedData("homography/churchill")
         let a = GrayImage(try ImageDecoder.decodeGray8(path: dir.appendingPathComponent("1.ppm").path))
         let b = GrayImage(try ImageDecoder.decodeGray8(path: dir.appendingPathComponent("5.ppm").path))
         let truth = try HomographyFile.read(path: dir.appendingPathComponent("H_1_5").path)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Parallax
 import ParallaxResults
 @testable import ParallaxCLI
@@ -317,11 +318,9 @@ import ParallaxResults
 @Suite struct StereoBenchTests {
     static let motorcycle = Paths.root.appendingPathComponent("../shared/data/stereo/motorcycle").standardized
 
-    @Test func motorcycleIsMatchedBetterThanOpenCVsSGBM() throws {
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("stereo/motorcycle"), "../shared/data/stereo/motorcycle is not present on this machine"))
+    func motorcycleIsMatchedBetterThanOpenCVsSGBM() throws {
         let fm = FileManager.default
-        guard fm.fileExists(atPath: Self.motorcycle.path) else {
-            print("skipped: ../shared/data/stereo/motorcycle is not present on this machine"); return
-        }
         let folder = Paths.temporary("motorcycle"), out = Paths.temporary("motorcycle-bench")
         defer { for u in [folder, out] { try? fm.removeItem(at: u) } }
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import TestSupport
 import Parallax
 @testable import ParallaxCLI
 
@@ -110,10 +111,8 @@ enum Paths {
         }
     }
 
-    @Test func realEuRoCClipWithItsMissingImages() throws {
-        guard FileManager.default.fileExists(atPath: Paths.sharedV101) else {
-            print("skipped: ../shared/data/euroc/V1_01_easy_micro is not present"); return
-        }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("euroc/V1_01_easy_micro"), "../shared/data/euroc/V1_01_easy_micro is not present on this machine"))
+    func realEuRoCClipWithItsMissingImages() throws {
         let r = try DatasetInspection.inspect(path: Paths.sharedV101)
         #expect(r.streams.map(\.count) == [95, 99, 29120, 2895])
         #expect(r.streams[1].missing == 4)

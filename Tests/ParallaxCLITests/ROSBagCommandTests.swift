@@ -8,8 +8,8 @@ import Parallax
 /// reads back with the same streams, times and pixels: `klt` gives byte-identical events from
 /// the folder and from each bag (ROS 1 uncompressed, bz2, lz4; ROS 2 MCAP).
 @Suite struct ROSBagCommandTests {
-    @Test func theEuRoCCutRoundTripsThroughBags() throws {
-        guard PythonModule.available("rosbags") else { print("skipped: the Python rosbags package is not installed (pip install rosbags)"); return }
+    @Test(.enabled(if: PythonModule.available("rosbags"), "the Python rosbags package is not installed (pip install rosbags)"))
+    func theEuRoCCutRoundTripsThroughBags() throws {
         let dir = Paths.temporary("rosbag-roundtrip")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

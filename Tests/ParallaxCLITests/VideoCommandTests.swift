@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ParallaxCLI
 import Parallax
 
@@ -8,10 +9,8 @@ import Parallax
 @Suite struct VideoCommandTests {
     static let tree = Paths.root.appendingPathComponent("../shared/data/video/tree.avi").standardized.path
 
-    @Test func aVideoFileIsADataset() throws {
-        guard FileManager.default.fileExists(atPath: Self.tree) else {
-            print("skipped: \(Self.tree) is not present on this machine"); return
-        }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("video/tree.avi"), "../shared/data/video/tree.avi is not present on this machine"))
+    func aVideoFileIsADataset() throws {
         let out = Paths.temporary("video-klt")
         defer { try? FileManager.default.removeItem(at: out) }
         #expect(parallax(["inspect", Self.tree]) == 0)
@@ -23,10 +22,8 @@ import Parallax
     }
 
     /// `--video-pixels gray` delivers the luma plane; anything else is a usage error.
-    @Test func videoPixelsChoosesGrayOrColour() throws {
-        guard FileManager.default.fileExists(atPath: Self.tree) else {
-            print("skipped: \(Self.tree) is not present on this machine"); return
-        }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("video/tree.avi"), "../shared/data/video/tree.avi is not present on this machine"))
+    func videoPixelsChoosesGrayOrColour() throws {
         for (gray, format) in [(true, CameraFrame.Format.gray8), (false, .rgb8)] {
             let source = try DatasetFolder.open(Self.tree, options: .builtin(DatasetOptions(grayVideo: gray)))
             let frame = try #require(try source.next()?.payload as? CameraFrame)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ParallaxPayloads
 @testable import ParallaxCodecs
 @testable import ParallaxDatasets
@@ -32,11 +33,9 @@ import ParallaxBus
         #expect(luma.samples == [255, 77])
     }
 
-    @Test func decodesJPEG() throws {
-        let jpeg = Self.root.appendingPathComponent("../shared/data/faces/aflw2000_subset/image00050.jpg").standardized.path
-        guard FileManager.default.fileExists(atPath: jpeg) else {
-            print("skipped: \(jpeg) is not present on this machine"); return
-        }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("faces/aflw2000_subset/image00050.jpg"), "../shared/data/faces/aflw2000_subset/image00050.jpg is not present on this machine"))
+    func decodesJPEG() throws {
+        let jpeg = RepositoryPaths.sharedData("faces/aflw2000_subset/image00050.jpg").path
         guard case let .rgb8(image) = try ImageDecoder.decode(path: jpeg) else { Issue.record("not RGB"); return }
         #expect(image.width == 450 && image.height == 450)
         let mean = Double(image.samples.reduce(0) { $0 + Int($1) }) / Double(image.samples.count)

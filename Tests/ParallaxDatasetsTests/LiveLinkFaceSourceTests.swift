@@ -50,10 +50,8 @@ import ParallaxMath
     }
 
     /// The real take: 3809 rows over 127 s at 30 Hz, eyes moving both ways.
-    @Test func readsTheRealTake() throws {
-        guard FileManager.default.fileExists(atPath: Self.take) else {
-            print("skipped: \(Self.take) is not present on this machine"); return
-        }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("faces/arkit_livelinkface/alex_rom_4.csv"), "../shared/data/faces/arkit_livelinkface/alex_rom_4.csv is not present on this machine"))
+    func readsTheRealTake() throws {
         let source = try LiveLinkFaceSource(path: Self.take)
         let stamps = try #require(source.listing.stamps[LiveLinkFaceSource.anchorStream])
         #expect(stamps.count == 3809)

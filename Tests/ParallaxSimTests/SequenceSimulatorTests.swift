@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxCodecs
@@ -129,9 +130,9 @@ import ParallaxMath
         #expect(points.allSatisfy { p in [p.x, p.y, p.z].contains { $0 == 0 || $0 == 3 } })
     }
 
-    @Test func tumVIRoom1SequenceHasTheRequestedIMUNoise() throws {
-        let path = Self.root.appendingPathComponent("../shared/data/trajectories/tumvi_room1/dataset-room1_512_16_gt.csv").standardized.path
-        guard FileManager.default.fileExists(atPath: path) else { print("skipped: \(path) not present"); return }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("trajectories/tumvi_room1/dataset-room1_512_16_gt.csv"), "../shared/data/trajectories/tumvi_room1/dataset-room1_512_16_gt.csv is not present on this machine"))
+    func tumVIRoom1SequenceHasTheRequestedIMUNoise() throws {
+        let path = RepositoryPaths.sharedData("trajectories/tumvi_room1/dataset-room1_512_16_gt.csv").path
         let gt = try TrajectoryFile.read(path: path, format: .euroc)
         let spline = SE3Spline.fit(gt, interval: 0.05, duration: 130)
         #expect(spline.validRange.upperBound - spline.validRange.lowerBound > 120)

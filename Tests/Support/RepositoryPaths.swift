@@ -12,4 +12,9 @@ public enum RepositoryPaths {
     public static func sharedData(_ relative: String) -> URL {
         root.appendingPathComponent("../shared/data").appendingPathComponent(relative).standardized
     }
+    /// Whether `../shared/data/<relative>` exists: the condition of `@Test(.enabled(if:))` for
+    /// tests on the shared real data, which a user's clone does not have.
+    public static func hasSharedData(_ relative: String) -> Bool {
+        FileManager.default.fileExists(atPath: sharedData(relative).path)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Parallax
 import ParallaxTesting
 
@@ -295,13 +296,9 @@ import ParallaxTesting
         #expect("\(String(describing: failure))".contains("stream 'cam0/tracks' has no camera calibration"))
     }
 
-    @Test func staysInPlaceOnTheStaticEuRoCClip() throws {
-        let clip = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("../shared/data/euroc/V1_01_easy_micro").standardized.path
-        guard FileManager.default.fileExists(atPath: clip) else {
-            print("skipped: ../shared/data/euroc/V1_01_easy_micro is not present on this machine")
-            return
-        }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("euroc/V1_01_easy_micro"), "../shared/data/euroc/V1_01_easy_micro is not present on this machine"))
+    func staysInPlaceOnTheStaticEuRoCClip() throws {
+        let clip = RepositoryPaths.sharedData("euroc/V1_01_easy_micro").path
         let runner = try ChainRunner(chain: "klt camera=cam0 max_features=100 ! vio", dataset: clip)
         let (outcome, outputs) = try runner.runCollecting()
         #expect(outcome.failure == nil)
