@@ -17,6 +17,8 @@ public struct FrameQuality: Sendable, Codable, Equatable {
     public var sharpness: Double
     /// ``sharpness`` over the median sharpness of the stream's recent frames (1: as sharp as
     /// usual; 0.3: much blurrier than its neighbours, as a frame taken during a fast turn is).
+    /// 1 for the first frame, and when the recent frames had no texture at all (median 0):
+    /// there is nothing to be blurrier than.
     public var relativeSharpness: Double
     /// Whether ``relativeSharpness`` is below the analyzer's `blur-ratio`.
     public var blurred: Bool

@@ -23,7 +23,8 @@ public struct FrameQualityAnalyzer: Analyzer {
         public init() {}
     }
 
-    let camera: String
+    /// The camera stream read (the option, or what the chain wired `frames` to).
+    var camera: String
     let frames: InputPort<CameraFrame>
     let quality: OutputPort<FrameQuality>
     let window: Int
@@ -38,6 +39,10 @@ public struct FrameQualityAnalyzer: Analyzer {
         quality = OutputPort("\(options.camera)/quality")
         window = options.window
         blurRatio = options.blurRatio
+    }
+
+    public mutating func open(context: inout AnalyzerContext) throws {
+        camera = context.stream(of: frames)
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {

@@ -7,6 +7,8 @@ public struct AnalyzerContext: Sendable {
     var warnings: [String] = []
     /// Metadata of the input streams, by stream name (set by the bus before `open`).
     var inputMetadata: [String: StreamMetadata] = [:]
+    /// The bus stream of each input and output port, by declared name, where the chain remapped it.
+    var remappedStreams: [String: String] = [:]
     /// Output metadata declared with ``describe(_:as:)`` and not yet taken by the bus.
     var declaredMetadata: [(stream: String, metadata: StreamMetadata)] = []
 
@@ -15,6 +17,15 @@ public struct AnalyzerContext: Sendable {
     /// What the stream read by `port` was sensed with (empty when its producer described
     /// nothing). Available from `open` on.
     public func metadata<P>(of port: InputPort<P>) -> StreamMetadata { inputMetadata[port.key.name] ?? .none }
+
+    /// The stream `port` reads on this run's bus: its declared name, or the stream the chain
+    /// wired it to (`frames=@cam1`). Available from `open` on: name what you measure with it
+    /// (a label, an overlay's camera), not with the declared name.
+    public func stream<P>(of port: InputPort<P>) -> String { remappedStreams[port.key.name] ?? port.key.name }
+
+    /// The stream `port` writes on this run's bus: its declared name, or the one the chain gave it
+    /// (`quality=@cam1/q`). Available from `open` on.
+    public func stream<P>(of port: OutputPort<P>) -> String { remappedStreams[port.key.name] ?? port.key.name }
 
     /// Declares what the stream written by `port` describes, for its consumers. Call it in
     /// `open`: consumers read metadata when they open, which is after their producers.

@@ -1,6 +1,7 @@
 /// What an analyzer receives in one `process` call: the trigger and its synchronized inputs.
 public struct AnalyzerInput: Sendable {
-    /// The triggering packet's stream.
+    /// The triggering port's stream as the analyzer declared it (also when the chain wired the
+    /// port to another stream: ``AnalyzerContext/stream(of:)-(InputPort<P>)`` names that one).
     public let triggerStream: String
     /// The triggering packet's timestamp: the "now" of this call.
     public let timestamp: Timestamp

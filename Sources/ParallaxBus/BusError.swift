@@ -58,7 +58,7 @@ public enum BusError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .noTrigger(a):
             return "analyzer '\(a)' has no 'each' input: nothing would trigger it"
         case let .duplicateInstance(name):
-            return "two analyzers are named '\(name)'; give one another name"
+            return "two analyzers are named '\(name)'; give one another name (`\(name):other` in a pipeline, `as: other` in a YAML chain)"
         case let .sourceOutOfOrder(s, prev, cur):
             let what = prev == cur ? "repeats timestamp \(cur.nanoseconds)" : "goes backwards from \(prev.nanoseconds) to \(cur.nanoseconds)"
             return "stream '\(s)' \(what) ns"

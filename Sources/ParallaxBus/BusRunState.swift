@@ -304,7 +304,9 @@ struct BusRunState {
             for input in nodes[i].instance.inputs {
                 let local = nodes[i].instance.portStreamForBus[input.stream] ?? input.stream
                 if let id = streamIDs[input.stream] { nodes[i].context.inputMetadata[local] = streams[id].metadata }
+                if local != input.stream { nodes[i].context.remappedStreams[local] = input.stream }
             }
+            for (declared, bus) in nodes[i].instance.busStreamForPort { nodes[i].context.remappedStreams[declared] = bus }
             let start = clock.now
             do { try nodes[i].instance.open(&nodes[i].context) } catch {
                 throw BusError.analyzerFailed(analyzer: nodes[i].instance.name, phase: "open", stream: nil, timestamp: nil, message: "\(error)", badInput: error is any BadInput)

@@ -37,7 +37,9 @@ public enum BusWiring {
             guard a.inputs.contains(where: { $0.policy == .each }) else { throw BusError.noTrigger(analyzer: a.name) }
             for input in a.inputs {
                 guard let type = types[input.stream] else {
-                    throw BusError.unknownStream(analyzer: a.name, stream: input.stream, available: order)
+                    // What it could read: every stream but its own outputs.
+                    let own = Set(a.outputs.map(\.stream))
+                    throw BusError.unknownStream(analyzer: a.name, stream: input.stream, available: order.filter { !own.contains($0) })
                 }
                 if input.type != PortDescription.anyPayload, input.type != type {
                     throw BusError.typeMismatch(analyzer: a.name, stream: input.stream, expected: input.type.name, found: type.name)

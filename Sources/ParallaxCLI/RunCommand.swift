@@ -86,6 +86,11 @@ struct RunCommand: ParsableCommand {
         if let mcap, let saveMap, OutputPath.canonical(mcap) == OutputPath.canonical(saveMap) {
             throw fail("--mcap and --save-map name the same file '\(mcap)': name two files", code: ExitCodes.badInput)
         }
+        // Streams whose files could not be named are refused before the output folder is made.
+        var writerRegistry = ParallaxCLI.plugins.outputWriters
+        writerRegistry.register(PointCloud.self, OutputWriterRegistry.pointClouds(ply: plyEncoding))
+        let outputStreams = instances.flatMap { $0.outputs.map { StreamDescription(name: $0.stream, type: $0.type) } }
+        do { try writerRegistry.checkFileNames(of: outputStreams) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         let output = try CommandOutput(out, command: "parallax run", inputs: [dataset] + [groundTruth].compactMap { $0 })
         let outURL = output.url
         let mcapPath: String?, mapPath: String?
@@ -105,10 +110,7 @@ struct RunCommand: ParsableCommand {
         // Analyzer outputs with a file format of their own (pose streams → TUM) get a writer.
         let fileWriters: [String: any StreamFileWriter]
         do {
-            let streams = instances.flatMap { $0.outputs.map { StreamDescription(name: $0.stream, type: $0.type) } }
-            var writers = ParallaxCLI.plugins.outputWriters
-            writers.register(PointCloud.self, OutputWriterRegistry.pointClouds(ply: plyEncoding))
-            fileWriters = try writers.writers(for: streams, in: outURL)
+            fileWriters = try writerRegistry.writers(for: outputStreams, in: outURL)
         } catch let error as OutputPath.RefusedError {
             throw fail("\(error)", code: ExitCodes.badInput)
         } catch {

@@ -18,13 +18,17 @@ import ParallaxCodecs
 /// | ``Landmark`` (`triangulate`) | `foxglove.PointCloud` in `world`: every landmark of one time together |
 /// | ``PointCloud`` | `foxglove.PointCloud` in the cloud's camera frame |
 /// | a plugin's payload | its own schema (``MCAPRecordable``) |
-/// | anything else `Encodable` (``IMUSample``, …) | `parallax.<Type>`: the payload's own JSON (as `events.jsonl` writes it) |
+/// | anything else `Encodable` (``IMUSample``, …) | `parallax.<Type>` (`<Module>.<Type>` when the recording already has a schema of that name): the payload's own JSON (as `events.jsonl` writes it) |
 ///
 /// Payloads that are neither (depth maps) are counted in ``skipped``. Same packets in the same
 /// order give the same bytes.
 public final class FoxgloveRecorder {
     private let writer: MCAPWriter
-    private var schemaIDs: [String: UInt16] = [:]
+    /// Schema ids by name, with the JSON Schema each was written with: two payload types may
+    /// name their schemas alike, and each channel must point at its own.
+    private var schemaIDs: [String: [(data: Data, id: UInt16)]] = [:]
+    /// The schema of each payload type recorded as its own JSON (no MCAP encoding of its own).
+    private var jsonSchemas: [ObjectIdentifier: UInt16] = [:]
     private var channelIDs: [String: UInt16] = [:]
     /// Packets waiting to be recorded together (``MCAPRecordable/recordsInBatches``): one stream,
     /// one time, one type.
@@ -60,8 +64,7 @@ public final class FoxgloveRecorder {
                 try write(kind.mcapMessages(ofBatch: [recordable], stream: packet.stream, time: packet.timestamp, options: options), time: packet.timestamp, stream: packet.stream)
             }
         case let value as any Encodable:
-            let name = "parallax." + String(describing: type(of: value))
-            let schema = try schemaID(name, Data(#"{"type":"object","title":"\#(name)","description":"A Parallax payload as its JSON (docs/outputs.md)"}"#.utf8))
+            let schema = try jsonSchemaID(type(of: value))
             let channel = try channelID("/" + packet.stream, schema: schema)
             try writer.write(channel: channel, time: UInt64(clamping: packet.timestamp.nanoseconds), data: try encoder.encode(value))
             recorded[packet.stream, default: 0] += 1
@@ -96,10 +99,22 @@ public final class FoxgloveRecorder {
         }
     }
 
-    private func schemaID(_ name: String, _ data: @autoclosure () -> Data) throws -> UInt16 {
-        if let id = schemaIDs[name] { return id }
-        let id = try writer.addSchema(name: name, encoding: "jsonschema", data: data())
-        schemaIDs[name] = id
+    private func schemaID(_ name: String, _ data: Data) throws -> UInt16 {
+        if let id = schemaIDs[name]?.first(where: { $0.data == data })?.id { return id }
+        let id = try writer.addSchema(name: name, encoding: "jsonschema", data: data)
+        schemaIDs[name, default: []].append((data, id))
+        return id
+    }
+
+    /// The schema of a payload type recorded as its JSON: `parallax.<Type>`, or `<Module>.<Type>`
+    /// when another schema of the recording already has that name (a plugin's type named like a
+    /// built-in one).
+    private func jsonSchemaID(_ type: any Any.Type) throws -> UInt16 {
+        if let id = jsonSchemas[ObjectIdentifier(type)] { return id }
+        var name = "parallax." + String(describing: type)
+        if schemaIDs[name] != nil { name = String(reflecting: type) }
+        let id = try schemaID(name, Data(#"{"type":"object","title":"\#(name)","description":"A Parallax payload as its JSON (docs/outputs.md)"}"#.utf8))
+        jsonSchemas[ObjectIdentifier(type)] = id
         return id
     }
 

@@ -54,18 +54,31 @@ public struct OutputWriterRegistry: Sendable {
     /// names make one file name (``OutputPath/relativePath(_:)``: `a b` and `a_b`) are refused
     /// (``OutputPath/RefusedError``) before any writer is made.
     public func writers(for streams: [StreamDescription], in folder: URL) throws -> [String: any StreamFileWriter] {
+        try checkFileNames(of: streams)
         let written = streams.filter { factory(for: $0.type) != nil }
+        var out: [String: any StreamFileWriter] = [:]
+        for s in written where out[s.name] == nil { out[s.name] = try writer(for: s, in: folder) }
+        return out
+    }
+
+    /// Refuses, before anything is made, streams of `streams` with a writer whose files could not
+    /// be made: two whose names make one file name (``OutputPath/relativePath(_:)``: `a b` and
+    /// `a_b`), or a name part too long for a file name once a writer adds its extension and the
+    /// staging suffix (at most 239 bytes for the last part, 255 for the others).
+    public func checkFileNames(of streams: [StreamDescription]) throws {
         var byPath: [String: String] = [:]
-        for s in written {
+        for s in streams where factory(for: s.type) != nil {
             let path = OutputPath.relativePath(s.name)
             if let other = byPath[path], other != s.name {
                 throw OutputPath.RefusedError(option: "stream", path: s.name, reason: "would share its output file '\(path)' with stream '\(other)'; rename one")
             }
             byPath[path] = s.name
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            for (k, part) in parts.enumerated() where part.utf8.count > (k == parts.count - 1 ? 239 : 255) {
+                throw OutputPath.RefusedError(option: "stream", path: s.name, reason: "makes a name of \(part.utf8.count) bytes ('\(part.prefix(24))…') in the output folder, "
+                                              + "where a name holds 255 with room for an extension and '.partial' (239 for the last part): give the stream a shorter name")
+            }
         }
-        var out: [String: any StreamFileWriter] = [:]
-        for s in written where out[s.name] == nil { out[s.name] = try writer(for: s, in: folder) }
-        return out
     }
 
     /// Pose streams as TUM trajectories, point clouds as binary PLY files.
@@ -103,6 +116,13 @@ public struct OutputWriterRegistry: Sendable {
     /// `_`), so no stream name writes outside `folder`.
     public static func outputPath(for stream: String, extension ext: String, in folder: URL) throws -> String {
         let parts = OutputPath.relativePath(stream).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // A file name holds 255 bytes (NAME_MAX): the staged name `<part>.<extension>.partial`
+        // must fit, or the run would fail at its first write naming no stream.
+        let staged = OutputPath.staged("\(parts.last ?? "_").\(ext)")
+        if let long = parts.dropLast().first(where: { $0.utf8.count > 255 }) ?? (staged.utf8.count > 255 ? staged : nil) {
+            throw OutputPath.RefusedError(option: "stream", path: stream,
+                                          reason: "makes a file or folder name of \(long.utf8.count) bytes ('\(long.prefix(24))…') in the output folder, where a name holds 255: give the stream a shorter name")
+        }
         var url = folder
         for part in parts.dropLast() { url.appendPathComponent(part, isDirectory: true) }
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -157,7 +157,8 @@ import ParallaxPayloads
     }
 
     @Test func wiringErrorsAreCaughtBeforeRunning() {
-        #expect(throws: BusError.unknownStream(analyzer: "doubler", stream: "cam9", available: ["cam0", "doubled"])) {
+        // Its own output is no stream it could read: not offered.
+        #expect(throws: BusError.unknownStream(analyzer: "doubler", stream: "cam9", available: ["cam0"])) {
             var o = Doubler.Options(); o.input = "cam9"
             _ = try FrameBus(sources: [ArraySource(MultiRate.cam, [])], analyzers: [AnalyzerInstance(Doubler(options: o))])
         }

@@ -62,6 +62,10 @@ public final class BrightnessListWriter: StreamFileWriter {
     public func finish() throws -> String { try file.finish() }
 }
 
+/// A part of stream metadata of the example's own: the full-scale intensity of the frames a
+/// brightness stream measured (255 for 8-bit), declared by `frame-brightness` for its output.
+public enum BrightnessFullScaleKey: StreamMetadataKey { public typealias Value = Double }
+
 /// Mean brightness and clipped fraction of every frame: a user-written analyzer.
 ///
 /// Example chain: `frame-brightness camera=cam0`
@@ -74,7 +78,7 @@ public struct FrameBrightness: Analyzer {
         public init() {}
     }
 
-    let camera: String
+    var camera: String
     let frames: InputPort<CameraFrame>
     let brightness: OutputPort<Brightness>
 
@@ -82,6 +86,14 @@ public struct FrameBrightness: Analyzer {
         camera = options.camera
         frames = .each(options.camera)
         brightness = OutputPort("\(options.camera)/brightness")
+    }
+
+    public mutating func open(context: inout AnalyzerContext) throws {
+        // The stream really read: the chain may have wired `frames` elsewhere (`frames=@cam1`).
+        camera = context.stream(of: frames)
+        var described = StreamMetadata.none
+        described[BrightnessFullScaleKey.self] = 255
+        context.describe(brightness, as: described)
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
