@@ -79,7 +79,7 @@ public final class ChainRunner {
 
     /// Runs to the end and returns every output with the outcome.
     public func runCollecting(options: Options = Options(), cancelled: (@Sendable () -> Bool)? = nil) throws -> (outcome: Outcome, outputs: [AnyPacket]) {
-        nonisolated(unsafe) var outputs: [AnyPacket] = []
+        var outputs: [AnyPacket] = []
         let outcome = try run(options: options, cancelled: cancelled, sink: { _, packet in outputs.append(packet) })
         return (outcome, outputs)
     }

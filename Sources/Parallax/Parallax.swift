@@ -31,12 +31,12 @@
 /// the output writers of ParallaxOutputs, the evaluations of ParallaxEval, and video through FFmpeg.
 public enum BuiltinPlugins {
     /// Every built-in bundle, in registration order.
-    public static let all: [any ParallaxPlugin.Type] = [
+    public static var all: [any ParallaxPlugin.Type] { [
         StandardDatasetsPlugin.self, StandardOutputsPlugin.self, StandardEvaluationsPlugin.self, VideoPlugin.self,
         DiagnosticsPlugin.self, FeatureTrackingPlugin.self, TriangulationPlugin.self, VisualInertialOdometryPlugin.self,
         DepthPlugin.self, ObjectTrackingPlugin.self, ImageTrackingPlugin.self, FaceLandmarksPlugin.self, FaceTrackingPlugin.self,
         VideoFormatsPlugin.self,
-    ]
+    ] }
 
     /// A registry holding every built-in bundle (a value: add your own to a copy with
     /// ``PluginRegistry/register(_:)`` or ``PluginRegistry/adding(_:)``). Built once:

@@ -46,9 +46,9 @@ public final class PrefetchingSource: PacketSource, @unchecked Sendable {
         streams = source.streams
         self.capacity = max(2, capacity)
         self.byteBudget = max(0, byteBudget)
-        nonisolated(unsafe) let inner: any PacketSource = source
+        let handoff = SourceHandoff(source: source)
         let workerCount = max(1, workers)
-        let thread = Thread { [self] in self.produce(inner, workers: workerCount) }
+        let thread = Thread { [self] in self.produce(handoff.source, workers: workerCount) }
         thread.name = "parallax-prefetch"
         thread.stackSize = 1 << 20
         thread.start()
@@ -165,4 +165,11 @@ public final class PrefetchingSource: PacketSource, @unchecked Sendable {
             throw error
         }
     }
+}
+
+/// The wrapped source, handed to the reading thread: from then on only that thread touches it
+/// (the consumer reads decoded packets from the queue). That ownership transfer, not the type
+/// system, makes passing a non-Sendable source safe.
+private struct SourceHandoff: @unchecked Sendable {
+    let source: any PacketSource
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,8 +14,12 @@ enum Interruption {
     /// The signals handled, with their names.
     static let signals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")]
 
-    /// The signal that asked to stop, 0 while none has (set by the handler).
-    nonisolated(unsafe) static var received: Int32 = 0
+    /// The signal that asked to stop, 0 while none has (set by the handler: a lock-free atomic
+    /// store is async-signal-safe).
+    private static let signalNumber = Atomic<Int32>(0)
+
+    /// The signal that asked to stop, 0 while none has.
+    static var received: Int32 { signalNumber.load(ordering: .relaxed) }
 
     /// Whether a stop was asked for.
     static var requested: Bool { received != 0 }
@@ -29,7 +34,7 @@ enum Interruption {
     /// blocked (the mask is inherited; Foundation's Process does this), and Ctrl-C would never
     /// arrive.
     static func install() {
-        for (number, _) in signals { signal(number) { Interruption.received = $0 } }
+        for (number, _) in signals { signal(number) { Interruption.signalNumber.store($0, ordering: .relaxed) } }
         var set = sigset_t()
         sigemptyset(&set)
         for (number, _) in signals { sigaddset(&set, number) }

@@ -120,14 +120,14 @@ struct RunCommand: ParsableCommand {
         if let mcapPath {
             do { recorder = try FoxgloveRecorder(path: mcapPath) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         }
-        nonisolated(unsafe) let foxglove = recorder
-        nonisolated(unsafe) var html = RunHTMLReport(source: source)
+        let foxglove = recorder
+        var html = RunHTMLReport(source: source)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        nonisolated(unsafe) var buffered = Data()
-        nonisolated(unsafe) var unencodable: [String: Int] = [:]
-        nonisolated(unsafe) let writers = fileWriters
-        nonisolated(unsafe) var builtMap: WorldMap?
+        var buffered = Data()
+        var unencodable: [String: Int] = [:]
+        let writers = fileWriters
+        var builtMap: WorldMap?
         let sink: FrameBus.Sink = { producer, packet in
             let (line, encoded) = EventLine.encode(packet, producer: producer, encoder: encoder)
             if !encoded { unencodable[producer, default: 0] += 1 }

@@ -66,7 +66,7 @@ public struct AnalyzerHarness {
             ? declared.map { d in ArraySource(streams: [d], packets: packets.filter { $0.stream == d.name }) }
             : [ArraySource(streams: declared, packets: packets)]
         let bus = try FrameBus(sources: sources, analyzers: [try make()], options: .init(mode: .offline, prefetch: prefetch))
-        nonisolated(unsafe) var outputs: [AnyPacket] = []
+        var outputs: [AnyPacket] = []
         do {
             let report = try bus.run { _, packet in outputs.append(packet) }
             return Result(outputs: outputs, report: report, failure: nil, metadata: bus.streamMetadata)

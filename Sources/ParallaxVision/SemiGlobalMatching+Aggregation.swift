@@ -51,12 +51,14 @@ extension SemiGlobalMatching {
                 defer { second.deallocate() }
                 // The sweeps read the shared costs and write disjoint sums; then each thread
                 // adds and chooses half of the rows.
-                nonisolated(unsafe) let (costs, grays, a, b, outputs) = (cost, g, first, second, o)
+                let shared = SharedWithThreads((cost, g, first, second, o))
                 DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    let (costs, grays, a, b, _) = shared.value
                     sweep(i == 0 ? down : up, narrow: narrow, cost: costs, gray: grays, penalties: penalties, into: .volume(i == 0 ? a : b),
                           width: w, height: h, depth: depth)
                 }
                 DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    let (_, _, a, b, outputs) = shared.value
                     let chooser = RowWinners(matcher: self, width: w, depth: depth)
                     let row = UnsafeMutablePointer<UInt16>.allocate(capacity: w * depth)
                     defer { row.deallocate() }

@@ -151,9 +151,10 @@ public struct SemiGlobalMatching: Sendable {
             reversed.withUnsafeBufferPointer { rb in
                 guard let lp = lb.baseAddress, let rp = rb.baseAddress, let c = cost.baseAddress else { return }
                 // Rows are independent: with two threads each takes half of them.
-                nonisolated(unsafe) let (lp2, rp2, c2) = (lp, rp, c)
+                let shared = SharedWithThreads((lp, rp, c))
                 guard options.threads > 1, h > 1 else { return costRows(0..<h, left: lp, reversedRight: rp, cost: c, width: w, depth: depth) }
                 DispatchQueue.concurrentPerform(iterations: 2) { half in
+                    let (lp2, rp2, c2) = shared.value
                     costRows(half == 0 ? 0..<(h / 2) : (h / 2)..<h, left: lp2, reversedRight: rp2, cost: c2, width: w, depth: depth)
                 }
             }
@@ -205,4 +206,12 @@ public struct SemiGlobalMatching: Sendable {
     @inline(__always) static func store<Scalar: SIMDScalar>(_ v: SIMD8<Scalar>, _ p: UnsafeMutablePointer<Scalar>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Scalar>.self)
     }
+}
+
+/// Pointers handed to the two threads of one `concurrentPerform`: each thread writes rows no
+/// other writes and reads only what no thread writes, and the caller keeps the memory alive
+/// until `concurrentPerform` returns. That contract, not the type system, makes the sharing safe.
+struct SharedWithThreads<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

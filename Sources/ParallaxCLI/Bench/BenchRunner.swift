@@ -134,8 +134,8 @@ struct BenchRunner {
         let runner = try ChainRunner(chain: run.chain, dataset: datasetPath, registry: registry, datasetOptions: options)
         progress("\(run.name): running \(runner.chain.name)")
         // Every output (for the evaluations), and the frames the report draws.
-        nonisolated(unsafe) var outputs: [AnyPacket] = []
-        nonisolated(unsafe) var overlays = OverlayCollector(source: runner.source)
+        var outputs: [AnyPacket] = []
+        var overlays = OverlayCollector(source: runner.source)
         let outcome = try runner.run(cancelled: cancelled, sink: { _, packet in
             outputs.append(packet)
             overlays.output(packet)
