@@ -113,16 +113,10 @@ public struct OutputWriterRegistry: Sendable {
 
     /// `folder/<stream>.<extension>`, the stream's `/`-separated parts as subfolders (created),
     /// each made a file name by ``OutputPath/fileName(_:)`` (an empty part, `.` and `..` become
-    /// `_`), so no stream name writes outside `folder`.
+    /// `_`), so no stream name writes outside `folder`. Names too long for a file are refused
+    /// earlier, by ``checkFileNames(of:)``.
     public static func outputPath(for stream: String, extension ext: String, in folder: URL) throws -> String {
         let parts = OutputPath.relativePath(stream).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        // A file name holds 255 bytes (NAME_MAX): the staged name `<part>.<extension>.partial`
-        // must fit, or the run would fail at its first write naming no stream.
-        let staged = OutputPath.staged("\(parts.last ?? "_").\(ext)")
-        if let long = parts.dropLast().first(where: { $0.utf8.count > 255 }) ?? (staged.utf8.count > 255 ? staged : nil) {
-            throw OutputPath.RefusedError(option: "stream", path: stream,
-                                          reason: "makes a file or folder name of \(long.utf8.count) bytes ('\(long.prefix(24))…') in the output folder, where a name holds 255: give the stream a shorter name")
-        }
         var url = folder
         for part in parts.dropLast() { url.appendPathComponent(part, isDirectory: true) }
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

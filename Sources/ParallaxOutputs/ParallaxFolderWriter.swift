@@ -98,28 +98,28 @@ public final class ParallaxFolderWriter: DatasetWriter {
         case let frame as CameraFrame:
             try register(.camera)
             try ImageEncoder.writePNG(frame.image, to: root.appendingPathComponent("\(name)/data/\(t).png").path)
-            csv[name]! += "\(t),\(t).png\n"
+            csv[name, default: ""] += "\(t),\(t).png\n"
         case let depth as DepthMap:
             try register(.depth)
             depthKinds[name] = depth.kind
             try ImageEncoder.writePNG16(RawDepth.encode(depth, unitsPerMetre: depthScale),
                                         to: root.appendingPathComponent("\(name)/data/\(t).png").path)
-            csv[name]! += "\(t),\(t).png\n"
+            csv[name, default: ""] += "\(t),\(t).png\n"
         case let s as IMUSample:
             try register(.imu)
             let g = s.gyroscope, a = s.accelerometer
-            csv[name]! += "\(t),\(g.x),\(g.y),\(g.z),\(a.x),\(a.y),\(a.z)\n"
+            csv[name, default: ""] += "\(t),\(g.x),\(g.y),\(g.z),\(a.x),\(a.y),\(a.z)\n"
         case let f as FaceLandmarks:
             try register(.faceLandmarks)
             if let p3 = f.points3D, p3.count == f.points.count {
                 landmarkDimensions[name] = 5
-                csv[name]! += "\(t)," + zip(f.points, p3).map { "\($0.x),\($0.y),\($1.x),\($1.y),\($1.z)" }.joined(separator: ",") + "\n"
+                csv[name, default: ""] += "\(t)," + zip(f.points, p3).map { "\($0.x),\($0.y),\($1.x),\($1.y),\($1.z)" }.joined(separator: ",") + "\n"
             } else {
                 guard (landmarkDimensions[name] ?? 2) == 2 else {
                     throw WriterError.cannotStore(format: "Parallax", stream: name, reason: "face landmarks without 3D points after ones with them")
                 }
                 landmarkDimensions[name] = 2
-                csv[name]! += "\(t)," + f.points.map { "\($0.x),\($0.y)" }.joined(separator: ",") + "\n"
+                csv[name, default: ""] += "\(t)," + f.points.map { "\($0.x),\($0.y)" }.joined(separator: ",") + "\n"
             }
         case let a as FaceAnchor:
             try register(.faceAnchor)
@@ -128,14 +128,14 @@ public final class ParallaxFolderWriter: DatasetWriter {
                 return "\(x.x),\(x.y),\(x.z),\(q.w),\(q.x),\(q.y),\(q.z)"
             }
             let l = a.lookAtPoint
-            csv[name]! += "\(t),\(pose(a.cameraFromHead)),\(pose(a.leftEye)),\(pose(a.rightEye)),\(l.x),\(l.y),\(l.z)\n"
+            csv[name, default: ""] += "\(t),\(pose(a.cameraFromHead)),\(pose(a.leftEye)),\(pose(a.rightEye)),\(l.x),\(l.y),\(l.z)\n"
         case let b as BoundingBox:
             try register(.box)
-            csv[name]! += "\(t),\(b.x),\(b.y),\(b.width),\(b.height)\n"
+            csv[name, default: ""] += "\(t),\(b.x),\(b.y),\(b.width),\(b.height)\n"
         case let s as AccelerometerSample:
             try register(.accelerometer)
             let a = s.acceleration
-            csv[name]! += "\(t),\(a.x),\(a.y),\(a.z)\n"
+            csv[name, default: ""] += "\(t),\(a.x),\(a.y),\(a.z)\n"
         default:
             throw WriterError.cannotStore(format: "Parallax", stream: name, reason: "its payload is \(type(of: packet.payload)), which the format does not hold")
         }
@@ -172,9 +172,11 @@ public final class ParallaxFolderWriter: DatasetWriter {
     public func finish(groundTruth: Trajectory? = nil) throws {
         for name in order { try videos[name]?.writer.finish() }
         var yaml = "format: \(ParallaxFolder.formatTag)\nversion: \(ParallaxFolder.version)\nstreams:\n"
+        // Every name in `order` was registered with its kind and listing (`register`).
         for name in order {
-            try csv[name]!.write(to: root.appendingPathComponent("\(name)/data.csv"), atomically: true, encoding: .utf8)
-            yaml += "  - name: \(name)\n    type: \(kinds[name]!.rawValue)\n"
+            guard let kind = kinds[name], let listing = csv[name] else { continue }
+            try listing.write(to: root.appendingPathComponent("\(name)/data.csv"), atomically: true, encoding: .utf8)
+            yaml += "  - name: \(name)\n    type: \(kind.rawValue)\n"
             let m = metadata[name]
             let sensorYAML: String? = switch kinds[name] {
             case .imu: m?.imu.map(EuRoCSensorFile.imuYAML)

@@ -24,10 +24,10 @@ let testResultsDatabase: Void = {
 }()
 
 enum Paths {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = RepositoryPaths.root
     static let cut = root.appendingPathComponent("datasets/euroc_v1_01_cut").path
     static let tum = root.appendingPathComponent("datasets/tum_rgbd_frame").path
-    static let sharedV101 = root.appendingPathComponent("../shared/data/euroc/V1_01_easy_micro").standardized.path
+    static let sharedV101 = RepositoryPaths.sharedData("euroc/V1_01_easy_micro").path
     static let chains = root.appendingPathComponent("chains").path
 
     /// The built `parallax` executable, for tests that signal or limit a real process
