@@ -56,6 +56,7 @@ let package = Package(
         .library(name: "ParallaxFace", targets: ["ParallaxFace"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
         .library(name: "Parallax", targets: ["Parallax"]),
+        .library(name: "ParallaxApp", targets: ["ParallaxApp"]),
         .library(name: "ParallaxCLI", targets: ["ParallaxCLI"]),
         .library(name: "ParallaxFuzzing", targets: ["ParallaxFuzzing"]),
         .executable(name: "parallax", targets: ["parallax"]),
@@ -184,21 +185,27 @@ let package = Package(
         .target(name: "ParallaxFetch", dependencies: ["CCurl", "CArchive", "COpenSSLDigest", "ParallaxFiles", "ParallaxDatasets", .product(name: "Yams", package: "Yams"), "ParallaxPayloads"], swiftSettings: strictSettings),
         // The benchmark results database (SQLite) and the comparison of two recorded runs.
         .target(name: "ParallaxResults", dependencies: ["CSQLite"], swiftSettings: strictSettings),
-        .target(name: "ParallaxEval", dependencies: ["ParallaxBus", "ParallaxPayloads", "ParallaxCodecs", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath", "ParallaxImage"], swiftSettings: strictSettings),
+        .target(name: "ParallaxEval", dependencies: ["ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxCodecs", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath", "ParallaxImage"], swiftSettings: strictSettings),
         .target(name: "ParallaxSim", dependencies: ["ParallaxVision", "ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
             dependencies: ["ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxBus", "ParallaxPayloads", "ParallaxFiles", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"] + analyzerPlugins.map { .target(name: $0.name) },
             swiftSettings: strictSettings
         ),
+        // The application as a library: runs, the bench, scenarios, the format sweep.
+        .target(
+            name: "ParallaxApp",
+            dependencies: ["Parallax", "ParallaxFiles", "ParallaxFetch", "ParallaxResults", "ParallaxCodecs", "ParallaxDatasets", "ParallaxGeometry", "ParallaxOutputs", "ParallaxVision"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "ParallaxCLI",
-            dependencies: ["Parallax", "ParallaxFiles", "ParallaxFetch", "ParallaxResults", .product(name: "ArgumentParser", package: "swift-argument-parser"), "ParallaxCodecs", "ParallaxDatasets", "ParallaxGeometry", "ParallaxOutputs", "ParallaxVision"],
+            dependencies: ["ParallaxApp", "Parallax", "ParallaxFiles", "ParallaxFetch", "ParallaxResults", .product(name: "ArgumentParser", package: "swift-argument-parser"), "ParallaxCodecs", "ParallaxDatasets", "ParallaxGeometry", "ParallaxOutputs", "ParallaxVision"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "parallax", dependencies: ["ParallaxCLI"], swiftSettings: strictSettings),
         // The fuzz targets (run by the Fuzz/ package under libFuzzer, replayed by the tests).
-        .target(name: "ParallaxFuzzing", dependencies: ["Parallax", "ParallaxCLI", "ParallaxFetch"], swiftSettings: strictSettings),
+        .target(name: "ParallaxFuzzing", dependencies: ["Parallax", "ParallaxApp", "ParallaxCLI", "ParallaxFetch"], swiftSettings: strictSettings),
 
         // What several test targets share: scratch folders, the repository's fixture paths, an
         // independent MCAP record scanner. Not a product.
@@ -212,7 +219,8 @@ let package = Package(
         .testTarget(name: "ParallaxVideoTests", dependencies: ["ParallaxVideo", "ParallaxFiles", "ParallaxDatasets", "ParallaxOutputs", "ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxResultsTests", dependencies: ["ParallaxResults", "CSQLite"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxFetchTests", dependencies: ["ParallaxFetch", "ParallaxDatasets", "ParallaxCLI", "CArchive"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxCLITests", dependencies: ["TestSupport", "ParallaxCLI", "Parallax", "ParallaxCodecs", "ParallaxDatasets", "ParallaxFiles", "ParallaxResults", "ParallaxVision"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxAppTests", dependencies: ["TestSupport", "ParallaxApp", "Parallax", "ParallaxFiles"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxCLITests", dependencies: ["TestSupport", "ParallaxCLI", "ParallaxApp", "Parallax", "ParallaxCodecs", "ParallaxDatasets", "ParallaxFiles", "ParallaxResults", "ParallaxVision"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxSimTests", dependencies: ["TestSupport", "ParallaxSim", "ParallaxFace", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "FeatureTrackingTests", dependencies: ["TestSupport", "FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxCodecs", "ParallaxEval"], swiftSettings: strictSettings),
         .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxVision", "ParallaxBus", "ParallaxPayloads", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),

@@ -37,9 +37,12 @@ public final class ChainRunner {
     /// Loads `chain` (a YAML file or a pipeline string) and the dataset folder `dataset` (opened
     /// as `datasetOptions` say: strictness, image-folder rate, ground truth from a file), and
     /// wires the analyzers from `registry` to the dataset's streams.
+    /// `references` name folders the chain's option values may start paths with: `["scene":
+    /// "/tmp/sim"]` turns `reference=[@scene/picture.png]` into `/tmp/sim/picture.png` (a
+    /// bench case names its simulated data's own files so).
     public init(chain: String, dataset: String, registry: AnalyzerRegistry = BuiltinAnalyzers.registry,
-                datasetOptions: DatasetOptions = .builtin()) throws {
-        self.chain = try Chain.load(chain)
+                datasetOptions: DatasetOptions = .builtin(), references: [String: String] = [:]) throws {
+        self.chain = try Chain.load(chain).resolvingReferences(references)
         self.source = try DatasetFolder.open(dataset, options: datasetOptions)
         // A dataset with nothing to read (a bag whose every message is of a type Parallax does
         // not read) is the dataset's fault, said with what was skipped, not a chain that reads

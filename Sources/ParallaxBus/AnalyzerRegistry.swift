@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxFiles
 
 /// Analyzers by registry name, and how to build one from textual options.
 ///

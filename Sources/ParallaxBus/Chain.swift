@@ -48,6 +48,32 @@ public struct Chain: Sendable, Equatable {
 
     public init(name: String, nodes: [Node]) { self.name = name; self.nodes = nodes }
 
+    /// The chain with every `@NAME/` in its option values replaced by `references[NAME]` and a
+    /// `/`: paths into a folder known only when the chain runs (`@scene/picture.png`, the
+    /// simulated data's picture), in a list (`reference=[@scene/a.png]`) or alone
+    /// (`map=@scene/map.pxmap`, which would otherwise name a stream). A name not in `references`
+    /// is left as it is.
+    public func resolvingReferences(_ references: [String: String]) -> Chain {
+        guard !references.isEmpty else { return self }
+        var resolved = self
+        for i in resolved.nodes.indices {
+            // `key=@scene/FILE` parses as a port remap; with `scene` a reference it is a file.
+            for (key, target) in resolved.nodes[i].remap {
+                guard let slash = target.firstIndex(of: "/"), references[String(target[..<slash])] != nil else { continue }
+                resolved.nodes[i].remap[key] = nil
+                resolved.nodes[i].options[key] = "@" + target
+            }
+            for (key, value) in resolved.nodes[i].options where value.contains("@") {
+                var text = value
+                for (name, folder) in references.sorted(by: { $0.key < $1.key }) {
+                    text = text.replacingOccurrences(of: "@\(name)/", with: folder.hasSuffix("/") ? folder : folder + "/")
+                }
+                resolved.nodes[i].options[key] = text
+            }
+        }
+        return resolved
+    }
+
     /// A chain from a YAML file path (`.yaml`/`.yml`) or else a pipeline string.
     public static func load(_ argument: String) throws -> Chain {
         if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml") {

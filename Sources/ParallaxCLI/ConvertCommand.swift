@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxApp
 import ParallaxGeometry
 import Parallax
 import ParallaxFiles
@@ -109,72 +110,34 @@ struct ConvertCommand: ParsableCommand {
     /// interrupted conversion finishes the frames encoded so far into `FILE.partial` and leaves
     /// an earlier `FILE` as it was).
     private func writeVideo(_ source: any DatasetSource) throws {
-        let cameras = source.streams.filter { $0.type == PayloadType(CameraFrame.self) }.map(\.name)
-        guard let name = camera ?? cameras.first else { throw fail("\(dataset) has no camera stream to write as video", code: ExitCodes.badInput) }
-        guard cameras.contains(name) else {
-            throw fail("--camera '\(name)' is not a camera stream of \(dataset) (\(cameras.joined(separator: ", ")))", code: ExitCodes.badInput)
-        }
         Interruption.install()
-        let progress = ProgressDisplay(spanning: source.listing.stamps[name] ?? [])
-        let reader = PrefetchingSource(source)
-        defer { reader.stop() }
-        var writer: VideoWriter?
-        var frames = 0
+        var display: ProgressDisplay?
+        let converted: (camera: String, frames: Int)
         do {
-            while !Interruption.requested, let packet = try reader.next() {
-                guard packet.stream == name, let frame = packet.payload as? CameraFrame else { continue }
-                progress?.update(packet.timestamp)
-                if writer == nil {
-                    writer = try VideoWriter(path: out, codec: codec, width: frame.width, height: frame.height, gray: frame.image.channels == 1, quality: videoQuality)
-                }
-                try writer?.write(frame.image, at: packet.timestamp)
-                frames += 1
-            }
-            try writer?.finish(commit: !Interruption.requested)
-            progress?.finish()
-        } catch {
-            throw fail("\(error)" + (frames > 0 ? "; nothing was written to '\(out)'" : ""), code: ExitCodes.code(for: error))
-        }
-        guard frames > 0 else { throw fail("'\(name)' has no frames; nothing written", code: ExitCodes.badInput) }
+            converted = try DatasetConversion.toVideo(source, camera: camera, path: out, codec: codec, quality: videoQuality, datasetName: dataset,
+                                                       progress: { stamps in display = ProgressDisplay(spanning: stamps); return { display?.update($0) } })
+        } catch { throw fail(error) }
+        display?.finish()
         reportSourceWarnings(source)
-        if Interruption.requested {
-            throw fail("\(Interruption.name ?? "signal"): stopped; the \(frames) frames converted so far are in '\(OutputPath.staged(out))'"
-                       + (FileManager.default.fileExists(atPath: out) ? " ('\(out)' is as it was)" : ""), code: Interruption.exitCode)
-        }
-        print("converted \(frames) frames of \(name) from \(source.formatName) to \(out) (\(codec.rawValue))")
+        print("converted \(converted.frames) frames of \(converted.camera) from \(source.formatName) to \(out) (\(codec.rawValue))")
     }
 
     /// `--to mcap`: every stream (ground truth too) into an MCAP file; an interrupted conversion
     /// finishes what was read into `FILE.partial` and leaves an earlier `FILE` as it was.
     private func writeMCAP(_ source: any DatasetSource) throws {
-        let recorder: FoxgloveRecorder
-        do { recorder = try FoxgloveRecorder(path: out) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         Interruption.install()
-        let progress = ProgressDisplay(spanning: source.listing.stamps.values.joined())
-        let reader = PrefetchingSource(source)
-        defer { reader.stop() }
-        var count = 0
+        var display: ProgressDisplay?
+        let converted: DatasetConversion.Recorded
         do {
-            while !Interruption.requested, let packet = try reader.next() {
-                progress?.update(packet.timestamp)
-                try recorder.record(packet)
-                count += 1
-            }
-            try recorder.finish(commit: !Interruption.requested)
-            progress?.finish()
-        } catch {
-            let left = FileManager.default.fileExists(atPath: recorder.stagedPath) ? "; the unfinished recording is left as '\(recorder.stagedPath)'" : ""
-            throw fail("\(error)\(left)", code: ExitCodes.code(for: error))
-        }
+            converted = try DatasetConversion.toMCAP(source, path: out, progress: { stamps in display = ProgressDisplay(spanning: stamps); return { display?.update($0) } })
+        } catch { throw fail(error) }
+        display?.finish()
         reportSourceWarnings(source)
-        for (stream, n) in recorder.skipped.sorted(by: { $0.key < $1.key }) {
+        for (stream, n) in converted.skipped.sorted(by: { $0.key < $1.key }) {
             FileHandle.standardError.write(Data("parallax: warning: \(stream): \(n) packet(s) have no Foxglove or JSON form; not in \(out)\n".utf8))
         }
-        if Interruption.requested {
-            throw fail("\(Interruption.name ?? "signal"): stopped; the \(count) packets converted so far are in '\(recorder.stagedPath)'"
-                       + (FileManager.default.fileExists(atPath: out) ? " ('\(out)' is as it was)" : ""), code: Interruption.exitCode)
-        }
-        print("converted \(count) packets (\(source.streams.map(\.name).joined(separator: ", "))) from \(source.formatName) to \(out)")
+        if let stop = converted.interruption { throw fail(stop) }
+        print("converted \(converted.packets) packets (\(source.streams.map(\.name).joined(separator: ", "))) from \(source.formatName) to \(out)")
     }
 
     private func reportSourceWarnings(_ source: any DatasetSource) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxApp
 import ParallaxFetch
 
 /// `parallax datasets`: the public datasets Parallax reads, with where they come from, their

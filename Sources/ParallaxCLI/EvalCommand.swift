@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxApp
 import Parallax
 import ParallaxFiles
 import ParallaxCodecs

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxApp
 import Parallax
 
 /// `parallax formats DATASET [--chain C --evaluate E]`: the video formats a camera stream
@@ -29,16 +30,6 @@ struct FormatsCommand: ParsableCommand {
     @Option(name: .long, help: "Write formats.json and formats.svg (error against cost, Pareto front marked) here.") var out: String?
     @OptionGroup var input: InputOptions
 
-    /// One format measured.
-    struct Measured: Codable {
-        var format: VideoFormat
-        var error: Double
-        var metric: String
-        /// Analyzer time per second of data (s/s: 1 = just keeps up).
-        var load: Double
-        var frames: Int
-    }
-
     func validate() throws {
         guard (chain == nil) == (evaluate == nil) else { throw ValidationError("--chain and --evaluate go together") }
         if let minFPS, !(minFPS.isFinite && minFPS > 0) { throw ValidationError("--min-fps must be a positive number of Hz, got \(minFPS)") }
@@ -50,7 +41,7 @@ struct FormatsCommand: ParsableCommand {
         input.applyImageSizeLimit()
         let options = input.datasetOptions()
         let formats: [VideoFormat]
-        do { formats = try Self.formats(of: dataset, camera: camera, options: options) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        do { formats = try FormatSweep.formats(of: dataset, camera: camera, options: options) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         guard let chain, let evaluate else {
             // Listing only: an option that belongs to the measurement is a mistake, not a no-op.
             let measuring = [("--chain", chain != nil), ("--evaluate", evaluate != nil), ("--out", out != nil), ("--min-fps", minFPS != nil)].filter(\.1).map(\.0)
@@ -61,48 +52,18 @@ struct FormatsCommand: ParsableCommand {
             print("* recommended (native)")
             return
         }
-        do { _ = try ParallaxCLI.plugins.evaluations.make(evaluate) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
-        var measured: [Measured] = []
-        for (k, format) in formats.enumerated() {
-            FileHandle.standardError.write(Data("[\(k + 1)/\(formats.count)] \(format)\n".utf8))
-            do {
-                let source = try FormattedDatasetSource(try DatasetFolder.open(dataset, options: options), format: format)
-                let runner = try ChainRunner(chain: chain, source: source, datasetPath: dataset)
-                let (outcome, outputs) = try runner.runCollecting()
-                if let failure = outcome.failure { throw failure }
-                let result = try ParallaxCLI.plugins.evaluations.evaluate(evaluate, runner.evaluationInput(outputs: outputs, outcome: outcome))
-                let busy = outcome.report.analyzers.reduce(0) { $0 + $1.totalMilliseconds } / 1000
-                let frames = outcome.report.streams.first { $0.stream == camera }?.packets ?? 0
-                measured.append(Measured(format: format, error: result.statistics.rmse, metric: result.metric,
-                                         load: outcome.report.datasetSeconds > 0 ? busy / outcome.report.datasetSeconds : .infinity, frames: frames))
-            } catch let error as FrameBusFailure {
-                throw fail("\(format): \(error)", code: error.error.isBadInput ? ExitCodes.badInput : ExitCodes.runFailed)
-            } catch {
-                throw fail("\(format): \(error)", code: ExitCodes.badInput)
-            }
-        }
+        let measured: [FormatSweep.Measured]
+        do {
+            measured = try FormatSweep.measure(formats, dataset: dataset, camera: camera, chain: chain, evaluation: evaluate, options: options, plugins: ParallaxCLI.plugins,
+                                               progress: { k, format in FileHandle.standardError.write(Data("[\(k + 1)/\(formats.count)] \(format)\n".utf8)) })
+        } catch { throw fail(error) }
         let choices = FormatPolicies(measured: measured.map { ($0.format, $0.error, $0.load) }, minFPS: minFPS, within: within / 100, budget: budget)
         print(Self.table(measured, choices: choices))
         for line in choices.explanations { print(line) }
         if let out { try write(measured, choices: choices, to: out) }
     }
 
-    /// The camera stream's formats: size and pixel format from its first frame, rate from its
-    /// listed times.
-    static func formats(of dataset: String, camera: String, options: DatasetOptions) throws -> [VideoFormat] {
-        let source = try DatasetFolder.open(dataset, options: options)
-        guard source.streams.contains(where: { $0.name == camera && $0.type == PayloadType(CameraFrame.self) }) else {
-            throw DatasetError.invalidOption(path: dataset, option: "--camera", reason: "'\(camera)' is not a camera stream (\(source.streams.map(\.name).joined(separator: ", ")))")
-        }
-        var first: CameraFrame?
-        while first == nil, let packet = try source.next() { if packet.stream == camera { first = packet.payload as? CameraFrame } }
-        guard let first else { throw DatasetError.invalidOption(path: dataset, option: "--camera", reason: "'\(camera)' has no frames") }
-        let stamps = source.listing.stamps[camera] ?? []
-        let rate = stamps.count > 1 ? Double(stamps.count - 1) / stamps[stamps.count - 1].seconds(since: stamps[0]) : nil
-        return VideoFormat.supported(camera: camera, width: first.width, height: first.height, frameRateHz: rate, pixelFormat: first.format)
-    }
-
-    static func table(_ measured: [Measured], choices: FormatPolicies) -> String {
+    static func table(_ measured: [FormatSweep.Measured], choices: FormatPolicies) -> String {
         let native = measured.first?.error ?? .nan
         var rows = [["format", "frames", "error", "vs native", "load (real time)", "picked by"]]
         for (i, m) in measured.enumerated() {
@@ -112,7 +73,7 @@ struct FormatsCommand: ParsableCommand {
         return TextColumns.format(rows)
     }
 
-    func write(_ measured: [Measured], choices: FormatPolicies, to folder: String) throws {
+    func write(_ measured: [FormatSweep.Measured], choices: FormatPolicies, to folder: String) throws {
         let output = try CommandOutput(folder, command: "parallax formats", inputs: [dataset])
         let front = FormatPolicies.paretoFront(measured.map { ($0.load, $0.error) })
         let svg = SVGPlot.plot([

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Parallax
 import ParallaxFiles
+import ParallaxApp
 
 /// The `parallax` command line, as a library: the stock `parallax` executable calls
 /// ``ParallaxCLI/main(plugins:)`` with nothing extra; a plugin author's executable calls it with
@@ -16,7 +17,7 @@ import ParallaxFiles
 /// ```
 public enum ParallaxCLI {
     /// This build's version, as run.json, report.json and the HTML reports give it.
-    public static let version = "0.1.0"
+    public static let version = ParallaxVersion.current
     /// The plugins the commands use: the built-ins plus the host executable's, set for the run by
     /// ``main(plugins:)`` (a task-local value, not a global: tests run commands with other
     /// plugins concurrently).
@@ -65,12 +66,7 @@ enum ExitCodes {
 
     /// Whether `error` says the user's input is at fault (exit 2) rather than the run (exit 1):
     /// a ``BadInput`` error, or one of the errors that carry the distinction per case.
-    static func isBadInput(_ error: any Error) -> Bool {
-        if error is any BadInput { return true }
-        if let e = error as? VideoWriter.WriteError { return e.isBadInput }
-        if let e = error as? BusError { return e.isBadInput }
-        return false
-    }
+    static func isBadInput(_ error: any Error) -> Bool { AppFailure.isBadInput(error) }
 
     /// ``badInput`` or ``runFailed`` for `error`.
     static func code(for error: any Error) -> ExitCode { isBadInput(error) ? badInput : runFailed }
@@ -79,4 +75,15 @@ enum ExitCodes {
 func fail(_ message: String, code: ExitCode) -> ExitCode {
     FileHandle.standardError.write(Data("parallax: \(message)\n".utf8))
     return code
+}
+
+/// Prints an application failure as the command's message and gives its exit status.
+func fail(_ failure: AppFailure) -> ExitCode {
+    FileHandle.standardError.write(Data("parallax: \(failure.message)\n".utf8))
+    return ExitCode(failure.status.exitStatus)
+}
+
+extension Interruption {
+    /// The exit status for the received signal: 128 + its number.
+    static var exitCode: ExitCode { ExitCode(exitStatus) }
 }

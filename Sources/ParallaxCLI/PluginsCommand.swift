@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ParallaxFiles
+import ParallaxApp
 import Parallax
 
 /// `parallax plugins [NAME]`: every analyzer with its summary, inputs, outputs and options (like gst-inspect).

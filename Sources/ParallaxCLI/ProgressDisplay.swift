@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxApp
 import Parallax
 
 #if canImport(Glibc)

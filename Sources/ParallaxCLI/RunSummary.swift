@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxApp
 import Parallax
 
 /// What the console says about a run's warnings and skips: a count per source and the first few

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxFiles
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxDatasets

@@ -1,5 +1,6 @@
 import Foundation
 import Parallax
+import ParallaxApp
 import ParallaxCLI
 import ParallaxFetch
 

@@ -25,11 +25,7 @@ public enum SimulationPresets {
                                distortion: .radialTangential(k1: -0.28340811, k2: 0.07395907, p1: 0.00019359, p2: 1.76187114e-05)),
             bodyFromSensor: SE3(rotation: SO3(Matrix3(rows: Vector3(0, 0, 1), Vector3(-1, 0, 0), Vector3(0, -1, 0))), translation: .zero),
             rateHz: 20, comment: "simulated, EuRoC cam0 intrinsics scaled to \(width) px, looking along body x")
-        var surfaces = textures
-        if surfaces.isEmpty {
-            var rng = SeededGenerator(seed: seed)
-            surfaces = [ImageBuffer<UInt8>(width: 256, height: 256, samples: (0..<65536).map { _ in UInt8(truncatingIfNeeded: rng.next()) })]
-        }
+        let surfaces = self.surfaces(textures, seed: seed)
         let spline = following ?? SyntheticMotion.orbit(seconds: seconds, still: still)
         let scene = following.map { room(around: $0, textures: surfaces) }
             ?? TexturedScene.room(min: Vector3(-4, -3, 0), max: Vector3(4, 3, 3.5), textures: surfaces)
@@ -49,6 +45,13 @@ public enum SimulationPresets {
                 rateHz: 20, comment: "simulated, EuRoC cam1 intrinsics scaled to \(width) px, 11 cm right of cam0")
         }
         return SequenceSimulator(spline: spline, scene: scene, configuration: config)
+    }
+
+    /// The room's surface images: `textures`, or a seeded 256 × 256 noise texture when empty.
+    public static func surfaces(_ textures: [ImageBuffer<UInt8>], seed: UInt64) -> [ImageBuffer<UInt8>] {
+        guard textures.isEmpty else { return textures }
+        var rng = SeededGenerator(seed: seed)
+        return [ImageBuffer<UInt8>(width: 256, height: 256, samples: (0..<65536).map { _ in UInt8(truncatingIfNeeded: rng.next()) })]
     }
 
     /// A room around a path: its bounding box grown by 1.5 m on every side but the floor, which

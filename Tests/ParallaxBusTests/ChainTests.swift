@@ -122,4 +122,17 @@ import ParallaxPayloads
         #expect(entry.options.first { $0.name == "fail_at" }?.documentation.contains("ns") == true)
         #expect(entry.defaultInputs.first?.stream == "cam0")
     }
+
+    @Test func folderReferencesInOptionValuesResolveAfterParsing() throws {
+        let chain = try Chain.parse(pipeline: "image-track reference=[@scene/a.png, @scene/b.png] width=0.4 ! klt camera=cam0 ! x path=@other/c.png")
+        let resolved = chain.resolvingReferences(["scene": "/tmp/my sim"])
+        #expect(resolved.nodes[0].options["reference"] == "[/tmp/my sim/a.png, /tmp/my sim/b.png]")
+        #expect(resolved.nodes[0].options["width"] == "0.4" && resolved.nodes[1].options["camera"] == "cam0")
+        // A name it was not given stays as written: here a port remapped to stream `other/c.png`.
+        #expect(resolved.nodes[2].remap["path"] == "other/c.png" && resolved.nodes[2].options["path"] == nil)
+        // Alone, `@scene/FILE` is a file, not a stream.
+        let alone = try Chain.parse(pipeline: "vio map=@scene/m.pxmap tracks=@cam0/tracks").resolvingReferences(["scene": "/s"])
+        #expect(alone.nodes[0].options["map"] == "/s/m.pxmap" && alone.nodes[0].remap == ["tracks": "cam0/tracks"])
+        #expect(chain.resolvingReferences([:]) == chain)
+    }
 }

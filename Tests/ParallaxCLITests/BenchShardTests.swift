@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ParallaxApp
 import Parallax
 @testable import ParallaxCLI
 

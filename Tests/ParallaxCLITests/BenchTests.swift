@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import ParallaxFiles
+@testable import ParallaxApp
 import TestSupport
 import Parallax
 import ParallaxResults
@@ -22,8 +24,8 @@ import ParallaxResults
         #expect(parallax(["bench", file.path, "--out", out.path, "--quiet"]) == 0)
         let report = try String(contentsOf: out.appendingPathComponent("report.json"), encoding: .utf8)
         #expect(report.contains("mae_deg") && report.contains("gaze_mean_deg") && report.contains("simulated face"))
-        for (bad, message) in [("scene: cube", "scene must be room or face"), ("scene: face, width: 300", "width is for the room scene"),
-                               ("landmark_noise: 1", "landmark_noise is for scene: face"), ("scene: face, landmark_noise: -1", "landmark_noise must be")] {
+        for (bad, message) in [("scene: cube", "scene must be room, face, object"), ("scene: face, width: 300", "width is used only with scene room or object"),
+                               ("landmark_noise: 1", "landmark_noise is used only with scene face"), ("scene: face, landmark_noise: -1", "landmark_noise must be")] {
             let file = try suite("runs:\n  - name: x\n    simulate: {\(bad)}\n    chain: face-pose\n")
             #expect { _ = try BenchSuite.load(file.path) } throws: { "\($0)".contains(message) }
         }
@@ -191,12 +193,12 @@ import ParallaxResults
         #expect { _ = try BenchSuite.load(wrongEval.path) } throws: { "\($0)".contains("unknown evaluation 'magic'") }
         // A misspelt key would silently turn a setting off: it is an error with a did-you-mean.
         let typo = try suite("runs:\n  - name: x\n    dataset: .\n    chain: stream-stats\n    evalute: gyro-rotation\n")
-        #expect { _ = try BenchSuite.load(typo.path) } throws: { "\($0)".contains("suite.yaml:5:5: run 'x': unknown key 'evalute'; did you mean 'evaluate'?") }
+        #expect { _ = try BenchSuite.load(typo.path) } throws: { "\($0)".contains("suite.yaml:5:5: runs['x']: unknown key 'evalute'; did you mean 'evaluate'?") }
         // The same inside simulate: and at the top; simulation numbers are checked (a negative seed trapped).
         let simTypo = try suite("runs:\n  - name: x\n    simulate: {secnds: 5}\n    chain: stream-stats\n")
-        #expect { _ = try BenchSuite.load(simTypo.path) } throws: { "\($0)".contains("run 'x' simulate: unknown key 'secnds'; did you mean 'seconds'?") }
+        #expect { _ = try BenchSuite.load(simTypo.path) } throws: { "\($0)".contains("runs['x'].simulate: unknown key 'secnds'; did you mean 'seconds'?") }
         let topTypo = try suite("nmae: s\nruns:\n  - name: x\n    dataset: .\n    chain: stream-stats\n")
-        #expect { _ = try BenchSuite.load(topTypo.path) } throws: { "\($0)".contains("suite: unknown key 'nmae'; did you mean 'name'?") }
+        #expect { _ = try BenchSuite.load(topTypo.path) } throws: { "\($0)".contains("suite.yaml:1:1: unknown key 'nmae'; did you mean 'name'?") }
         let withGroundTruth = try suite("runs:\n  - name: x\n    dataset: data\n    groundtruth: gt/poses.txt\n    chain: stream-stats\n")
         let loaded = try BenchSuite.load(withGroundTruth.path)
         #expect(loaded.runs.first?.groundTruth == withGroundTruth.deletingLastPathComponent().appendingPathComponent("gt/poses.txt").path)
@@ -204,7 +206,7 @@ import ParallaxResults
         #expect { _ = try BenchSuite.load(orphan.path) } throws: { "\($0)".contains("groundtruth must be a trajectory file, next to a dataset") }
         for bad in ["seed: -1", "seconds: .nan", "width: 100000", "seconds: -3", "seed: 1.5"] {
             let file = try suite("runs:\n  - name: x\n    simulate: {\(bad)}\n    chain: stream-stats\n")
-            #expect(throws: ChainError.self, "\(bad)") { _ = try BenchSuite.load(file.path) }
+            #expect(throws: YAMLDecodingError.self, "\(bad)") { _ = try BenchSuite.load(file.path) }
             #expect(parallax(["bench", file.path, "--out", Paths.temporary("bad-suite").path]) == 2, "\(bad)")
         }
     }
@@ -225,7 +227,7 @@ import ParallaxResults
     @Test func oneCaseFromTheCommandLine() throws {
         let data = Paths.temporary("one-case-data"), out = Paths.temporary("one-case-out")
         defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }
-        try BenchRunner.simulate(seconds: 2, seed: 4, width: 94, textures: [], into: data)
+        try Scenario.orbit(seconds: 2, seed: 4, width: 94).write(to: data)
         #expect(parallax(["bench", "--chain", "imu-integrator", "--dataset", data.path, "--evaluate", "gyro-rotation", "--json",
                           "--out", out.path, "--quiet"]) == 0)
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
@@ -295,7 +297,10 @@ import ParallaxResults
         let folder = Paths.temporary("bench-cameras")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cameras = try [cam0, cam1].map { try EuRoCSensorFile.loadCamera(path: $0) }
-        try BenchRunner.simulate(seconds: 0.3, seed: 1, width: 752, cameras: cameras, textures: [], into: folder)
+        var scenario = Scenario.orbit(seconds: 0.3, seed: 1, width: 752)
+        scenario.cameras = [cam0, cam1]
+        scenario.stereo = true
+        try scenario.write(to: folder)
         for (k, camera) in cameras.enumerated() {
             let written = try EuRoCSensorFile.loadCamera(path: folder.appendingPathComponent("cam\(k)/sensor.yaml").path)
             #expect((written.bodyFromSensor.translation - camera.bodyFromSensor.translation).norm < 1e-9)
@@ -304,7 +309,7 @@ import ParallaxResults
         }
         for (text, message) in [("cameras: []", "one or two"), ("cameras: [\(cam0), \(cam1), \(cam0)]", "one or two"),
                                 ("width: 376, cameras: [\(cam0)]", "width comes from the cameras"),
-                                ("stereo: true, cameras: [\(cam0)]", "a stereo pair needs two cameras")] {
+                                ("stereo: true, cameras: [\(cam0)]", "must be two for a stereo pair")] {
             let bad = try suite("runs:\n  - name: x\n    simulate: {\(text)}\n    chain: stream-stats\n")
             defer { try? FileManager.default.removeItem(at: bad.deletingLastPathComponent()) }
             #expect { _ = try BenchSuite.load(bad.path) } throws: { "\($0)".contains(message) }

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import Parallax
 @testable import ParallaxCLI
+@testable import ParallaxApp
 
 /// Runs the CLI in-process, as the executable does, and returns its exit status (0, 1 run
 /// failed, 2 bad usage or input).

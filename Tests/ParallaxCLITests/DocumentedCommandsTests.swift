@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import Parallax
 @testable import ParallaxCLI
+@testable import ParallaxApp
 
 /// Every `parallax …` command the README and `docs/*.md` show in their shell blocks still
 /// parses: the subcommand and every option exist and take the values written, and each chain

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Parallax
 @testable import ParallaxCLI
+@testable import ParallaxApp
 import ParallaxFiles
 
 /// File outputs (`--mcap`, `--save-map`, `convert --to video|mcap --out`; `results plot --out` in

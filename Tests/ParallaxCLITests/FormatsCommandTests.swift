@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import Parallax
 @testable import ParallaxCLI
+@testable import ParallaxApp
 
 @Suite struct FormatsCommandTests {
     /// The bundled EuRoC cut in every format: 752×480 native first, each derived one delivered
     /// under cam0's name with its calibration binned, every k-th frame at its own time.
     @Test func formattedDatasetsKeepNamesAndTimes() throws {
-        let formats = try FormatsCommand.formats(of: Paths.cut, camera: "cam0", options: DatasetOptions())
+        let formats = try FormatSweep.formats(of: Paths.cut, camera: "cam0", options: DatasetOptions())
         #expect(formats.count == 9 && formats[0].recommended && formats[0].width == 752)
         let half = try #require(formats.first { $0.scaleDivisor == 2 && $0.rateDivisor == 2 })
         let source = try FormattedDatasetSource(try DatasetFolder.open(Paths.cut), format: half)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ParallaxCLI
+@testable import ParallaxApp
 import Parallax
 
 /// `parallax run … --mcap FILE`: the inputs and every output in an MCAP file for Foxglove,

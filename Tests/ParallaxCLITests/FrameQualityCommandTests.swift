@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Parallax
 @testable import ParallaxCLI
+@testable import ParallaxApp
 
 /// `frame-quality` through the command line: what a port wired to another stream is named, and
 /// stream names too long for a file name.

@@ -5,6 +5,7 @@ import Glibc
 import Testing
 import Parallax
 @testable import ParallaxCLI
+@testable import ParallaxApp
 import ParallaxFiles
 import ParallaxCodecs
 import ParallaxDatasets

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ParallaxApp
 import Parallax
 @testable import ParallaxCLI
 
@@ -46,7 +47,7 @@ struct CalibrationProbe: Analyzer {
     @Test func aPoseStreamRoundTripsThroughTheTUMFileRunWrites() throws {
         let data = Paths.temporary("pose-data"), out = Paths.temporary("pose-out")
         defer { try? FileManager.default.removeItem(at: data); try? FileManager.default.removeItem(at: out) }
-        try BenchRunner.simulate(seconds: 1, seed: 2, width: 94, textures: [], into: data)
+        try Scenario.orbit(seconds: 1, seed: 2, width: 94).write(to: data)
         try withTestAnalyzers {
             #expect(parallax(["run", "pose-relay", data.path, "--out", out.path, "--quiet"]) == 0)
         }

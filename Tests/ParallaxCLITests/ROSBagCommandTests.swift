@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ParallaxCLI
+@testable import ParallaxApp
 import Parallax
 
 /// The bundled EuRoC cut written as ROS 1 bags by the Python rosbags package

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxApp
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -67,5 +68,16 @@ struct RealExecutable {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return message
+    }
+}
+
+extension Scenario {
+    /// The built-in rig's orbit (no textures: seeded noise), as the bench simulates it.
+    static func orbit(seconds: Double, seed: UInt64, width: Int) -> Scenario {
+        var s = Scenario()
+        s.seconds = seconds
+        s.seed = seed
+        s.width = width
+        return s
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import ParallaxCLI
+@testable import ParallaxApp
 import Parallax
 
 /// Video files through the CLI: `inspect` reports the frames that decode, and a chain runs over

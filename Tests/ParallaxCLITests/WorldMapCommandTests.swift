@@ -3,6 +3,7 @@ import Parallax
 import ParallaxVision
 import Testing
 @testable import ParallaxCLI
+@testable import ParallaxApp
 
 /// `parallax run --save-map` and `vio map=`: the file is written atomically from what the chain
 /// built, and what cannot be a map is refused with exit 2. (Relocalization on real motion:

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxApp
 import ParallaxGeometry
 import Parallax
 import ParallaxFetch
@@ -35,7 +36,7 @@ struct BenchRunCommand: ParsableCommand {
     @Option(name: .long, help: "Output folder.") var out: String = "out/bench"
     @Flag(name: .long, help: "No progress lines.") var quiet = false
     @Option(name: .long, help: ArgumentHelp("Run the K-th of N shares of the suite's cases (1 ≤ K ≤ N; balanced by estimated cost, the same on every machine) and write shard.json for `parallax bench merge`. Run again with the same --out after an interruption: finished cases are kept.", valueName: "K/N"),
-            transform: { try ShardSpec(parsing: $0) })
+            transform: { text in do { return try ShardSpec(parsing: text) } catch { throw ValidationError("\(error)") } })
     var shard: ShardSpec?
     @OptionGroup var recording: RecordingOptions
     @OptionGroup var input: InputOptions
@@ -66,14 +67,15 @@ struct BenchRunCommand: ParsableCommand {
         var shardFile: BenchShardFile?
         var previousLog = ""
         if let shard, let suite {
-            let (file, log) = try Self.shardFile(suite: spec, path: suite, shard: shard, out: out)
+            let (file, log): (BenchShardFile, String)
+            do { (file, log) = try BenchShardFile.resume(suite: spec, path: suite, shard: shard, out: out) } catch { throw fail(error) }
             shardFile = file
             previousLog = log
         }
         let output = try CommandOutput(out, command: "parallax bench", inputs: spec.runs.flatMap { [$0.dataset, $0.groundTruth].compactMap { $0 } } + [suite].compactMap { $0 })
         let outURL = output.url
         Interruption.install()
-        var runner = BenchRunner(suite: spec, scratch: outURL.appendingPathComponent("scratch"))
+        var runner = BenchRunner(suite: spec, scratch: outURL.appendingPathComponent("scratch"), plugins: ParallaxCLI.plugins)
         runner.datasetOptions = input.datasetOptions()
         runner.cancelled = { Interruption.requested }
         runner.recordsProvenance = shard != nil || recording.records
@@ -181,46 +183,3 @@ struct RecordingOptions: ParsableArguments {
     }
 }
 
-extension BenchRunCommand {
-    /// The shard file to continue: the one an interrupted run left in `OUT.partial`, or a
-    /// finished one in `OUT`, when it is of this suite, version and shard; else a new one. A
-    /// folder holding another suite's or shard's file is refused (exit 2). Also the earlier log.
-    static func shardFile(suite spec: BenchSuite, path: String, shard: ShardSpec, out: String) throws -> (BenchShardFile, String) {
-        let suiteSHA: String
-        do { suiteSHA = try FileDigest.sha256(of: path) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
-        let assignment = ShardAssignment.assign(spec.runs.map { ($0.name, ShardAssignment.estimatedCost($0)) }, count: shard.count)[shard.index - 1]
-        let positions = assignment.map { name in spec.runs.firstIndex { $0.name == name } ?? 0 }
-        let fresh = BenchShardFile(suite: spec.name, suiteFile: path, suiteSHA256: suiteSHA, parallaxVersion: ParallaxCLI.version, shard: shard,
-                                   cases: assignment, positions: positions, command: CommandLine.arguments.joined(separator: " "))
-        for folder in [out + ".partial", out].map({ URL(fileURLWithPath: $0) }) {
-            let existing: BenchShardFile?
-            do { existing = try BenchShardFile.read(from: folder) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
-            guard let existing else { continue }
-            guard existing.suiteSHA256 == suiteSHA, existing.shard == shard, existing.parallaxVersion == ParallaxCLI.version, existing.cases == assignment else {
-                throw fail("'\(folder.path)' holds shard \(existing.shard) of suite '\(existing.suite)' (\(existing.suiteFile), Parallax \(existing.parallaxVersion)), not shard \(shard) of this suite file and version: choose another --out or remove it",
-                           code: ExitCodes.badInput)
-            }
-            var kept = fresh
-            kept.results = existing.results.filter { $0.result.status != "interrupted" }
-            let log = (try? String(contentsOf: folder.appendingPathComponent("log.txt"), encoding: .utf8)) ?? ""
-            return (kept, log)
-        }
-        return (fresh, "")
-    }
-}
-
-/// A shard's `log.txt`: its progress lines and the errors of failed cases (what a merge points
-/// to), written as they come; an earlier run's log comes first.
-final class ShardLog {
-    private let handle: FileHandle?
-
-    init(url: URL?, previous: String) {
-        guard let url else { handle = nil; return }
-        let text = previous.isEmpty ? "" : previous + (previous.hasSuffix("\n") ? "" : "\n") + "--- resumed ---\n"
-        FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8))
-        handle = FileHandle(forWritingAtPath: url.path)
-        _ = try? handle?.seekToEnd()
-    }
-
-    func line(_ text: String) { try? handle?.write(contentsOf: Data((text + "\n").utf8)) }
-}

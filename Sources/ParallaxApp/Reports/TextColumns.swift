@@ -1,8 +1,8 @@
 /// Left-aligned text columns, two spaces apart (the tables `inspect`, `formats` and
 /// `datasets` print).
-enum TextColumns {
+public enum TextColumns {
     /// `rows` (the first is the header) as lines; a short row is padded with empty cells.
-    static func format(_ rows: [[String]]) -> String {
+    public static func format(_ rows: [[String]]) -> String {
         let columns = rows.map(\.count).max() ?? 0
         let widths = (0..<columns).map { c in rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0 }
         return rows.map { r in

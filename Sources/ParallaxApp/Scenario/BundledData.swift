@@ -7,9 +7,9 @@ import Foundation
 /// next to the installed binary (`PREFIX/share/parallax/datasets`, where the README's install
 /// line copies them, for a binary in `PREFIX/bin`), then in the checkout the binary was built
 /// in (`.build/release/parallax` → the repository root). Other paths are used as given.
-enum BundledData {
+public enum BundledData {
     /// `path`, or where the bundled file it names is, for the binary at `executable`.
-    static func resolve(_ path: String, executable: URL? = Bundle.main.executableURL) -> String {
+    public static func resolve(_ path: String, executable: URL? = Bundle.main.executableURL) -> String {
         let fm = FileManager.default
         guard path.hasPrefix("datasets/"), !fm.fileExists(atPath: path), let executable else { return path }
         for root in roots(executable: executable.resolvingSymlinksInPath()) {
@@ -20,7 +20,7 @@ enum BundledData {
     }
 
     /// Where bundled data may live for the binary at `executable`, nearest first.
-    static func roots(executable: URL) -> [URL] {
+    public static func roots(executable: URL) -> [URL] {
         let bin = executable.deletingLastPathComponent()
         var roots = [bin.deletingLastPathComponent().appendingPathComponent("share/parallax")]
         // .build/<triple>/release/parallax: the checkout is three or four levels up.

@@ -4,11 +4,11 @@ import ParallaxVision
 extension OutputPath.FileKind {
     /// A world map file (`--save-map`): it begins with the map magic, so a staged one cut short
     /// by a kill is told the same way.
-    static let worldMap = OutputPath.FileKind(name: "a world map", begun: WorldMapFile.startsWithMagic)
+    public static let worldMap = OutputPath.FileKind(name: "a world map", begun: WorldMapFile.startsWithMagic)
 
     /// An SVG plot of `results plot`: the comment ``svgPlotHeader`` is its first line.
-    static let svgPlot = OutputPath.FileKind.text("an SVG plot", header: svgPlotHeader)
+    public static let svgPlot = OutputPath.FileKind.text("an SVG plot", header: svgPlotHeader)
 
     /// The first line of every plot `results plot` writes.
-    static let svgPlotHeader = "<!-- parallax results plot -->\n"
+    public static let svgPlotHeader = "<!-- parallax results plot -->\n"
 }

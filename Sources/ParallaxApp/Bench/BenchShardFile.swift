@@ -6,59 +6,59 @@ import Parallax
 /// images, the report's camera frames), not only what `report.json` keeps. Rewritten (whole,
 /// atomically) after every case, so a shard killed half-way keeps its finished cases and the
 /// same command run again (a scheduler's retry) runs only the rest.
-struct BenchShardFile: Codable {
+public struct BenchShardFile: Codable {
     /// The layout of this file; a merge refuses others.
-    static let format = 1
-    static let fileName = "shard.json"
+    public static let format = 1
+    public static let fileName = "shard.json"
 
-    var format = BenchShardFile.format
-    var suite: String
-    var suiteFile: String
+    public var format = BenchShardFile.format
+    public var suite: String
+    public var suiteFile: String
     /// SHA-256 of the suite file's bytes: shards of one suite have the same.
-    var suiteSHA256: String
-    var parallaxVersion: String
-    var shard: ShardSpec
+    public var suiteSHA256: String
+    public var parallaxVersion: String
+    public var shard: ShardSpec
     /// The cases this shard runs, in suite order, with their position in the suite.
-    var cases: [String]
-    var positions: [Int]
+    public var cases: [String]
+    public var positions: [Int]
     /// The command that ran (last) in this folder.
-    var command: String
-    var results: [Case] = []
+    public var command: String
+    public var results: [Case] = []
 
     /// One finished case.
-    struct Case: Codable {
-        var result: BenchRunner.Result
+    public struct Case: Codable {
+        public var result: BenchRunner.Result
         /// Per evaluation (in order): what report.json leaves out.
-        var details: [Detail]
-        var framesHTML: String
-        var provenance: BenchRunner.Provenance
+        public var details: [Detail]
+        public var framesHTML: String
+        public var provenance: BenchRunner.Provenance
     }
 
-    struct Detail: Codable {
-        var series: [Double]?
-        var seriesTimes: [Double]?
-        var plots: [String: String]?
-        var images: [String: Image]?
+    public struct Detail: Codable {
+        public var series: [Double]?
+        public var seriesTimes: [Double]?
+        public var plots: [String: String]?
+        public var images: [String: Image]?
     }
 
     /// An 8-bit image, lossless.
-    struct Image: Codable {
-        var width: Int
-        var height: Int
-        var channels: Int
-        var samples: Data
+    public struct Image: Codable {
+        public var width: Int
+        public var height: Int
+        public var channels: Int
+        public var samples: Data
     }
 
     /// Whether every assigned case has a result that was not interrupted.
-    var isComplete: Bool { Set(cases) == Set(results.filter { $0.result.status != "interrupted" }.map(\.result.name)) }
+    public var isComplete: Bool { Set(cases) == Set(results.filter { $0.result.status != "interrupted" }.map(\.result.name)) }
 
     /// The cases still to run (assigned, and without a finished result).
-    var remaining: [String] {
+    public var remaining: [String] {
         let finished = Set(results.filter { $0.result.status != "interrupted" }.map(\.result.name))
         return cases.filter { !finished.contains($0) }
     }
 
-    static func record(_ r: BenchRunner.Result) -> Case {
+    public static func record(_ r: BenchRunner.Result) -> Case {
         Case(result: r, details: r.evaluations.map { e in
             Detail(series: e.result.series, seriesTimes: e.result.seriesTimes, plots: e.result.plots,
                    images: e.result.images?.mapValues { Image(width: $0.width, height: $0.height, channels: $0.channels, samples: Data($0.samples)) })
@@ -66,7 +66,7 @@ struct BenchShardFile: Codable {
     }
 
     /// The full result of a recorded case; `file` names the shard file in errors.
-    static func result(of c: Case, file: String) throws -> BenchRunner.Result {
+    public static func result(of c: Case, file: String) throws -> BenchRunner.Result {
         var r = c.result
         guard c.details.count == r.evaluations.count else {
             throw ChainError.syntax(message: "\(file): case '\(r.name)' has \(c.details.count) evaluation details for \(r.evaluations.count) evaluations", location: nil)
@@ -89,7 +89,7 @@ struct BenchShardFile: Codable {
         return r
     }
 
-    func write(to folder: URL) throws {
+    public func write(to folder: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(self).write(to: folder.appendingPathComponent(Self.fileName), options: .atomic)
@@ -97,7 +97,7 @@ struct BenchShardFile: Codable {
 
     /// Reads `folder/shard.json`; `nil` when there is none. A file that is not a shard file,
     /// or of another format, is an error naming it.
-    static func read(from folder: URL) throws -> BenchShardFile? {
+    public static func read(from folder: URL) throws -> BenchShardFile? {
         let url = folder.appendingPathComponent(fileName)
         guard let data = try? Data(contentsOf: url) else { return nil }
         struct Format: Decodable { var format: Int? }

@@ -6,10 +6,10 @@ import ParallaxCodecs
 /// What the browser reports (`bench`'s and `run`'s report.html) are made of: a page with the
 /// reports' style, frames with what a chain found drawn over them, escaping. Pages stand alone:
 /// images are data URIs, plots inline SVG, links relative.
-enum HTMLPages {
+public enum HTMLPages {
     /// A frame as a JPEG under an SVG layer of its features, boxes and landmarks (pixel
     /// coordinates: the SVG's view box is the image).
-    static func figure(_ overlay: OverlayFrame) throws -> String {
+    public static func figure(_ overlay: OverlayFrame) throws -> String {
         let image = overlay.frame.image, w = image.width, h = image.height
         let jpeg = try ImageEncoder.jpegData(image, quality: 85, name: "\(overlay.camera) at \(overlay.time.nanoseconds) ns")
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(w) \(h)\" width=\"\(w)\" height=\"\(h)\">"
@@ -36,7 +36,7 @@ enum HTMLPages {
     }
 
     /// The "Frames" section: `overlays` with what the chain found (empty without frames).
-    static func frames(_ overlays: [OverlayFrame]) throws -> String {
+    public static func frames(_ overlays: [OverlayFrame]) throws -> String {
         guard !overlays.isEmpty else { return "" }
         var html = "<h2>Frames</h2>\n<p>The first camera at the start, middle and end of the data, with what the chain found there"
             + " (features yellow when new, blue after 20 frames; boxes and landmarks).</p>\n"
@@ -45,7 +45,7 @@ enum HTMLPages {
     }
 
     /// The "Speed" section: per analyzer, calls and p50/p95/max time per call.
-    static func speed(_ timing: [RunReport.AnalyzerTiming], realtimeFactor: Double) -> String {
+    public static func speed(_ timing: [RunReport.AnalyzerTiming], realtimeFactor: Double) -> String {
         var html = "<h2>Speed</h2>\n<table>\n<tr><th>analyzer</th><th>calls</th><th>p50 (ms)</th><th>p95 (ms)</th><th>max (ms)</th></tr>\n"
         for a in timing {
             html += "<tr><td>\(escape(a.instance))</td><td class=\"n\">\(a.calls)</td>"
@@ -55,19 +55,19 @@ enum HTMLPages {
     }
 
     /// A two-column table of `rows` (values shown as code).
-    static func facts(_ rows: [(String, String)]) -> String {
+    public static func facts(_ rows: [(String, String)]) -> String {
         "<table>\n" + rows.map { "<tr><th>\(escape($0.0))</th><td><code>\(escape($0.1))</code></td></tr>" }.joined(separator: "\n") + "\n</table>\n"
     }
 
     /// Where and how a command ran: its command line, Parallax's version, the machine.
-    static var environment: [(String, String)] {
+    public static var environment: [(String, String)] {
         let info = ProcessInfo.processInfo
-        return [("Parallax", ParallaxCLI.version), ("command", CommandLine.arguments.joined(separator: " ")),
+        return [("Parallax", ParallaxVersion.current), ("command", CommandLine.arguments.joined(separator: " ")),
                 ("system", info.operatingSystemVersionString), ("processors", "\(info.activeProcessorCount)"),
                 ("memory", String(format: "%.1f GiB", Double(info.physicalMemory) / Double(1 << 30)))]
     }
 
-    static func page(title: String, body: String) -> String {
+    public static func page(title: String, body: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
@@ -88,9 +88,9 @@ enum HTMLPages {
     }
 
     /// A case name as a file name: the one rule of ``OutputPath/fileName(_:)``.
-    static func fileName(_ name: String) -> String { OutputPath.fileName(name) }
+    public static func fileName(_ name: String) -> String { OutputPath.fileName(name) }
 
-    static func escape(_ s: String) -> String {
+    public static func escape(_ s: String) -> String {
         var out = ""
         for c in s {
             switch c {

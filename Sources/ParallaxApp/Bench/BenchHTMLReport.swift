@@ -6,8 +6,8 @@ import Parallax
 /// them). Every page stands alone: plots are inline SVG, images are data URIs, links are
 /// relative — it opens from the file system, offline, and can be mailed as a folder.
 /// Written after ``BenchReport`` (whose SVG files it inlines).
-enum BenchHTMLReport {
-    static func write(suite: BenchSuite, results: [BenchRunner.Result], to folder: URL) throws {
+public enum BenchHTMLReport {
+    public static func write(suite: BenchSuite, results: [BenchRunner.Result], to folder: URL) throws {
         let runs = folder.appendingPathComponent("runs")
         try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: true)
         func svg(_ file: String) -> String {
@@ -70,7 +70,7 @@ enum BenchHTMLReport {
     }
 
     /// What the run was: suite, versions, machine.
-    static func environment(suite: BenchSuite) -> String {
+    public static func environment(suite: BenchSuite) -> String {
         HTMLPages.facts([("suite file", suite.file)] + HTMLPages.environment)
     }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import Synchronization
 
@@ -10,30 +9,30 @@ import Glibc
 /// (SIGINT), a scheduler's time limit (SIGTERM), a closed terminal (SIGHUP). The handler only
 /// records the signal; the command polls ``requested`` between units of work, flushes what it
 /// computed, and exits with 128 + the signal's number.
-enum Interruption {
+public enum Interruption {
     /// The signals handled, with their names.
-    static let signals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")]
+    public static let signals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")]
 
     /// The signal that asked to stop, 0 while none has (set by the handler: a lock-free atomic
     /// store is async-signal-safe).
     private static let signalNumber = Atomic<Int32>(0)
 
     /// The signal that asked to stop, 0 while none has.
-    static var received: Int32 { signalNumber.load(ordering: .relaxed) }
+    public static var received: Int32 { signalNumber.load(ordering: .relaxed) }
 
     /// Whether a stop was asked for.
-    static var requested: Bool { received != 0 }
+    public static var requested: Bool { received != 0 }
 
     /// The received signal's name (`SIGTERM`), nil while none came.
-    static var name: String? { signals.first { $0.number == received }?.name }
+    public static var name: String? { signals.first { $0.number == received }?.name }
 
     /// The exit status for the received signal: 128 + its number.
-    static var exitCode: ExitCode { ExitCode(128 + received) }
+    public static var exitStatus: Int32 { 128 + received }
 
     /// Installs the handlers, and unblocks the signals: a parent may have started us with them
     /// blocked (the mask is inherited; Foundation's Process does this), and Ctrl-C would never
     /// arrive.
-    static func install() {
+    public static func install() {
         for (number, _) in signals { signal(number) { Interruption.signalNumber.store($0, ordering: .relaxed) } }
         var set = sigset_t()
         sigemptyset(&set)
@@ -41,9 +40,9 @@ enum Interruption {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// The error that ends an interrupted command: a message naming the signal and where the
+    /// The failure that ends an interrupted command: a message naming the signal and where the
     /// partial results are, exit 128 + n.
-    static func stop(partialResultsIn folder: URL) -> ExitCode {
-        fail("\(name ?? "signal \(received)"): stopped; what was computed is in '\(folder.path)'", code: exitCode)
+    public static func stop(partialResultsIn folder: URL) -> AppFailure {
+        AppFailure("\(name ?? "signal \(received)"): stopped; what was computed is in '\(folder.path)'", status: .signal(received))
     }
 }

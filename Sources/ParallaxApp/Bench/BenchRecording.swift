@@ -4,10 +4,10 @@ import ParallaxFetch
 import ParallaxResults
 
 /// What the results database keeps of a bench run, and where it is.
-enum BenchRecording {
+public enum BenchRecording {
     /// `--results-db`'s default: `$PARALLAX_RESULTS_DB`, else `$XDG_DATA_HOME/parallax/results.sqlite`,
     /// else `~/.local/share/parallax/results.sqlite`.
-    static var defaultDatabasePath: String {
+    public static var defaultDatabasePath: String {
         let env = ProcessInfo.processInfo.environment
         if let path = env["PARALLAX_RESULTS_DB"], !path.isEmpty { return path }
         let data = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
@@ -17,21 +17,21 @@ enum BenchRecording {
 
     /// The git commit this Parallax was built from (`+dirty` with changes to tracked files):
     /// `$PARALLAX_COMMIT`, else asked of the checkout the binary was built in; `unknown` without git.
-    static let parallaxCommit: String = {
+    public static let parallaxCommit: String = {
         if let commit = ProcessInfo.processInfo.environment["PARALLAX_COMMIT"], !commit.isEmpty { return commit }
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
         return gitCommit(in: checkout, of: nil) ?? "unknown"
     }()
 
     /// Host, processors, memory, system.
-    static var machine: String {
+    public static var machine: String {
         let info = ProcessInfo.processInfo
         return "\(info.hostName), \(info.activeProcessorCount) processors, \(String(format: "%.1f", Double(info.physicalMemory) / Double(1 << 30))) GiB, \(info.operatingSystemVersionString)"
     }
 
     /// The commit of `file` (the last one that changed it; nil: the checkout's HEAD) in the git
     /// checkout at `folder`, `+dirty` when it has uncommitted changes; nil outside git.
-    static func gitCommit(in folder: String, of file: String?) -> String? {
+    public static func gitCommit(in folder: String, of file: String?) -> String? {
         let paths = file.map { ["--", $0] } ?? []
         guard let commit = git(["-C", folder, "log", "-1", "--format=%H"] + paths), !commit.isEmpty else { return nil }
         let dirty = git(["-C", folder, "status", "--porcelain", "--untracked-files=no"] + paths).map { !$0.isEmpty } ?? false
@@ -55,7 +55,7 @@ enum BenchRecording {
     /// Checksums of a case's chain (its file's bytes, or the pipeline text) and data (the
     /// dataset's files, or the simulation's settings). `datasetDigests` keeps the folders
     /// already hashed (by path).
-    static func provenance(of run: BenchSuite.Run, datasetDigests: inout [String: String]) -> BenchRunner.Provenance {
+    public static func provenance(of run: BenchSuite.Run, datasetDigests: inout [String: String]) -> BenchRunner.Provenance {
         var p = BenchRunner.Provenance()
         if FileManager.default.fileExists(atPath: run.chain) {
             p.chainSHA256 = (try? FileDigest.sha256(of: run.chain)) ?? ""
@@ -71,8 +71,9 @@ enum BenchRecording {
             p.datasetSHA256 = datasetDigests[dataset] ?? ""
         } else if let s = run.simulate {
             let h = SHA256Hasher()
-            h.update("\(s.scene) \(s.seconds) s, seed \(s.seed), width \(s.width), still \(s.still), stereo \(s.stereo), noise \(s.landmarkNoise)")
-            for file in [s.trajectory].compactMap({ $0 }) + s.textures + s.cameras { h.update((try? FileDigest.sha256(of: file)) ?? "absent: \(file)") }
+            h.update(s.settingsDescription)
+            let files = [s.trajectory].compactMap({ $0 }) + s.textures + s.cameras + [s.roomAround, s.imu, s.picture, s.faceModel].compactMap { $0 }
+            for file in files { h.update((try? FileDigest.sha256(of: file)) ?? "absent: \(file)") }
             p.datasetSHA256 = h.finish()
         }
         return p
@@ -81,10 +82,10 @@ enum BenchRecording {
     /// The run as the database keeps it: per case its status and, per evaluation, the error
     /// statistics (`EVALUATION.rmse`, `.mean`, `.median`, `.max`; lower is better) and its
     /// further metrics (`EVALUATION.KEY`; direction not known, never a regression).
-    static func recordedRun(suite: String, suiteFile: String, suiteSHA256: String, results: [BenchRunner.Result], shards: String) -> RecordedRun {
+    public static func recordedRun(suite: String, suiteFile: String, suiteSHA256: String, results: [BenchRunner.Result], shards: String) -> RecordedRun {
         let formatter = ISO8601DateFormatter()
         var run = RecordedRun(recordedAt: formatter.string(from: Date()), suite: suite, suiteFile: suiteFile, suiteSHA256: suiteSHA256,
-                              parallaxVersion: ParallaxCLI.version, parallaxCommit: parallaxCommit, machine: machine,
+                              parallaxVersion: ParallaxVersion.current, parallaxCommit: parallaxCommit, machine: machine,
                               options: CommandLine.arguments.joined(separator: " "), shards: shards)
         for r in results {
             var c = RecordedCase(name: r.name, group: r.group ?? r.name, chain: r.chain, chainSHA256: r.provenance.chainSHA256, chainCommit: r.provenance.chainCommit,
@@ -106,7 +107,7 @@ enum BenchRecording {
 
     /// Records the run in the database at `path`; the message says what went wrong (the report
     /// is written before, so nothing is lost).
-    static func record(_ run: RecordedRun, in path: String) throws -> Int64 {
+    public static func record(_ run: RecordedRun, in path: String) throws -> Int64 {
         try ResultsDatabase(path: path).record(run)
     }
 }

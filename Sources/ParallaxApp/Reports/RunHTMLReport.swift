@@ -4,13 +4,13 @@ import Parallax
 /// `parallax run`'s browser report, `DIR/report.html`: what ran over what, its streams, warnings
 /// and speed, and the first camera at the start, middle and end of the data with what the chain
 /// found there. One page that stands alone (``HTMLPages``).
-struct RunHTMLReport {
+public struct RunHTMLReport {
     /// The frames and outputs the page draws.
-    var overlays: OverlayCollector
+    public var overlays: OverlayCollector
 
-    init(source: any DatasetSource) { overlays = OverlayCollector(source: source) }
+    public init(source: any DatasetSource) { overlays = OverlayCollector(source: source) }
 
-    func write(chain: String, dataset: String, format: String, report: RunReport, interrupted: String?, to url: URL) throws {
+    public func write(chain: String, dataset: String, format: String, report: RunReport, interrupted: String?, to url: URL) throws {
         var body = "<h1>Run: \(HTMLPages.escape(chain))</h1>\n"
         body += "<p>Over <code>\(HTMLPages.escape(dataset))</code> (\(HTMLPages.escape(format))). Outputs: <a href=\"events.jsonl\">events.jsonl</a>, <a href=\"run.json\">run.json</a>.</p>\n"
         var facts: [(String, String)] = [("status", report.failure.map { "failed: \($0)" } ?? (interrupted.map { "stopped by \($0)" } ?? "ok")),

@@ -2,15 +2,15 @@ import Foundation
 import Parallax
 
 /// The report files of a bench run: `report.json`, `report.md` and SVG plots.
-enum BenchReport {
-    static func json(suite: BenchSuite, results: [BenchRunner.Result]) throws -> Data {
+public enum BenchReport {
+    public static func json(suite: BenchSuite, results: [BenchRunner.Result]) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        struct JSONReport: Encodable { var suite: String; var parallaxVersion = ParallaxCLI.version; var runs: [BenchRunner.Result] }
+        struct JSONReport: Encodable { var suite: String; var parallaxVersion = ParallaxVersion.current; var runs: [BenchRunner.Result] }
         return try encoder.encode(JSONReport(suite: suite.name, runs: results))
     }
 
-    static func write(suite: BenchSuite, results: [BenchRunner.Result], to folder: URL) throws {
+    public static func write(suite: BenchSuite, results: [BenchRunner.Result], to folder: URL) throws {
         try json(suite: suite, results: results).write(to: folder.appendingPathComponent("report.json"), options: .atomic)
 
         var md = "# Benchmark report: \(suite.name)\n\nSuite `\(suite.file)`. Metrics are deterministic; times are from this machine and run.\n\n"
