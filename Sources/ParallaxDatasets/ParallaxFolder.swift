@@ -3,7 +3,6 @@ import ParallaxBus
 import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
-import Yams
 import ParallaxFiles
 import ParallaxCodecs
 
@@ -71,34 +70,16 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
         guard let text = FileContents.string(atPath: yamlPath) else {
             throw DatasetError.notADataset(path: path, expected: "a Parallax folder with parallax.yaml")
         }
-        func invalid(_ node: Node?, _ reason: String) -> DatasetError {
-            .malformedRow(file: yamlPath, line: node?.mark?.line ?? 1, reason: reason)
-        }
-        let doc: Node?
-        do { doc = try YAMLText.compose(text) } catch {
-            throw DatasetError.malformedRow(file: yamlPath, line: error.line ?? 1, reason: "malformed YAML: \(error.message)")
-        }
-        guard let map = doc?.mapping, map["format"]?.string == ParallaxFolder.formatTag else {
-            throw invalid(doc, "expected 'format: \(ParallaxFolder.formatTag)'")
-        }
-        guard let version = map["version"]?.int, version <= ParallaxFolder.version else {
-            throw invalid(map["version"], "unsupported version (this build reads version \(ParallaxFolder.version))")
-        }
-        guard let list = map["streams"]?.sequence else { throw invalid(doc, "expected a 'streams' list") }
+        let description = try YAMLDecoding.decode(ParallaxFolderDescription.self, from: text, file: yamlPath)
         var streams: [StreamDescription] = []
         var cameras: [String: CameraCalibration] = [:]
         var rows = IndexedRows()
         var listing = StreamListing()
         var faces: [String: [FaceTruth]] = [:]
-        for (rank, node) in list.enumerated() {
-            guard let s = node.mapping, let name = s["name"]?.string, let kindText = s["type"]?.string else {
-                throw invalid(node, "each stream needs 'name' and 'type'")
-            }
+        for (rank, entry) in description.streams.enumerated() {
+            let name = entry.name, kind = entry.type
             // The name is also the stream's folder.
-            guard DatasetPath.staysInside(name) else { throw DatasetError.pathLeavesDataset(file: yamlPath, line: s["name"]?.mark?.line ?? 0, path: name) }
-            guard let kind = ParallaxFolder.StreamKind(rawValue: kindText) else {
-                throw invalid(s["type"], "unknown stream type '\(kindText)' (camera, imu, depth, accelerometer, face_landmarks, face_anchor, box)")
-            }
+            guard DatasetPath.staysInside(name) else { throw DatasetError.pathLeavesDataset(file: yamlPath, line: entry.line, path: name) }
             let csv = root.appendingPathComponent("\(name)/data.csv").path
             guard let table = DelimitedText(path: csv) else { throw DatasetError.notADataset(path: csv, expected: "the data.csv of stream '\(name)'") }
             let dataFolder = root.appendingPathComponent("\(name)/data").path + "/"
@@ -114,15 +95,11 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
                     return v
                 }
             }
-            let calibrationFile = try s["calibration"]?.string.map { try DatasetPath.resolve($0, under: root.path, listedIn: yamlPath, line: s["calibration"]?.mark?.line ?? 0) }
+            let calibrationFile = try entry.calibration.map { try DatasetPath.resolve($0, under: root.path, listedIn: yamlPath, line: entry.calibrationLine) }
             func camera() throws -> CameraCalibration? { try calibrationFile.map { try EuRoCSensorFile.loadCamera(path: $0) } }
             switch kind {
             case .camera, .depth:
-                let scale = Float(s["depth_scale"]?.float ?? 1000)
-                let kindName = s["kind"]?.string ?? "depth"
-                guard let depthKind = DepthMap.Kind(rawValue: kindName) else {
-                    throw invalid(s["kind"], "unknown depth kind '\(kindName)' (depth, disparity, pixelDisparity)")
-                }
+                let scale = entry.depthScale, depthKind = entry.kind
                 if kind == .camera {
                     cameras[name] = try camera()
                     streams.append(StreamDescription(StreamKey<CameraFrame>(name), metadata: StreamMetadata(camera: cameras[name])))
@@ -131,12 +108,9 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
                     streams.append(StreamDescription(StreamKey<DepthMap>(name), metadata: StreamMetadata(depth: sensor)))
                 }
                 let calibration = kind == .camera ? cameras[name] : nil
-                if kind == .camera, let videoNode = s["video"] {
-                    guard let file = videoNode.string else { throw invalid(videoNode, "'video' must be a file path") }
-                    let video = try DatasetPath.resolve(file, under: root.path, listedIn: yamlPath, line: videoNode.mark?.line ?? 0)
-                    let pixels = s["pixels"]?.string ?? "rgb"
-                    guard pixels == "rgb" || pixels == "gray" else { throw invalid(s["pixels"], "pixels must be gray or rgb, got '\(pixels)'") }
-                    try VideoStreamRows.add(stream: name, rank: rank, csv: csv, table: table, video: video, gray: grayVideo || pixels == "gray", support: videoSupport,
+                if kind == .camera, let file = entry.video {
+                    let video = try DatasetPath.resolve(file, under: root.path, listedIn: yamlPath, line: entry.videoLine)
+                    try VideoStreamRows.add(stream: name, rank: rank, csv: csv, table: table, video: video, gray: grayVideo || entry.gray, support: videoSupport,
                                             calibration: calibration, to: &rows, listing: &listing)
                     continue
                 }
@@ -173,8 +147,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
                 }
             case .faceLandmarks:
                 streams.append(StreamDescription(StreamKey<FaceLandmarks>(name), metadata: StreamMetadata(camera: try camera())))
-                let dims = s["dimensions"]?.int ?? 2
-                guard dims == 2 || dims == 5 else { throw invalid(s["dimensions"], "dimensions must be 2 (u v) or 5 (u v X Y Z)") }
+                let dims = entry.dimensions
                 try table.forEachRow(separatedBy: .comma) { row in
                     guard row.count > dims, (row.count - 1) % dims == 0 else {
                         throw DatasetError.malformedRow(file: csv, line: row.line, reason: "expected t_ns and groups of \(dims) numbers, found \(row.count) columns")
@@ -219,11 +192,11 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
         self.missingImages = try rows.dropMissingImages(strict: strict)
         let partners = StereoPartner.pairs(cameras)
         for i in streams.indices where partners[streams[i].name] != nil { streams[i].metadata.stereo = partners[streams[i].name] }
-        let gt = try map["ground_truth"]?.string.map { try DatasetPath.resolve($0, under: root.path, listedIn: yamlPath, line: map["ground_truth"]?.mark?.line ?? 0) }
+        let gt = try description.groundTruth.map { try DatasetPath.resolve($0, under: root.path, listedIn: yamlPath, line: description.groundTruthLine) }
         groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc) }
         if let trajectory = groundTruth {
             streams.declareGroundTruth()
-            try rows.addGroundTruth(trajectory, file: gt ?? "", rank: list.count, listing: &listing)
+            try rows.addGroundTruth(trajectory, file: gt ?? "", rank: description.streams.count, listing: &listing)
         }
         self.streams = streams
         self.listing = listing

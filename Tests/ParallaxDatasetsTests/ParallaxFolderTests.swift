@@ -8,6 +8,7 @@ import ParallaxFiles
 import ParallaxCodecs
 @testable import ParallaxDatasets
 import ParallaxOutputs
+import TestSupport
 
 @Suite struct ParallaxFolderTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -139,7 +140,7 @@ import ParallaxOutputs
         defer { try? FileManager.default.removeItem(at: folder) }
         try "format: parallax-dataset\nversion: 1\nstreams:\n  - name: cam0\n    type: lidar\n".write(to: folder.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
         #expect { _ = try ParallaxFolderSource(path: folder.path) } throws: { error in
-            "\(error)".hasSuffix("parallax.yaml:5: unknown stream type 'lidar' (camera, imu, depth, accelerometer, face_landmarks, face_anchor, box)")
+            "\(error)".contains("parallax.yaml:5:") && "\(error)".hasSuffix("streams['cam0']: unknown stream type 'lidar' (camera, imu, depth, accelerometer, face_landmarks, face_anchor, box)")
         }
         // A depth kind it does not know is an error, not silently read as metric depth.
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("depth0"), withIntermediateDirectories: true)
@@ -147,7 +148,21 @@ import ParallaxOutputs
         try "format: parallax-dataset\nversion: 1\nstreams:\n  - name: depth0\n    type: depth\n    kind: distance\n".write(
             to: folder.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
         #expect { _ = try ParallaxFolderSource(path: folder.path) } throws: { error in
-            "\(error)".hasSuffix("parallax.yaml:6: unknown depth kind 'distance' (depth, disparity, pixelDisparity)")
+            "\(error)".contains("parallax.yaml:6:") && "\(error)".contains("unknown depth kind 'distance' (depth, disparity, pixelDisparity)")
         }
+    }
+
+    @Test func aMisspeltKeyInParallaxYAMLIsAnErrorWithADidYouMean() throws {
+        let folder = try TemporaryFolder.make("parallax-yaml-typo")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("cam0"), withIntermediateDirectories: true)
+        try "".write(to: folder.appendingPathComponent("cam0/data.csv"), atomically: true, encoding: .utf8)
+        try "format: parallax-dataset\nversion: 1\nstreams:\n  - name: cam0\n    type: camera\n    calibraton: cam0/sensor.yaml\n"
+            .write(to: folder.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
+        #expect { _ = try ParallaxFolderSource(path: folder.path) } throws: { error in
+            "\(error)".contains("parallax.yaml:6:5: streams['cam0']: unknown key 'calibraton'; did you mean 'calibration'?") && error is any BadInput
+        }
+        try "format: parallax-dataset\nversion: 9\nstreams: []\n".write(to: folder.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
+        #expect { _ = try ParallaxFolderSource(path: folder.path) } throws: { "\($0)".contains("parallax.yaml:2:") && "\($0)".contains("unsupported version") }
     }
 }
