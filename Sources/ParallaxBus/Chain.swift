@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 import ParallaxFiles
 
 /// A named list of analyzers with options: what `parallax run` runs.
@@ -140,55 +139,66 @@ public struct Chain: Sendable, Equatable {
         return Chain(name: "pipeline", nodes: nodes)
     }
 
-    /// Parses a YAML chain (see the type's documentation); `file` names it in errors.
-    public static func parse(yaml: String, file: String) throws -> Chain {
-        let root: Node_?
-        do { root = try YAMLText.compose(yaml) } catch {
-            throw ChainError.syntax(message: "malformed YAML: \(error.message)", location: ChainLocation(file: file, line: error.line ?? 1, column: error.column ?? 1))
-        }
-        func loc(_ n: Node_?) -> ChainLocation? { n?.mark.map { ChainLocation(file: file, line: $0.line, column: $0.column) } }
-        guard let map = root?.mapping, let list = map["analyzers"]?.sequence else {
-            throw ChainError.syntax(message: "expected a mapping with an 'analyzers' list", location: loc(root) ?? ChainLocation(file: file, line: 1, column: 1))
-        }
-        var nodes: [Node] = []
-        for item in list {
-            guard let m = item.mapping, let name = m["analyzer"]?.string else {
-                throw ChainError.syntax(message: "each entry needs 'analyzer: NAME'", location: loc(item))
-            }
-            let known: Set<String> = ["analyzer", "as", "options", "inputs", "outputs"]
-            for (k, _) in m {
-                guard let key = k.string, !known.contains(key) else { continue }
-                let hint = Spelling.closest(to: key, in: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-                throw ChainError.syntax(message: "unknown key '\(key)' in an analyzer entry\(hint)", location: loc(k))
-            }
+    /// A YAML chain file as written, decoded by ``YAMLDecoding`` (every key known, every error
+    /// at its line and column).
+    struct File: Decodable {
+        var name: String?
+        var analyzers: [Entry]
+        enum CodingKeys: String, YAMLKnownKeys { case name, analyzers }
+    }
+
+    /// A key of a mapping whose keys are names (options, ports).
+    struct NameKey: CodingKey {
+        let stringValue: String
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    /// One analyzer entry of a chain file.
+    struct Entry: Decodable {
+        var node: Node
+        enum CodingKeys: String, YAMLKnownKeys { case analyzer, `as`, options, inputs, outputs }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let name = try c.decode(String.self, forKey: .analyzer)
+            let mark = try c.superDecoder(forKey: .analyzer).yamlMark
+            // Keys YAML sees as different (`1` and `"1"`) may name the same option or port:
+            // neither value may win in silence.
             var options: [String: String] = [:]
-            if let o = m["options"] {
-                guard let om = o.mapping else { throw ChainError.syntax(message: "'options' must be a mapping", location: loc(o)) }
-                for (k, v) in om {
-                    guard let key = k.string else { continue }
-                    guard options[key] == nil else {
-                        throw ChainError.syntax(message: "option '\(key)' is given twice to '\(name)'", location: loc(k))
-                    }
-                    options[key] = try optionText(v, key: key, location: loc(v))
+            if c.contains(.options) {
+                let o = try c.nestedContainer(keyedBy: NameKey.self, forKey: .options)
+                for key in o.allKeys {
+                    guard options[key.stringValue] == nil else { throw decoder.yamlProblem("option '\(key.stringValue)' is given twice to '\(name)'", at: CodingKeys.options) }
+                    options[key.stringValue] = try o.decode(YAMLFlowText.self, forKey: key).text
                 }
             }
             var remap: [String: String] = [:]
-            for section in ["inputs", "outputs"] {
-                guard let s = m[section] else { continue }
-                guard let sm = s.mapping else { throw ChainError.syntax(message: "'\(section)' must map port names to streams", location: loc(s)) }
-                for (k, v) in sm {
-                    guard let port = k.string, let stream = v.string, v.scalar != nil else {
-                        throw ChainError.syntax(message: "'\(section)' must map port names to stream names", location: loc(v))
-                    }
-                    guard remap[port] == nil else {
-                        throw ChainError.syntax(message: "port '\(port)' of '\(name)' is mapped twice", location: loc(k))
-                    }
-                    remap[port] = stream
+            for section in [CodingKeys.inputs, .outputs] where c.contains(section) {
+                let ports = try c.nestedContainer(keyedBy: NameKey.self, forKey: section)
+                for port in ports.allKeys {
+                    guard remap[port.stringValue] == nil else { throw decoder.yamlProblem("port '\(port.stringValue)' of '\(name)' is mapped twice", at: section) }
+                    remap[port.stringValue] = try ports.decode(String.self, forKey: port)
                 }
             }
-            nodes.append(Node(analyzer: name, instanceName: m["as"]?.string, options: options, remap: remap, location: loc(m["analyzer"])))
+            node = Node(analyzer: name, instanceName: try c.decodeIfPresent(String.self, forKey: .as), options: options, remap: remap,
+                        location: mark.map { ChainLocation(file: "", line: $0.line, column: $0.column) })
         }
-        return Chain(name: map["name"]?.string ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent, nodes: nodes)
+    }
+
+    /// Parses a YAML chain (see the type's documentation); `file` names it in errors.
+    public static func parse(yaml: String, file: String) throws -> Chain {
+        let decoded: File
+        do { decoded = try YAMLDecoding.decode(File.self, from: yaml, file: file) } catch {
+            throw ChainError.syntax(message: error.message, location: ChainLocation(file: file, line: error.line, column: error.column))
+        }
+        let nodes = decoded.analyzers.map { entry in
+            var node = entry.node
+            node.location = node.location.map { ChainLocation(file: file, line: $0.line, column: $0.column) }
+            return node
+        }
+        return Chain(name: decoded.name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent, nodes: nodes)
     }
 
     /// Builds the analyzers and checks the wiring against `sourceStreams`. Every error carries
@@ -217,27 +227,3 @@ public struct Chain: Sendable, Equatable {
         return nodes[index].location
     }
 }
-
-extension Chain {
-    /// The text an option's YAML value stands for: a scalar as written; a list or mapping in
-    /// YAML flow form (`[a, b]`, `{x: 1, y: 2}`), which the option's type reads.
-    static func optionText(_ node: Node_, key: String, location: ChainLocation?) throws -> String {
-        if let s = node.scalar { return s.string }
-        guard node.sequence != nil || node.mapping != nil else {
-            throw ChainError.syntax(message: "option '\(key)' must be a value, a list or a mapping", location: location)
-        }
-        return flowText(node)
-    }
-
-    /// `node` as one line of flow-style YAML; scalars are quoted when they hold flow syntax.
-    private static func flowText(_ node: Node_) -> String {
-        if let seq = node.sequence { return "[" + seq.map(flowText).joined(separator: ", ") + "]" }
-        if let map = node.mapping { return "{" + map.map { "\(flowText($0.key)): \(flowText($0.value))" }.joined(separator: ", ") + "}" }
-        let text = node.scalar?.string ?? ""
-        guard text.isEmpty || text.contains(where: { ",:[]{}#&*!|>'\"%@`".contains($0) }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-}
-
-/// Yams's node type (aliased: `Chain.Node` would shadow it).
-typealias Node_ = Yams.Node

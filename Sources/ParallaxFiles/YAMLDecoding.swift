@@ -67,6 +67,30 @@ extension Decoder {
 
     /// The 1-based line of the value being decoded, when it comes from YAML.
     public var yamlLine: Int? { (self as? NodeDecoder)?.node.mark?.line }
+
+    /// The 1-based line and column of the value being decoded, when it comes from YAML.
+    public var yamlMark: (line: Int, column: Int)? { (self as? NodeDecoder)?.node.mark.map { ($0.line, $0.column) } }
+}
+
+/// Any YAML value as one line of flow-style text (`3`, `[a, b]`, `{x: 1, y: 2}`): what a type
+/// that parses its own text (an analyzer option) reads. Scalars are kept as written; inside a
+/// list or mapping, a scalar holding flow syntax is quoted.
+public struct YAMLFlowText: Decodable, Sendable, Equatable {
+    public let text: String
+    public init(from decoder: any Decoder) throws {
+        guard let d = decoder as? NodeDecoder else { text = try decoder.singleValueContainer().decode(String.self); return }
+        if let s = d.node.scalar { text = s.string; return }
+        text = Self.flow(d.node)
+    }
+
+    /// `node` as one line of flow-style YAML; scalars are quoted when they hold flow syntax.
+    static func flow(_ node: Node) -> String {
+        if let seq = node.sequence { return "[" + seq.map(flow).joined(separator: ", ") + "]" }
+        if let map = node.mapping { return "{" + map.map { "\(flow($0.key)): \(flow($0.value))" }.joined(separator: ", ") + "}" }
+        let text = node.scalar?.string ?? ""
+        guard text.isEmpty || text.contains(where: { ",:[]{}#&*!|>'\"%@`".contains($0) }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
 }
 
 /// A `Decoder` over one Yams node.

@@ -164,7 +164,7 @@ struct OptionProbe: Analyzer {
         }
         let yaml = "analyzers:\n  - analyzer: doubler\n    input: {input: cam1}\n"
         #expect { _ = try Chain.parse(yaml: yaml, file: "typo.yaml") } throws: { error in
-            "\(error)".contains("typo.yaml:3:5: unknown key 'input' in an analyzer entry; did you mean 'inputs'?")
+            "\(error)".contains("typo.yaml:3:5: analyzers[0]: unknown key 'input'; did you mean 'inputs'?")
         }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// A suite simulates every scene itself: object, face and room cases run from the suite file
 /// alone, and a chain names the scene's files as `@scene/…`.
-@Suite struct BenchSceneTests {
+@Suite struct BenchRunnerTests {
     @Test func aSuiteWithInlineObjectAndFaceScenesRunsWithoutAnyFolderMadeByHand() throws {
         let folder = try TemporaryFolder.make("inline-scenes")
         defer { try? FileManager.default.removeItem(at: folder) }

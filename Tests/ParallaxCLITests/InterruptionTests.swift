@@ -9,7 +9,7 @@ import Parallax
 /// handler stops the run, the analyzers are closed and flushed, events.jsonl and run.json keep
 /// what was computed (in OUT.partial: OUT holds only finished runs), run.json names the signal,
 /// and the exit status is 128 + its number.
-@Suite struct InterruptTests {
+@Suite struct InterruptionTests {
     @Test(arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
     func aSignalStopsARunAndKeepsWhatWasComputed(_ signalNumber: Int32, _ name: String) throws {
         // 60 s of IMU at 200 Hz, replayed at sensor rate (--realtime): the run is still going

@@ -7,7 +7,7 @@ import Parallax
 import ParallaxResults
 @testable import ParallaxCLI
 
-@Suite struct BenchTests {
+@Suite struct BenchCommandTests {
     func suite(_ text: String) throws -> URL {
         let folder = Paths.temporary("suite")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -363,7 +363,7 @@ import ParallaxResults
 
 /// Issue 42: case names name files and pages, so they are checked before anything runs; an
 /// evaluation that compared nothing fails and is not recorded.
-extension BenchTests {
+extension BenchCommandTests {
     /// `x/../../../victim` (with `simulate:`, whose scratch folder `sim-NAME` is removed and
     /// re-made: this name used to remove `victim` beside `--out`), `x/y`, and names
     /// that make one file name (`a b`, `a_b`): exit 2 naming the case and the suite file, before
