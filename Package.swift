@@ -136,7 +136,7 @@ let package = Package(
         .target(name: "ParallaxImage", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         // Vision algorithms several plugins share (detectors, LK, ORB, matching, two-view
         // geometry, triangulation): know no packets.
-        .target(name: "ParallaxVision", dependencies: ["CZlib", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxVision", dependencies: ["CZlib", "ParallaxOptions", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Inertial algorithms several plugins share (strapdown propagation with its error
         // covariance, static initialization): know no packets.
         // Correlation-filter tracking (FFTW): what track-object and image tracking share.
