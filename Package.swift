@@ -22,7 +22,7 @@ let strictSettings: [SwiftSetting] = [
 /// `BuiltinPlugins.all` registers its bundle. Adding a plugin: its folder, a line here, a line there.
 let analyzerPlugins: [(name: String, dependencies: [Target.Dependency])] = [
     ("Diagnostics", ["ParallaxBus", "ParallaxPayloads", "ParallaxOutputs", "ParallaxFiles", "ParallaxImage", "ParallaxMath"]),
-    ("FeatureTracking", ["ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"]),
+    ("FeatureTracking", ["ParallaxOptions", "ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"]),
     ("Triangulation", ["ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"]),
     ("VisualInertialOdometry", ["ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxInertial", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"]),
     ("ObjectTracking", ["ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxTracking", "ParallaxImage"]),
