@@ -2,8 +2,8 @@
 //
 // Parallax: offline perception on recorded sensor data.
 // Layers (each imports only downward):
-//   ParallaxFiles (files, safely) ← ParallaxMath ← ParallaxGeometry, ParallaxImage ← ParallaxVision, ParallaxFace,
-//   ParallaxInertial, ParallaxTracking (algorithms plugins share, no packets);
+//   ParallaxFiles (files, safely), ParallaxOptions (@Parameter) ← ParallaxMath ← ParallaxGeometry, ParallaxImage ←
+//   ParallaxVision, ParallaxFace, ParallaxInertial, ParallaxTracking (algorithms plugins share, no packets);
 //   ParallaxBus (runtime, no domain) ← ParallaxPayloads (shared vocabulary) ← ParallaxCodecs ← ParallaxDatasets
 //   (sources) ← ParallaxOutputs (writers); plugins (Plugins/*) use what they import; eval, sim, video, fetch,
 //   results ← Parallax (umbrella) ← ParallaxCLI ← parallax
@@ -22,7 +22,7 @@ let strictSettings: [SwiftSetting] = [
 /// `BuiltinPlugins.all` registers its bundle. Adding a plugin: its folder, a line here, a line there.
 let analyzerPlugins: [(name: String, dependencies: [Target.Dependency])] = [
     ("Diagnostics", ["ParallaxBus", "ParallaxPayloads", "ParallaxOutputs", "ParallaxFiles", "ParallaxImage", "ParallaxMath"]),
-    ("FeatureTracking", ["ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"]),
+    ("FeatureTracking", ["ParallaxOptions", "ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"]),
     ("Triangulation", ["ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"]),
     ("VisualInertialOdometry", ["ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxInertial", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"]),
     ("ObjectTracking", ["ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxTracking", "ParallaxImage"]),
@@ -37,6 +37,7 @@ let package = Package(
     name: "Parallax",
     products: [
         .library(name: "ParallaxFiles", targets: ["ParallaxFiles"]),
+        .library(name: "ParallaxOptions", targets: ["ParallaxOptions"]),
         .library(name: "ParallaxMath", targets: ["ParallaxMath"]),
         .library(name: "ParallaxGeometry", targets: ["ParallaxGeometry"]),
         .library(name: "ParallaxBus", targets: ["ParallaxBus"]),
@@ -119,6 +120,11 @@ let package = Package(
         // and their locks), the decompression bound.
         .target(name: "ParallaxFiles", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
 
+        // Options declared once (@Parameter: documentation with unit, range, choices), on an
+        // analyzer's options or an algorithm's settings (ParameterGroup), read from `name=value`
+        // text and listed for `parallax plugins`. Below the algorithms, so they declare their own.
+        .target(name: "ParallaxOptions", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
+
         // Math: Matrix + LAPACK wrappers, small geometry, estimation.
         .target(name: "ParallaxMath", dependencies: ["CLAPACK"], swiftSettings: strictSettings),
         .target(
@@ -131,7 +137,7 @@ let package = Package(
         .target(name: "ParallaxImage", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         // Vision algorithms several plugins share (detectors, LK, ORB, matching, two-view
         // geometry, triangulation): know no packets.
-        .target(name: "ParallaxVision", dependencies: ["CZlib", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxVision", dependencies: ["CZlib", "ParallaxOptions", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Inertial algorithms several plugins share (strapdown propagation with its error
         // covariance, static initialization): know no packets.
         // Correlation-filter tracking (FFTW): what track-object and image tracking share.
@@ -143,7 +149,7 @@ let package = Package(
 
         // The bus runtime: packets, ports, sync policies, the bus, chains, options, registries. Knows
         // no sensor and no payload: what flows is whatever the plugins declare.
-        .target(name: "ParallaxBus", dependencies: ["ParallaxFiles", .product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
+        .target(name: "ParallaxBus", dependencies: ["ParallaxOptions", "ParallaxFiles", .product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
         // The shared vocabulary: payloads several plugins read or write (camera frames, IMU samples,
         // depth maps, poses, faces, anchors…) and the sensor descriptions of stream metadata.
         .target(name: "ParallaxPayloads", dependencies: ["ParallaxBus", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", "ParallaxFiles"], swiftSettings: strictSettings),
@@ -227,12 +233,13 @@ let package = Package(
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking", "ParallaxVision", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxImageTests", dependencies: ["ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxBusTests", dependencies: ["ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxBusTests", dependencies: ["ParallaxOptions", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxPayloadsTests", dependencies: ["ParallaxPayloads", "ParallaxFiles", "ParallaxBus", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["TestSupport", "Diagnostics", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxMath", "ParallaxOutputs"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxInertialTests", dependencies: ["ParallaxInertial", "ParallaxSim", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "VisualInertialOdometryTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting", "VisualInertialOdometry", "ParallaxVision"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxOptionsTests", dependencies: ["ParallaxOptions"], swiftSettings: strictSettings),
         .testTarget(name: "DepthTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ImageTrackingTests", dependencies: ["Parallax", "ParallaxTesting", "ParallaxCodecs", "ParallaxFiles"], swiftSettings: strictSettings),
         .testTarget(name: "ObjectTrackingTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),

@@ -32,19 +32,10 @@ public struct PlanesAnalyzer: Analyzer {
         @Parameter("IMU stream whose mean specific force between depth maps gives up; none") public var imu: String? = nil
         @Parameter("pose stream (T_WB; world z up) giving up; none") public var poses: String? = nil
         @Parameter("largest time between a depth map and its pose (ms)", range: 0...1000) public var poseToleranceMs = 20.0
-        @Parameter("detection grid spacing (px)", range: 1...64) public var step = 4
-        @Parameter("planes per depth map at most", range: 1...64) public var maxPlanes = 8
-        @Parameter("fewest grid points a plane needs", range: 3...1_000_000) public var minPoints = 300
-        @Parameter("inlier distance in standard deviations of the depth noise at the point's range", range: 0.1...100) public var sigmas = 3.0
-        @Parameter("points farther than this are left out (m): the sensor's useful range", range: 0.1...1000) public var maxRange = 5.0
-        @Parameter("inlier distance floor (m)", range: 0...1) public var minDistance = 0.005
-        @Parameter("inlier distance ceiling (m)", range: 0...1) public var maxDistance = 0.15
-        @Parameter("largest angle between a point's normal and its plane's (deg)", range: 1...90) public var maxNormalAngle = 30.0
+        /// The detection's own options (step, max_planes, sigmas, noise, …: ``PlaneDetector/Settings``).
+        public var detector = PlaneDetector.Settings()
         @Parameter("tolerance of horizontal and vertical (deg)", range: 0...45) public var alignmentTolerance = 10.0
         @Parameter("planes whose normal is less sure than this (σ, deg) are not reported yet", range: 0...90) public var maxNormalUncertainty = 0.25
-        @Parameter("depth noise model (sets the inlier distance): kinect, or exact (then min_distance)") public var noise = DepthNoiseOption.kinect
-        @Parameter("RANSAC iterations per plane at most", range: 1...100_000) public var iterations = 500
-        @Parameter("RANSAC seed") public var seed: UInt64 = 0
         public init() {}
     }
 
@@ -66,27 +57,15 @@ public struct PlanesAnalyzer: Analyzer {
         guard options.up.isEmpty || (options.up.count == 3 && options.up.allSatisfy(\.isFinite) && Vector3(options.up[0], options.up[1], options.up[2]).norm > 0) else {
             throw AnalyzerError.invalidOption(analyzer: Self.name, option: "up", reason: "must be three finite numbers, not all zero (x,y,z in the camera frame), got \(options.up)")
         }
-        guard options.minDistance <= options.maxDistance else {
-            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "min_distance", reason: "must not exceed max_distance (\(options.maxDistance) m)")
+        guard options.detector.minDistance <= options.detector.maxDistance else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "min_distance", reason: "must not exceed max_distance (\(options.detector.maxDistance) m)")
         }
         self.options = options
         depthPort = .each(options.depth)
         imuPort = options.imu.map { .between($0) }
         posePort = options.poses.map { .nearest($0, tolerance: Int64(options.poseToleranceMs * 1_000_000)) }
         planesPort = OutputPort("\(options.depth)/planes")
-        var settings = PlaneDetector.Settings()
-        settings.step = options.step
-        settings.maxPlanes = options.maxPlanes
-        settings.minPoints = options.minPoints
-        settings.sigmas = options.sigmas
-        settings.maxRange = options.maxRange
-        settings.minDistance = options.minDistance
-        settings.maxDistance = options.maxDistance
-        settings.maxNormalAngle = options.maxNormalAngle * .pi / 180
-        settings.iterations = options.iterations
-        settings.seed = options.seed
-        settings.noise = options.noise.model
-        detector = PlaneDetector(settings: settings)
+        detector = PlaneDetector(settings: options.detector)
         tracker = options.poses == nil ? nil : PlaneTracker()
     }
 

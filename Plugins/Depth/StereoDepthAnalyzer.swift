@@ -34,18 +34,10 @@ public struct StereoDepthAnalyzer: Analyzer {
     public struct Options: AnalyzerOptions {
         @Parameter("left camera stream (disparities are of its pixels)") public var left = "cam0"
         @Parameter("right camera stream (the partner, frames at the same times)") public var right = "cam1"
-        @Parameter("disparities searched, 0 ..< disparities (px)", range: 1...1024) public var disparities = 64
-        @Parameter("aggregation paths", rule: "4 or 8", validate: { $0 == 4 || $0 == 8 ? nil : "must be 4 or 8" }) public var paths = 8
-        @Parameter("P1: cost of a ±1 px disparity step between neighbours (census bits)", range: 0...4095) public var p1 = 10
-        @Parameter("P2: cost of a larger step where the image is flat (census bits; must exceed P1)", range: 1...4000) public var p2 = 120
-        @Parameter("P2 is lowered to P2·s/(s+|ΔI|) at intensity edges, for this s (gray levels); 0: constant", range: 0...255) public var p2IntensityScale = 16
-        @Parameter("the winner's cost must be below every other (more than 1 px away) by this fraction", range: 0...0.99) public var uniqueness = 0.1
-        @Parameter("largest left-right disagreement (px); -1: no check", range: -1...1024) public var leftRightDifference = 1
-        @Parameter("speckles (patches of similar disparity) smaller than this are removed (pixels); 0: none", range: 0...1_000_000) public var speckleWindow = 100
-        @Parameter("largest disparity step inside one speckle (px)", range: 0...1024) public var speckleRange = 2.0
+        /// The matching's own options (disparities, paths, p1, p2, …: ``SemiGlobalMatching/Options``).
+        public var matching = SemiGlobalMatching.Options()
         @Parameter("rectify the pair from the calibration: auto (when not rectified already), always, never") public var rectify = Rectify.auto
         @Parameter("largest time difference between the left frame and its partner (ms)", range: 0...1000) public var pairToleranceMs = 1.0
-        @Parameter("threads matching a pair (1 or 2; the same disparities either way)", range: 1...2) public var threads = 1
         public init() {}
     }
 
@@ -67,8 +59,8 @@ public struct StereoDepthAnalyzer: Analyzer {
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
-        guard options.p2 > options.p1 else {
-            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "p2", reason: "must exceed p1 (\(options.p1)), got \(options.p2)")
+        guard options.matching.p2 > options.matching.p1 else {
+            throw AnalyzerError.invalidOption(analyzer: Self.name, option: "p2", reason: "must exceed p1 (\(options.matching.p1)), got \(options.matching.p2)")
         }
         guard options.left != options.right else {
             throw AnalyzerError.invalidOption(analyzer: Self.name, option: "right", reason: "must name another camera than left ('\(options.left)')")
@@ -78,25 +70,14 @@ public struct StereoDepthAnalyzer: Analyzer {
         rightPort = .latest(options.right, tolerance: Int64(options.pairToleranceMs * 1_000_000))
         disparityPort = OutputPort("\(options.left)/disparity")
         depthPort = OutputPort("\(options.left)/depth")
-        var sgm = SemiGlobalMatching.Options()
-        sgm.disparities = options.disparities
-        sgm.paths = options.paths
-        sgm.smallPenalty = options.p1
-        sgm.largePenalty = options.p2
-        sgm.penaltyIntensityScale = options.p2IntensityScale
-        sgm.uniqueness = options.uniqueness
-        sgm.maxLeftRightDifference = options.leftRightDifference
-        sgm.speckleWindow = options.speckleWindow
-        sgm.speckleRange = options.speckleRange
-        sgm.threads = options.threads
-        matcher = SemiGlobalMatching(options: sgm)
+        matcher = SemiGlobalMatching(options: options.matching)
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
         let left = try context.cameraCalibration(of: leftPort), right = try context.cameraCalibration(of: rightPort)
-        guard options.disparities < left.model.width else {
+        guard options.matching.disparities < left.model.width else {
             throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "disparities",
-                                              reason: "\(options.disparities) is not below the image width (\(left.model.width) px)")
+                                              reason: "\(options.matching.disparities) is not below the image width (\(left.model.width) px)")
         }
         // T_C1C0 from the two cameras' places on the body.
         let rightFromLeft = right.bodyFromSensor.inverse * left.bodyFromSensor

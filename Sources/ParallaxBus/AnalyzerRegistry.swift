@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxFiles
+import ParallaxOptions
 
 /// Analyzers by registry name, and how to build one from textual options.
 ///
@@ -13,7 +14,8 @@ public struct AnalyzerRegistry: Sendable {
         public let name: String
         /// Default value as JSON text (`none` when unset).
         public let defaultValue: String
-        /// Documentation with unit (from the field's ``Parameter``).
+        /// Documentation with unit (from the field's ``Parameter``, on the options or in one of
+        /// their ``ParameterGroup``s).
         public let documentation: String
         /// The value's type (`integer`, `number or none`, `list of text (a,b,c)`), when declared.
         public let type: String?
@@ -50,18 +52,16 @@ public struct AnalyzerRegistry: Sendable {
 
     /// Registers `type` under `type.name` (a later registration of the same name replaces it).
     public mutating func register<A: Analyzer>(_ type: A.Type) {
-        let defaults = OptionCoding.defaults(of: A.Options.self)
-        let fields = OptionCoding.fields(of: A.Options())
-        let options = defaults.sorted { $0.key < $1.key }.map { key, value in
-            OptionInfo(name: key, defaultValue: OptionCoding.jsonText(value), documentation: fields[key]?.documentation ?? "",
-                       type: fields[key]?.typeDescription, range: fields[key]?.rangeText, choices: fields[key]?.choices)
+        let options = OptionCoding.options(of: A.Options()).map { o in
+            OptionInfo(name: o.name, defaultValue: OptionCoding.jsonText(o.defaultValue), documentation: o.declaration?.documentation ?? "",
+                       type: o.declaration?.typeDescription, range: o.declaration?.rangeText, choices: o.declaration?.choices)
         }
         // The defaults are validated like any user value: an analyzer whose defaults are invalid
         // is listed with the reason instead of with ports it would never have.
         var problem: String?
         var probe: A?
         do {
-            probe = try A(options: try OptionCoding.decode(A.Options.self, analyzer: A.name, values: [:]))
+            probe = try A(options: try OptionCoding.decode(A.Options.self, defaults: A.Options(), values: [:]))
         } catch let error as OptionCoding.ValueError {
             problem = "option '\(error.option)': \(error.reason)"
         } catch {
@@ -71,7 +71,7 @@ public struct AnalyzerRegistry: Sendable {
             name: A.name, summary: A.summary, options: options,
             defaultInputs: probe?.inputs ?? [], defaultOutputs: probe?.outputs ?? [], defaultsProblem: problem,
             make: { values, instanceName, remap in
-                let opts = try OptionCoding.decode(A.Options.self, analyzer: A.name, values: values)
+                let opts = try OptionCoding.decode(A.Options.self, defaults: A.Options(), values: values)
                 let analyzer = try A(options: opts)
                 return try AnalyzerInstance(analyzer, name: instanceName, optionSummary: values, remapping: remap)
             })

@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxMath
+import ParallaxOptions
 
 /// Finds the planes in an organized point cloud (a depth map's points, row-major, NaN where
 /// invalid), largest first: ARKit's plane detection for one depth frame.
@@ -18,27 +19,21 @@ import ParallaxMath
 /// whatever stands on it. Deterministic: the same cloud and settings give the same planes bit
 /// for bit. Up to ``Settings/maxRange`` only (the sensor's useful range).
 public struct PlaneDetector: Sendable {
-    public struct Settings: Sendable, Equatable {
-        /// Grid spacing (px).
-        public var step = 4
-        /// Planes looked for at most.
-        public var maxPlanes = 8
-        /// Fewest grid points a plane needs.
-        public var minPoints = 300
-        /// Inlier distance in σ of the depth noise at the point's range.
-        public var sigmas = 3.0
-        /// Points farther than this (m) are left out: the sensor's useful range (a Kinect's σ
-        /// reaches 4 cm at 5 m; a plane first seen there came out 0.8° and 2 cm off).
-        public var maxRange = 5.0
-        /// Inlier distance floor and ceiling (m).
-        public var minDistance = 0.005, maxDistance = 0.15
-        /// Largest angle (rad) between a point's normal and the plane's.
-        public var maxNormalAngle = 30.0 * Double.pi / 180
-        /// RANSAC iterations at most, and its seed.
-        public var iterations = 500
-        public var seed: UInt64 = 0
-        /// The sensor's depth noise.
-        public var noise = DepthNoise.kinect
+    /// How planes are found: each option declared here, once, with its unit and range (the
+    /// `planes` analyzer's options are these, under the same names).
+    public struct Settings: ParameterGroup, Equatable {
+        @Parameter("detection grid spacing (px)", range: 1...64) public var step = 4
+        @Parameter("planes per depth map at most", range: 1...64) public var maxPlanes = 8
+        @Parameter("fewest grid points a plane needs", range: 3...1_000_000) public var minPoints = 300
+        @Parameter("inlier distance in standard deviations of the depth noise at the point's range", range: 0.1...100) public var sigmas = 3.0
+        /// (A Kinect's σ reaches 4 cm at 5 m; a plane first seen there came out 0.8° and 2 cm off.)
+        @Parameter("points farther than this are left out (m): the sensor's useful range", range: 0.1...1000) public var maxRange = 5.0
+        @Parameter("inlier distance floor (m)", range: 0...1) public var minDistance = 0.005
+        @Parameter("inlier distance ceiling (m)", range: 0...1) public var maxDistance = 0.15
+        @Parameter("largest angle between a point's normal and its plane's (deg)", range: 1...90) public var maxNormalAngle = 30.0
+        @Parameter("depth noise model (sets the inlier distance): kinect, or exact (then min_distance)") public var noise = DepthNoiseOption.kinect
+        @Parameter("RANSAC iterations per plane at most", range: 1...100_000) public var iterations = 500
+        @Parameter("RANSAC seed") public var seed: UInt64 = 0
 
         public init() {}
     }
@@ -90,7 +85,7 @@ public struct PlaneDetector: Sendable {
     /// The inlier distance (m) at range `z` (m): ``Settings/sigmas`` σ of the noise, within the
     /// floor and ceiling.
     func inlierDistance(_ z: Double) -> Double {
-        min(settings.maxDistance, max(settings.minDistance, settings.sigmas * settings.noise.sigma(z)))
+        min(settings.maxDistance, max(settings.minDistance, settings.sigmas * settings.noise.model.sigma(z)))
     }
 
     /// The detection over the grid of every `step`-th pixel of a `width × height` image, `point`
@@ -107,7 +102,7 @@ public struct PlaneDetector: Sendable {
         let normals = Self.normals(gridPoint, width: gw, height: gh)
         var remaining = gridPoint.indices.filter { gridPoint[$0] != nil }
         var detections: [Detection] = []
-        let cosMax = cos(settings.maxNormalAngle)
+        let cosMax = cos(settings.maxNormalAngle * .pi / 180)
         // Per grid point, once: its position, inlier distance and normal (zero when it has none).
         let position = gridPoint.map { $0 ?? .zero }
         let limit = gridPoint.map { p in p.map { inlierDistance($0.z) } ?? -1 }
@@ -120,7 +115,7 @@ public struct PlaneDetector: Sendable {
         /// The noise-weighted moments of grid points.
         func moments(_ cells: [Int]) -> PlaneMoments {
             let pts = cells.map { position[$0] }
-            return PlaneMoments(pts, weights: pts.map { settings.noise.weight($0.z) })
+            return PlaneMoments(pts, weights: pts.map { settings.noise.model.weight($0.z) })
         }
         while detections.count < settings.maxPlanes, remaining.count >= max(3, settings.minPoints) {
             let candidates = remaining

@@ -29,7 +29,7 @@ extension SemiGlobalMatching {
             : [Direction(dx: -1, dy: 0), Direction(dx: 0, dy: -1)]
         let up = down.map { Direction(dx: -$0.dx, dy: -$0.dy) }
         // Path costs in bytes when they cannot exceed one (twice the disparities per operation).
-        let narrow = options.byteLanesWhereTheyFit && options.censusWidth * options.censusHeight + options.smallPenalty + options.largePenalty <= Int(UInt8.max)
+        let narrow = options.byteLanesWhereTheyFit && options.censusWidth * options.censusHeight + options.p1 + options.p2 <= Int(UInt8.max)
         let penalties = largePenalties()
         var out = [Float](repeating: .nan, count: w * h)
         let volume = w * h * depth
@@ -79,9 +79,9 @@ extension SemiGlobalMatching {
 
     /// `P2` where the gray level changes by `|ΔI|` = 0…255 between neighbours.
     func largePenalties() -> [Int] {
-        let largePenalty = options.largePenalty, scale = options.penaltyIntensityScale
+        let largePenalty = options.p2, scale = options.p2IntensityScale
         return (0..<256).map { change in
-            scale > 0 ? max(options.smallPenalty + 1, largePenalty * scale / (scale + change)) : largePenalty
+            scale > 0 ? max(options.p1 + 1, largePenalty * scale / (scale + change)) : largePenalty
         }
     }
 
@@ -123,7 +123,7 @@ extension SemiGlobalMatching {
         let large = UnsafeMutablePointer<Lanes>.allocate(capacity: 256)
         large.initialize(from: penalties.map { Lanes.splat(Scalar(truncatingIfNeeded: $0)) }, count: 256)
         defer { rows.deallocate(); minima.deallocate(); zeros.deallocate(); large.deallocate() }
-        let p1 = Lanes.splat(Scalar(truncatingIfNeeded: options.smallPenalty))
+        let p1 = Lanes.splat(Scalar(truncatingIfNeeded: options.p1))
         // The groups from `padFrom` on hold lanes beyond the searched disparities: `outside`
         // (none when the disparities fill whole groups).
         let padFrom = depth != options.disparities ? options.disparities / width * width : depth

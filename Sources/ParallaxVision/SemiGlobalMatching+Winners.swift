@@ -95,10 +95,10 @@ extension SemiGlobalMatching {
                             }
                             out[x] = value
                         }
-                        guard options.maxLeftRightDifference >= 0 else { return }
+                        guard options.leftRightDifference >= 0 else { return }
                         for x in 0..<w where integer[x] >= 0 {
                             let partner = rb[w - 1 - (x - integer[x])]
-                            if partner != Int16.max, abs(Int(partner) - integer[x]) > options.maxLeftRightDifference { out[x] = .nan }
+                            if partner != Int16.max, abs(Int(partner) - integer[x]) > options.leftRightDifference { out[x] = .nan }
                         }
                     }
                 }

@@ -1,5 +1,6 @@
 import Dispatch
 import ParallaxImage
+import ParallaxOptions
 
 /// Semi-global matching (Hirschmüller 2008) of a rectified stereo pair: a disparity for each
 /// pixel of the left image such that `left(x, y)` shows what `right(x − d, y)` shows.
@@ -22,36 +23,31 @@ import ParallaxImage
 /// other direction's sums are added row by row and each row's winners chosen at once
 /// (``aggregateAndChoose(_:gray:width:height:depth:)``, ``RowWinners``).
 public struct SemiGlobalMatching: Sendable {
-    /// How the pair is matched.
-    public struct Options: Sendable, Equatable {
-        /// Disparities searched: `0 ..< disparities` (px).
-        public var disparities = 64
-        /// Aggregation paths: 4 (left, right, up, down) or 8 (and the diagonals).
-        public var paths = 8
-        /// `P1`: cost of a ±1 px disparity change between neighbours (census bits).
-        public var smallPenalty = 10
-        /// `P2`: cost of a larger change where the image is flat (census bits).
-        public var largePenalty = 120
+    /// How the pair is matched: the options of the `stereo-depth` analyzer are these, under the
+    /// same names, each declared here once with its unit and range.
+    public struct Options: ParameterGroup, Equatable {
+        @Parameter("disparities searched, 0 ..< disparities (px)", range: 1...1024) public var disparities = 64
+        /// 4: left, right, up, down; 8: and the diagonals.
+        @Parameter("aggregation paths", rule: "4 or 8", validate: { $0 == 4 || $0 == 8 ? nil : "must be 4 or 8" }) public var paths = 8
+        @Parameter("P1: cost of a ±1 px disparity step between neighbours (census bits)", range: 0...4095) public var p1 = 10
+        @Parameter("P2: cost of a larger step where the image is flat (census bits; must exceed P1)", range: 1...4000) public var p2 = 120
         /// Where the gray level changes by `ΔI` between neighbours, `P2` becomes
-        /// `P2 · s / (s + |ΔI|)` (never below `P1 + 1`) for this `s` (gray levels); 0: constant `P2`.
-        public var penaltyIntensityScale = 16
-        /// The winner's cost must be below every cost more than 1 px from it by this fraction.
-        public var uniqueness = 0.1
+        /// `P2 · s / (s + |ΔI|)` (never below `P1 + 1`) for this `s`.
+        @Parameter("P2 is lowered to P2·s/(s+|ΔI|) at intensity edges, for this s (gray levels); 0: constant", range: 0...255) public var p2IntensityScale = 16
+        @Parameter("the winner's cost must be below every other (more than 1 px away) by this fraction", range: 0...0.99) public var uniqueness = 0.1
         /// Largest difference (px) from the right image's own winner; negative: no left-right check.
-        public var maxLeftRightDifference = 1
+        @Parameter("largest left-right disagreement (px); -1: no check", range: -1...1024) public var leftRightDifference = 1
         /// Refine to sub-pixel with a parabola through the neighbouring costs.
         public var subpixel = true
-        /// Patches of similar disparity smaller than this (pixels) are removed; 0: none.
-        public var speckleWindow = 100
-        /// Largest disparity step (px) between neighbours of one patch.
-        public var speckleRange = 2.0
+        @Parameter("speckles (patches of similar disparity) smaller than this are removed (pixels); 0: none", range: 0...1_000_000) public var speckleWindow = 100
+        /// Between neighbours of one patch.
+        @Parameter("largest disparity step inside one speckle (px)", range: 0...1024) public var speckleRange = 2.0
         /// Census window (odd sides, at most 64 pixels).
         public var censusWidth = 9
         public var censusHeight = 7
-        /// Threads (1 or 2): with 2 the cost rows and the winner rows are split in halves and
-        /// the two sweeps run at once, each into its own sums, added after (integers:
-        /// bit-identical to one thread).
-        public var threads = 1
+        /// With 2 the cost rows and the winner rows are split in halves and the two sweeps run at
+        /// once, each into its own sums, added after (integers: bit-identical to one thread).
+        @Parameter("threads matching a pair (1 or 2; the same disparities either way)", range: 1...2) public var threads = 1
         /// Path costs in bytes where they fit (window pixels + P1 + P2 ≤ 255: twice the
         /// disparities per operation); off, always in 16 bits. The same disparities either
         /// way: for tests that compare the two.
@@ -110,12 +106,12 @@ public struct SemiGlobalMatching: Sendable {
         }
         guard options.threads == 1 || options.threads == 2 else { throw MatchingError.badOption("threads must be 1 or 2, not \(options.threads)") }
         guard options.paths == 4 || options.paths == 8 else { throw MatchingError.badOption("paths must be 4 or 8, not \(options.paths)") }
-        guard options.smallPenalty >= 0, options.largePenalty > options.smallPenalty, options.largePenalty <= Self.maxLargePenalty else {
-            throw MatchingError.badOption("penalties need 0 ≤ P1 < P2 ≤ \(Self.maxLargePenalty) (P1 \(options.smallPenalty), P2 \(options.largePenalty))")
+        guard options.p1 >= 0, options.p2 > options.p1, options.p2 <= Self.maxLargePenalty else {
+            throw MatchingError.badOption("penalties need 0 ≤ P1 < P2 ≤ \(Self.maxLargePenalty) (P1 \(options.p1), P2 \(options.p2))")
         }
-        guard options.penaltyIntensityScale >= 0, options.uniqueness >= 0, options.uniqueness < 1, options.speckleWindow >= 0,
+        guard options.p2IntensityScale >= 0, options.uniqueness >= 0, options.uniqueness < 1, options.speckleWindow >= 0,
               options.speckleRange >= 0 else {
-            throw MatchingError.badOption("penalty_intensity_scale, speckle_window and speckle_range must not be negative, uniqueness in [0, 1)")
+            throw MatchingError.badOption("p2_intensity_scale, speckle_window and speckle_range must not be negative, uniqueness in [0, 1)")
         }
         guard options.censusWidth % 2 == 1, options.censusHeight % 2 == 1, options.censusWidth > 0, options.censusHeight > 0,
               options.censusWidth * options.censusHeight <= CensusTransform.maxBits else {

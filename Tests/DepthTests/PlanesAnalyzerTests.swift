@@ -74,7 +74,7 @@ import ParallaxTesting
         var options = PlanesAnalyzer.Options()
         options.depth = "depth0"
         options.poses = "groundtruth"
-        options.minPoints = 150
+        options.detector.minPoints = 150
         var h = AnalyzerHarness { try PlanesAnalyzer(options: options) }
         let depthKey = StreamKey<DepthMap>("depth0"), poseKey = StreamKey<Pose>("groundtruth")
         h.describe(depthKey, as: try #require(simulator.streams.first { $0.name == "depth0" }).metadata)

@@ -81,7 +81,7 @@ import ParallaxTesting
 
     @Test func moreDisparitiesThanPixelsAcrossIsAClearError() throws {
         var options = StereoDepthAnalyzer.Options()
-        options.disparities = 160
+        options.matching.disparities = 160
         let failure = try Self.pair(depth: 2, options: options).run().failure
         #expect("\(String(describing: failure))".contains("option 'disparities': 160 is not below the image width (160 px)"))
         var same = StereoDepthAnalyzer.Options()

@@ -131,8 +131,8 @@ func render(width: Int = 320, height: Int = 240, _ map: (Double, Double) -> (Dou
     /// it: while the panning texture slides features out of view, no new id appears until then.
     @Test func refillsOnlyBelowTheShareAsked() throws {
         var options = KLTAnalyzer.Options()
-        options.maxFeatures = 100
-        options.refillBelow = 0.7
+        options.tracker.maxFeatures = 100
+        options.tracker.refillBelow = 0.7
         var harness = AnalyzerHarness { try KLTAnalyzer(options: options) }
         let frames = (0..<16).map { k in Self.frame(render { ($0 + 12 * Double(k), $1) }) }
         for (k, f) in frames.enumerated() { harness.push(f, on: Self.cam, at: Timestamp(nanoseconds: Int64(k) * 50_000_000)) }
@@ -181,7 +181,7 @@ func render(width: Int = 320, height: Int = 240, _ map: (Double, Double) -> (Dou
 
     @Test func badOptionsAreRefused() {
         var o = KLTAnalyzer.Options()
-        o.window = 20
+        o.tracker.window = 20
         #expect(throws: AnalyzerError.self) { _ = try KLTAnalyzer(options: o) }
     }
 }
@@ -203,7 +203,7 @@ func render(width: Int = 320, height: Int = 240, _ map: (Double, Double) -> (Dou
 
     @Test func kltRunsWithFAST() throws {
         var options = KLTAnalyzer.Options()
-        options.detector = .fast
+        options.tracker.detector = .fast
         var harness = AnalyzerHarness { try KLTAnalyzer(options: options) }
         for (k, f) in KLTAnalyzerTests.panning(3).enumerated() { harness.push(f, on: KLTAnalyzerTests.cam, at: Timestamp(nanoseconds: Int64(k))) }
         let out: [Packet<FeatureTracks>] = try harness.run().packets(on: "cam0/tracks")

@@ -33,8 +33,8 @@ import ParallaxTesting
         let inIMU = imu.bodyFromSensor.rotation.inverse * turn * imu.bodyFromSensor.rotation
         func run(aided: Bool) throws -> (tracked: Int, errors: [Double]) {
             var options = KLTAnalyzer.Options()
-            options.levels = 0
-            options.ransacThreshold = 0
+            options.tracker.levels = 0
+            options.tracker.ransacThreshold = 0
             options.rotation = aided ? "cam0/gyro-rotation" : ""
             var harness = AnalyzerHarness { try KLTAnalyzer(options: options) }
             harness.describe(StreamKey<CameraFrame>("cam0"), as: StreamMetadata(camera: camera))

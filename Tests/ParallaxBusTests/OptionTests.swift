@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ParallaxTesting
 @testable import ParallaxBus
+import ParallaxOptions
 import ParallaxPayloads
 /// Options of every kind a real analyzer needs: optional, nested, lists (empty too), choices.
 struct OptionProbe: Analyzer {
@@ -32,9 +33,50 @@ struct OptionProbe: Analyzer {
     }
 }
 
+/// An algorithm's settings (as ParallaxVision's are): options declared once, below the bus.
+struct TrackingSettings: ParameterGroup, Equatable {
+    @Parameter("features kept per frame", range: 1...10_000) var maxFeatures = 200
+    @Parameter("tracking window (px)", range: 3...101) var window = 21
+    @Parameter("pyramid levels", range: 0...8) var levels = 3
+    init() {}
+}
+
+/// An analyzer whose options embed the settings as a group, beside its own stream option.
+struct GroupProbe: Analyzer {
+    static let name = "group-probe"
+    static let summary = "test: a parameter group among the options"
+    struct Options: AnalyzerOptions {
+        @Parameter("camera stream") var camera = "cam0"
+        var tracking = TrackingSettings()
+        init() {}
+    }
+    let frames: InputPort<Int>
+    let options: Options
+    init(options: Options) throws {
+        try options.checkRanges(analyzer: Self.name)
+        self.options = options
+        frames = .each(options.camera)
+    }
+    mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {}
+}
+
+/// Declares `window` itself and through its group: refused.
+struct ClashingProbe: Analyzer {
+    static let name = "clashing-probe"
+    static let summary = "test: a name declared twice"
+    struct Options: AnalyzerOptions {
+        @Parameter("its own window (px)", range: 1...9) var window = 5
+        var tracking = TrackingSettings()
+        init() {}
+    }
+    let frames = InputPort<Int>.each("cam0")
+    init(options: Options) throws { try options.checkRanges(analyzer: Self.name) }
+    mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {}
+}
+
 @Suite struct OptionTests {
     func decode(_ values: [String: String]) throws -> OptionProbe.Options {
-        try OptionCoding.decode(OptionProbe.Options.self, analyzer: OptionProbe.name, values: values)
+        try OptionCoding.decode(OptionProbe.Options.self, defaults: .init(), values: values)
     }
 
     @Test func optionalNestedListAndChoiceOptionsFromAPipeline() throws {
@@ -113,6 +155,51 @@ struct OptionProbe: Analyzer {
         #expect(entry.defaultsProblem == nil)
         // Ports come from the declarations alone, named after their properties.
         #expect(entry.defaultInputs.map(\.name) == ["frames"] && entry.defaultOutputs.map(\.name) == ["echo"])
+    }
+
+    @Test func aGroupsParametersAreTheAnalyzersOptionsListedAndCheckedLikeItsOwn() throws {
+        var registry = AnalyzerRegistry()
+        registry.register(GroupProbe.self)
+        let entry = try #require(registry.entry("group-probe"))
+        // One list sorted by name: the group's parameters among the analyzer's own, the group not.
+        #expect(entry.options.map(\.name) == ["camera", "levels", "max_features", "window"])
+        let window = try #require(entry.options.first { $0.name == "window" })
+        #expect(window == AnalyzerRegistry.OptionInfo(name: "window", defaultValue: "21", documentation: "tracking window (px)",
+                                                       type: "integer", range: "3…101", choices: nil))
+        #expect(entry.defaultsProblem == nil)
+        // Set by their flat names, checked with their ranges, misspelled with a did-you-mean.
+        let made = try registry.make("group-probe", options: ["window": "7", "maxFeatures": "50"])
+        let probe = try #require(made.analyzer as? GroupProbe)
+        #expect(probe.options.tracking.window == 7 && probe.options.tracking.maxFeatures == 50 && probe.options.tracking.levels == 3)
+        #expect(made.optionSummary == ["window": "7", "maxFeatures": "50"])   // run.json records what was typed
+        #expect { _ = try registry.make("group-probe", options: ["window": "1"]) } throws: { error in
+            "\(error)".contains("analyzer 'group-probe', option 'window' = '1': must be in 3…101")
+        }
+        #expect { _ = try registry.make("group-probe", options: ["windw": "7"]) } throws: { error in
+            "\(error)".contains("has no option 'windw'; did you mean 'window'?")
+        }
+        #expect { _ = try registry.make("group-probe", options: ["tracking": "{}"]) } throws: { error in
+            "\(error)".contains("has no option 'tracking'")
+        }
+        // Set from Swift, the group's ranges hold too.
+        var o = GroupProbe.Options()
+        o.tracking.levels = 9
+        #expect(throws: AnalyzerError.invalidOption(analyzer: "group-probe", option: "levels", reason: "must be in 0…8")) { _ = try GroupProbe(options: o) }
+    }
+
+    @Test func aNameDeclaredByTheOptionsAndTheirGroupIsRefused() throws {
+        var registry = AnalyzerRegistry()
+        registry.register(ClashingProbe.self)
+        let entry = try #require(registry.entry("clashing-probe"))
+        let reason = "declared twice: by the field window and by tracking.window (every option, in a group or not, needs a name of its own)"
+        #expect(entry.defaultsProblem == "option 'window': " + reason)
+        #expect(entry.options.filter { $0.name == "window" }.count == 2)
+        #expect { _ = try registry.make("clashing-probe", options: [:]) } throws: { error in
+            "\(error)".contains("option 'window' = '(default)': " + reason)
+        }
+        #expect(throws: AnalyzerError.invalidOption(analyzer: "clashing-probe", option: "window", reason: reason)) {
+            _ = try ClashingProbe(options: .init())
+        }
     }
 
     @Test func triggerIsNonOptionalForASingleTriggerAnalyzer() throws {

@@ -51,7 +51,7 @@ import ParallaxVision
 
     @Test func exactDepthGivesTheExactPlanes() throws {
         var settings = PlaneDetector.Settings()
-        settings.noise = .none
+        settings.noise = .exact
         let found = PlaneDetector(settings: settings).detect(points: Self.cloud([Self.floor, Self.wall], noise: .none), width: Self.camera.width, height: Self.camera.height)
         #expect(found.count == 2)
         for d in found {

@@ -215,7 +215,7 @@ import ParallaxImage
         options.paths = 5
         #expect(throws: SemiGlobalMatching.MatchingError.self) { _ = try SemiGlobalMatching(options: options).disparity(left: a, right: a) }
         options = SemiGlobalMatching.Options()
-        options.largePenalty = options.smallPenalty
+        options.p2 = options.p1
         #expect(throws: SemiGlobalMatching.MatchingError.self) { _ = try SemiGlobalMatching(options: options).disparity(left: a, right: a) }
         options = SemiGlobalMatching.Options()
         options.censusWidth = 8

@@ -1,6 +1,7 @@
 import Foundation
 
-/// One analyzer option, declared once with its documentation, unit and valid range:
+/// One option, declared once with its documentation, unit and valid range, on an analyzer's
+/// options or on an algorithm's settings (a ``ParameterGroup``):
 ///
 /// ```swift
 /// struct Options: AnalyzerOptions {
@@ -17,7 +18,8 @@ import Foundation
 /// out-of-range value is a usage error naming the option, never a trap later. `parallax
 /// plugins NAME` lists the documentation, default, type, range and choices.
 ///
-/// In JSON the wrapper is just its value.
+/// In JSON the wrapper is just its value; two parameters are equal when their values are (the
+/// declaration is the same for every value of a field).
 @propertyWrapper
 public struct Parameter<Value: OptionValue>: Sendable {
     public var wrappedValue: Value
@@ -72,8 +74,12 @@ extension Parameter: Codable {
     }
 }
 
+extension Parameter: Equatable where Value: Equatable {
+    public static func == (a: Self, b: Self) -> Bool { a.wrappedValue == b.wrappedValue }
+}
+
 /// A ``Parameter`` with its value type erased: what option parsing and `parallax plugins` use.
-protocol ParameterField {
+package protocol ParameterField {
     var documentation: String { get }
     var rangeText: String? { get }
     var choices: [String]? { get }
@@ -85,10 +91,10 @@ protocol ParameterField {
 }
 
 extension Parameter: ParameterField {
-    var choices: [String]? { Value.choices }
-    var typeDescription: String { Value.typeDescription }
-    func jsonValue(fromText text: String) throws -> Any { try Value.jsonValue(fromText: text) }
-    func problem(with value: Any) -> String? {
+    package var choices: [String]? { Value.choices }
+    package var typeDescription: String { Value.typeDescription }
+    package func jsonValue(fromText text: String) throws -> Any { try Value.jsonValue(fromText: text) }
+    package func problem(with value: Any) -> String? {
         guard let check, let other = value as? Parameter<Value> else { return nil }
         return check(other.wrappedValue)
     }
