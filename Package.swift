@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(name: "DiagnosticsTests", dependencies: ["TestSupport", "Diagnostics", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxMath", "ParallaxOutputs"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxInertialTests", dependencies: ["ParallaxInertial", "ParallaxSim", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxVIOTests", dependencies: ["ParallaxVIO", "ParallaxSim", "ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxInertial", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "VisualInertialOdometryTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting", "VisualInertialOdometry", "ParallaxVision"], swiftSettings: strictSettings),
+        .testTarget(name: "VisualInertialOdometryTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting", "VisualInertialOdometry", "ParallaxVIO", "ParallaxVision"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DepthTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ImageTrackingTests", dependencies: ["Parallax", "ParallaxTesting", "ParallaxCodecs", "ParallaxFiles"], swiftSettings: strictSettings),
