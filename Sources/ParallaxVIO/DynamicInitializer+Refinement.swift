@@ -18,6 +18,45 @@ extension DynamicInitializer {
                              gyroscopeBias: bg)
     }
 
+    /// The state at the last frame from the refined parameters `x` (`v0`, `g`, `b_g`, …): the
+    /// window preintegrated again with that gyro bias.
+    func startState(_ x: [Double], frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel) -> InertialState? {
+        let bg = Vector3(x[6], x[7], x[8])
+        guard let ps = preintegrate(frames, imu: imu, noise: noise, gyroBias: bg) else { return nil }
+        return Self.state(v0: Vector3(x[0], x[1], x[2]), g: Vector3(x[3], x[4], x[5]).normalized * gravity, bg: bg, poses: ps)
+    }
+
+    /// The start's covariance (15 × 15): `A · Σ · Aᵀ` with `Σ` the refinement's covariance of
+    /// (`v0`, `g`, `b_g`) and `A = ∂(error state)/∂(v0, g, b_g)` by central differences about
+    /// `x` (whose state is `start`); each block's own variance inflated, the accelerometer bias
+    /// given its prior, the unobservable gauge a small variance. `nil` when not finite.
+    func startCovariance(_ x: [Double], refined: Matrix, start: InertialState, frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel) -> Matrix? {
+        let columns = Self.refinedParameters
+        var a = Matrix(rows: InertialState.errorDimension, columns: columns)
+        for c in 0..<columns {
+            let h = 1e-6 * max(1, abs(x[c]))
+            var plus = x, minus = x
+            plus[c] += h
+            minus[c] -= h
+            guard let sp = startState(plus, frames: frames, imu: imu, noise: noise),
+                  let sm = startState(minus, frames: frames, imu: imu, noise: noise) else { return nil }
+            let dp = Self.error(of: sp, from: start), dm = Self.error(of: sm, from: start)
+            for i in 0..<InertialState.errorDimension { a[i, c] = (dp[i] - dm[i]) / (2 * h) }
+        }
+        guard var p = try? (try a * refined).multiplied(by: a, transposeOther: true) else { return nil }
+        // Inflate each block's own variance (as OpenVINS does), not the correlations between them.
+        for block in [InertialState.Block.rotation, InertialState.Block.velocity, InertialState.Block.gyroscopeBias] {
+            for i in 0..<3 { for j in 0..<3 { p[block + i, block + j] *= inflation } }
+        }
+        for i in 0..<3 { p[InertialState.Block.accelerometerBias + i, InertialState.Block.accelerometerBias + i] = accelerometerBiasSigma * accelerometerBiasSigma }
+        // Position and yaw are not observable: the gauge is fixed at the start, with a small
+        // variance so that the matrix stays positive definite.
+        for i in 0..<15 { p[i, i] += 1e-9 }
+        p.symmetrize()
+        guard p.isFinite else { return nil }
+        return p
+    }
+
     /// The error state (``InertialState``'s order) taking `estimate` to `state`.
     static func error(of state: InertialState, from estimate: InertialState) -> [Double] {
         let parts = [(estimate.rotation.inverse * state.rotation).log, state.position - estimate.position, state.velocity - estimate.velocity,
@@ -103,21 +142,27 @@ extension DynamicInitializer {
         guard let result = try? solver.minimize(initial: initial, residuals: residuals, jacobian: jacobian) else { return nil }
         let x = result.parameters
         let rms = (2 * result.finalCost / Double(max(1, 2 * count))).squareRoot()
-        // Σ = σ² (JᵀJ)⁻¹, its first columns; σ no smaller than what the residuals show.
-        // A feature far away leaves its depth barely determined: a tiny ridge (relative to the
-        // largest information) keeps the factorization defined without touching the 9 we keep.
-        guard let jac = try? jacobian(x) else { return nil }
+        guard let jac = try? jacobian(x), let covariance = Self.refinedCovariance(jacobian: jac, sigma: max(sigma, rms)) else { return nil }
+        return (x, covariance, rms)
+    }
+
+    /// `Σ = σ² (JᵀJ)⁻¹` of the refinement at its solution (`jacobian` of the residuals there),
+    /// its first ``refinedParameters`` rows and columns; `sigma` no smaller than what the
+    /// residuals show. A feature far away leaves its depth barely determined: a tiny ridge
+    /// (relative to the largest information) keeps the factorization defined without touching
+    /// the 9 kept.
+    static func refinedCovariance(jacobian jac: Matrix, sigma: Double) -> Matrix? {
         var gram = jac.gram()
         let ridge = 1e-12 * (0..<gram.rows).map { gram[$0, $0] }.reduce(0, max)
         for i in 0..<gram.rows { gram[i, i] += ridge }
         guard let information = try? Cholesky(gram, symmetryTolerance: nil) else { return nil }
         let free = Self.refinedParameters
-        var unit = Matrix(rows: x.count, columns: free)
+        var unit = Matrix(rows: jac.columns, columns: free)
         for i in 0..<free { unit[i, i] = 1 }
         guard let columns = try? information.solve(unit) else { return nil }
-        let scale = pow(max(sigma, rms), 2)
+        let scale = pow(sigma, 2)
         var covariance = Matrix(rows: free, columns: free)
         for i in 0..<free { for j in 0..<free { covariance[i, j] = scale * columns[i, j] } }
-        return (x, covariance, rms)
+        return covariance
     }
 }

@@ -94,68 +94,15 @@ struct DynamicInitializer {
         }
         // Gravity-free preintegration from I0 (gyro bias taken as zero here, refined below).
         guard let poses = preintegrate(frames, imu: imu, noise: noise, gyroBias: .zero) else { return .failure(.numerical) }
-        // Features: enough frames and enough parallax.
-        var tracks: [UInt64: [(k: Int, d: Vector3)]] = [:]
-        for (k, f) in frames.enumerated() {
-            for (id, n) in f.features {
-                tracks[id, default: []].append((k, poses[k].r * (imuFromCamera.rotation * Vector3(n.x, n.y, 1))))
-            }
-        }
-        // (id, its observations), ids sorted so the system is the same every run.
-        let chosen = tracks.sorted { $0.key < $1.key }.filter { _, obs in
-            guard obs.count >= minObservations, let a = obs.first?.d.normalized, let b = obs.last?.d.normalized else { return false }
-            return acos(max(-1, min(1, a.dot(b)))) * 180 / .pi >= minParallaxDegrees
-        }.prefix(maxFeatures)
-        guard chosen.count >= 10 else { return .failure(.tooFewFeatures) }
-        let ids = chosen.map(\.key)
-        let observed = chosen.map(\.value)
-
-        func solve(fixedGravity: Vector3?) -> [Double]? {
-            let unknowns = (fixedGravity == nil ? 6 : 3) + 3 * ids.count
-            let rows = 3 * observed.reduce(0) { $0 + $1.count }
-            var a = Matrix(rows: rows, columns: unknowns)
-            var b = Matrix(rows: rows, columns: 1)
-            var row = 0
-            for (j, obs) in observed.enumerated() {
-                let fc = (fixedGravity == nil ? 6 : 3) + 3 * j
-                for (k, d) in obs {
-                    let s = Matrix3.skew(d)
-                    let dt = poses[k].dt
-                    let camera = poses[k].alpha + poses[k].r * imuFromCamera.translation
-                    var rhs = s * camera
-                    if let g = fixedGravity { rhs = rhs + s * (g * (0.5 * dt * dt)) }
-                    for i in 0..<3 {
-                        for c in 0..<3 {
-                            a[row + i, fc + c] = s[i, c]               // p_f
-                            a[row + i, c] = -s[i, c] * dt              // v0
-                            if fixedGravity == nil { a[row + i, 3 + c] = -s[i, c] * 0.5 * dt * dt }   // g
-                        }
-                        b[row + i, 0] = rhs[i]
-                    }
-                    row += 3
-                }
-            }
-            return (try? a.leastSquares(b))?.elements
-        }
-        guard let free = solve(fixedGravity: nil) else { return .failure(.numerical) }
+        let (ids, observed) = chosenFeatures(frames, poses: poses, imuFromCamera: imuFromCamera)
+        guard ids.count >= 10 else { return .failure(.tooFewFeatures) }
+        guard let free = Self.alignment(observed, poses: poses, imuFromCamera: imuFromCamera, fixedGravity: nil) else { return .failure(.numerical) }
         let g0 = Vector3(free[3], free[4], free[5])
         guard g0.norm.isFinite, abs(g0.norm - gravity) <= gravityTolerance * gravity else { return .failure(.gravity(g0.norm)) }
         let g = g0.normalized * gravity
-        guard let fixed = solve(fixedGravity: g) else { return .failure(.numerical) }
+        guard let fixed = Self.alignment(observed, poses: poses, imuFromCamera: imuFromCamera, fixedGravity: g) else { return .failure(.numerical) }
         let v0 = Vector3(fixed[0], fixed[1], fixed[2])
-        // Features in front of the cameras that saw them.
-        var front = 0, total = 0
-        for (j, track) in observed.enumerated() {
-            let pf = Vector3(fixed[3 + 3 * j], fixed[4 + 3 * j], fixed[5 + 3 * j])
-            for obs in track {
-                let pose = poses[obs.k]
-                let cameraPosition: Vector3 = v0 * pose.dt + g * (0.5 * pose.dt * pose.dt) + pose.alpha + pose.r * imuFromCamera.translation
-                let ray: Vector3 = pf - cameraPosition
-                total += 1
-                if ray.dot(obs.d) > 0 { front += 1 }
-            }
-        }
-        guard Double(front) >= 0.9 * Double(total) else { return .failure(.depth) }
+        guard Self.mostlyInFront(observed, solution: fixed, v0: v0, g: g, poses: poses, imuFromCamera: imuFromCamera) else { return .failure(.depth) }
         var observations: [[(k: Int, n: Vector2)]] = []
         for id in ids {
             observations.append(frames.enumerated().compactMap { k, f in f.features[id].map { (k, $0) } })
@@ -165,35 +112,9 @@ struct DynamicInitializer {
                                            v0: v0, g: g, features: features) else { return .failure(.numerical) }
         if let limit = maxRefinedErrorNormalized, refined.rms > limit { return .failure(.residual(refined.rms)) }
         let x = refined.parameters
-        func state(_ x: [Double]) -> InertialState? {
-            let bg = Vector3(x[6], x[7], x[8])
-            guard let ps = preintegrate(frames, imu: imu, noise: noise, gyroBias: bg) else { return nil }
-            return Self.state(v0: Vector3(x[0], x[1], x[2]), g: Vector3(x[3], x[4], x[5]).normalized * gravity, bg: bg, poses: ps)
-        }
-        guard let start = state(x) else { return .failure(.numerical) }
-        // The start's covariance: A · Σ · Aᵀ, A = ∂(error state)/∂(v0, g, b_g) by central differences.
-        let columns = Self.refinedParameters
-        var a = Matrix(rows: InertialState.errorDimension, columns: columns)
-        for c in 0..<columns {
-            let h = 1e-6 * max(1, abs(x[c]))
-            var plus = x, minus = x
-            plus[c] += h
-            minus[c] -= h
-            guard let sp = state(plus), let sm = state(minus) else { return .failure(.numerical) }
-            let dp = Self.error(of: sp, from: start), dm = Self.error(of: sm, from: start)
-            for i in 0..<InertialState.errorDimension { a[i, c] = (dp[i] - dm[i]) / (2 * h) }
-        }
-        guard var p = try? (try a * refined.covariance).multiplied(by: a, transposeOther: true) else { return .failure(.numerical) }
-        // Inflate each block's own variance (as OpenVINS does), not the correlations between them.
-        for block in [InertialState.Block.rotation, InertialState.Block.velocity, InertialState.Block.gyroscopeBias] {
-            for i in 0..<3 { for j in 0..<3 { p[block + i, block + j] *= inflation } }
-        }
-        for i in 0..<3 { p[InertialState.Block.accelerometerBias + i, InertialState.Block.accelerometerBias + i] = accelerometerBiasSigma * accelerometerBiasSigma }
-        // Position and yaw are not observable: the gauge is fixed at the start, with a small
-        // variance so that the matrix stays positive definite.
-        for i in 0..<15 { p[i, i] += 1e-9 }
-        p.symmetrize()
-        guard p.isFinite else { return .failure(.numerical) }
+        guard let start = startState(x, frames: frames, imu: imu, noise: noise),
+              let p = startCovariance(x, refined: refined.covariance, start: start, frames: frames, imu: imu, noise: noise)
+        else { return .failure(.numerical) }
         let result = Start(state: start, covariance: p)
         let velocitySigma = (0..<3).map { p[InertialState.Block.velocity + $0, InertialState.Block.velocity + $0].squareRoot() }.max() ?? 0
         let tiltSigma = result.tiltSigmaDegrees
