@@ -3,7 +3,8 @@
 // Parallax: offline perception on recorded sensor data.
 // Layers (each imports only downward):
 //   ParallaxFiles (files, safely), ParallaxOptions (@Parameter) ← ParallaxMath ← ParallaxGeometry, ParallaxImage ←
-//   ParallaxVision, ParallaxFace, ParallaxInertial, ParallaxTracking (algorithms plugins share, no packets);
+//   ParallaxVision, ParallaxFace, ParallaxInertial, ParallaxTracking (algorithms plugins share, no packets) ←
+//   ParallaxVIO (the VIO estimator, no packets);
 //   ParallaxBus (runtime, no domain) ← ParallaxPayloads (shared vocabulary) ← ParallaxCodecs ← ParallaxDatasets
 //   (sources) ← ParallaxOutputs (writers); plugins (Plugins/*) use what they import; eval, sim, video, fetch,
 //   results ← Parallax (umbrella) ← ParallaxCLI ← parallax
@@ -24,7 +25,7 @@ let analyzerPlugins: [(name: String, dependencies: [Target.Dependency])] = [
     ("Diagnostics", ["ParallaxBus", "ParallaxPayloads", "ParallaxOutputs", "ParallaxFiles", "ParallaxImage", "ParallaxMath"]),
     ("FeatureTracking", ["ParallaxOptions", "ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxImage", "ParallaxMath", "ParallaxGeometry"]),
     ("Triangulation", ["ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"]),
-    ("VisualInertialOdometry", ["ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxInertial", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"]),
+    ("VisualInertialOdometry", ["ParallaxBus", "ParallaxPayloads", "ParallaxVIO", "ParallaxVision", "ParallaxMath", "ParallaxGeometry"]),
     ("ObjectTracking", ["ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxTracking", "ParallaxImage"]),
     ("FaceTracking", ["ParallaxVision", "ParallaxBus", "ParallaxPayloads", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"]),
     ("FaceLandmarks", ["CDlibFace", "ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"]),
@@ -53,6 +54,7 @@ let package = Package(
         .library(name: "ParallaxImage", targets: ["ParallaxImage"]),
         .library(name: "ParallaxVision", targets: ["ParallaxVision"]),
         .library(name: "ParallaxInertial", targets: ["ParallaxInertial"]),
+        .library(name: "ParallaxVIO", targets: ["ParallaxVIO"]),
         .library(name: "ParallaxTracking", targets: ["ParallaxTracking"]),
         .library(name: "ParallaxFace", targets: ["ParallaxFace"]),
         .library(name: "ParallaxSim", targets: ["ParallaxSim"]),
@@ -143,6 +145,9 @@ let package = Package(
         // Correlation-filter tracking (FFTW): what track-object and image tracking share.
         .target(name: "ParallaxTracking", dependencies: ["CFFTW", "ParallaxVision", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .target(name: "ParallaxInertial", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        // Visual-inertial odometry without the bus (the MSCKF estimator, its initialization, feature
+        // updates and world maps): plain inputs and estimates, no packets.
+        .target(name: "ParallaxVIO", dependencies: ["ParallaxVision", "ParallaxInertial", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Face algorithms several plugins share (canonical face, head-pose fits, eyes, One-Euro
         // filtering): know no packets.
         .target(name: "ParallaxFace", dependencies: ["ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
@@ -195,7 +200,7 @@ let package = Package(
         .target(name: "ParallaxSim", dependencies: ["ParallaxVision", "ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxBus", "ParallaxPayloads", "ParallaxFiles", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"] + analyzerPlugins.map { .target(name: $0.name) },
+            dependencies: ["ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxVIO", "ParallaxBus", "ParallaxPayloads", "ParallaxFiles", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"] + analyzerPlugins.map { .target(name: $0.name) },
             swiftSettings: strictSettings
         ),
         // The application as a library: runs, the bench, scenarios, the format sweep.
@@ -237,7 +242,8 @@ let package = Package(
         .testTarget(name: "ParallaxPayloadsTests", dependencies: ["ParallaxPayloads", "ParallaxFiles", "ParallaxBus", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["TestSupport", "Diagnostics", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxMath", "ParallaxOutputs"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxInertialTests", dependencies: ["ParallaxInertial", "ParallaxSim", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "VisualInertialOdometryTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting", "VisualInertialOdometry", "ParallaxVision"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxVIOTests", dependencies: ["ParallaxVIO", "ParallaxSim", "ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxInertial", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "VisualInertialOdometryTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting", "VisualInertialOdometry", "ParallaxVIO", "ParallaxVision"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxOptionsTests", dependencies: ["ParallaxOptions"], swiftSettings: strictSettings),
         .testTarget(name: "DepthTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting"], swiftSettings: strictSettings),

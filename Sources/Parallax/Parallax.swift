@@ -23,6 +23,7 @@
 @_exported import ParallaxImage
 @_exported import ParallaxVision
 @_exported import ParallaxInertial
+@_exported import ParallaxVIO
 @_exported import ParallaxMath
 @_exported import ParallaxSim
 

@@ -3,11 +3,11 @@ import Parallax
 import ParallaxTesting
 import ParallaxVision
 import Testing
-@testable import VisualInertialOdometry
+import VisualInertialOdometry
 
-/// The world-map side of `vio`: bad maps are clear errors when the run opens, the map builder's
-/// rules, and the filter's move into the map's frame. (Relocalization on rendered images is
-/// measured by scripts/map-relocalization.)
+/// The world-map side of `vio`: bad maps are clear errors when the run opens. (The map builder's
+/// rules and the filter's move into the map's frame: ParallaxVIOTests; relocalization on
+/// rendered images is measured by scripts/map-relocalization.)
 @Suite struct VIOWorldMapTests {
     static let camera = VIOAnalyzerTests.camera
 
@@ -69,55 +69,6 @@ import Testing
         // The right calibration opens (and, with one empty frame, finishes).
         try WorldMapFile.write(Self.map(camera: Self.camera.model, bodyFromCamera: Self.camera.bodyFromSensor), to: path)
         #expect(try Self.failure(loading: path) == "")
-    }
-
-    @Test func keyframesAreSpacedAndTheStatusFollowsItsRule() {
-        var b = MapBuilder(minDistance: 0.2, minAngleDegrees: 10, maxPointSigma: 0.05, base: nil)
-        let d = BinaryDescriptor(words: SIMD4(7, 7, 7, 7))
-        func pose(_ x: Double, yawDegrees: Double = 0) -> SE3 { SE3(rotation: SO3.exp(Vector3(0, 0, yawDegrees * .pi / 180)), translation: Vector3(x, 0, 0)) }
-        #expect(b.status(at: pose(0), time: 0, tracking: .limited(.initializing)) == .notAvailable)
-        #expect(b.status(at: pose(0), time: 0, tracking: .normal) == .limited)   // fewer than 3 keyframes
-        for (k, x) in [0.0, 0.25, 0.5].enumerated() {
-            #expect(b.wantsKeyframe(at: pose(x)))
-            b.add(MapBuilder.Keyframe(time: Timestamp(nanoseconds: Int64(k)), worldFromCamera: pose(x), features: [(UInt64(k), Vector2(50, 50), d)]), time: Double(k), tracked: [UInt64(k)])
-        }
-        #expect(!b.wantsKeyframe(at: pose(0.6)))
-        #expect(b.wantsKeyframe(at: pose(0.5, yawDegrees: 12)))
-        // New ground, and keyframes too recent to count as mapped: extending.
-        #expect(b.status(at: pose(0.55), time: 3, tracking: .normal) == .extending)
-        // Back near the first keyframe, made more than 2 s earlier: mapped.
-        #expect(b.status(at: pose(0.05), time: 3, tracking: .normal) == .mapped)
-        #expect(b.status(at: pose(0.05), time: 3, tracking: .limited(.insufficientFeatures)) == .limited)
-        // Points: vague ones stay out; only features with a point enter the map.
-        b.record(point: Vector3(1, 1, 1), sigma: 0.01, of: 0)
-        b.record(point: Vector3(2, 2, 2), sigma: 0.2, of: 1)
-        b.record(point: Vector3(3, 3, 3), sigma: 0.01, of: 99)   // tracked, not yet described …
-        #expect(b.points[99] != nil)
-        b.add(MapBuilder.Keyframe(time: Timestamp(nanoseconds: 9), worldFromCamera: pose(2), features: [(7, Vector2(60, 60), d)]), time: 9, tracked: [7])
-        #expect(b.points[99] == nil, "… and no longer tracked: dropped")
-        let map = b.worldMap(camera: Self.camera.model, bodyFromCamera: .identity)
-        #expect(map.points.map(\.position) == [Vector3(1, 1, 1)])
-        #expect(map.keyframes.count == 1 && map.keyframes[0].observations.count == 1)   // keyframes without points stay out
-    }
-
-    @Test func movingTheFilterIntoTheMapFrameTurnsStateAndCovariance() throws {
-        let state = InertialState(rotation: SO3.exp(Vector3(0.1, 0.2, 0.3)), position: Vector3(1, 2, 3), velocity: Vector3(0.5, 0, 0))
-        var p = Matrix(rows: 15, columns: 15)
-        for i in 0..<15 { p[i, i] = 1e-4 }
-        p[3, 3] = 4e-4   // position x more uncertain than y
-        var f = MSCKF(state: state, time: 0, covariance: p, calibration: .init(imuFromCamera: .identity, timeOffset: 0),
-                      propagation: IMUPropagation(noise: VIOAnalyzerTests.imuNoise), normalizedNoise: 0.001)
-        f.clone(at: Timestamp(nanoseconds: 0), angularRate: .zero)
-        try f.moveWorld(yaw: .pi / 2, translation: Vector3(10, 0, 0), positionVariance: 1e-6)
-        // x' = R_z(90°) x + t: (1, 2, 3) → (−2 + 10, 1, 3); velocity (0.5, 0, 0) → (0, 0.5, 0).
-        #expect((f.state.position - Vector3(8, 1, 3)).norm < 1e-12)
-        #expect((f.state.velocity - Vector3(0, 0.5, 0)).norm < 1e-12)
-        #expect((f.clones[0].position - Vector3(8, 1, 3)).norm < 1e-12)
-        #expect((f.state.rotation.inverse * SO3.exp(Vector3(0, 0, .pi / 2)) * state.rotation).angle < 1e-12)
-        // The uncertain x is now y; the common shift adds to every position block, correlated.
-        #expect(abs(f.covariance[3, 3] - (1e-4 + 1e-6)) < 1e-12 && abs(f.covariance[4, 4] - (4e-4 + 1e-6)) < 1e-12)
-        let c = f.cloneOffset(0) + 3
-        #expect(abs(f.covariance[4, c + 1] - (4e-4 + 1e-6)) < 1e-12)
     }
 }
 

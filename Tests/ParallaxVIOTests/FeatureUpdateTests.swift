@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-import Parallax
-@testable import VisualInertialOdometry
+import ParallaxGeometry
+import ParallaxInertial
+import ParallaxMath
+@testable import ParallaxVIO
 
 /// The feature measurement's Jacobians against finite differences of the projection, for every
 /// error coordinate the feature touches: clones' rotation and position and the camera–IMU
@@ -21,7 +23,7 @@ import Parallax
         for k in 0..<3 {
             f.state.rotation = SO3.exp(Vector3(0.1 * Double(k), -0.05, 0.2 + 0.03 * Double(k)))
             f.state.position = Vector3(0.1 * Double(k), -0.05 * Double(k), 0.02)
-            f.clone(at: Timestamp(nanoseconds: Int64(k) * 50_000_000), angularRate: Vector3(0.1, 0.2, -0.1))
+            f.clone(at: Int64(k) * 50_000_000, angularRate: Vector3(0.1, 0.2, -0.1))
         }
         return f
     }
@@ -67,28 +69,6 @@ import Parallax
                 let numeric = [(p.x - o.normalized.x) / eps, (p.y - o.normalized.y) / eps]
                 for i in 0..<2 { #expect(abs(numeric[i] - linear.hf[2 * j + i, c]) < 1e-4) }
             }
-        }
-    }
-
-    /// A clone taken while the time offset is uncertain inherits that uncertainty along the
-    /// motion: `Cov(clone) = σ² (ω, v)(ω, v)ᵀ` and `Cov(clone, t_d) = σ² (ω, v)` when the time
-    /// offset is all that is uncertain.
-    @Test func aCloneCarriesTheTimeOffsetAlongTheMotion() {
-        let sigma2 = 1e-5
-        var f = MSCKF(state: InertialState(rotation: SO3.exp(Vector3(0.3, 0.1, -0.2)), velocity: Vector3(0.5, -1, 0.2)), time: 0,
-                      covariance: Matrix(rows: 15, columns: 15),
-                      calibration: .init(imuFromCamera: .identity, timeOffset: 0), timeOffsetVariance: sigma2,
-                      propagation: IMUPropagation(noise: IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5,
-                                                                         accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-4)),
-                      normalizedNoise: 0.002)
-        let omega = Vector3(0.4, -0.3, 0.9)
-        f.clone(at: Timestamp(nanoseconds: 0), angularRate: omega)
-        let rate = [omega.x, omega.y, omega.z, 0.5, -1, 0.2]
-        let o = f.cloneOffset(0)
-        guard let td = f.timeOffsetIndex else { Issue.record("time offset not in the state"); return }
-        for i in 0..<6 {
-            #expect(abs(f.covariance[o + i, td] - sigma2 * rate[i]) < 1e-15)
-            for j in 0..<6 { #expect(abs(f.covariance[o + i, o + j] - sigma2 * rate[i] * rate[j]) < 1e-15) }
         }
     }
 }

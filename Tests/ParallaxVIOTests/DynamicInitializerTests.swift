@@ -1,7 +1,12 @@
 import Foundation
 import Testing
-import Parallax
-@testable import VisualInertialOdometry
+import ParallaxBus
+import ParallaxGeometry
+import ParallaxInertial
+import ParallaxMath
+import ParallaxPayloads
+import ParallaxSim
+@testable import ParallaxVIO
 
 /// The closed-form moving start, refined: from one second of a hand-held-like shaking motion
 /// (synthetic bearings with 0.5 px noise, an IMU with EuRoC's noise and a 0.06 rad/s gyro bias)
@@ -12,15 +17,15 @@ import Parallax
     /// bearings of the test room's landmarks (0.5 px noise) and the IMU over it (EuRoC noise, a
     /// 0.06 rad/s gyro bias); times from the first frame.
     static func window(_ controls: [SE3], frames: Int) throws -> (frames: [DynamicInitializer.Frame], imu: [IMUMeasurement], spline: SE3Spline, t0: Double, imuModel: IMUSimulator) {
-        let simulator = VIOAnalyzerTests.simulator
-        let camera = VIOAnalyzerTests.camera
+        let simulator = VIOTestScene.simulator
+        let camera = VIOTestScene.camera
         let spline = SE3Spline(start: 0, interval: 0.05, controlPoses: controls)
         let t0 = spline.validRange.lowerBound + 0.5
         var imuModel = simulator.configuration.imu
         imuModel.initialGyroBias = Vector3(0.03, -0.04, 0.03)
         let samples = imuModel.simulate(spline, from: t0 - 0.1, duration: Double(frames) / 20 + 0.3, seed: 4)
         let imu = samples.map { IMUMeasurement(time: $0.timestamp.seconds - t0, gyroscope: $0.measurement.gyroscope, accelerometer: $0.measurement.accelerometer) }
-        let points = VIOAnalyzerTests.landmarks(seed: 6)
+        let points = VIOTestScene.landmarks(seed: 6)
         var rng = SeededGenerator(seed: 21)
         var window: [DynamicInitializer.Frame] = []
         for k in 0...frames {
@@ -41,7 +46,7 @@ import Parallax
     /// 60 control poses 0.05 s apart: the test room's start pose moved by `motion(t)` (an offset
     /// in m and a turn, at t s).
     static func controls(_ motion: (Double) -> (offset: Vector3, turn: SO3)) -> [SE3] {
-        let base = VIOAnalyzerTests.simulator.spline.pose(at: VIOAnalyzerTests.simulator.spline.validRange.lowerBound)
+        let base = VIOTestScene.simulator.spline.pose(at: VIOTestScene.simulator.spline.validRange.lowerBound)
         return (0..<60).map { k in
             let (offset, turn) = motion(Double(k) * 0.05)
             return SE3(rotation: base.rotation * turn, translation: base.translation + offset)
@@ -54,8 +59,8 @@ import Parallax
     }
 
     @Test func recoversGravityVelocityAndGyroBiasWhileMoving() throws {
-        let simulator = VIOAnalyzerTests.simulator
-        let camera = VIOAnalyzerTests.camera
+        let simulator = VIOTestScene.simulator
+        let camera = VIOTestScene.camera
         // Shaking in front of the room's +x wall, as a hand-held start.
         let controls = Self.controls { t in
             (Self.shake(t), SO3.exp(Vector3(0.1 * sin(2 * .pi * 0.7 * t), 0.08 * sin(2 * .pi * 1.1 * t), 0.15 * sin(2 * .pi * 0.5 * t))))
@@ -87,8 +92,8 @@ import Parallax
     /// anyway, such a window gives a start collapsed toward zero scale whose covariance looks
     /// certain; it is refused before solving, and the shaking start is not.
     @Test func refusesAWindowAtConstantVelocity() throws {
-        let simulator = VIOAnalyzerTests.simulator
-        let camera = VIOAnalyzerTests.camera
+        let simulator = VIOTestScene.simulator
+        let camera = VIOTestScene.camera
         let controls = Self.controls { t in (Vector3(0.3, 0.1, 0) * t, SO3.exp(Vector3(0, 0, 0.2 * t))) }
         let (frames, imu, _, _, _) = try Self.window(controls, frames: 10)
         var initializer = DynamicInitializer()
@@ -106,8 +111,8 @@ import Parallax
     /// A start whose own covariance says the window did not determine it (limits tightened
     /// below what the shaking window gives) is refused with its σ, not handed to the filter.
     @Test func refusesAStartVaguerThanTheLimits() throws {
-        let simulator = VIOAnalyzerTests.simulator
-        let camera = VIOAnalyzerTests.camera
+        let simulator = VIOTestScene.simulator
+        let camera = VIOTestScene.camera
         let controls = Self.controls { t in (Self.shake(t), SO3.exp(Vector3(0, 0, 0.15 * sin(2 * .pi * 0.5 * t)))) }
         let (frames, imu, _, _, _) = try Self.window(controls, frames: 20)
         var initializer = DynamicInitializer()

@@ -1,5 +1,3 @@
-import ParallaxBus
-import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
 import ParallaxVision
@@ -12,7 +10,8 @@ import ParallaxVision
 struct MapBuilder {
     /// A keyframe whose features may still get their points.
     struct Keyframe {
-        var time: Timestamp
+        /// The frame's stamp (ns, camera clock).
+        var time: Int64
         var worldFromCamera: SE3
         var features: [(id: UInt64, pixel: Vector2, descriptor: BinaryDescriptor)]
     }
@@ -68,8 +67,8 @@ struct MapBuilder {
     }
 
     /// The mapping status of a camera at `worldFromCamera` at time `t` (s) whose tracking is
-    /// `state` (the rule in ``WorldMappingStatus``).
-    func status(at worldFromCamera: SE3, time t: Double, tracking state: TrackingState) -> WorldMappingStatus {
+    /// `state` (the rule in ``VIOMappingStatus``).
+    func status(at worldFromCamera: SE3, time t: Double, tracking state: VIOTrackingState) -> VIOMappingStatus {
         switch state {
         case .notAvailable, .limited(.initializing): return .notAvailable
         case .limited: return .limited
@@ -101,7 +100,7 @@ struct MapBuilder {
         for kf in keyframes {
             let observations = kf.features.compactMap { f in index[f.id].map { WorldMap.Observation(point: $0, pixel: f.pixel) } }
             guard !observations.isEmpty else { continue }
-            map.keyframes.append(WorldMap.Keyframe(time: kf.time.nanoseconds, worldFromCamera: kf.worldFromCamera, observations: observations))
+            map.keyframes.append(WorldMap.Keyframe(time: kf.time, worldFromCamera: kf.worldFromCamera, observations: observations))
         }
         return map
     }

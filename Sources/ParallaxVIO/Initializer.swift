@@ -1,0 +1,95 @@
+import ParallaxGeometry
+import ParallaxInertial
+import ParallaxMath
+
+/// How the filter starts (OpenVINS's inertial initializer): from a still window (the IMU still
+/// and the features moving at most ``staticMaxDisparityPx`` over it; gravity levels the
+/// attitude, the mean gyro is its bias) or, for a platform already moving, by the closed-form
+/// visual-inertial alignment of the last ``VIOSettings/dynamicWindow`` seconds
+/// (``DynamicInitializer``). A moving start the window leaves too vague is tried again a
+/// quarter window later over a longer window (at most ``longestDynamicSpan`` windows); after a
+/// reset only the frames after it count.
+struct Initializer {
+    /// What a start gives the filter: its IMU state, that state's covariance (15 × 15) and how
+    /// it was found.
+    typealias Start = (state: InertialState, covariance: Matrix, how: VIOEvent.Start)
+
+    /// The longest span a moving start waits for, in `dynamic_window`s.
+    static let longestDynamicSpan = 3.0
+    /// IMU data still for this long starts the filter (s).
+    let staticWindow: Double
+    /// Largest median feature motion over the still window (px): a slow turn passes the IMU's
+    /// test, and its rate taken as gyro bias would start the filter wrong and overconfident.
+    let staticMaxDisparityPx: Double
+    /// Whether a moving platform is started; over frames of this span (s).
+    let dynamicInit: Bool
+    let dynamicWindow: Double
+    /// The moving start, as the settings configure it.
+    let dynamic: DynamicInitializer
+    /// Frames after this time (s, IMU clock) may start a moving platform: the frame that reset
+    /// the filter and those before it belong to the lost track.
+    private var movingStartFrom = -Double.infinity
+    /// Span of frames the next moving start uses (s): `dynamicWindow`, longer after a start
+    /// refused as too uncertain; and the earliest time of that attempt.
+    private var dynamicSpan: Double
+    private var nextDynamicAttempt = -Double.infinity
+
+    init(_ settings: VIOSettings, camera: CameraCalibration) {
+        staticWindow = settings.staticWindow
+        staticMaxDisparityPx = settings.staticMaxDisparityPx
+        dynamicInit = settings.dynamicInit
+        dynamicWindow = settings.dynamicWindow
+        dynamicSpan = settings.dynamicWindow
+        var initializer = DynamicInitializer(gravityTolerance: settings.dynamicGravityTolerance,
+                                             maxRefinedErrorNormalized: settings.dynamicMaxErrorPx / camera.model.intrinsics.fx)
+        initializer.normalizedNoise = settings.pixelNoise / camera.model.intrinsics.fx
+        initializer.maxVelocitySigma = settings.dynamicMaxVelocitySigma
+        initializer.maxTiltSigmaDegrees = settings.dynamicMaxTiltSigmaDeg
+        initializer.minExcitation = settings.dynamicMinExcitation
+        dynamic = initializer
+    }
+
+    /// How far back the frames a start may need reach (s).
+    var longestWindow: Double { max(staticWindow, Self.longestDynamicSpan * dynamicWindow) }
+
+    /// The start at `t` (s) from the IMU `measurements` and the recent `views`, or `nil`: not yet.
+    mutating func start(at t: Double, imu measurements: [IMUMeasurement], views: RecentViews, noise: IMUNoiseModel, imuFromCamera: SE3) -> Start? {
+        var initializer = StaticInitializer()
+        initializer.window = staticWindow
+        let upTo = measurements.filter { $0.time <= t }
+        let start: Start
+        // The images must agree that the platform is still; where they cannot say (fewer than 10
+        // features seen over the window: a blank or dark view), the IMU's word stands.
+        if case let .success(still) = initializer.initialize(upTo), (views.motion(over: staticWindow, at: t) ?? 0) <= staticMaxDisparityPx {
+            start = (still, StaticInitializer.covariance(of: still), .still)
+        } else if dynamicInit, let first = views.frames.first(where: { $0.time > movingStartFrom && $0.time >= t - Self.longestDynamicSpan * dynamicWindow - 1e-6 }),
+                  t - first.time >= dynamicWindow * 0.95, t >= nextDynamicAttempt {
+            let frames = views.frames.filter { $0.time > movingStartFrom && $0.time >= t - dynamicSpan - 1e-6 }
+            switch dynamic.initialize(frames, imu: measurements, noise: noise, imuFromCamera: imuFromCamera) {
+            case let .success(moving):
+                start = (moving.state, moving.covariance, .moving(span: frames.last.map { $0.time - frames[0].time } ?? 0))
+            case .failure(.uncertain), .failure(.lowExcitation):
+                // The motion so far leaves the start too vague (or too smooth to fix the scale): try
+                // again a quarter window later, over a window that much longer (at most
+                // longestDynamicSpan windows).
+                dynamicSpan = min(Self.longestDynamicSpan * dynamicWindow, dynamicSpan + 0.25 * dynamicWindow)
+                nextDynamicAttempt = t + 0.25 * dynamicWindow - 1e-6
+                return nil
+            case .failure:
+                return nil
+            }
+        } else {
+            return nil
+        }
+        dynamicSpan = dynamicWindow
+        nextDynamicAttempt = -.infinity
+        return start
+    }
+
+    /// The filter was reset at `t` (s): the next start uses only the frames after it.
+    mutating func reset(at t: Double) {
+        movingStartFrom = t
+        dynamicSpan = dynamicWindow
+        nextDynamicAttempt = -.infinity
+    }
+}

@@ -1,0 +1,118 @@
+import ParallaxGeometry
+import ParallaxInertial
+import ParallaxMath
+
+/// A multi-state constraint Kalman filter (the MSCKF of Mourikis & Roumeliotis, as OpenVINS
+/// builds it): the IMU state, a sliding window of cloned IMU poses at the camera times, and their
+/// joint covariance. Features are not in the state: each is triangulated from the clones that
+/// saw it, its Jacobian's left null space removes the point from the residual, and the stacked
+/// residuals of all features update the state at once (QR-compressed, Cholesky-solved,
+/// χ²-gated). Features tracked longer than the window can join the state as landmarks
+/// (OpenVINS's SLAM features) and update it every frame they are seen.
+///
+/// Error state: the 15 inertial errors (``InertialState``), the camera–IMU calibration
+/// (``Calibration``: `δφ` of `R_IC` (right perturbation), `δp_IC` (m), `δt_d` (s)), then
+/// `(δθ, δp)` per clone, then `δp_W` per landmark. Only the calibration that is estimated is in the state (none by
+/// default), so a filter that estimates none carries and multiplies no extra columns.
+struct MSCKF {
+    /// The camera–IMU calibration the filter carries (``VIOCalibration``).
+    typealias Calibration = VIOCalibration
+
+    /// One cloned IMU pose at a camera time.
+    struct Clone {
+        /// The frame's stamp (ns, camera clock): the key its features' observations carry.
+        var time: Int64
+        var rotation: SO3
+        var position: Vector3
+        /// The pose as first estimated (propagated, before any update): the linearization point
+        /// of its measurement Jacobians when first estimates are used.
+        var firstRotation: SO3
+        var firstPosition: Vector3
+    }
+
+    /// A feature kept in the state (a "SLAM feature"): tracked longer than the window, it keeps
+    /// constraining the poses for as long as it is seen, instead of once.
+    struct Landmark {
+        var id: UInt64
+        /// `p_W` (m).
+        var position: Vector3
+    }
+
+    var state: InertialState
+    var clones: [Clone] = []
+    /// The features in the state, after the clones in the error state (3 columns each).
+    var landmarks: [Landmark] = []
+    var covariance: Matrix
+    /// The time of `state` (s since the filter's epoch).
+    var time: Double
+    let propagation: IMUPropagation
+    /// Camera–IMU extrinsics and time offset (estimated when their variance is not zero).
+    var calibration: Calibration
+    /// `T_IC`: camera to IMU.
+    var imuFromCamera: SE3 { calibration.imuFromCamera }
+    /// Image noise σ in normalized coordinates (pixel σ / focal length).
+    let normalizedNoise: Double
+    /// Whether Jacobians are evaluated at first estimates (FEJ), keeping the unobservable
+    /// directions unobservable (see ``IMUPropagation/Interval/firstEstimate(start:end:gravity:)``).
+    var usesFirstEstimates = false
+    /// The IMU state as propagated to `time`, before the updates there: the start of the next
+    /// interval's first-estimate transition.
+    var propagatedState: InertialState
+
+    /// A filter at `time` with the inertial covariance `covariance` (15 × 15). The extrinsics are
+    /// estimated when `extrinsicVariance` is given (`δφ` rad², `δp_IC` m²), the time offset when
+    /// `timeOffsetVariance` is (s²); otherwise they stay as `calibration` says.
+    init(state: InertialState, time: Double, covariance: Matrix, calibration: Calibration,
+         extrinsicVariance: (rotation: Double, translation: Double)? = nil, timeOffsetVariance: Double? = nil,
+         propagation: IMUPropagation, normalizedNoise: Double) {
+        self.state = state
+        self.time = time
+        let n = Self.imuDimension
+        extrinsicsOffset = extrinsicVariance == nil ? nil : n
+        timeOffsetIndex = timeOffsetVariance == nil ? nil : n + (extrinsicVariance == nil ? 0 : 6)
+        cloneBase = n + (extrinsicVariance == nil ? 0 : 6) + (timeOffsetVariance == nil ? 0 : 1)
+        var p = Matrix(rows: cloneBase, columns: cloneBase)
+        p.setBlock(row: 0, column: 0, covariance)
+        if let v = extrinsicVariance {
+            for i in 0..<3 { p[n + i, n + i] = v.rotation; p[n + 3 + i, n + 3 + i] = v.translation }
+        }
+        if let v = timeOffsetVariance, let k = timeOffsetIndex { p[k, k] = v }
+        self.covariance = p
+        self.propagation = propagation
+        self.calibration = calibration
+        self.normalizedNoise = normalizedNoise
+        propagatedState = state
+    }
+
+    var dimension: Int { covariance.rows }
+    static let imuDimension = InertialState.errorDimension
+
+    /// Column of the extrinsics' error block (`δφ`, `δp_IC`), when they are estimated.
+    let extrinsicsOffset: Int?
+    /// Column of the time offset's error, when it is estimated.
+    let timeOffsetIndex: Int?
+    /// Column of the first clone's block: after the IMU and the estimated calibration.
+    let cloneBase: Int
+    /// Column of clone `k`'s error block.
+    func cloneOffset(_ k: Int) -> Int { cloneBase + 6 * k }
+    /// Clone time → clone index.
+    var cloneIndex: [Int64: Int] { Dictionary(uniqueKeysWithValues: clones.enumerated().map { ($1.time, $0) }) }
+    /// Column of landmark `j`'s error block (`δp_W`): after the clones.
+    func landmarkOffset(_ j: Int) -> Int { cloneBase + 6 * clones.count + 3 * j }
+
+    /// The linearization point of clone `k`'s Jacobians: its first estimate with FEJ, else its
+    /// current one.
+    func linearizationPoint(_ k: Int) -> (rotation: SO3, position: Vector3) {
+        usesFirstEstimates ? (clones[k].firstRotation, clones[k].firstPosition) : (clones[k].rotation, clones[k].position)
+    }
+
+    /// `T_C1C0`: the stereo partner from the tracked camera (fixed; the pair's own calibration).
+    var stereoFromCamera: SE3?
+
+    /// `T_WC` of clone `k` for camera 0 (the tracked one) or 1 (its stereo partner).
+    func worldFromCamera(_ k: Int, camera: Int = 0) -> SE3 {
+        let c0 = SE3(rotation: clones[k].rotation, translation: clones[k].position) * imuFromCamera
+        guard camera != 0, let partner = stereoFromCamera else { return c0 }
+        return c0 * partner.inverse
+    }
+}

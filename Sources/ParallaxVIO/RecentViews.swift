@@ -1,0 +1,30 @@
+import ParallaxMath
+
+/// The frames of the last seconds (their times on the IMU clock, s, and feature bearings): the
+/// images' word on standing still, which the IMU cannot give for a slow steady turn or a slow
+/// walk, and the window a moving start is solved over.
+struct RecentViews {
+    /// The tracked camera's focal length (px): bearings to pixels.
+    let fx: Double
+    /// Oldest first.
+    private(set) var frames: [DynamicInitializer.Frame] = []
+
+    /// Adds the frame at `t` (s) and forgets those more than `span` s (and a margin) before it.
+    mutating func append(_ frame: VIOFeatureFrame, at t: Double, keeping span: Double) {
+        var seen: [UInt64: Vector2] = [:]
+        for f in frame.features { if let n = f.normalized { seen[f.id] = n } }
+        frames.append(DynamicInitializer.Frame(time: t, features: seen))
+        frames.removeAll { $0.time < t - span - 0.1 }
+    }
+
+    /// How far the features moved over the `window` seconds up to `t` (px): the median, over
+    /// the features seen at both ends, of their displacement (normalized units × fx); `nil` when
+    /// fewer than 10 were seen at both ends (a blank view, or a view that changed completely).
+    func motion(over window: Double, at t: Double) -> Double? {
+        guard let last = frames.last, let first = frames.first(where: { $0.time >= t - window - 1e-6 }) else { return nil }
+        var motions = first.features.compactMap { id, n in last.features[id].map { ($0 - n).norm * fx } }
+        guard motions.count >= 10 else { return nil }
+        motions.sort()
+        return motions[motions.count / 2]
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import ParallaxGeometry
+import ParallaxImage
+import ParallaxInertial
+import ParallaxMath
+import ParallaxVision
+
+/// Visual-inertial odometry without the bus (OpenVINS's `VioManager`): a sliding-window MSCKF
+/// over a camera's feature tracks and the IMU, giving metric poses `T_WB` (world
+/// gravity-aligned, z up), velocity, a 6 × 6 covariance, the IMU biases and ARKit's tracking
+/// state every frame.
+///
+/// Feed the IMU readings up to (and the first after) each frame, then the frame's tracks:
+/// ```swift
+/// var vio = VIOEstimator(settings: VIOSettings(), sensors: VIOSensors(camera: cam0, imu: imu0))
+/// for s in readingsUpToTheFrame { vio.feed(imu: s) }
+/// let estimate = vio.feed(tracks: frame)
+/// ```
+/// Per frame: the IMU state is propagated to the frame time (``Propagator``; the end is
+/// interpolated from the first reading after the frame), the pose is cloned into the window,
+/// landmarks, features whose tracks ended and, when the window is full, those seen in the
+/// oldest clone update the filter (``UpdaterSLAM``, ``UpdaterMSCKF``), and the oldest clone is
+/// marginalized. Until a start (``Initializer``) the state is `limited(initializing)`. While
+/// the platform stands still, a zero-velocity update holds it in place
+/// (``UpdaterZeroVelocity``). An IMU gap longer than ``VIOSettings/maxImuGapMs``, a state
+/// that is no longer finite or faster than ``VIOSettings/maxSpeed`` resets the filter.
+///
+/// With ``VIOSettings/mapping`` and the camera's images, it builds a world map, and with a
+/// loaded map it relocalizes into it (``WorldMapping``). What happens on the way is in
+/// ``takeEvents()``, the run's counts in ``summary``.
+public struct VIOEstimator {
+    public let settings: VIOSettings
+    public let sensors: VIOSensors
+    /// `T_IC`: camera to IMU, as calibrated.
+    let imuFromCamera: SE3
+    /// `T_IB`: body to IMU.
+    let imuFromBody: SE3
+    /// The filter, once started.
+    var filter: MSCKF?
+    var propagator: Propagator
+    var views: RecentViews
+    var initializer: Initializer
+    var database = FeatureDatabase()
+    var msckf: UpdaterMSCKF
+    var slam: UpdaterSLAM
+    var zeroVelocity: UpdaterZeroVelocity
+    var mapping: WorldMapping
+    var quality: TrackingQuality
+    /// When the filter started (s).
+    var initializedAt = 0.0
+    /// The calibration the filter started from, to report what it estimated.
+    var initialCalibration: VIOCalibration?
+    var resets = 0
+    /// What happened since the last ``takeEvents()``.
+    private var events: [VIOEvent] = []
+    /// The estimate of the last frame.
+    public private(set) var estimate: VIOEstimate?
+
+    /// An estimator with `settings` for the `sensors`; `map` (used with
+    /// ``VIOSettings/mapping``) is a world map to relocalize into.
+    public init(settings: VIOSettings, sensors: VIOSensors, map: WorldMap? = nil) {
+        self.settings = settings
+        self.sensors = sensors
+        let camera = sensors.camera
+        imuFromCamera = sensors.imu.bodyFromSensor.inverse * camera.bodyFromSensor
+        imuFromBody = sensors.imu.bodyFromSensor.inverse
+        propagator = Propagator(accelerometerRange: settings.accelerometerRange, imu: sensors.imu)
+        views = RecentViews(fx: camera.model.intrinsics.fx)
+        initializer = Initializer(settings, camera: camera)
+        // Triangulated points may miss their observations by a few σ before the update.
+        let model = FeatureUpdate(minParallaxDegrees: settings.minParallaxDegrees,
+                                  maxReprojectionNormalized: settings.triangulationMaxErrorPx / camera.model.intrinsics.fx,
+                                  gateProbability: settings.gateProbability)
+        msckf = UpdaterMSCKF(model: model, minObservations: settings.minObservations, maxFeaturesPerUpdate: settings.maxFeaturesPerUpdate)
+        slam = UpdaterSLAM(model: model, maxLandmarks: settings.landmarks, delay: settings.landmarkDelay, maxAge: settings.landmarkMaxAge,
+                           usesStereo: sensors.stereoFromCamera != nil)
+        zeroVelocity = UpdaterZeroVelocity(settings)
+        mapping = WorldMapping(settings, model: model, map: map)
+        quality = TrackingQuality(minFeaturesPer10Frames: settings.minFeaturesPer10Frames)
+    }
+
+    /// Takes an IMU reading. Feed them in time order, before the frames they precede, and the
+    /// first one after each frame before it (a repeated one is dropped).
+    public mutating func feed(imu sample: VIOIMUSample) {
+        if let event = propagator.append(sample) { events.append(event) }
+    }
+
+    /// Processes one frame's feature tracks and, when the estimator builds a world map, the
+    /// frame's `image` (its descriptors go into keyframes and relocalization); returns the
+    /// frame's estimate.
+    @discardableResult
+    public mutating func feed(tracks frame: VIOFeatureFrame, image: ImageBuffer<UInt8>? = nil) -> VIOEstimate {
+        let stamp = frame.time
+        // The frame's time on the IMU clock.
+        let t = propagator.seconds(stamp) + (filter?.calibration.timeOffset ?? settings.timeOffsetMs / 1000)
+        // Until the filter runs, also the frames a moving start may need.
+        views.append(frame, at: t, keeping: max(settings.staticWindow, settings.zuptWindow, filter == nil ? Initializer.longestDynamicSpan * settings.dynamicWindow : 0))
+        if filter == nil {
+            propagator.keep(from: t - initializer.longestWindow - 0.5)
+            initialize(at: t)
+        }
+        guard var f = filter else {
+            return publish(VIOEstimate(time: stamp, trackingState: .limited(.initializing), mappingStatus: mapping.builder == nil ? nil : .notAvailable))
+        }
+        // A gap in the IMU that the filter cannot bridge: start again.
+        if let gap = propagator.largestGap(from: f.time, to: t), gap > settings.maxImuGapMs / 1000 {
+            events.append(.imuGap(seconds: gap, frame: stamp))
+            return reset(at: stamp, time: t)
+        }
+        do {
+            let (used, still) = try update(&f, with: frame, image: image, time: t)
+            filter = f
+            propagator.trim(before: f.time, window: settings.zuptWindow)
+            let state = quality.state(used: used, still: still)
+            return publish(estimate(of: f, state: state, at: stamp, time: t))
+        } catch {
+            events.append(.failed(frame: stamp, reason: "\(error)"))
+            return reset(at: stamp, time: t)
+        }
+    }
+
+    /// What happened since the last call, in order (the analyzer's warnings).
+    public mutating func takeEvents() -> [VIOEvent] {
+        defer { events = [] }
+        return events
+    }
+
+    /// The world map so far (with the loaded one's keyframes and points), when the estimator
+    /// builds one.
+    public func worldMap() -> WorldMap? {
+        mapping.builder?.worldMap(camera: sensors.camera.model, bodyFromCamera: sensors.camera.bodyFromSensor)
+    }
+
+    // MARK: Steps
+
+    /// Starts the filter at `t` when the start's tests pass.
+    private mutating func initialize(at t: Double) {
+        guard !propagator.measurements.isEmpty,
+              let start = initializer.start(at: t, imu: propagator.measurements, views: views, noise: sensors.imu.noise, imuFromCamera: imuFromCamera)
+        else { return }
+        events.append(.initialized(time: t, start: start.how))
+        filter = MSCKF(state: start.state, time: t, covariance: start.covariance,
+                       calibration: VIOCalibration(imuFromCamera: imuFromCamera, timeOffset: settings.timeOffsetMs / 1000),
+                       extrinsicVariance: settings.estimateExtrinsics
+                           ? (pow(settings.extrinsicRotationSigmaDeg * .pi / 180, 2), pow(settings.extrinsicTranslationSigmaM, 2)) : nil,
+                       timeOffsetVariance: settings.estimateTimeOffset ? pow(settings.timeOffsetSigmaMs / 1000, 2) : nil,
+                       propagation: IMUPropagation(noise: sensors.imu.noise), normalizedNoise: settings.pixelNoise / sensors.camera.model.intrinsics.fx)
+        filter?.usesFirstEstimates = settings.firstEstimates
+        filter?.stereoFromCamera = sensors.stereoFromCamera
+        initialCalibration = filter?.calibration
+        database.removeAll()
+        slam.ids = []
+        initializedAt = t
+    }
+
+    /// One frame of the running filter: propagation, a zero-velocity update when still, the
+    /// clone, the feature updates, the oldest clone's marginalization, the health checks and the
+    /// world map's work. Returns the features used and whether the platform stood still.
+    private mutating func update(_ f: inout MSCKF, with frame: VIOFeatureFrame, image: ImageBuffer<UInt8>?, time t: Double) throws -> (used: Int, still: Bool) {
+        if try propagator.propagate(&f, to: t) { quality.saturated() }
+        let still = zeroVelocity.isStandingStill(at: t, views: views, imu: propagator.measurements)
+        if still { try zeroVelocity.update(&f) }
+        f.clone(at: frame.time, angularRate: propagator.angularRate(at: t) - f.state.gyroscopeBias)
+        record(frame)
+        var used = try slam.update(with: frame, &f)
+        used += try msckf.updateWithEndedTracks(frame.ended, database: &database, &f, mapping: &mapping)
+        used += try mapping.updateWithMapPoints(frame, &f)
+        if f.clones.count > settings.window {
+            let room = slam.room(in: f, startedAt: initializedAt)
+            used += try msckf.updateWithOldestClone(slam: &slam, room: room, database: &database, &f, mapping: &mapping)
+            database.removeObservations(at: f.clones[0].time)
+            f.marginalize(clone: 0)
+        }
+        guard f.state.isFinite, f.covariance.isFinite else { throw VIOError.diverged }
+        guard f.state.velocity.norm <= settings.maxSpeed else { throw VIOError.tooFast(f.state.velocity.norm) }
+        if let image, let event = try mapping.work(&f, frame: frame, image: image, time: t, camera: sensors.camera.model,
+                                                   landmarks: slam.ids, database: &database) {
+            events.append(event)
+        }
+        return (used, still)
+    }
+
+    /// Adds the frame's observations of the features that are neither landmarks nor tied to
+    /// map points to the database.
+    private mutating func record(_ frame: VIOFeatureFrame) {
+        for f in frame.features {
+            guard let n = f.normalized, !slam.ids.contains(f.id), mapping.anchors[f.id] == nil else { continue }
+            database.append((frame.time, n, sensors.stereoFromCamera == nil ? nil : f.stereoNormalized), of: f.id)
+        }
+    }
+
+    /// Drops the filter after the frame at `stamp` (`t` on the IMU clock); it starts again from
+    /// the frames after it.
+    private mutating func reset(at stamp: Int64, time t: Double) -> VIOEstimate {
+        resets += 1
+        filter = nil
+        initializer.reset(at: t)
+        quality.reset()
+        database.removeAll()
+        slam.ids = []
+        if mapping.reset() { events.append(.mapFrozen(frame: stamp)) }
+        return publish(VIOEstimate(time: stamp, trackingState: .notAvailable, mappingStatus: mapping.builder == nil ? nil : .notAvailable))
+    }
+
+    private mutating func publish(_ e: VIOEstimate) -> VIOEstimate {
+        estimate = e
+        return e
+    }
+}

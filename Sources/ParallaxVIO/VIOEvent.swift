@@ -1,0 +1,29 @@
+/// Something the estimator did or met that a user should hear of (the `vio` analyzer words
+/// each as a warning), in the order it happened.
+public enum VIOEvent: Sendable, Equatable {
+    /// How the filter started.
+    public enum Start: Sendable, Equatable {
+        /// From a still IMU (and still features): gravity levels it, the mean gyro is its bias.
+        case still
+        /// From the closed-form visual-inertial alignment over frames spanning `span` s.
+        case moving(span: Double)
+    }
+
+    /// An IMU sample at `time` (ns) was not finite: skipped, and so will all such samples be
+    /// (said once).
+    case nonFiniteIMU(time: Int64)
+    /// The filter started at `time` s after the first IMU sample.
+    case initialized(time: Double, start: Start)
+    /// No IMU data for `seconds` before the frame at `frame` (ns), more than
+    /// ``VIOSettings/maxImuGapMs``: the filter was reset.
+    case imuGap(seconds: Double, frame: Int64)
+    /// The filter failed at the frame at `frame` (ns) for `reason` (diverged, too fast, a
+    /// numerical failure): it was reset.
+    case failed(frame: Int64, reason: String)
+    /// A reset at the frame at `frame` (ns) without a loaded map: the world map keeps what was
+    /// mapped before and stops growing (a new start is a new frame).
+    case mapFrozen(frame: Int64)
+    /// The filter found itself in the loaded map at the frame at `frame` (ns), `time` s after
+    /// the first IMU sample, with `inliers` of `matches` descriptor matches, `rmsPixels` px RMS.
+    case relocalized(frame: Int64, time: Double, inliers: Int, matches: Int, rmsPixels: Double)
+}

@@ -1,0 +1,38 @@
+import Testing
+import ParallaxInertial
+import ParallaxMath
+@testable import ParallaxVIO
+
+/// The still start: a resting IMU levels the attitude and gives the gyro bias, but only when
+/// the features agree that nothing moves.
+@Suite struct InitializerTests {
+    /// A frame of 20 features, all shifted by `shift` (normalized units).
+    static func frame(_ k: Int, shift: Double) -> VIOFeatureFrame {
+        VIOFeatureFrame(time: Int64(k), features: (0..<20).map { i in
+            VIOFeature(id: UInt64(i), pixel: .zero, normalized: Vector2(0.01 * Double(i) + shift, -0.05), age: k + 1)
+        }, ended: [])
+    }
+
+    @Test func aRestingIMUStartsLevelUnlessTheFeaturesMove() throws {
+        var settings = VIOSettings()
+        settings.dynamicInit = false
+        var initializer = Initializer(settings, camera: VIOTestScene.camera)
+        // 1.2 s at rest, tilted: the specific force is gravity's reaction, in the IMU frame.
+        let up = Vector3(0.1, -0.2, 0.97).normalized, bias = Vector3(0.001, -0.002, 0.003)
+        let imu = (0...240).map { IMUMeasurement(time: Double($0) / 200, gyroscope: bias, accelerometer: up * 9.81) }
+        var still = RecentViews(fx: 400), moving = RecentViews(fx: 400)
+        for k in 0...24 {
+            still.append(Self.frame(k, shift: 0), at: 0.05 * Double(k), keeping: 3)
+            // 0.8 px a frame: 16 px over the 1 s window.
+            moving.append(Self.frame(k, shift: 0.002 * Double(k)), at: 0.05 * Double(k), keeping: 3)
+        }
+        let refused = initializer.start(at: 1.2, imu: imu, views: moving, noise: VIOTestScene.imuNoise, imuFromCamera: .identity)
+        #expect(refused == nil, "the features moved 16 px")
+        let started = initializer.start(at: 1.2, imu: imu, views: still, noise: VIOTestScene.imuNoise, imuFromCamera: .identity)
+        let start = try #require(started)
+        #expect(start.how == .still)
+        #expect((start.state.rotation * up - Vector3(0, 0, 1)).norm < 1e-9, "levelled: the IMU's up is the world's")
+        #expect((start.state.gyroscopeBias - bias).norm < 1e-12)
+        #expect(start.covariance.rows == 15 && start.covariance.columns == 15)
+    }
+}
