@@ -19,12 +19,7 @@ public enum SimulationPresets {
     public static func eurocOrbit(seconds: Double, seed: UInt64, width: Int = 376, still: Double = 0, stereo: Bool = false,
                                   following: SE3Spline? = nil, cameras: [CameraCalibration] = [], textures: [ImageBuffer<UInt8>]) -> SequenceSimulator {
         let s = Double(width) / 752
-        let camera = cameras.first ?? CameraCalibration(
-            model: CameraModel(width: width, height: Int((480 * s).rounded()),
-                               intrinsics: PinholeIntrinsics(fx: 458.654 * s, fy: 457.296 * s, cx: (367.215 + 0.5) * s - 0.5, cy: (248.375 + 0.5) * s - 0.5),
-                               distortion: .radialTangential(k1: -0.28340811, k2: 0.07395907, p1: 0.00019359, p2: 1.76187114e-05)),
-            bodyFromSensor: SE3(rotation: SO3(Matrix3(rows: Vector3(0, 0, 1), Vector3(-1, 0, 0), Vector3(0, -1, 0))), translation: .zero),
-            rateHz: 20, comment: "simulated, EuRoC cam0 intrinsics scaled to \(width) px, looking along body x")
+        let camera = cameras.first ?? eurocCamera(width: width)
         let surfaces = self.surfaces(textures, seed: seed)
         let spline = following ?? SyntheticMotion.orbit(seconds: seconds, still: still)
         let scene = following.map { room(around: $0, textures: surfaces) }
@@ -45,6 +40,18 @@ public enum SimulationPresets {
                 rateHz: 20, comment: "simulated, EuRoC cam1 intrinsics scaled to \(width) px, 11 cm right of cam0")
         }
         return SequenceSimulator(spline: spline, scene: scene, configuration: config)
+    }
+
+    /// The built-in rig's cam0: EuRoC cam0's intrinsics and radial-tangential distortion scaled
+    /// from its 752 px width to `width`, 20 Hz, looking along body x.
+    public static func eurocCamera(width: Int) -> CameraCalibration {
+        let s = Double(width) / 752
+        return CameraCalibration(
+            model: CameraModel(width: width, height: Int((480 * s).rounded()),
+                               intrinsics: PinholeIntrinsics(fx: 458.654 * s, fy: 457.296 * s, cx: (367.215 + 0.5) * s - 0.5, cy: (248.375 + 0.5) * s - 0.5),
+                               distortion: .radialTangential(k1: -0.28340811, k2: 0.07395907, p1: 0.00019359, p2: 1.76187114e-05)),
+            bodyFromSensor: SE3(rotation: SO3(Matrix3(rows: Vector3(0, 0, 1), Vector3(-1, 0, 0), Vector3(0, -1, 0))), translation: .zero),
+            rateHz: 20, comment: "simulated, EuRoC cam0 intrinsics scaled to \(width) px, looking along body x")
     }
 
     /// The room's surface images: `textures`, or a seeded 256 × 256 noise texture when empty.

@@ -126,12 +126,7 @@ import ParallaxFiles
         var s = Scenario()
         s.textures = ["/nonexistent/texture.png"]
         #expect { _ = try s.prepare() } throws: { error in
-            error is Scenario.InputError && "\(error)".contains("/nonexistent/texture.png") && ExitStatusProbe.isBadInput(error)
+            error is Scenario.InputError && "\(error)".contains("/nonexistent/texture.png") && error is any BadInput
         }
     }
-}
-
-/// Whether an error is classed as the user's input (``BadInput``).
-enum ExitStatusProbe {
-    static func isBadInput(_ error: any Error) -> Bool { error is any BadInput }
 }

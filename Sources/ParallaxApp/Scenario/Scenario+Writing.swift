@@ -188,7 +188,7 @@ extension Scenario {
     /// fully hidden), which Parallax and other trackers' toolkits read; with the object as a
     /// known picture (`picture.png`), its true pose per frame and the camera (`sensor.yaml`).
     private func prepareObject() throws -> Prepared {
-        var camera = try firstCamera() ?? SimulationPresets.eurocOrbit(seconds: 1, seed: seed, width: width, textures: []).configuration.camera
+        var camera = try firstCamera() ?? SimulationPresets.eurocCamera(width: width)
         camera.bodyFromSensor = .identity
         let images = try textureImages()
         let background = TexturedScene.room(min: Vector3(-4, -4, 0), max: Vector3(6, 4, 3), textures: Array(images.dropLast().isEmpty ? images : images.dropLast()))

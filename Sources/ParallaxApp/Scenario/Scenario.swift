@@ -103,7 +103,9 @@ public struct Scenario: Sendable, Equatable {
     /// often come from `../shared`). The other files set the scenario up: one missing is an error.
     public var dataFiles: [String] { [trajectory, roomAround, picture].compactMap { $0 } }
 
-    /// One line describing the settings that decide the data (the provenance's checksum covers it).
+    /// One line describing the settings that decide the data (the provenance's checksum covers
+    /// it). A room scenario that only uses the keys suites had before the scenario was one type
+    /// keeps the text it had then, so recorded runs' dataset checksums still compare.
     public var settingsDescription: String {
         "\(scene.rawValue) \(seconds) s, seed \(seed), width \(width), still \(still), stereo \(stereo), noise \(landmarkNoise)"
             + (scene == .room && depthRate == 0 && pixelNoise == 2 && depthNoise == .exact && picture == nil && format == .parallax && roomAround == nil && imu == nil
