@@ -131,7 +131,7 @@ let package = Package(
         .target(name: "ParallaxMath", dependencies: ["CLAPACK"], swiftSettings: strictSettings),
         .target(
             name: "ParallaxGeometry",
-            dependencies: ["ParallaxFiles", "ParallaxMath", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ParallaxFiles", "ParallaxMath"],
             swiftSettings: strictSettings
         ),
 
@@ -154,7 +154,7 @@ let package = Package(
 
         // The bus runtime: packets, ports, sync policies, the bus, chains, options, registries. Knows
         // no sensor and no payload: what flows is whatever the plugins declare.
-        .target(name: "ParallaxBus", dependencies: ["ParallaxOptions", "ParallaxFiles", .product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
+        .target(name: "ParallaxBus", dependencies: ["ParallaxOptions", "ParallaxFiles"], swiftSettings: strictSettings),
         // The shared vocabulary: payloads several plugins read or write (camera frames, IMU samples,
         // depth maps, poses, faces, anchors…) and the sensor descriptions of stream metadata.
         .target(name: "ParallaxPayloads", dependencies: ["ParallaxBus", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", "ParallaxFiles"], swiftSettings: strictSettings),
@@ -178,7 +178,7 @@ let package = Package(
         // image folders, stereo pairs, tracking sequences, faces, bags), inspection.
         .target(
             name: "ParallaxDatasets",
-            dependencies: ["ParallaxFiles", "ParallaxCodecs", "ParallaxBus", "ParallaxPayloads", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ParallaxFiles", "ParallaxCodecs", "ParallaxBus", "ParallaxPayloads", "ParallaxFace", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"],
             swiftSettings: strictSettings
         ),
         // Run outputs: stream file writers and their registry, the MCAP recorder for Foxglove,
@@ -193,7 +193,7 @@ let package = Package(
         .target(name: "ParallaxVideo", dependencies: ["CFFmpeg", "ParallaxFiles", "ParallaxDatasets", "ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
         // Public datasets by name: download (libcurl), verify (OpenSSL SHA-256), unpack
         // (libarchive). Its own target, so the core builds without them.
-        .target(name: "ParallaxFetch", dependencies: ["CCurl", "CArchive", "COpenSSLDigest", "ParallaxFiles", "ParallaxDatasets", .product(name: "Yams", package: "Yams"), "ParallaxPayloads"], swiftSettings: strictSettings),
+        .target(name: "ParallaxFetch", dependencies: ["CCurl", "CArchive", "COpenSSLDigest", "ParallaxFiles", "ParallaxDatasets", "ParallaxPayloads"], swiftSettings: strictSettings),
         // The benchmark results database (SQLite) and the comparison of two recorded runs.
         .target(name: "ParallaxResults", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(name: "ParallaxEval", dependencies: ["ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxCodecs", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath", "ParallaxImage"], swiftSettings: strictSettings),
@@ -229,7 +229,7 @@ let package = Package(
         .testTarget(name: "ParallaxFuzzingTests", dependencies: ["ParallaxFuzzing"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxVideoTests", dependencies: ["ParallaxVideo", "ParallaxFiles", "ParallaxDatasets", "ParallaxOutputs", "ParallaxBus", "ParallaxPayloads", "ParallaxImage", "ParallaxGeometry"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxResultsTests", dependencies: ["ParallaxResults", "CSQLite"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxFetchTests", dependencies: ["ParallaxFetch", "ParallaxDatasets", "ParallaxCLI", "CArchive"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxFetchTests", dependencies: ["ParallaxFetch", "ParallaxDatasets", "ParallaxCLI", "CArchive", "ParallaxFiles"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxAppTests", dependencies: ["TestSupport", "ParallaxApp", "Parallax", "ParallaxFiles"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxCLITests", dependencies: ["TestSupport", "ParallaxCLI", "ParallaxApp", "Parallax", "ParallaxCodecs", "ParallaxDatasets", "ParallaxFiles", "ParallaxResults", "ParallaxVision"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxSimTests", dependencies: ["TestSupport", "ParallaxSim", "ParallaxFace", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
@@ -253,7 +253,7 @@ let package = Package(
         .testTarget(name: "VideoFormatsTests", dependencies: ["Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["Parallax", "ParallaxTesting", "FaceLandmarks"], swiftSettings: strictSettings),
         .testTarget(name: "FaceTrackingTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting", "ParallaxCLI"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxGeometryTests", dependencies: ["ParallaxGeometry", "ParallaxMath", "ParallaxFiles"], swiftSettings: strictSettings),
     ] + analyzerPlugins.map { .target(name: $0.name, dependencies: $0.dependencies, path: "Plugins/\($0.name)", swiftSettings: strictSettings) },
     cxxLanguageStandard: .cxx17
 )

@@ -3,7 +3,6 @@ import ParallaxBus
 import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
-import Yams
 import ParallaxFiles
 import ParallaxCodecs
 
@@ -205,24 +204,8 @@ public enum ROS2BagFormat: DatasetFormat {
     public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
         let metadata = URL(fileURLWithPath: path).appendingPathComponent("metadata.yaml").path
         let text = FileContents.string(atPath: metadata) ?? ""
-        let doc: Node?
-        do { doc = try YAMLText.compose(text) } catch {
-            throw DatasetError.malformedRow(file: metadata, line: error.line ?? 1, reason: "malformed YAML: \(error.message)")
-        }
-        guard let info = doc?.mapping?["rosbag2_bagfile_information"]?.mapping else {
-            throw DatasetError.malformedRow(file: metadata, line: 1, reason: "no rosbag2_bagfile_information")
-        }
-        let storage = info["storage_identifier"]?.string ?? ""
-        guard storage == "mcap" else {
-            throw DatasetError.malformedRow(file: metadata, line: info["storage_identifier"]?.mark?.line ?? 1,
-                                            reason: "storage '\(storage)': Parallax reads ROS 2 bags stored as MCAP (`ros2 bag convert` turns sqlite3 bags into MCAP)")
-        }
-        let files = (info["relative_file_paths"]?.sequence ?? []).compactMap(\.string)
-        guard files.count == 1 else {
-            throw DatasetError.malformedRow(file: metadata, line: info["relative_file_paths"]?.mark?.line ?? 1,
-                                            reason: "\(files.count) storage files; Parallax reads a bag of one file (split bags are not read yet)")
-        }
-        let file = try DatasetPath.resolve(files[0], under: path, listedIn: metadata, line: info["relative_file_paths"]?.mark?.line ?? 0)
+        let description = try YAMLDecoding.decode(ROS2BagMetadata.self, from: text, file: metadata)
+        let file = try DatasetPath.resolve(description.file, under: path, listedIn: metadata, line: description.filesLine)
         return try ROSBagSource(bag: try MCAPFile(path: file), topicNames: options.topicNames, validateOrder: options.validateOrder,
                                 maxImagePixels: options.maxImagePixels)
     }

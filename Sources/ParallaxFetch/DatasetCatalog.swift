@@ -1,5 +1,5 @@
 import Foundation
-import Yams
+import ParallaxFiles
 
 /// The public datasets `parallax fetch` can download: for each, where it comes from, its
 /// licence, how Parallax reads it, and its sequences with the archive of each.
@@ -57,46 +57,12 @@ public struct DatasetCatalog: Sendable, Equatable {
         public var strip: Int?
     }
 
-    private struct File: Decodable { var datasets: [Entry] }
-
     public init(datasets: [Entry]) { self.datasets = datasets }
 
-    /// Parses catalog YAML; `file` names it in errors.
+    /// Parses catalog YAML; `file` names it in errors (``YAMLDecodingError``: file, line,
+    /// column, the field and why).
     public init(yaml: String, file: String) throws {
-        let parsed: File
-        do { parsed = try YAMLDecoder().decode(File.self, from: yaml) } catch {
-            throw FetchError.badCatalog(file: file, reason: "not a catalog: \(error)")
-        }
-        var names = Set<String>()
-        for entry in parsed.datasets {
-            // Names become file names under --to: one safe path component each.
-            if let why = Self.unsafeNameReason(entry.name) {
-                throw FetchError.badCatalog(file: file, reason: "dataset name '\(entry.name)' \(why)")
-            }
-            guard names.insert(entry.name).inserted else {
-                throw FetchError.badCatalog(file: file, reason: "dataset name '\(entry.name)' is given twice")
-            }
-            guard !entry.sequences.isEmpty else { throw FetchError.badCatalog(file: file, reason: "\(entry.name) has no sequences") }
-            var sequenceNames = Set<String>()
-            for s in entry.sequences {
-                let at = "\(entry.name) \(s.name)"
-                if let why = Self.unsafeNameReason(s.name) {
-                    throw FetchError.badCatalog(file: file, reason: "\(entry.name): sequence name '\(s.name)' \(why)")
-                }
-                guard sequenceNames.insert(s.name).inserted else {
-                    throw FetchError.badCatalog(file: file, reason: "\(entry.name): sequence name '\(s.name)' is given twice")
-                }
-                guard let url = URL(string: s.url), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
-                    throw FetchError.badCatalog(file: file, reason: "\(at): url '\(s.url)' is not http(s) or file")
-                }
-                if let sha = s.sha256, sha.count != 64 || !sha.allSatisfy(\.isHexDigit) {
-                    throw FetchError.badCatalog(file: file, reason: "\(at): sha256 must be 64 hex digits")
-                }
-                if let b = s.bytes, b <= 0 { throw FetchError.badCatalog(file: file, reason: "\(at): bytes must be > 0") }
-                if let k = s.strip, !(0...8).contains(k) { throw FetchError.badCatalog(file: file, reason: "\(at): strip must be 0…8") }
-            }
-        }
-        datasets = parsed.datasets
+        datasets = try YAMLDecoding.decode(File.self, from: yaml, file: file).datasets
     }
 
     /// Why `name` cannot be a file name inside `--to` (`nil`: it can): it must be one path

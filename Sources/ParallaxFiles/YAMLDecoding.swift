@@ -72,6 +72,22 @@ extension Decoder {
     public var yamlMark: (line: Int, column: Int)? { (self as? NodeDecoder)?.node.mark.map { ($0.line, $0.column) } }
 }
 
+extension KeyedDecodingContainer {
+    /// The list at `key` whose elements are named by `name`: a name given twice is refused at
+    /// the second element (`what 'x' is given twice`), as names identify files and cases.
+    public func decodeUniquelyNamed<T: Decodable>(_ type: T.Type, forKey key: Key, name: (T) -> String, what: String) throws -> [T] {
+        var list = try nestedUnkeyedContainer(forKey: key)
+        var seen = Set<String>(), elements: [T] = []
+        while !list.isAtEnd {
+            let element = try list.superDecoder()
+            let value = try T(from: element)
+            guard seen.insert(name(value)).inserted else { throw element.yamlProblem("\(what) '\(name(value))' is given twice") }
+            elements.append(value)
+        }
+        return elements
+    }
+}
+
 /// Any YAML value as one line of flow-style text (`3`, `[a, b]`, `{x: 1, y: 2}`): what a type
 /// that parses its own text (an analyzer option) reads. Scalars are kept as written; inside a
 /// list or mapping, a scalar holding flow syntax is quoted.
@@ -197,10 +213,20 @@ struct NodeDecoder: Decoder {
         case is UInt64.Type:
             guard let v = node.int, v >= 0 else { throw error("\(name) must be a whole number ≥ 0, got \(describe(node))") }
             return UInt64(v) as? T
+        case let integer as any FixedWidthInteger.Type:
+            // Other widths (Int64, Int32, UInt8…) within their range; their own init(from:)
+            // would come back here through a single-value container.
+            guard let v = node.int, let value = Self.exactly(v, as: integer) else {
+                throw error("\(name) must be a whole number in \(integer.min)…\(integer.max), got \(describe(node))")
+            }
+            return value as? T
         default:
             return nil
         }
     }
+
+    /// `value` as an integer of type `I`, when it fits.
+    static func exactly<I: FixedWidthInteger>(_ value: Int, as type: I.Type) -> I? { I(exactly: value) }
 
     /// A node as the user wrote it, for messages.
     func describe(_ node: Node) -> String {

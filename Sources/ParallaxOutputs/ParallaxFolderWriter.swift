@@ -3,7 +3,6 @@ import ParallaxBus
 import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
-import Yams
 import ParallaxFiles
 import ParallaxCodecs
 import ParallaxDatasets

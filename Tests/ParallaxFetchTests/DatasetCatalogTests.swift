@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ParallaxDatasets
+import ParallaxFiles
 @testable import ParallaxFetch
 
 @Suite struct DatasetCatalogTests {
@@ -40,7 +41,11 @@ import ParallaxDatasets
         ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: '..', url: 'http://h/a.zip'}]}]", "sequence name"),
         ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip', bytes: 0}]}]", "bytes"),
         ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: []}]", "no sequences"),
-        ("datasets: [{name: a, title: t}]", "not a catalog"),
+        ("datasets: [{name: a, title: t}]", "missing key 'what'"),
+        ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip', sha265: abc}]}]", "unknown key 'sha265'; did you mean 'sha256'?"),
+        ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip'}, {name: x, url: 'http://h/b.zip'}]}]", "sequence name 'x' is given twice"),
+        ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip', strip: 9}]}]", "strip must be 0…8"),
+        ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip', bytes: 1e30}]}]", "bytes"),
         ("datasets: [{name: '../../outside', title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip'}]}]", "dataset name '../../outside' is a path"),
         ("datasets: [{name: '..', title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip'}]}]", "dataset name '..' starts with '.'"),
         ("datasets: [{name: 'a\\\\b', title: t, what: w, licence: l, source: s, sequences: [{name: x, url: 'http://h/a.zip'}]}]", "is a path"),
@@ -49,8 +54,8 @@ import ParallaxDatasets
         ("datasets: [{name: a, title: t, what: w, licence: l, source: s, sequences: [{name: 'x/../../y', url: 'http://h/a.zip'}]}]", "sequence name 'x/../../y' is a path"),
     ])
     func aBadCatalogIsAnErrorNamingTheFileAndTheField(yaml: String, words: String) {
-        do { _ = try DatasetCatalog(yaml: yaml, file: "mirror.yaml"); Issue.record("accepted: \(yaml)") } catch let e as FetchError {
-            #expect(e.isBadInput && e.description.hasPrefix("mirror.yaml:") && e.description.contains(words), "\(e)")
+        do { _ = try DatasetCatalog(yaml: yaml, file: "mirror.yaml"); Issue.record("accepted: \(yaml)") } catch let e as YAMLDecodingError {
+            #expect(e.file == "mirror.yaml" && e.line == 1 && e.description.hasPrefix("mirror.yaml:1:") && e.message.contains(words), "\(e)")
         } catch { Issue.record("\(error)") }
     }
 }

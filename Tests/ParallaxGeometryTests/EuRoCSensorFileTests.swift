@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ParallaxMath
+import ParallaxFiles
 @testable import ParallaxGeometry
 
 @Suite struct EuRoCSensorFileTests {
@@ -37,64 +38,62 @@ import ParallaxMath
         }
     }
 
+    /// The error `parse` throws, as a located YAML error.
+    func yamlError(_ parse: () throws -> Void) -> YAMLDecodingError? {
+        do { try parse(); Issue.record("accepted"); return nil } catch let e as YAMLDecodingError { return e } catch { Issue.record("\(error)"); return nil }
+    }
+
     @Test func malformedYAMLNamesFileAndLine() throws {
         let text = try cameraText(replacing: "rate_hz: 20", with: "rate_hz: [20")
-        #expect {
-            _ = try EuRoCSensorFile.parseCamera(yaml: text, path: "cam0/sensor.yaml")
-        } throws: { error in
-            guard case let CalibrationError.syntax(path, line, _) = error else { return false }
-            return path == "cam0/sensor.yaml" && line != nil && "\(error)".hasPrefix("cam0/sensor.yaml:")
-        }
+        let e = yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: text, path: "cam0/sensor.yaml") }
+        #expect(e?.file == "cam0/sensor.yaml" && e?.message.hasPrefix("malformed YAML") == true && "\(e.map { "\($0)" } ?? "")".hasPrefix("cam0/sensor.yaml:"))
     }
 
     @Test func missingAndInvalidKeysAreNamed() throws {
         let noIntrinsics = try cameraText(replacing: "intrinsics:", with: "intrinsic:")
-        #expect(throws: CalibrationError.missingKey(path: "s.yaml", key: "intrinsics", line: nil)) {
-            _ = try EuRoCSensorFile.parseCamera(yaml: noIntrinsics, path: "s.yaml")
-        }
+        #expect(yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: noIntrinsics, path: "s.yaml") }?.message == "missing key 'intrinsics'")
         let shortIntrinsics = try cameraText(replacing: "[458.654, 457.296, 367.215, 248.375]", with: "[458.654, 457.296]")
-        #expect(throws: CalibrationError.invalidValue(path: "s.yaml", key: "intrinsics", line: 19, reason: "expected 4 numbers, got 2")) {
-            _ = try EuRoCSensorFile.parseCamera(yaml: shortIntrinsics, path: "s.yaml")
-        }
-        for rate in ["0", "-20", ".nan"] {
+        let short = yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: shortIntrinsics, path: "s.yaml") }
+        #expect(short?.line == 19 && short?.message == "intrinsics: expected 4 numbers, got 2", "\(String(describing: short))")
+        for rate in ["0", "-20", ".nan", "fast"] {
             let badRate = try cameraText(replacing: "rate_hz: 20", with: "rate_hz: \(rate)")
-            #expect { _ = try EuRoCSensorFile.parseCamera(yaml: badRate, path: "s.yaml") } throws: { error in
-                guard case let CalibrationError.invalidValue(_, key, _, _) = error else { return false }
-                return key == "rate_hz"
-            }
+            let e = yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: badRate, path: "s.yaml") }
+            #expect(e?.message.hasPrefix("rate_hz must be") == true, "\(String(describing: e))")
         }
         // A resolution beyond any image (and beyond Int: 1e300) is refused before anything is
         // allocated for it (an analyzer's ray table of 4e6 × 3e6 would be 96 TB).
         for huge in ["[4000000, 3000000]", "[1e300, 1]"] {
             let text = try cameraText(replacing: "[752, 480]", with: huge)
-            #expect { _ = try EuRoCSensorFile.parseCamera(yaml: text, path: "s.yaml") } throws: { error in
-                guard case let CalibrationError.invalidValue(_, key, _, reason) = error else { return false }
-                return key == "resolution" && reason.contains("megapixels")
-            }
+            let e = yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: text, path: "s.yaml") }
+            #expect(e?.message.hasPrefix("resolution:") == true && e?.message.contains("megapixels") == true, "\(String(describing: e))")
         }
         let textValue = try cameraText(replacing: "[752, 480]", with: "[752, wide]")
-        #expect(throws: CalibrationError.self) { _ = try EuRoCSensorFile.parseCamera(yaml: textValue, path: "s.yaml") }
+        #expect(yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: textValue, path: "s.yaml") }?.message == "resolution[1] must be a number, got 'wide'")
+        let infinite = try cameraText(replacing: "[752, 480]", with: "[752, .inf]")
+        #expect(yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: infinite, path: "s.yaml") }?.message.hasPrefix("resolution: expected finite numbers") == true)
         let unknownModel = try cameraText(replacing: "distortion_model: radial-tangential", with: "distortion_model: fov")
-        #expect(throws: CalibrationError.invalidValue(path: "s.yaml", key: "distortion_model", line: 20,
-                                                      reason: "'fov' is not supported (radial-tangential, equidistant or none)")) {
-            _ = try EuRoCSensorFile.parseCamera(yaml: unknownModel, path: "s.yaml")
-        }
+        let model = yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: unknownModel, path: "s.yaml") }
+        #expect(model?.line == 20 && model?.message == "distortion_model 'fov' is not supported (radial-tangential, equidistant or none)")
     }
 
     @Test func nonRigidTBSIsRejected() throws {
         let skewed = try cameraText(replacing: "0.0148655429818, -0.999880929698", with: "0.5, -0.999880929698")
-        #expect {
-            _ = try EuRoCSensorFile.parseCamera(yaml: skewed, path: "s.yaml")
-        } throws: { error in
-            guard case let CalibrationError.invalidValue(_, key, line, reason) = error else { return false }
-            return key == "T_BS" && line == 10 && reason.contains("not a rotation")
-        }
+        let e = yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: skewed, path: "s.yaml") }
+        #expect(e?.line == 10 && e?.message.hasPrefix("T_BS: ") == true && e?.message.contains("not a rotation") == true, "\(String(describing: e))")
+        let small = try cameraText(replacing: "rows: 4", with: "rows: 3")
+        #expect(yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: small, path: "s.yaml") }?.message == "T_BS: expected a 4×4 matrix, got rows=3 cols=4")
     }
 
     @Test func wrongSensorTypeIsNamed() throws {
         let imuText = try String(contentsOfFile: Fixtures.euroc("imu0/sensor.yaml"), encoding: .utf8)
-        #expect(throws: CalibrationError.wrongSensorType(path: "imu.yaml", expected: "camera", found: "imu")) {
-            _ = try EuRoCSensorFile.parseCamera(yaml: imuText, path: "imu.yaml")
-        }
+        let e = yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: imuText, path: "imu.yaml") }
+        #expect(e?.file == "imu.yaml" && e?.message == "sensor_type is 'imu', expected 'camera'")
+    }
+
+    @Test func imuNoiseMustBeNonNegative() throws {
+        let text = try String(contentsOfFile: Fixtures.euroc("imu0/sensor.yaml"), encoding: .utf8)
+        let negative = text.replacingOccurrences(of: "gyroscope_noise_density: ", with: "gyroscope_noise_density: -")
+        #expect(negative != text)
+        #expect(yamlError { _ = try EuRoCSensorFile.parseIMU(yaml: negative, path: "imu.yaml") }?.message.hasPrefix("gyroscope_noise_density must be non-negative") == true)
     }
 }
