@@ -1,22 +1,19 @@
 import Foundation
 import Testing
+import TestSupport
 import Parallax
 import ParallaxTesting
 @testable import FaceLandmarks
 
 @Suite struct FaceLandmarksAnalyzerTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let aflw = root.appendingPathComponent("../shared/data/faces/aflw2000_subset").standardized.path
+    static let aflw = RepositoryPaths.sharedData("faces/aflw2000_subset").path
     static let key = StreamKey<CameraFrame>("cam0")
 
     /// A real face (AFLW2000-3D image00050, frontal): one face, its landmarks within a few
     /// percent of the truth, and face-pose on them within a few degrees; the same id on a repeat.
-    @Test func findsARealFaceAndItsLandmarks() throws {
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("faces/aflw2000_subset"), "../shared/data/faces/aflw2000_subset is not present on this machine"))
+    func findsARealFaceAndItsLandmarks() throws {
         let folder = Self.aflw
-        guard FileManager.default.fileExists(atPath: folder) else {
-            print("skipped: ../shared/data/faces/aflw2000_subset is not present on this machine")
-            return
-        }
         let image = try ImageDecoder.decode8Bit(path: (folder as NSString).appendingPathComponent("image00050.jpg"))
         let truth = try MATFile(path: (folder as NSString).appendingPathComponent("image00050.mat")).matrix("pt3d_68", rows: 3, columns: 68)
         var h = AnalyzerHarness { try FaceLandmarksAnalyzer(options: FaceLandmarksAnalyzer.Options()) }

@@ -74,12 +74,13 @@ import ParallaxDatasets
     /// nothing takes the final folder's name.
     // ThreadSanitizer's runtime faults (SIGBUS) at start-up under any small file-size limit,
     // before main (`parallax --help` alike): this case is for the other builds.
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "under ThreadSanitizer, whose runtime cannot start under `ulimit -f`"))
+    @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"),
+          .disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "under ThreadSanitizer, whose runtime cannot start under `ulimit -f`"))
     func aFullDiskIsAnErrorNotATrap() throws {
         defer { cleanUp() }
         // 16 KiB per file: klt's tracks of the first frames already need more.
-        guard let run = try RealExecutable.start(["run", "klt camera=cam0", Paths.cut, "--quiet", "--single-thread", "--out", out.path],
-                                                 shellSetup: "ulimit -f 16; trap '' XFSZ") else { return }
+        let run = try RealExecutable.start(["run", "klt camera=cam0", Paths.cut, "--quiet", "--single-thread", "--out", out.path],
+                                           shellSetup: "ulimit -f 16; trap '' XFSZ")
         let message = run.finish()
         #expect(run.process.terminationReason == .exit, "\(message)")
         #expect(run.process.terminationStatus == 1, "\(message)")
@@ -89,9 +90,10 @@ import ParallaxDatasets
 
     /// `simulate` (like `convert` and `bench`) stops on SIGTERM with its partial folder finished
     /// and readable, exit 143.
-    @Test func simulateStopsOnASignalAndKeepsAReadableFolder() throws {
+    @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"))
+    func simulateStopsOnASignalAndKeepsAReadableFolder() throws {
         defer { cleanUp() }
-        guard let run = try RealExecutable.start(["simulate", "--seconds", "600", "--depth-rate", "0", "--out", out.path], in: Paths.root) else { return }
+        let run = try RealExecutable.start(["simulate", "--seconds", "600", "--depth-rate", "0", "--out", out.path], in: Paths.root)
         guard let message = run.interrupt(SIGTERM, once: partial.appendingPathComponent("cam0/data"), startup: 60, within: 30) else { return }
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 143)
         #expect(message.contains("SIGTERM: stopped"), "\(message)")
@@ -102,12 +104,13 @@ import ParallaxDatasets
 
     /// `bench` stops on SIGTERM while it renders a long simulated case (minutes of work), not
     /// after: the case is reported interrupted and the report of what ran is kept.
-    @Test func benchStopsOnASignalWhileSimulating() throws {
+    @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"))
+    func benchStopsOnASignalWhileSimulating() throws {
         defer { cleanUp() }
         let suite = Paths.temporary("long-suite.yaml")
         defer { try? FileManager.default.removeItem(at: suite) }
         try "runs:\n  - name: long\n    simulate: {seconds: 3000, width: 94}\n    chain: stream-stats\n".write(to: suite, atomically: true, encoding: .utf8)
-        guard let run = try RealExecutable.start(["bench", suite.path, "--out", out.path], in: Paths.root) else { return }
+        let run = try RealExecutable.start(["bench", suite.path, "--out", out.path], in: Paths.root)
         guard let message = run.interrupt(SIGTERM, once: partial.appendingPathComponent("scratch/sim-long/cam0/data"), startup: 60, within: 30) else { return }
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 143, "\(message)")
         let report = try String(contentsOf: partial.appendingPathComponent("report.md"), encoding: .utf8)
@@ -158,12 +161,16 @@ import ParallaxDatasets
     @Test func theLimitIsAnOptionWithARange() throws {
         #expect(parallax(["inspect", Paths.cut, "--max-image-megapixels", "0"]) == 2)
         #expect(parallax(["inspect", Paths.cut, "--max-image-megapixels", "nan"]) == 2)
-        // The limit is process-wide: lower it in a process of its own, not in this one.
+    }
+
+    /// The limit is process-wide: lowered in a process of its own, not in this one.
+    @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"))
+    func aLowerLimitRefusesTheCutsFrames() throws {
         let out = Paths.temporary("limit")
         defer { for u in [out, URL(fileURLWithPath: out.path + ".partial")] { try? FileManager.default.removeItem(at: u) } }
         // The cut's frames are 752×480 = 0.36 MP.
-        guard let run = try RealExecutable.start(["run", "stream-stats streams=cam0", Paths.cut, "--quiet", "--single-thread",
-                                                  "--max-image-megapixels", "0.3", "--out", out.path]) else { return }
+        let run = try RealExecutable.start(["run", "stream-stats streams=cam0", Paths.cut, "--quiet", "--single-thread",
+                                            "--max-image-megapixels", "0.3", "--out", out.path])
         let message = run.finish()
         // The calibration declares the size first: refused as bad input, naming its file and line.
         #expect(run.process.terminationStatus == 2, "\(message)")

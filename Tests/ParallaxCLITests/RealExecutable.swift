@@ -11,13 +11,21 @@ struct RealExecutable {
     let process: Process
     private let errors: Pipe
 
+    /// Whether ``Paths/executable`` is built: the condition of `@Test(.enabled(if:))` for the
+    /// tests that start it (`swift build --build-tests` builds it; `swift test` alone may not).
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: Paths.executable.path) }
+
+    struct NotBuilt: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "\(path) is not built (swift build builds it): give the test `.enabled(if: RealExecutable.isBuilt, …)`" }
+    }
+
     /// Starts `parallax arguments`, through `bash -c "SETUP; exec parallax …"` when `shellSetup`
-    /// is given (e.g. `ulimit -f 16`), in `directory`; nil (saying why) when it is not built.
-    static func start(_ arguments: [String], shellSetup: String? = nil, in directory: URL? = nil) throws -> RealExecutable? {
+    /// is given (e.g. `ulimit -f 16`), in `directory`; throws ``NotBuilt`` when it is not built
+    /// (a test that starts it is enabled only if ``isBuilt``).
+    static func start(_ arguments: [String], shellSetup: String? = nil, in directory: URL? = nil) throws -> RealExecutable {
         let binary = Paths.executable
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            print("skipped: \(binary.path) is not built (swift build builds it)"); return nil
-        }
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw NotBuilt(path: binary.path) }
         let process = Process()
         if let shellSetup {
             process.executableURL = URL(fileURLWithPath: "/bin/bash")

@@ -89,9 +89,12 @@ import ParallaxBus
         #expect(throws: ImageDecodingError.corrupt(path: cut.path, message: "PNM sample 0 is 4660, above maxval 1000")) {
             _ = try ImageDecoder.decode(path: cut.path)
         }
-        // A real HPatches image, when the shared data is present.
-        let churchill = Self.root.appendingPathComponent("../shared/data/homography/churchill/1.ppm").standardized.path
-        guard FileManager.default.fileExists(atPath: churchill) else { print("skipped: \(churchill) is not present on this machine"); return }
+    }
+
+    /// A real HPatches image (binary P6).
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("homography/churchill/1.ppm"), "../shared/data/homography/churchill/1.ppm is not present on this machine"))
+    func decodesARealHPatchesPPM() throws {
+        let churchill = RepositoryPaths.sharedData("homography/churchill/1.ppm").path
         guard case let .rgb8(photo) = try ImageDecoder.decode(path: churchill) else { Issue.record("churchill not RGB"); return }
         #expect(photo.width == 768 && photo.height == 1024)
         // The first pixel's bytes follow the 15-byte header "P6\n768 1024\n255\n".

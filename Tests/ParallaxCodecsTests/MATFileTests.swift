@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxFiles
@@ -10,7 +11,7 @@ import ParallaxFiles
     static let fixture = root.appendingPathComponent("Tests/Fixtures/aflw2000_synthetic")
     static let compressed = fixture.appendingPathComponent("image00001.mat").path
     static let plain = fixture.appendingPathComponent("image00002.mat").path
-    static let aflw = root.appendingPathComponent("../shared/data/faces/aflw2000_subset").standardized.path
+    static let aflw = RepositoryPaths.sharedData("faces/aflw2000_subset").path
 
     /// scipy's files, compressed (zlib) and not: the numeric variables in their classes (float32,
     /// int16 stored narrow), column-major; cell, struct and char variables listed as skipped.
@@ -95,13 +96,12 @@ import ParallaxFiles
     }
 
     /// The real AFLW2000-3D files (MATLAB's own, compressed) read as scipy reads them.
-    @Test func realAFLWFilesMatchScipy() throws {
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("faces/aflw2000_subset/aflw2000_subset.json"), "../shared/data/faces/aflw2000_subset/aflw2000_subset.json is not present on this machine"))
+    func realAFLWFilesMatchScipy() throws {
         let json = (Self.aflw as NSString).appendingPathComponent("aflw2000_subset.json")
-        guard let data = FileManager.default.contents(atPath: json),
-              let root = try JSONSerialization.jsonObject(with: data) as? [String: Any], let images = root["images"] as? [String: [String: Any]] else {
-            print("skipped: ../shared/data/faces/aflw2000_subset is not present on this machine")
-            return
-        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: json))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let images = try #require(root["images"] as? [String: [String: Any]])
         #expect(images.count == 8)
         for (name, values) in images {
             let file = try MATFile(path: (Self.aflw as NSString).appendingPathComponent((name as NSString).deletingPathExtension + ".mat"))

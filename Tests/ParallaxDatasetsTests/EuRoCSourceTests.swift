@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxGeometry
@@ -10,7 +11,7 @@ import ParallaxCodecs
 @Suite struct EuRoCSourceTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let cut = root.appendingPathComponent("datasets/euroc_v1_01_cut").path
-    static let shared = root.appendingPathComponent("../shared/data/euroc/V1_01_easy_micro").standardized.path
+    static let shared = RepositoryPaths.sharedData("euroc/V1_01_easy_micro").path
 
     func drain(_ source: EuRoCSource) throws -> [String: [AnyPacket]] {
         var byStream: [String: [AnyPacket]] = [:]
@@ -39,11 +40,8 @@ import ParallaxCodecs
         #expect(packets["cam0"]?.first?.timestamp.nanoseconds == 1403715273262142976)
     }
 
-    @Test func missingImagesAreSkippedAndCountedOrStrictlyRejected() throws {
-        guard FileManager.default.fileExists(atPath: Self.shared) else {
-            print("skipped: ../shared/data/euroc/V1_01_easy_micro is not present on this machine")
-            return
-        }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("euroc/V1_01_easy_micro"), "../shared/data/euroc/V1_01_easy_micro is not present on this machine"))
+    func missingImagesAreSkippedAndCountedOrStrictlyRejected() throws {
         let source = try EuRoCSource(path: Self.shared)
         let packets = try drain(source)
         #expect(packets["cam1"]?.count == 95)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxCodecs
@@ -9,8 +10,7 @@ import ParallaxMath
 /// Reproduces every number evo 1.38.1 computed on its own test trajectories
 /// (`../shared/data/trajectories/evo/evo_reference_metrics.json`) to 1e-6 relative.
 @Suite struct EvoReferenceTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("../shared/data/trajectories/evo").standardized
+    static let folder = RepositoryPaths.sharedData("trajectories/evo")
 
     /// Case name → (reference file, estimate file), as the generator script pairs them.
     static let files: [String: (String, String)] = [
@@ -49,12 +49,9 @@ import ParallaxMath
         }
     }
 
-    @Test func reproducesEveryEvoNumber() throws {
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("trajectories/evo/evo_reference_metrics.json"), "../shared/data/trajectories/evo/evo_reference_metrics.json is not present on this machine"))
+    func reproducesEveryEvoNumber() throws {
         let json = Self.folder.appendingPathComponent("evo_reference_metrics.json")
-        guard FileManager.default.fileExists(atPath: json.path) else {
-            print("skipped: \(json.path) is not present on this machine (../shared is for developers and CI)")
-            return
-        }
         let reference = try JSONDecoder().decode(Reference.self, from: Data(contentsOf: json))
         #expect(reference.cases.count == 6)
         var checked = 0

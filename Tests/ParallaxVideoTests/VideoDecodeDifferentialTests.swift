@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ParallaxImage
 @testable import ParallaxVideo
 
@@ -19,13 +20,9 @@ import ParallaxImage
         (["-c:v", "ffv1"], "yuv420p10le", 42, 24, "mkv"),
     ]
 
-    static var ffmpeg: String? {
-        ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     static func run(_ arguments: [String]) throws -> Data {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg ?? "ffmpeg")
+        process.executableURL = URL(fileURLWithPath: try #require(ExternalTool.path("ffmpeg")))
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
@@ -37,12 +34,8 @@ import ParallaxImage
         return data
     }
 
-    @Test(arguments: corpus.indices)
+    @Test(.enabled(if: ExternalTool.installed("ffmpeg"), "the ffmpeg command is not installed (apt-get install ffmpeg)"), arguments: corpus.indices)
     func framesMatchFFmpegsOwnDecode(_ index: Int) throws {
-        guard Self.ffmpeg != nil else {
-            print("skipped: the ffmpeg command is not installed (apt-get install ffmpeg)")
-            return
-        }
         let (codec, format, width, height, container) = Self.corpus[index]
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-differential-\(getpid())-\(index).\(container)").path
         defer { try? FileManager.default.removeItem(atPath: path) }

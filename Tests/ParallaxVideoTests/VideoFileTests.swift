@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxFiles
@@ -9,16 +10,8 @@ import ParallaxDatasets
 /// Real videos from `../shared/data/video` (OpenCV's samples and an MP4 from 3DDFA): what their
 /// headers claim, and what a reader must report instead when a header lies.
 @Suite struct VideoFileTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/data/video").standardized
-
-    static func video(_ name: String) -> String? {
-        let path = folder.appendingPathComponent(name).path
-        guard FileManager.default.fileExists(atPath: path) else {
-            print("skipped: \(path) is not present on this machine")
-            return nil
-        }
-        return path
+    static func video(_ name: String) -> String {
+        RepositoryPaths.sharedData("video/" + name).path
     }
 
     /// Every frame the source gives, with its time.
@@ -31,10 +24,11 @@ import ParallaxDatasets
         return frames
     }
 
-    @Test(arguments: [("tree.avi", 444, 68, 320, 240), ("obama.mp4", 158, 55, 1280, 720), ("vtest.avi", 795, 795, 768, 576),
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("video"), "../shared/data/video is not present on this machine"),
+          arguments: [("tree.avi", 444, 68, 320, 240), ("obama.mp4", 158, 55, 1280, 720), ("vtest.avi", 795, 795, 768, 576),
                       ("Megamind.avi", 270, 270, 720, 528)])
     func framesAreCountedByDecodingNotByTheHeader(name: String, claimed: Int, decoding: Int, width: Int, height: Int) throws {
-        guard let path = Self.video(name) else { return }
+        let path = Self.video(name)
         let source = try VideoFileSource(path: path, pixels: .gray)
         #expect(source.header.frameCount == claimed)
         // The listing (inspect) and the frames a run gets agree with each other, not with the header.
@@ -47,8 +41,9 @@ import ParallaxDatasets
     }
 
     /// vtest.avi is 10 fps: frame k at k × 100 ms, from its presentation times.
-    @Test func timesArePresentationTimes() throws {
-        guard let path = Self.video("vtest.avi") else { return }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("video/vtest.avi"), "../shared/data/video/vtest.avi is not present on this machine"))
+    func timesArePresentationTimes() throws {
+        let path = Self.video("vtest.avi")
         let source = try VideoFileSource(path: path)
         let times = try #require(source.listing.stamps[VideoFileSource.stream])
         #expect(times.enumerated().allSatisfy { $0.element.nanoseconds == Int64($0.offset) * 100_000_000 })
@@ -57,9 +52,9 @@ import ParallaxDatasets
 
     /// Gray frames are the luma plane stretched to full range through a table: what swscale's
     /// conversion to gray gives (within a level of rounding), at a fraction of the cost.
-    @Test(arguments: ["vtest.avi", "obama.mp4", "tree.avi"])
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("video"), "../shared/data/video is not present on this machine"), arguments: ["vtest.avi", "obama.mp4", "tree.avi"])
     func grayIsSwscalesGray(_ name: String) throws {
-        guard let path = Self.video(name) else { return }
+        let path = Self.video(name)
         let fast = try VideoFile(path: path), slow = try VideoFile(path: path)
         for _ in 0..<3 {
             let a = try #require(try fast.nextFrame(.gray, at: nil)), b = try #require(try slow.nextFrame(.gray, at: nil, lumaShortcut: false))
@@ -70,8 +65,9 @@ import ParallaxDatasets
     }
 
     /// The same file decodes to the same pixels every time (one decoding thread).
-    @Test func decodingIsReproducible() throws {
-        guard let path = Self.video("obama.mp4") else { return }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("video/obama.mp4"), "../shared/data/video/obama.mp4 is not present on this machine"))
+    func decodingIsReproducible() throws {
+        let path = Self.video("obama.mp4")
         let a = try Self.decodeAll(VideoFileSource(path: path)).map(\.1.image.samples)
         let b = try Self.decodeAll(VideoFileSource(path: path)).map(\.1.image.samples)
         #expect(a == b)
@@ -96,8 +92,9 @@ import ParallaxDatasets
 
     /// A file cut short: what was there decodes, then either the end comes early or a clear
     /// error names the file; never a crash, never a frame of garbage size.
-    @Test func aTruncatedVideoKeepsWhatWasThere() throws {
-        guard let path = Self.video("vtest.avi") else { return }
+    @Test(.enabled(if: RepositoryPaths.hasSharedData("video/vtest.avi"), "../shared/data/video/vtest.avi is not present on this machine"))
+    func aTruncatedVideoKeepsWhatWasThere() throws {
+        let path = Self.video("vtest.avi")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-video-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
