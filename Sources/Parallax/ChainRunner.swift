@@ -58,7 +58,7 @@ public final class ChainRunner {
     /// Runs `chain` over an already opened `source` (a dataset wrapped in another video format,
     /// for instance); `datasetPath` names it for evaluations.
     public init(chain: String, source: any DatasetSource, datasetPath: String, registry: AnalyzerRegistry = BuiltinAnalyzers.registry) throws {
-        self.chain = try Chain.load(chain)
+        self.chain = try Chain.load(chain).resolvingReferences([:])
         self.source = source
         self.datasetPath = datasetPath
         self.instances = try self.chain.instantiate(registry: registry, sourceStreams: source.streams)

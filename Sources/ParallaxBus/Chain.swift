@@ -47,24 +47,39 @@ public struct Chain: Sendable, Equatable {
 
     public init(name: String, nodes: [Node]) { self.name = name; self.nodes = nodes }
 
+    /// The names chains may use as `@NAME/FILE` (``resolvingReferences(_:)``).
+    public static let referenceNames = ["scene"]
+
     /// The chain with every `@NAME/` in its option values replaced by `references[NAME]` and a
     /// `/`: paths into a folder known only when the chain runs (`@scene/picture.png`, the
     /// simulated data's picture), in a list (`reference=[@scene/a.png]`) or alone
-    /// (`map=@scene/map.pxmap`, which would otherwise name a stream). A name not in `references`
-    /// is left as it is.
-    public func resolvingReferences(_ references: [String: String]) -> Chain {
-        guard !references.isEmpty else { return self }
+    /// (`map=@scene/map.pxmap`, which would otherwise name a stream).
+    ///
+    /// Refused: a reference the run does not have (`@scene/` outside a bench case), and one
+    /// that climbs out of its folder (`@scene/../x`: a reference names the folder's own files).
+    public func resolvingReferences(_ references: [String: String]) throws -> Chain {
         var resolved = self
         for i in resolved.nodes.indices {
+            let node = resolved.nodes[i]
             // `key=@scene/FILE` parses as a port remap; with `scene` a reference it is a file.
-            for (key, target) in resolved.nodes[i].remap {
-                guard let slash = target.firstIndex(of: "/"), references[String(target[..<slash])] != nil else { continue }
+            for (key, target) in node.remap {
+                guard let slash = target.firstIndex(of: "/"), Self.referenceNames.contains(String(target[..<slash])) else { continue }
                 resolved.nodes[i].remap[key] = nil
                 resolved.nodes[i].options[key] = "@" + target
             }
             for (key, value) in resolved.nodes[i].options where value.contains("@") {
                 var text = value
-                for (name, folder) in references.sorted(by: { $0.key < $1.key }) {
+                for name in Self.referenceNames where text.contains("@\(name)/") {
+                    guard let folder = references[name] else {
+                        throw ChainError.syntax(message: "'\(key)=\(value)' of '\(node.analyzer)': @\(name)/ names a file of a bench case's own data; "
+                                                + "it is known only in a bench suite's chain (parallax bench)", location: node.location)
+                    }
+                    let paths = text.components(separatedBy: "@\(name)/").dropFirst()
+                    // Each reference runs to the end of its list element.
+                    if paths.contains(where: { $0.prefix { !",]} ".contains($0) }.split(separator: "/").contains("..") }) {
+                        throw ChainError.syntax(message: "'\(key)=\(value)' of '\(node.analyzer)': @\(name)/ names a file inside the case's folder; '..' would leave it",
+                                                location: node.location)
+                    }
                     text = text.replacingOccurrences(of: "@\(name)/", with: folder.hasSuffix("/") ? folder : folder + "/")
                 }
                 resolved.nodes[i].options[key] = text
@@ -73,9 +88,11 @@ public struct Chain: Sendable, Equatable {
         return resolved
     }
 
-    /// A chain from a YAML file path (`.yaml`/`.yml`) or else a pipeline string.
+    /// A chain from a YAML file path (`.yaml`/`.yml`) or else a pipeline string. Text ending in
+    /// `.yaml` that is not a file but holds blanks or `!` is a pipeline (`vio map=a.yaml`).
     public static func load(_ argument: String) throws -> Chain {
-        if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml") {
+        let looksLikePipeline = argument.contains("!") || argument.contains(where: \.isWhitespace)
+        if argument.hasSuffix(".yaml") || argument.hasSuffix(".yml"), !(looksLikePipeline && !FileManager.default.fileExists(atPath: argument)) {
             guard let text = FileContents.string(atPath: argument) else {
                 throw ChainError.syntax(message: "cannot read chain file '\(argument)'", location: nil)
             }

@@ -33,7 +33,7 @@ struct SimulateCommand: ParsableCommand {
     var textures: [String] = ["datasets/tum_rgbd_frame/rgb/1341847980.722988.png", "datasets/euroc_v1_01_cut/mav0/cam0/data/1403715273262142976.png"]
     @Option(name: .customLong("stereo-calibration"), help: "EuRoC sensor.yaml of a second camera: renders a stereo pair (cam1).")
     var stereoCalibration: String?
-    @Option(name: .customLong("depth-rate"), help: "Depth map rate (Hz), 0 for none.") var depthRate: Double = 5
+    @Option(name: .customLong("depth-rate"), help: "Depth map rate (Hz, at most the camera's: maps are rendered at camera frames), 0 for none.") var depthRate: Double = 5
     @Option(name: .customLong("pixel-noise"), help: "Gaussian pixel noise σ (gray levels).") var pixelNoise: Double = 2
     @Option(name: .customLong("depth-noise"), help: "The depth maps' noise, as the depth analyzers' noise= option names it: exact, or kinect (structured light: σ = 1.2 mm + 1.9 mm/m² · (z − 0.4 m)², Nguyen et al. 2012).") var depthNoise: String = DepthNoiseOption.exact.rawValue
     @Option(name: .long, help: "What to simulate: room (camera + depth + IMU in a textured room), face (landmarks + pose/gaze ground truth) or object (a textured object moving in front of a still camera, with ground-truth boxes).")
@@ -92,7 +92,9 @@ struct SimulateCommand: ParsableCommand {
         let set: [(Bool, Scenario.Key)] = [
             (faceModel != nil, .faceModel), (landmarkNoise != nil, .landmarkNoise), (trajectory != nil, .trajectory), (roomAround != nil, .roomAround),
             (picture != nil, .picture), (s.format != defaults.format, .format), (still != 0, .still), (s.motion != defaults.motion, .motion),
-            (s.depthNoise != defaults.depthNoise, .depthNoise),
+            (s.depthNoise != defaults.depthNoise, .depthNoise), (s.pixelNoise != defaults.pixelNoise, .pixelNoise),
+            (s.depthRate != defaults.depthRate, .depthRate), (s.pictureWidth != defaults.pictureWidth, .pictureWidth),
+            (s.textures != defaults.textures, .textures), (s.imu != defaults.imu, .imu),
         ]
         given = Set(set.filter(\.0).map(\.1))
         if stereoCalibration != nil, s.scene != .room {

@@ -33,6 +33,7 @@ struct ParallaxFolderDescription: Decodable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             line = decoder.yamlLine ?? 1
             name = try c.decode(String.self, forKey: .name)
+            guard !name.isEmpty else { throw decoder.yamlProblem("a stream name may not be empty", at: CodingKeys.name) }
             let typeText = try c.decode(String.self, forKey: .type)
             guard let type = ParallaxFolder.StreamKind(rawValue: typeText) else {
                 throw decoder.yamlProblem("unknown stream type '\(typeText)' (camera, imu, depth, accelerometer, face_landmarks, face_anchor, box)", at: CodingKeys.type)
@@ -75,10 +76,12 @@ struct ParallaxFolderDescription: Decodable {
         guard (try? c.decode(String.self, forKey: .format)) == ParallaxFolder.formatTag else {
             throw decoder.yamlProblem("expected 'format: \(ParallaxFolder.formatTag)'", at: CodingKeys.format)
         }
-        guard let version = try? c.decode(Int.self, forKey: .version), version <= ParallaxFolder.version else {
-            throw decoder.yamlProblem("unsupported version (this build reads version \(ParallaxFolder.version))", at: CodingKeys.version)
+        let version = try c.decode(Int.self, forKey: .version)
+        guard (1...ParallaxFolder.version).contains(version) else {
+            throw decoder.yamlProblem("unsupported version \(version) (this build reads versions 1…\(ParallaxFolder.version))", at: CodingKeys.version)
         }
-        streams = try c.decode([Stream].self, forKey: .streams)
+        // Stream names are folder names and stream keys: one each.
+        streams = try c.decodeUniquelyNamed(Stream.self, forKey: .streams, name: \.name, what: "stream name")
         groundTruth = try c.decodeIfPresent(String.self, forKey: .groundTruth)
         if groundTruth != nil { groundTruthLine = try c.superDecoder(forKey: .groundTruth).yamlLine ?? 1 }
     }

@@ -11,8 +11,33 @@ public enum YAMLText {
         public var description: String { message }
     }
 
+    /// Most values a document may expand to, aliases counted at every use: a few hundred bytes
+    /// of nested aliases ("billion laughs") would otherwise expand to billions of values in
+    /// whatever walks them (flow text, Yams' own `load`).
+    public static let maxExpandedValues = 1_000_000
+
     /// The root node of `text` (nil for an empty document).
     public static func compose(_ text: String) throws(Problem) -> Node? {
+        let root = try parse(text)
+        if let root {
+            var budget = maxExpandedValues
+            guard withinBudget(root, &budget) else {
+                throw Problem(message: "the document expands to more than \(maxExpandedValues) values (nested aliases?)", line: nil, column: nil)
+            }
+        }
+        return root
+    }
+
+    /// Whether `node`, its aliases expanded, has at most `budget` values (spent as counted).
+    static func withinBudget(_ node: Node, _ budget: inout Int) -> Bool {
+        budget -= 1
+        if budget < 0 { return false }
+        if let sequence = node.sequence { return sequence.allSatisfy { withinBudget($0, &budget) } }
+        if let mapping = node.mapping { return mapping.allSatisfy { withinBudget($0.key, &budget) && withinBudget($0.value, &budget) } }
+        return true
+    }
+
+    static func parse(_ text: String) throws(Problem) -> Node? {
         do {
             return try Yams.compose(yaml: text)
         } catch let error as YamlError {

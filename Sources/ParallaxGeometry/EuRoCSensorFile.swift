@@ -36,9 +36,13 @@ public enum EuRoCSensorFile {
         try YAMLDecoding.decode(IMUSensorFile.self, from: withoutOpenCVDirective(yaml), file: path).calibration
     }
 
-    /// OpenCV's "%YAML:1.0" directive is not YAML: blanked, keeping the line count.
+    /// OpenCV's "%YAML:1.0" directive is not YAML: blanked, keeping the line count (lines end
+    /// in LF or CRLF; a byte-order mark before it is dropped).
     static func withoutOpenCVDirective(_ yaml: String) -> String {
-        yaml.split(separator: "\n", omittingEmptySubsequences: false)
+        let text = yaml.hasPrefix("\u{FEFF}") ? String(yaml.dropFirst()) : yaml
+        // `whereSeparator: \.isNewline`: "\r\n" is one Character, which a split at "\n" would
+        // not see (the whole file would be one line, blanked with the directive).
+        return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { $0.hasPrefix("%YAML:") ? "" : String($0) }
             .joined(separator: "\n")
     }

@@ -129,4 +129,68 @@ import ParallaxFiles
             error is Scenario.InputError && "\(error)".contains("/nonexistent/texture.png") && error is any BadInput
         }
     }
+
+    @Test func settingsOfSomethingThatIsNotThereAreRefused() {
+        #expect(problem("{picture_width: 2}") == "picture_width is the width of a picture: give the picture too")
+        #expect(problem("{depth_noise: kinect}") == "depth_noise is the depth maps' noise: give a depth rate above 0 too")
+        #expect(problem("{depth_noise: kinect, depth_rate: 5}") == nil)
+    }
+
+    /// A trajectory file for the simulator to follow, from `rows` (TUM: t x y z qx qy qz qw).
+    func trajectory(_ rows: [String]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID().uuidString).txt").path
+        try rows.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aTrajectoryTooWideOrOutOfOrderIsBadInputNamingTheFileAndTime() throws {
+        let rows = (0..<20).map { "\(Double($0) * 0.1) \(Double($0) * 0.05) 0 1 0 0 0 1" }
+        for (changed, words) in [(rows.enumerated().map { $0.offset == 10 ? "1.0 1e300 0 1 0 0 0 1" : $0.element }, "span more than 2000 m"),
+                                 (rows.enumerated().map { $0.offset == 10 ? "1.0 1e6 0 1 0 0 0 1" : $0.element }, "t = 1"),
+                                 (rows.enumerated().map { $0.offset == 10 ? "0.5 0.5 0 1 0 0 0 1" : $0.element }, "does not come after")] {
+            let path = try trajectory(changed)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            for around in [false, true] {
+                var s = Scenario()
+                if around { s.roomAround = path } else { s.trajectory = path }
+                s.seconds = 1
+                #expect { _ = try s.prepare() } throws: { error in
+                    error is Scenario.InputError && "\(error)".contains(path) && "\(error)".contains(words)
+                }
+            }
+        }
+    }
+
+    @Test func ratesTheSimulatorCannotRenderAreRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-rates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let imuText = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("datasets/euroc_v1_01_cut/mav0/imu0/sensor.yaml"), encoding: .utf8)
+        let fastIMU = folder.appendingPathComponent("imu.yaml")
+        try imuText.replacingOccurrences(of: "rate_hz: 200", with: "rate_hz: 1e7").write(to: fastIMU, atomically: true, encoding: .utf8)
+        var s = Scenario.commandLineDefaults
+        s.seconds = 1
+        s.imu = fastIMU.path
+        #expect { _ = try s.prepare() } throws: { "\($0)".contains(fastIMU.path) && "\($0)".contains("up to 10000 Hz") }
+        // Depth maps are rendered at camera frames: a faster depth rate cannot be kept.
+        var depth = Scenario.commandLineDefaults
+        depth.seconds = 1
+        depth.depthRate = 100
+        #expect { _ = try depth.prepare() } throws: { "\($0)".contains("exceeds the camera's 20.0 Hz") }
+        // The camera file's rate is the rendered one.
+        let cameraText = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("datasets/euroc_v1_01_cut/mav0/cam0/sensor.yaml"), encoding: .utf8)
+        let slowCamera = folder.appendingPathComponent("cam.yaml")
+        try cameraText.replacingOccurrences(of: "rate_hz: 20", with: "rate_hz: 5").write(to: slowCamera, atomically: true, encoding: .utf8)
+        var slow = Scenario.commandLineDefaults
+        slow.seconds = 1
+        slow.depthRate = 0
+        slow.cameras = [slowCamera.path]
+        let prepared = try slow.prepare()
+        let times = prepared.groundTruthTimes
+        #expect(!times.isEmpty)
+        let written = folder.appendingPathComponent("slow")
+        _ = try prepared.write(to: written, progress: nil, cancelled: { false })
+        let frames = try FileManager.default.contentsOfDirectory(atPath: written.appendingPathComponent("cam0/data").path)
+        #expect(frames.count == 6, "\(frames.count) frames in 1 s at 5 Hz")
+    }
 }

@@ -125,7 +125,7 @@ import ParallaxPayloads
 
     @Test func folderReferencesInOptionValuesResolveAfterParsing() throws {
         let chain = try Chain.parse(pipeline: "image-track reference=[@scene/a.png, @scene/b.png] width=0.4 ! klt camera=cam0 ! x path=@other/c.png")
-        let resolved = chain.resolvingReferences(["scene": "/tmp/my sim"])
+        let resolved = try chain.resolvingReferences(["scene": "/tmp/my sim"])
         #expect(resolved.nodes[0].options["reference"] == "[/tmp/my sim/a.png, /tmp/my sim/b.png]")
         #expect(resolved.nodes[0].options["width"] == "0.4" && resolved.nodes[1].options["camera"] == "cam0")
         // A name it was not given stays as written: here a port remapped to stream `other/c.png`.
@@ -133,6 +133,26 @@ import ParallaxPayloads
         // Alone, `@scene/FILE` is a file, not a stream.
         let alone = try Chain.parse(pipeline: "vio map=@scene/m.pxmap tracks=@cam0/tracks").resolvingReferences(["scene": "/s"])
         #expect(alone.nodes[0].options["map"] == "/s/m.pxmap" && alone.nodes[0].remap == ["tracks": "cam0/tracks"])
-        #expect(chain.resolvingReferences([:]) == chain)
+        // Without a scene (parallax run, not a bench case), @scene/ is refused saying where it
+        // works; a chain without references is unchanged.
+        #expect { _ = try chain.resolvingReferences([:]) } throws: { "\($0)".contains("known only in a bench suite's chain") }
+        let plain = try Chain.parse(pipeline: "klt camera=cam0 ! vio map=m.pxmap")
+        #expect(try plain.resolvingReferences([:]) == plain)
+    }
+
+    @Test func aFolderReferenceMayNotClimbOutOfItsFolder() throws {
+        for text in ["image-track reference=[@scene/../../etc/passwd] width=0.4", "image-track reference=[@scene/a.png, @scene/x/../../b.png]",
+                     "vio map=@scene/../m.pxmap"] {
+            #expect(throws: ChainError.self, "\(text)") { _ = try Chain.parse(pipeline: text).resolvingReferences(["scene": "/s"]) }
+        }
+        // '..' in another path of the same list is not the reference's.
+        let other = try Chain.parse(pipeline: "image-track reference=[@scene/a.png, /data/../b.png]").resolvingReferences(["scene": "/s"])
+        #expect(other.nodes[0].options["reference"] == "[/s/a.png, /data/../b.png]")
+    }
+
+    @Test func aPipelineEndingInYAMLIsAPipelineUnlessItIsAFile() throws {
+        let chain = try Chain.load("klt camera=cam0 ! vio map=place.yaml")
+        #expect(chain.nodes.map(\.analyzer) == ["klt", "vio"])
+        #expect(throws: ChainError.self) { _ = try Chain.load("/nonexistent/chain.yaml") }
     }
 }

@@ -84,6 +84,10 @@ import Parallax
             #expect(status == 0 || status == 1)
             shards.append(out.path)
         }
+        // A shard as --out would be replaced by the merge: refused, the shard kept.
+        let shardFile = try String(contentsOfFile: shards[0] + "/shard.json", encoding: .utf8)
+        #expect(parallax(["bench", "merge"] + shards + ["--out", shards[0]]) == 2)
+        #expect(try String(contentsOfFile: shards[0] + "/shard.json", encoding: .utf8) == shardFile)
         let merged = root.appendingPathComponent("merged")
         #expect(parallax(["bench", "merge"] + shards + ["--out", merged.path]) == 1)  // the failed case fails the merge too
         // The failed case points to its shard's log; otherwise identical.

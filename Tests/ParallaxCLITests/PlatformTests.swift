@@ -109,7 +109,10 @@ struct CalibrationProbe: Analyzer {
     @Test func optionsTheSceneDoesNotUseAreRefused() {
         let out = Paths.temporary("sim-scene").path
         for arguments in [["--face-model", "face.obj"], ["--scene", "face", "--trajectory", "gt.txt"], ["--scene", "object", "--stereo-calibration", "cam1.yaml"],
-                          ["--scene", "face", "--format", "euroc"], ["--scene", "object", "--still", "2"], ["--format", "bag"], ["--format", "euroc"]] {
+                          ["--scene", "face", "--format", "euroc"], ["--scene", "object", "--still", "2"], ["--format", "bag"], ["--format", "euroc"],
+                          ["--scene", "face", "--pixel-noise", "50"], ["--scene", "face", "--depth-rate", "5.5"], ["--scene", "object", "--depth-rate", "3"],
+                          ["--scene", "face", "--picture-width", "2"], ["--picture-width", "2"], ["--depth-rate", "0", "--depth-noise", "kinect"],
+                          ["--scene", "face", "--textures", "a.png"]] {
             #expect(parallax(["simulate", "--seconds", "1"] + arguments + ["--out", out]) == 2, "\(arguments)")
         }
         #expect(!FileManager.default.fileExists(atPath: out))

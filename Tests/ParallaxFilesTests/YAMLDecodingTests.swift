@@ -74,4 +74,22 @@ import Testing
         let empty = try #require(error(""))
         #expect(empty.message == "the document must be a mapping of keys")
     }
+
+    @Test func nestedAliasesThatExpandBeyondTheLimitAreRefusedNotExpanded() throws {
+        // 9 levels of ten aliases: 10⁹ values from a few hundred bytes ("billion laughs").
+        let levels = ["&a0 [x, x, x, x, x, x, x, x, x, x]"] + (1...8).map { i in "&a\(i) [" + Array(repeating: "*a\(i - 1)", count: 10).joined(separator: ", ") + "]" }
+        let e = try #require(error("name: x\nruns: [\(levels.joined(separator: ", "))]\n"))
+        #expect(e.message.contains("expands to more than 1000000 values"), "\(e)")
+        // Aliases that stay small are YAML as usual.
+        #expect(throws: Never.self) { _ = try YAMLText.compose("a: &x [1, 2]\nb: *x\n") }
+    }
+
+    @Test func integersOfEveryWidthDecodeWithinTheirRange() throws {
+        struct Widths: Decodable { var small: Int8; var big: Int64 }
+        let ok = try YAMLDecoding.decode(Widths.self, from: "{small: -128, big: 9000000000}", file: "w.yaml")
+        #expect(ok.small == -128 && ok.big == 9_000_000_000)
+        do { _ = try YAMLDecoding.decode(Widths.self, from: "{small: 300, big: 1}", file: "w.yaml"); Issue.record("accepted") } catch {
+            #expect(error.message == "small must be a whole number in -128…127, got '300'")
+        }
+    }
 }

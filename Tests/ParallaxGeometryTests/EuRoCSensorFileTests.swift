@@ -32,6 +32,17 @@ import ParallaxFiles
         return text.replacingOccurrences(of: old, with: new)
     }
 
+    @Test func windowsLineEndingsAndAByteOrderMarkReadAsTheFileItself() throws {
+        let text = try String(contentsOfFile: Fixtures.euroc("cam0/sensor.yaml"), encoding: .utf8)
+        let original = try EuRoCSensorFile.parseCamera(yaml: text, path: "s.yaml")
+        let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try EuRoCSensorFile.parseCamera(yaml: crlf, path: "s.yaml") == original)
+        #expect(try EuRoCSensorFile.parseCamera(yaml: "\u{FEFF}" + crlf, path: "s.yaml") == original)
+        // Lines are still counted as written.
+        let short = crlf.replacingOccurrences(of: "[458.654, 457.296, 367.215, 248.375]", with: "[458.654]")
+        #expect(yamlError { _ = try EuRoCSensorFile.parseCamera(yaml: short, path: "s.yaml") }?.line == 19)
+    }
+
     @Test func missingFileNamesThePath() {
         #expect(throws: CalibrationError.unreadable(path: "/nonexistent/sensor.yaml", reason: "no such file")) {
             _ = try EuRoCSensorFile.loadCamera(path: "/nonexistent/sensor.yaml")

@@ -88,6 +88,9 @@ extension Scenario {
             if given.contains(.stereo), stereo != (cameras.count == 2) { throw Problem(.cameras, "must be two for a stereo pair and one for a single camera (stereo: \(stereo))") }
         }
         if cameras.count == 2, scene != .room { throw Problem(.cameras, "must be one for scene \(scene.rawValue) (a stereo pair is for scene room)") }
+        // Settings of something that is not there would be ignored in silence.
+        if given.contains(.pictureWidth), picture == nil { throw Problem(.pictureWidth, "is the width of a picture: give the picture too") }
+        if given.contains(.depthNoise), depthRate == 0 { throw Problem(.depthNoise, "is the depth maps' noise: give a depth rate above 0 too") }
         if format == .euroc, depthRate > 0 { throw Problem(.format, "euroc cannot hold depth maps: set the depth rate to 0") }
         if scene == .object, textures.isEmpty { throw Problem(.textures, "must list at least one image for scene object (the last covers the object)") }
     }

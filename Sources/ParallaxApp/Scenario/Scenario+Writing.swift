@@ -72,6 +72,37 @@ extension Scenario {
         do { return try read() } catch let error as InputError { throw error } catch { throw InputError(description: "\(error)") }
     }
 
+    /// Fastest camera the room scene renders (Hz).
+    public static let maxCameraRateHz = 1000.0
+    /// Fastest IMU the room scene simulates (Hz): MEMS IMUs sample at up to a few kHz.
+    public static let maxIMURateHz = 10_000.0
+
+    /// Widest span (m, per axis) of a trajectory the simulator follows or builds a room around:
+    /// the room's tiles and corner points grow with its floor's area (2 km: 1.8 M tiles).
+    public static let maxPathExtent = 2000.0
+
+    /// `trajectory` when the simulator can follow it: times increasing, positions within
+    /// ``maxPathExtent`` of each other; else the file and the time at fault.
+    static func followable(_ trajectory: Trajectory, path: String) throws -> Trajectory {
+        guard let start = trajectory.poses.first?.pose.translation else { return trajectory }
+        var low = start, high = start
+        for (previous, pose) in zip(trajectory.poses, trajectory.poses.dropFirst()) where pose.timestamp <= previous.timestamp {
+            throw InputError(description: "\(path): the pose at t = \(pose.timestamp.decimalSeconds) s does not come after the one at t = \(previous.timestamp.decimalSeconds) s: "
+                             + "a trajectory to simulate must have increasing times")
+        }
+        for pose in trajectory.poses {
+            let p = pose.pose.translation
+            low = Vector3(min(low.x, p.x), min(low.y, p.y), min(low.z, p.z))
+            high = Vector3(max(high.x, p.x), max(high.y, p.y), max(high.z, p.z))
+            let extent = high - low
+            guard max(extent.x, extent.y, extent.z) <= maxPathExtent else {
+                throw InputError(description: "\(path): the pose at t = \(pose.timestamp.decimalSeconds) s at (\(p.x), \(p.y), \(p.z)) m makes the path span "
+                                 + "more than \(Int(maxPathExtent)) m: too wide to simulate a room around")
+            }
+        }
+        return trajectory
+    }
+
     /// The camera files, or the built-in rig's cam0 (EuRoC's intrinsics scaled to ``width``)
     /// when there are none.
     private func firstCamera() throws -> CameraCalibration? {
@@ -89,14 +120,14 @@ extension Scenario {
         do {
             let cameraFiles = try input { try cameras.map { try EuRoCSensorFile.loadCamera(path: $0) } }
             let following = try trajectory.map { path in
-                let samples = try input { try TrajectoryFile.read(path: path) }
+                let samples = try Self.followable(input { try TrajectoryFile.read(path: path) }, path: path)
                 guard let spline = SE3Spline.following(samples, seconds: seconds) else {
                     throw InputError(description: "\(path): a trajectory to follow must span at least 0.3 s (it has \(samples.count) pose(s))")
                 }
                 return spline
             }
             let around = try roomAround.map { path in
-                let samples = try input { try TrajectoryFile.read(path: path) }
+                let samples = try Self.followable(input { try TrajectoryFile.read(path: path) }, path: path)
                 guard let spline = SE3Spline.following(samples, seconds: .infinity) else {
                     throw InputError(description: "\(path): a room's trajectory must span at least 0.3 s (it has \(samples.count) pose(s))")
                 }
@@ -118,8 +149,21 @@ extension Scenario {
                 hangingPicture = (image, hung.worldFromPicture, hung.size)
             }
             var configuration = built.configuration
+            // The cameras' rate is the first file's (the built-in rig's 20 Hz without one).
+            if let file = cameras.first, let rate = cameraFiles.first?.rateHz {
+                guard rate <= Self.maxCameraRateHz else {
+                    throw InputError(description: "\(file): rate_hz \(rate): the simulator renders cameras at up to \(Int(Self.maxCameraRateHz)) Hz")
+                }
+                configuration.cameraRateHz = rate
+            }
+            if depthRate > configuration.cameraRateHz {
+                throw InputError(description: "the depth rate \(depthRate) Hz exceeds the camera's \(configuration.cameraRateHz) Hz: depth maps are rendered at camera frames")
+            }
             if let imu {
                 let calibration = try input { try EuRoCSensorFile.loadIMU(path: imu) }
+                guard calibration.rateHz <= Self.maxIMURateHz else {
+                    throw InputError(description: "\(imu): rate_hz \(calibration.rateHz): the simulator renders IMUs at up to \(Int(Self.maxIMURateHz)) Hz")
+                }
                 configuration.imu = IMUSimulator(noise: calibration.noise, rateHz: calibration.rateHz)
             }
             configuration.depthRateHz = depthRate

@@ -41,7 +41,8 @@ struct BenchMergeCommand: ParsableCommand {
         do { results = try merged.results() } catch { throw fail(error) }
         let first = merged.first, count = merged.count
         let suite = BenchSuite(name: first.file.suite, runs: [], file: first.file.suiteFile)
-        let output = try CommandOutput(out, command: "parallax bench merge")
+        // A shard (or its .partial) as --out would be replaced by the merge of itself.
+        let output = try CommandOutput(out, command: "parallax bench merge", inputs: shards + shards.map { $0 + ".partial" })
         do {
             try BenchReport.write(suite: suite, results: results, to: output.url)
             try BenchHTMLReport.write(suite: suite, results: results, to: output.url)
