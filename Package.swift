@@ -147,7 +147,7 @@ let package = Package(
         .target(name: "ParallaxInertial", dependencies: ["ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Visual-inertial odometry without the bus (the MSCKF estimator, its initialization, feature
         // updates and world maps): plain inputs and estimates, no packets.
-        .target(name: "ParallaxVIO", dependencies: ["ParallaxVision", "ParallaxInertial", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxVIO", dependencies: ["ParallaxOptions", "ParallaxVision", "ParallaxInertial", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Face algorithms several plugins share (canonical face, head-pose fits, eyes, One-Euro
         // filtering): know no packets.
         .target(name: "ParallaxFace", dependencies: ["ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),

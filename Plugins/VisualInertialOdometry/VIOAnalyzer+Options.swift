@@ -2,114 +2,27 @@ import ParallaxBus
 import ParallaxVIO
 
 extension VIOAnalyzer {
-    /// `vio`'s options: ``VIOSettings`` (the estimator's algorithm settings, same names and
-    /// defaults) and the streams it reads and writes.
+    /// `vio`'s options: the streams it reads and writes, and the estimator's ``VIOSettings``
+    /// (window, pixel_noise, landmarks, …), whose options are `vio`'s under the same names.
     public struct Options: AnalyzerOptions {
         @Parameter("FeatureTracks stream of the camera (from klt)") public var tracks = "cam0/tracks"
         @Parameter("IMU stream") public var imu = "imu0"
         @Parameter("pose stream written (T_WB); biases go to <output>-biases") public var output = "vio/pose"
-        @Parameter("camera poses kept in the sliding window", range: 3...60) public var window = 11
         @Parameter("use the tracks' stereo matches (klt stereo_camera=cam1) when their stream declares a calibrated pair") public var stereo = true
-        @Parameter("fewest frames a feature needs to update the filter", range: 2...60) public var minObservations = 3
-        @Parameter("most features used in one update", range: 1...1000) public var maxFeaturesPerUpdate = 100
-        @Parameter("most features kept in the state while tracked beyond the window (SLAM features: they update every frame they are seen); 0: none (measured, chains/vio-mono.yaml, SE3 APE with 0 / 25 / 50: EuRoC MH_01 7.9 / 7.3 / 7.7 mm, simulated orbit 14.0 / 36.3 / 56.8 mm: they follow the drift of long smooth tracks)", range: 0...200)
-        public var landmarks = 0
-        @Parameter("time after initialization before features join the state (s)", range: 0...60) public var landmarkDelay = 1.0
-        @Parameter("longest track (frames) a landmark keeps: frame-to-frame tracks drift (≈ 1.5 px after 100 frames, OpenCV's LK alike), so an older one leaves the state; 0: no limit", range: 0...100_000)
-        public var landmarkMaxAge = 40
-        @Parameter("image noise σ (px): KLT's tracking error (measured: SE3 APE on EuRoC MH_01 / the simulated orbit mono / stereo, 1.0 px 5.9 / 15.4 / 4.8 mm, 0.7 px with 100 features per update 5.5 / 12.8 / 3.6 mm, 0.5 px 7.2 / 9.8 / 3.3 mm)", range: 0.01...100) public var pixelNoise = 0.7
-        @Parameter("largest RMS reprojection error of a triangulated feature (px)", range: 0.1...100) public var triangulationMaxErrorPx = 5.0
-        @Parameter("χ² gate probability for a feature's residual", range: 0.5...0.99999) public var gateProbability = 0.95
-        @Parameter("smallest viewing-ray angle for a feature (deg)", range: 0...90) public var minParallaxDegrees = 0.3
-        @Parameter("IMU data still for this long initializes the filter (s)", range: 0.1...10) public var staticWindow = 1.0
-        @Parameter("largest median feature motion over the still window (px) for a still start: a slow turn passes the IMU's test, and its rate taken as gyro bias would start the filter wrong and overconfident", range: 0...1000)
-        public var staticMaxDisparityPx = 2.0
-        @Parameter("largest IMU gap bridged (ms); a longer one resets the filter", range: 1...10_000) public var maxImuGapMs = 50.0
-        @Parameter("initialize a moving platform from a window of frames and the IMU (closed form)") public var dynamicInit = true
-        @Parameter("frames of this span initialize a moving platform (s)", range: 0.2...10) public var dynamicWindow = 1.0
-        @Parameter("largest relative error of gravity's length the moving initialization accepts", range: 0.001...1) public var dynamicGravityTolerance = 0.15
-        @Parameter("largest RMS reprojection error of the refined moving initialization (px)", range: 0.01...100) public var dynamicMaxErrorPx = 2.0
-        @Parameter("largest σ of the moving start's velocity (m/s); a vaguer start waits for more motion", range: 0.001...100) public var dynamicMaxVelocitySigma = 0.5
-        @Parameter("largest σ of the moving start's tilt (deg, roll and pitch); a vaguer start waits for more motion", range: 0.01...90) public var dynamicMaxTiltSigmaDeg = 3.0
-        @Parameter("smallest RMS change of the specific force over the moving start's window (m/s²): at constant velocity the scale is unobservable", range: 0...100) public var dynamicMinExcitation = 0.1
-        @Parameter("a faster estimate is taken as divergence and resets the filter (m/s)", range: 0.1...1000) public var maxSpeed = 15.0
-        @Parameter("fewest features that must update the filter over the last 10 frames (unless standing still) for the state to be normal", range: 0...10_000)
-        public var minFeaturesPer10Frames = 10
-        @Parameter("evaluate Jacobians at first estimates (FEJ): keeps yaw and position unobservable; off by default (measured: helps a still start, hurts a moving one)")
-        public var firstEstimates = false
-        @Parameter("camera time offset t_IMU − t_camera at the start (ms)", range: -500...500) public var timeOffsetMs = 0.0
-        @Parameter("estimate the time offset online") public var estimateTimeOffset = false
-        @Parameter("σ of the starting time offset (ms)", range: 0.001...100) public var timeOffsetSigmaMs = 5.0
-        @Parameter("estimate the camera–IMU extrinsics (T_IC) online") public var estimateExtrinsics = false
-        @Parameter("σ of the starting extrinsic rotation (deg)", range: 0.001...30) public var extrinsicRotationSigmaDeg = 0.5
-        @Parameter("σ of the starting extrinsic translation (m)", range: 1e-5...1) public var extrinsicTranslationSigmaM = 0.01
-        @Parameter("accelerometer full scale (m/s², per axis); readings within 0.5 % of it count as saturated; 0: never", range: 0...10_000)
-        public var accelerometerRange = 156.9
-        @Parameter("zero-velocity updates when still; false disables them") public var zupt = true
-        @Parameter("IMU data still for this long counts as standing still (s)", range: 0.05...5) public var zuptWindow = 0.3
-        @Parameter("largest median feature motion over the zero-velocity window while standing still (px): per frame, a slow walk (7 cm/s, 3 m away: 0.5 px) would pass", range: 0...50) public var zuptMaxDisparityPx = 1.0
-        @Parameter("largest σ of the specific force's norm while standing still (m/s²; rotors vibrate)", range: 0...10) public var zuptMaxAccelerationStd = 2.0
-        @Parameter("largest gyro deviation from its mean while standing still (rad/s)", range: 0...10) public var zuptMaxRotationRate = 0.5
-        @Parameter("σ of the zero-velocity measurement (m/s)", range: 1e-5...1) public var zuptVelocityNoise = 0.01
         @Parameter("the camera's image stream, for the world map (keyframe descriptors; needed by map= and by parallax run --save-map); empty: no map") public var images = ""
         @Parameter("world map file (.pxmap, from parallax run --save-map) to relocalize into: poses are in its frame once relocalized; needs images=") public var map = ""
-        @Parameter("a keyframe every this many metres moved (m)", range: 0.01...100) public var keyframeDistance = 0.2
-        @Parameter("… or degrees turned (deg)", range: 0.1...180) public var keyframeAngle = 10.0
-        @Parameter("fewest PnP inliers that relocalize into the map (they must also agree with gravity)", range: 6...10_000) public var relocalizationMinInliers = 20
-        @Parameter("smallest σ of a map point's position (m) in the updates by map points (each point's own σ from its triangulation counts when larger)", range: 0.0001...1) public var mapPointSigma = 0.01
-        @Parameter("largest σ of a triangulated point that goes into the map (m): vaguer ones (short tracks, little parallax) would mislead relocalization", range: 0.001...10) public var mapPointMaxSigma = 0.05
-        @Parameter("frames between searches for more map points once relocalized", range: 1...1000) public var mapSearchInterval = 5
+        /// The estimator's own options (``VIOSettings``); its `mapping` follows ``images``.
+        public var estimator = VIOSettings()
         public init() {}
     }
 }
 
 extension VIOAnalyzer.Options {
-    /// The estimator's settings these options give.
+    /// The estimator's settings these options give: ``estimator``, building a world map when
+    /// there are images.
     var settings: VIOSettings {
-        var s = VIOSettings()
-        s.window = window
-        s.minObservations = minObservations
-        s.maxFeaturesPerUpdate = maxFeaturesPerUpdate
-        s.pixelNoise = pixelNoise
-        s.triangulationMaxErrorPx = triangulationMaxErrorPx
-        s.gateProbability = gateProbability
-        s.minParallaxDegrees = minParallaxDegrees
-        s.landmarks = landmarks
-        s.landmarkDelay = landmarkDelay
-        s.landmarkMaxAge = landmarkMaxAge
-        s.staticWindow = staticWindow
-        s.staticMaxDisparityPx = staticMaxDisparityPx
-        s.dynamicInit = dynamicInit
-        s.dynamicWindow = dynamicWindow
-        s.dynamicGravityTolerance = dynamicGravityTolerance
-        s.dynamicMaxErrorPx = dynamicMaxErrorPx
-        s.dynamicMaxVelocitySigma = dynamicMaxVelocitySigma
-        s.dynamicMaxTiltSigmaDeg = dynamicMaxTiltSigmaDeg
-        s.dynamicMinExcitation = dynamicMinExcitation
-        s.maxImuGapMs = maxImuGapMs
-        s.maxSpeed = maxSpeed
-        s.minFeaturesPer10Frames = minFeaturesPer10Frames
-        s.accelerometerRange = accelerometerRange
-        s.firstEstimates = firstEstimates
-        s.timeOffsetMs = timeOffsetMs
-        s.estimateTimeOffset = estimateTimeOffset
-        s.timeOffsetSigmaMs = timeOffsetSigmaMs
-        s.estimateExtrinsics = estimateExtrinsics
-        s.extrinsicRotationSigmaDeg = extrinsicRotationSigmaDeg
-        s.extrinsicTranslationSigmaM = extrinsicTranslationSigmaM
-        s.zupt = zupt
-        s.zuptWindow = zuptWindow
-        s.zuptMaxDisparityPx = zuptMaxDisparityPx
-        s.zuptMaxAccelerationStd = zuptMaxAccelerationStd
-        s.zuptMaxRotationRate = zuptMaxRotationRate
-        s.zuptVelocityNoise = zuptVelocityNoise
+        var s = estimator
         s.mapping = !images.isEmpty
-        s.keyframeDistance = keyframeDistance
-        s.keyframeAngle = keyframeAngle
-        s.relocalizationMinInliers = relocalizationMinInliers
-        s.mapPointSigma = mapPointSigma
-        s.mapPointMaxSigma = mapPointMaxSigma
-        s.mapSearchInterval = mapSearchInterval
         return s
     }
 }

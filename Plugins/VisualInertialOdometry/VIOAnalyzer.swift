@@ -93,7 +93,7 @@ public struct VIOAnalyzer: Analyzer {
         }
         if summary.saturatedReadings > 0 {
             context.warn(String(format: "%d accelerometer reading(s) at full scale (accelerometer_range %.1f m/s²): uncertainty widened, state limited(excessiveMotion)",
-                                summary.saturatedReadings, options.accelerometerRange))
+                                summary.saturatedReadings, options.estimator.accelerometerRange))
         }
         if let c = summary.calibration {
             let turn = (c.initial.imuFromCamera.rotation.inverse * c.current.imuFromCamera.rotation).log.norm * 180 / .pi

@@ -1,8 +1,10 @@
 import Testing
+import ParallaxBus
 import ParallaxVIO
 @testable import VisualInertialOdometry
 
-/// The options are the estimator's settings: the same defaults, and each one carried over.
+/// The options are the streams and the estimator's settings, embedded whole: the same defaults,
+/// and each setting an option under its own name.
 @Suite struct VIOAnalyzerOptionsTests {
     @Test func theDefaultsAreTheEstimatorsAndImagesTurnMappingOn() {
         var options = VIOAnalyzer.Options()
@@ -13,19 +15,22 @@ import ParallaxVIO
         #expect(options.settings == mapping)
     }
 
-    @Test func everyOptionReachesTheSettings() {
-        var o = VIOAnalyzer.Options()
-        o.window = 7; o.minObservations = 4; o.maxFeaturesPerUpdate = 50; o.pixelNoise = 1.1; o.triangulationMaxErrorPx = 3
-        o.gateProbability = 0.9; o.minParallaxDegrees = 0.5; o.landmarks = 12; o.landmarkDelay = 2; o.landmarkMaxAge = 30
-        o.staticWindow = 0.8; o.staticMaxDisparityPx = 1.5; o.dynamicInit = false; o.dynamicWindow = 1.5; o.dynamicGravityTolerance = 0.1
-        o.dynamicMaxErrorPx = 1.5; o.dynamicMaxVelocitySigma = 0.4; o.dynamicMaxTiltSigmaDeg = 2; o.dynamicMinExcitation = 0.2
-        o.maxImuGapMs = 40; o.maxSpeed = 10; o.minFeaturesPer10Frames = 20; o.accelerometerRange = 100; o.firstEstimates = true
-        o.timeOffsetMs = 3; o.estimateTimeOffset = true; o.timeOffsetSigmaMs = 2; o.estimateExtrinsics = true
-        o.extrinsicRotationSigmaDeg = 1; o.extrinsicTranslationSigmaM = 0.02; o.zupt = false; o.zuptWindow = 0.4
-        o.zuptMaxDisparityPx = 0.8; o.zuptMaxAccelerationStd = 1.5; o.zuptMaxRotationRate = 0.4; o.zuptVelocityNoise = 0.02
-        o.images = "cam0"; o.keyframeDistance = 0.3; o.keyframeAngle = 12; o.relocalizationMinInliers = 25; o.mapPointSigma = 0.02
-        o.mapPointMaxSigma = 0.04; o.mapSearchInterval = 4
-        let s = o.settings
+    @Test func everySettingIsAnOptionByItsName() throws {
+        let values = [
+            "window": "7", "min_observations": "4", "max_features_per_update": "50", "pixel_noise": "1.1", "triangulation_max_error_px": "3",
+            "gate_probability": "0.9", "min_parallax_degrees": "0.5", "landmarks": "12", "landmark_delay": "2", "landmark_max_age": "30",
+            "static_window": "0.8", "static_max_disparity_px": "1.5", "dynamic_init": "false", "dynamic_window": "1.5", "dynamic_gravity_tolerance": "0.1",
+            "dynamic_max_error_px": "1.5", "dynamic_max_velocity_sigma": "0.4", "dynamic_max_tilt_sigma_deg": "2", "dynamic_min_excitation": "0.2",
+            "max_imu_gap_ms": "40", "max_speed": "10", "min_features_per10_frames": "20", "accelerometer_range": "100", "first_estimates": "true",
+            "time_offset_ms": "3", "estimate_time_offset": "true", "time_offset_sigma_ms": "2", "estimate_extrinsics": "true",
+            "extrinsic_rotation_sigma_deg": "1", "extrinsic_translation_sigma_m": "0.02", "zupt": "false", "zupt_window": "0.4",
+            "zupt_max_disparity_px": "0.8", "zupt_max_acceleration_std": "1.5", "zupt_max_rotation_rate": "0.4", "zupt_velocity_noise": "0.02",
+            "images": "cam0", "keyframe_distance": "0.3", "keyframe_angle": "12", "relocalization_min_inliers": "25", "map_point_sigma": "0.02",
+            "map_point_max_sigma": "0.04", "map_search_interval": "4",
+        ]
+        let names = Set(OptionCoding.options(of: VIOAnalyzer.Options()).map(\.name))
+        #expect(names == Set(values.keys).union(["tracks", "imu", "output", "stereo", "map"]))
+        let s = try OptionCoding.decode(VIOAnalyzer.Options.self, defaults: VIOAnalyzer.Options(), values: values).settings
         #expect(s.window == 7 && s.minObservations == 4 && s.maxFeaturesPerUpdate == 50 && s.pixelNoise == 1.1 && s.triangulationMaxErrorPx == 3)
         #expect(s.gateProbability == 0.9 && s.minParallaxDegrees == 0.5 && s.landmarks == 12 && s.landmarkDelay == 2 && s.landmarkMaxAge == 30)
         #expect(s.staticWindow == 0.8 && s.staticMaxDisparityPx == 1.5 && !s.dynamicInit && s.dynamicWindow == 1.5 && s.dynamicGravityTolerance == 0.1)

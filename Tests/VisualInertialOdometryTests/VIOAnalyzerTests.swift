@@ -183,8 +183,8 @@ import ParallaxTesting
     /// trajectory is better than with the offset ignored.
     @Test func estimatesTheCameraTimeOffsetOnline() throws {
         var options = VIOAnalyzer.Options()
-        options.estimateTimeOffset = true
-        options.timeOffsetSigmaMs = 10
+        options.estimator.estimateTimeOffset = true
+        options.estimator.timeOffsetSigmaMs = 10
         let (estimating, truth) = try Self.harness(seconds: 9, pixelNoise: 0.5, cameraDelay: 0.008, options: options)
         let result = try estimating.run()
         let line = try #require(result.report.warnings.first { $0.contains("time offset") })
@@ -205,7 +205,7 @@ import ParallaxTesting
     /// the poses after it are normal again and never NaN.
     @Test func aSaturatedAccelerometerLimitsTheStateAndTheFilterRecovers() throws {
         var options = VIOAnalyzer.Options()
-        options.accelerometerRange = 20
+        options.estimator.accelerometerRange = 20
         let (harness, truth) = try Self.harness(seconds: 9, pixelNoise: 0.5, saturated: 4.0...4.1, saturation: 20, options: options)
         let result = try harness.run()
         let poses: [Packet<Pose>] = result.packets(on: "vio/pose")
@@ -233,8 +233,8 @@ import ParallaxTesting
     /// tracked: on long tracks the trajectory beats the window-only filter's.
     @Test func landmarksImproveOnLongTracks() throws {
         var with = VIOAnalyzer.Options()
-        with.landmarks = 50
-        with.landmarkMaxAge = 0
+        with.estimator.landmarks = 50
+        with.estimator.landmarkMaxAge = 0
         let (plain, truth) = try Self.harness(seconds: 6, pixelNoise: 0.5, trackLength: 200)
         let (kept, _) = try Self.harness(seconds: 6, pixelNoise: 0.5, trackLength: 200, options: with)
         let plainAPE = try Self.ape(plain.run().packets(on: "vio/pose"), truth: truth)
