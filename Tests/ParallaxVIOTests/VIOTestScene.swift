@@ -15,20 +15,7 @@ enum VIOTestScene {
     static let imuCalibration = IMUCalibration(rateHz: 200, noise: imuNoise)
 
     /// Landmarks spread over the room's walls, floor and ceiling.
-    static func landmarks(seed: UInt64) -> [Vector3] {
-        var rng = SeededGenerator(seed: seed)
-        func u(_ a: Double, _ b: Double) -> Double { a + (b - a) * Double(rng.next() % 1_000_000) / 1_000_000 }
-        return (0..<900).map { k in
-            switch k % 6 {
-            case 0: return Vector3(-4, u(-3, 3), u(0, 3.5))
-            case 1: return Vector3(4, u(-3, 3), u(0, 3.5))
-            case 2: return Vector3(u(-4, 4), -3, u(0, 3.5))
-            case 3: return Vector3(u(-4, 4), 3, u(0, 3.5))
-            case 4: return Vector3(u(-4, 4), u(-3, 3), 0)
-            default: return Vector3(u(-4, 4), u(-3, 3), 3.5)
-            }
-        }
-    }
+    static func landmarks(seed: UInt64) -> [Vector3] { SimulationPresets.roomLandmarks(seed: seed) }
 
     /// A simulated run: the IMU readings, the frames' tracks (20 Hz), and the truth.
     struct Sequence {
