@@ -59,8 +59,8 @@ public final class CalibratedDatasetSource: WrappedDatasetSource, DeferredPacket
         for override in overrides {
             guard let index = streams.firstIndex(where: { $0.name == override.stream }) else {
                 let names = streams.map(\.name)
-                let hint = Spelling.closest(to: override.stream, in: names).map { "did you mean '\($0)'? " } ?? ""
-                throw CalibrationOverrideError(given: override.given, reason: "the dataset has no stream '\(override.stream)'; \(hint)(its streams: \(names.joined(separator: ", ")))")
+                let hint = Spelling.closest(to: override.stream, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                throw CalibrationOverrideError(given: override.given, reason: "the dataset has no stream '\(override.stream)'\(hint) (its streams: \(names.joined(separator: ", ")))")
             }
             let stream = streams[index]
             guard let kind = StreamCalibrationFile.kind(of: stream) else {

@@ -139,6 +139,7 @@ import TestSupport
     @Test func unknownStreamsAndKindsAreRefused() throws {
         #expect(refusal { _ = try open(Self.cut.path, ["cam3=\(Self.sensor("cam0"))"]) }
                 == "the dataset has no stream 'cam3'; did you mean 'cam0'? (its streams: cam0, cam1, imu0, groundtruth)")
+        #expect(refusal { _ = try open(Self.cut.path, ["left=\(Self.sensor("cam0"))"]) } == "the dataset has no stream 'left' (its streams: cam0, cam1, imu0, groundtruth)")
         #expect(refusal { _ = try open(Self.cut.path, ["groundtruth=\(Self.sensor("cam0"))"]) }
                 .hasPrefix("'groundtruth' is a Pose stream: a calibration is for a camera (frames, depth, face landmarks) or an IMU stream"))
         #expect(refusal { _ = try open(Self.cut.path, ["cam0=\(Self.sensor("imu0"))"]) }.hasSuffix("but 'cam0' is a camera stream: give a camera's calibration"))
