@@ -69,7 +69,7 @@ public enum StreamCalibrationFile {
             path = description
         }
         guard let raw = FileContents.string(atPath: path) else { throw refuse("\(path): not UTF-8 text or not readable") }
-        let text = raw.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix("%YAML:") ? "" : String($0) }.joined(separator: "\n")
+        let text = EuRoCSensorFile.withoutOpenCVDirective(raw)
         let keys = try YAMLDecoding.decode(TopLevel.self, from: text, file: path)
         let names = Set(keys.names)
         let context = Context(override: override, path: path, kind: kind, topicNames: topicNames)

@@ -56,6 +56,15 @@ import TestSupport
         #expect(refusal { _ = try load("imu0=\(chain)", .imu) } == "\(chain) is a Kalibr camchain (cameras), but 'imu0' is an IMU stream: give an IMU's calibration")
     }
 
+    @Test func openCVsDirectiveCRLFAndAByteOrderMarkAreRead() throws {
+        let folder = try TemporaryFolder.make("camchain-crlf")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = try String(contentsOfFile: Self.fixture("euroc-camchain.yaml"), encoding: .utf8)
+        let file = folder.appendingPathComponent("camchain.yaml").path
+        try ("\u{FEFF}%YAML:1.0\r\n" + text.replacingOccurrences(of: "\n", with: "\r\n")).write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try load("cam1=\(file)", .camera).origin == "Kalibr camchain cam1")
+    }
+
     @Test func kalibrTimeshiftIsNamedAsNotApplied() throws {
         let folder = try TemporaryFolder.make("camchain-shift")
         defer { try? FileManager.default.removeItem(at: folder) }
