@@ -68,7 +68,7 @@ public enum AnalyzerError: Error, BadInput, Equatable, Sendable, CustomStringCon
         switch self {
         case let .invalidOption(analyzer, option, reason): return "\(analyzer): option '\(option)': \(reason)"
         case let .missingMetadata(analyzer, stream, what):
-            return "\(analyzer): stream '\(stream)' has no \(what); give the dataset one (sensor.yaml, or 'calibration:' in parallax.yaml)"
+            return "\(analyzer): stream '\(stream)' has no \(what); give the dataset one (sensor.yaml, 'calibration:' in parallax.yaml, or --calibration STREAM=FILE for the sensor's stream)"
         }
     }
 }

@@ -79,6 +79,7 @@ struct ConvertCommand: ParsableCommand {
         do { source = try DatasetFolder.open(dataset, options: input.datasetOptions(strict: strict)) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
+        for applied in source.appliedCalibrations { FileHandle.standardError.write(Data("parallax: \(applied)\n".utf8)) }
         if to == "video" { return try writeVideo(source) }
         if to == "mcap" { return try writeMCAP(source) }
         let output = try CommandOutput(out, command: "parallax convert", inputs: [dataset])

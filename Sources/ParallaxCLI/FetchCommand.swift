@@ -77,11 +77,14 @@ struct FetchCommand: ParsableCommand {
         }
         if outcome.alreadyThere {
             print("\(outcome.folder): already fetched (SHA-256 \(outcome.sha256)); nothing downloaded")
-            return
+        } else {
+            let verified = outcome.sha256Verified ? "verified" : "not verified: the catalog has no checksum for it; pass --sha256 to check it next time"
+            print("\(outcome.folder): \(outcome.files) files from \(outcome.bytes) bytes; SHA-256 \(outcome.sha256) (\(verified))")
+            print("next: parallax inspect \(outcome.folder)")
         }
-        let verified = outcome.sha256Verified ? "verified" : "not verified: the catalog has no checksum for it; pass --sha256 to check it next time"
-        print("\(outcome.folder): \(outcome.files) files from \(outcome.bytes) bytes; SHA-256 \(outcome.sha256) (\(verified))")
-        print("next: parallax inspect \(outcome.folder)")
+        // What the catalog says to do with it (EuRoC: running its ROS bags with this calibration).
+        if let entry = try? catalog.archive(dataset: name, sequence: sequence),
+           let steps = entry.0.nextSteps(folder: outcome.folder, sequence: entry.1.name) { print(steps) }
     }
 }
 

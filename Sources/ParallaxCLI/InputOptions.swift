@@ -14,6 +14,10 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("topic"), help: ArgumentHelp("A bag topic's stream name, overriding the convention (/cam0/image_raw → cam0); repeat for several.", valueName: "/topic=name"))
     var topics: [String] = []
 
+    @Option(name: .customLong("calibration"),
+            help: ArgumentHelp("A stream's calibration from a file, replacing or supplying the dataset's (a bag without CameraInfo): an EuRoC sensor.yaml (camera or IMU), a Kalibr camchain (the camera named like the stream, or FILE#cam1) or imu.yaml, a ROS camera_info YAML, or a Parallax folder's parallax.yaml; repeat for several streams.", valueName: "stream=file"))
+    var calibrations: [String] = []
+
     @Option(name: .customLong("max-image-megapixels"),
             help: "Largest image size a file may declare (megapixels, 0.001…10000); larger headers are refused before anything is allocated.")
     var maxImageMegapixels: Double = Double(ImageSizeLimit.defaultMaxPixels) / 1e6
@@ -36,6 +40,7 @@ struct InputOptions: ParsableArguments {
             }
             renamed[parts[0]] = t
         }
+        do { try CalibrationOverride.checkDistinct(try calibrationOverrides()) } catch { throw ValidationError("\(error)") }
         if let imageRate, !(imageRate.isFinite && (0.001...100_000).contains(imageRate)) {
             throw ValidationError("--image-rate must be in 0.001…100000 Hz, got \(imageRate)")
         }
@@ -47,11 +52,15 @@ struct InputOptions: ParsableArguments {
     /// The pixel budget of one image (pixels).
     var maxImagePixels: Int { max(1, Int((maxImageMegapixels * 1e6).rounded())) }
 
+    /// The `--calibration` options, parsed.
+    func calibrationOverrides() throws -> [CalibrationOverride] { try calibrations.map { try CalibrationOverride(parsing: $0) } }
+
     /// How to open datasets with these options.
     func datasetOptions(strict: Bool = false, groundTruth: String? = nil) -> DatasetOptions {
         // The formats and video support of the plugins in use (built-ins and the host's).
         var options = ParallaxCLI.plugins.datasetOptions(DatasetOptions(strict: strict, imageRateHz: imageRate, groundTruth: groundTruth, grayVideo: videoPixels == "gray"))
         options.maxImagePixels = maxImagePixels
+        options.calibrations = (try? calibrationOverrides()) ?? []  // checked by validate()
         for t in topics {
             let parts = t.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { options.topicNames[String(parts[0])] = String(parts[1]) }

@@ -36,6 +36,7 @@ struct InspectCommand: ParsableCommand {
                          "\(s.gaps)", String(format: "%.1f", s.maxGapMilliseconds), "\(s.outOfOrder)", "\(s.missing)", s.imageSize ?? "—"])
         }
         print(TextColumns.format(rows))
+        for line in report.calibrations { print(line) }
         for s in report.streams { if let c = s.calibration { print("calibration \(s.name): \(c)") } }
         print(report.groundTruthPoses > 0
               ? "ground truth: \(report.groundTruthPoses) poses over \(String(format: "%.2f", report.groundTruthSeconds)) s"

@@ -64,6 +64,8 @@ struct RunCommand: ParsableCommand {
         settings.saveMap = saveMap
         let session: RunSession
         do { session = try RunSession(settings) } catch { throw fail(error) }
+        // Said before the run: which files replaced or supplied which stream's calibration.
+        for applied in session.runner.source.appliedCalibrations { FileHandle.standardError.write(Data("parallax: \(applied)\n".utf8)) }
         // Each signal stops the run between timestamp groups; what was computed is flushed and
         // run.json says which signal came; the exit status is 128 + its number.
         Interruption.install()

@@ -6,11 +6,13 @@ public enum DatasetFolder {
     /// registered);
     /// otherwise ``DatasetError/notADataset(path:expected:)`` saying what was expected. With
     /// ``DatasetOptions/groundTruth``, that file's poses replace the dataset's ground truth
-    /// (``replacingGroundTruth(of:with:)``).
+    /// (``replacingGroundTruth(of:with:)``); with ``DatasetOptions/calibrations``, those files
+    /// replace or supply the streams' calibrations (``CalibratedDatasetSource``).
     public static func open(_ path: String, options: DatasetOptions = DatasetOptions()) throws -> any DatasetSource {
-        let source = try options.formats.open(path, options: options)
-        guard let file = options.groundTruth else { return source }
-        return try replacingGroundTruth(of: source, with: file)
+        var source = try options.formats.open(path, options: options)
+        if let file = options.groundTruth { source = try replacingGroundTruth(of: source, with: file) }
+        guard !options.calibrations.isEmpty else { return source }
+        return try CalibratedDatasetSource(source, overrides: options.calibrations, topicNames: options.topicNames)
     }
 
     /// ``open(_:options:)`` with only the reading rules given.

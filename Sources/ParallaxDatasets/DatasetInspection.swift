@@ -40,6 +40,9 @@ public struct DatasetInspection: Sendable, Codable {
     public var groundTruthSeconds: Double
     /// What the reader skipped or assumed (``DatasetSource/notes``).
     public var notes: [String] = []
+    /// The calibration files given for streams (`--calibration`), one line each
+    /// (``AppliedCalibration``); the streams' `calibration` is theirs.
+    public var calibrations: [String] = []
 
     /// Inspects `path` (opened as `options` say, except that timestamps going back are
     /// reported, not refused). Decodes only the first image of each image stream.
@@ -77,7 +80,7 @@ public struct DatasetInspection: Sendable, Codable {
             durationSeconds: (all.max().flatMap { mx in all.min().map { mx.seconds(since: $0) } }) ?? 0,
             groundTruthPoses: gt?.count ?? 0,
             groundTruthSeconds: gt.flatMap { g in g.poses.last.map { $0.time - g.poses[0].time } } ?? 0,
-            notes: source.notes)
+            notes: source.notes, calibrations: source.appliedCalibrations.map(\.description))
     }
 
     /// One line per kind of metadata, joined by "; " (`nil` when there is none).

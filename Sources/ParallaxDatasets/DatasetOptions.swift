@@ -18,6 +18,10 @@ public struct DatasetOptions: Sendable {
     /// conversion, the cheapest way in for gray-only chains).
     public var grayVideo = false
 
+    /// Calibration files replacing or supplying streams' metadata (`--calibration STREAM=FILE`),
+    /// applied by ``DatasetFolder/open(_:options:)`` (``CalibratedDatasetSource``).
+    public var calibrations: [CalibrationOverride] = []
+
     /// Stream names for bag topics, overriding the convention (`/cam0/image_raw` → `cam0`).
     public var topicNames: [String: String] = [:]
 

@@ -185,6 +185,12 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
         }
     }
 
+    /// A stream's calibration comes from its `mav0/NAME/sensor.yaml`.
+    public func calibrationOrigin(of stream: String) -> String? {
+        guard let m = streams.first(where: { $0.name == stream })?.metadata, m.camera != nil || m.imu != nil else { return nil }
+        return "mav0/\(stream)/sensor.yaml"
+    }
+
     /// The next packet; camera frames are deferred (decoded by whoever runs the work).
     public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
 

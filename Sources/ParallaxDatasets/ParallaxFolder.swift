@@ -61,6 +61,8 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
     public private(set) var faceTruth: [String: [FaceTruth]] = [:]
 
     private var indexed = IndexedRows()
+    /// Each stream's `calibration:` file as `parallax.yaml` names it.
+    private var calibrationFiles: [String: String] = [:]
 
     /// Opens the folder at `path` (must hold `parallax.yaml`); camera streams kept as video
     /// decode to gray with `grayVideo`, else as their `pixels:` says (RGB by default).
@@ -71,6 +73,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
             throw DatasetError.notADataset(path: path, expected: "a Parallax folder with parallax.yaml")
         }
         let description = try YAMLDecoding.decode(ParallaxFolderDescription.self, from: text, file: yamlPath)
+        calibrationFiles = Dictionary(description.streams.compactMap { e in e.calibration.map { (e.name, $0) } }, uniquingKeysWith: { a, _ in a })
         var reading = ParallaxFolderReading(root: root, yamlPath: yamlPath, grayVideo: grayVideo, videoSupport: videoSupport)
         for (rank, entry) in description.streams.enumerated() { try reading.read(entry, rank: rank) }
         var streams = reading.streams, rows = reading.rows, listing = reading.listing
@@ -92,6 +95,9 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
     }
 
     public func nextDeferred() throws -> DeferredPacket? { try indexed.next() }
+
+    /// A stream's calibration comes from the `sensor.yaml` its `calibration:` names.
+    public func calibrationOrigin(of stream: String) -> String? { calibrationFiles[stream].map { "\($0) (parallax.yaml calibration:)" } }
 
     /// `--groundtruth FILE`: `trajectory` becomes ``groundTruth`` and the ``DatasetStreams/groundTruth`` stream.
     public func replaceGroundTruth(with trajectory: Trajectory, file: String) throws {

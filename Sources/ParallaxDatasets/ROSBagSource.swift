@@ -179,6 +179,11 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
     }
 
     public func nextDeferred() throws -> DeferredPacket? { try rows.next() }
+
+    /// A camera's calibration comes from the bag's `sensor_msgs/CameraInfo` (its first message).
+    public func calibrationOrigin(of stream: String) -> String? {
+        streams.first { $0.name == stream }?.metadata.camera == nil ? nil : "the bag's CameraInfo"
+    }
 }
 
 /// ROS 1 bags (`.bag`) as datasets.

@@ -47,10 +47,15 @@ public protocol DatasetSource: PacketSource {
     var missingImages: [String: Int] { get }
     /// What the reader skipped or assumed, one sentence each (`inspect` and `run` print them).
     var notes: [String] { get }
+    /// Where the reader took `stream`'s calibration from, in words (`the bag's CameraInfo`,
+    /// `mav0/cam0/sensor.yaml`), for the line that says a `--calibration` replaced it; `nil`:
+    /// not said (or none).
+    func calibrationOrigin(of stream: String) -> String?
 }
 
 extension DatasetSource {
     public var notes: [String] { [] }
+    public func calibrationOrigin(of stream: String) -> String? { nil }
 }
 
 /// Stream names readers give to what is not a sensor.

@@ -26,7 +26,7 @@ public struct HeadPoseEvaluation: Evaluation {
     public init() {}
 
     public func evaluate(_ input: EvaluationInput) throws -> EvaluationResult {
-        guard let truthSource = input.dataset as? any FaceTruthProviding, !truthSource.faceTruth.isEmpty else {
+        guard let truthSource = input.dataset.provider((any FaceTruthProviding).self), !truthSource.faceTruth.isEmpty else {
             throw EvaluationError.needs(evaluation: Self.name, what: "faces with true poses (AFLW2000-3D, or parallax simulate --scene face)")
         }
         // Outputs grouped by their stream's first component: `face0/pose` is face0's,

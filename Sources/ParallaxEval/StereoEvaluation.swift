@@ -86,7 +86,7 @@ public struct StereoEvaluation: Evaluation {
     }
 
     public func evaluate(_ input: EvaluationInput) throws -> EvaluationResult {
-        guard let dataset = input.dataset as? any DisparityTruthProviding else {
+        guard let dataset = input.dataset.provider((any DisparityTruthProviding).self) else {
             throw EvaluationError.needs(evaluation: Self.name, what: "a dataset with disparity truth (a Middlebury or KITTI stereo folder)")
         }
         let camera = dataset.disparityTruthCamera

@@ -25,7 +25,7 @@ public struct TrackingEvaluation: Evaluation {
     public static let recoveredIoU = 0.5
 
     public func evaluate(_ input: EvaluationInput) throws -> EvaluationResult {
-        guard let truthSource = input.dataset as? any BoxTruthProviding else {
+        guard let truthSource = input.dataset.provider((any BoxTruthProviding).self) else {
             throw EvaluationError.needs(evaluation: Self.name, what: "a tracking sequence with true boxes (OTB, VOT, or parallax simulate --scene object)")
         }
         let truth = truthSource.boxTruth

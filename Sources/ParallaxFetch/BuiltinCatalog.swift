@@ -12,6 +12,9 @@ datasets:
     licence: research use as stated on the source page (cite Burri et al., IJRR 2016)
     source: https://projects.asl.ethz.ch/datasets/doku.php?id=kmavvisualinertialdatasets
     layout: euroc
+    next: |-
+      EuRoC's ROS bags ({sequence}.bag, from the same page) carry no CameraInfo: run one with this folder's calibration,
+        parallax run chains/vio-mono.yaml {sequence}.bag --out out/vio --calibration cam0={folder}/mav0/cam0/sensor.yaml --calibration imu0={folder}/mav0/imu0/sensor.yaml
     sequences:
       - {name: MH_01_easy, url: 'http://robotics.ethz.ch/~asl-datasets/ijrr_euroc_mav_dataset/machine_hall/MH_01_easy/MH_01_easy.zip', size: 1.6 GB}
       - {name: MH_02_easy, url: 'http://robotics.ethz.ch/~asl-datasets/ijrr_euroc_mav_dataset/machine_hall/MH_02_easy/MH_02_easy.zip', size: 1.4 GB}

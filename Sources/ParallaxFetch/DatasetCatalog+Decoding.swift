@@ -17,7 +17,7 @@ extension DatasetCatalog {
 }
 
 extension DatasetCatalog.Entry {
-    enum CodingKeys: String, YAMLKnownKeys { case name, title, what, licence, source, layout, reads, sequences }
+    enum CodingKeys: String, YAMLKnownKeys { case name, title, what, licence, source, layout, reads, next, sequences }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -30,6 +30,7 @@ extension DatasetCatalog.Entry {
         source = try c.decode(String.self, forKey: .source)
         layout = try c.decodeIfPresent(String.self, forKey: .layout)
         reads = try c.decodeIfPresent(String.self, forKey: .reads)
+        next = try c.decodeIfPresent(String.self, forKey: .next)
         sequences = try c.decodeUniquelyNamed(DatasetCatalog.Sequence.self, forKey: .sequences, name: \.name, what: "sequence name")
         guard !sequences.isEmpty else { throw decoder.yamlProblem("\(name) has no sequences", at: CodingKeys.sequences) }
     }

@@ -40,7 +40,15 @@ public struct DatasetCatalog: Sendable, Equatable {
         public var layout: String?
         /// How Parallax reads it, for the listing when ``layout`` is `nil`.
         public var reads: String?
+        /// What to do next, printed after a fetch below `next: parallax inspect FOLDER`;
+        /// `{folder}` becomes the fetched folder and `{sequence}` the sequence's name.
+        public var next: String?
         public var sequences: [Sequence]
+
+        /// ``next`` for `sequence` fetched into `folder`.
+        public func nextSteps(folder: String, sequence: String) -> String? {
+            next.map { $0.replacingOccurrences(of: "{folder}", with: folder).replacingOccurrences(of: "{sequence}", with: sequence) }
+        }
     }
 
     /// One downloadable archive of a dataset.

@@ -1,6 +1,8 @@
+import ParallaxFiles
+
 /// Why a calibration file could not be loaded. Every case names the file, and the line
 /// where one is known (1-based), so a user can fix the file at once.
-public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum CalibrationError: Error, BadInput, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be read.
     case unreadable(path: String, reason: String)
     /// A key holds a value of the wrong kind or out of range.

@@ -16,20 +16,8 @@ struct CameraSensorFile: Decodable {
         try c.requireSensorType("camera", key: .sensorType, decoder: decoder)
         let model = try c.decode(String.self, forKey: .cameraModel)
         guard model == "pinhole" else { throw decoder.yamlProblem("camera_model '\(model)' is not supported (expected 'pinhole')", at: CodingKeys.cameraModel) }
-        let resolution = try c.finiteNumbers(.resolution, count: 2, decoder: decoder)
-        guard resolution.allSatisfy({ $0 >= 1 && $0 == $0.rounded() }) else {
-            throw decoder.yamlProblem("resolution: expected two positive integers [width, height]", at: CodingKeys.resolution)
-        }
-        // As an image header's: a calibration declaring more pixels than any image may have is
-        // refused before anything is allocated for it (ray tables, rectification maps).
-        guard resolution[0] * resolution[1] <= Double(ImageSizeLimit.maxPixels) else {
-            func text(_ v: Double) -> String { v < 1e15 ? String(Int(v)) : "\(v)" }
-            throw decoder.yamlProblem("resolution: \(text(resolution[0]))×\(text(resolution[1])) exceeds the limit of \(Double(ImageSizeLimit.maxPixels) / 1e6) megapixels (--max-image-megapixels)", at: CodingKeys.resolution)
-        }
-        let k = try c.finiteNumbers(.intrinsics, count: 4, decoder: decoder)
-        guard k[0] > 0, k[1] > 0 else {
-            throw decoder.yamlProblem("intrinsics: focal lengths must be positive, got fu=\(k[0]) fv=\(k[1])", at: CodingKeys.intrinsics)
-        }
+        let resolution = try c.imageResolution(.resolution, decoder: decoder)
+        let intrinsics = try c.pinholeIntrinsics(.intrinsics, decoder: decoder)
         let distortion: LensDistortion
         switch try c.decodeIfPresent(String.self, forKey: .distortionModel) ?? "none" {
         case "none":
@@ -45,8 +33,7 @@ struct CameraSensorFile: Decodable {
         }
         let rate = try c.decodeIfPresent(Double.self, forKey: .rateHz)
         if let rate, !(rate.isFinite && rate > 0) { throw decoder.yamlProblem("rate_hz must be positive, got \(rate)", at: CodingKeys.rateHz) }
-        let camera = CameraModel(width: Int(resolution[0]), height: Int(resolution[1]),
-                                 intrinsics: PinholeIntrinsics(fx: k[0], fy: k[1], cx: k[2], cy: k[3]), distortion: distortion)
+        let camera = CameraModel(width: resolution.width, height: resolution.height, intrinsics: intrinsics, distortion: distortion)
         calibration = CameraCalibration(model: camera, bodyFromSensor: try c.decode(RigidTransformText.self, forKey: .bodyFromSensor).transform,
                                         rateHz: rate, comment: try c.decodeIfPresent(String.self, forKey: .comment))
     }
@@ -56,24 +43,14 @@ struct CameraSensorFile: Decodable {
 struct IMUSensorFile: Decodable {
     let calibration: IMUCalibration
 
-    enum CodingKeys: String, CodingKey {
-        case sensorType = "sensor_type", comment, rateHz = "rate_hz", bodyFromSensor = "T_BS"
-        case gyroscopeNoiseDensity = "gyroscope_noise_density", gyroscopeRandomWalk = "gyroscope_random_walk"
-        case accelerometerNoiseDensity = "accelerometer_noise_density", accelerometerRandomWalk = "accelerometer_random_walk"
-    }
+    enum CodingKeys: String, CodingKey { case sensorType = "sensor_type", rateHz = "rate_hz", bodyFromSensor = "T_BS" }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try c.requireSensorType("imu", key: .sensorType, decoder: decoder)
-        func density(_ key: CodingKeys) throws -> Double {
-            let v = try c.finiteNumber(key, decoder: decoder)
-            guard v >= 0 else { throw decoder.yamlProblem("\(key.stringValue) must be non-negative, got \(v)", at: key) }
-            return v
-        }
         let rate = try c.finiteNumber(.rateHz, decoder: decoder)
         guard rate > 0 else { throw decoder.yamlProblem("rate_hz must be positive, got \(rate)", at: CodingKeys.rateHz) }
-        let noise = IMUNoiseModel(gyroscopeNoiseDensity: try density(.gyroscopeNoiseDensity), gyroscopeRandomWalk: try density(.gyroscopeRandomWalk),
-                                  accelerometerNoiseDensity: try density(.accelerometerNoiseDensity), accelerometerRandomWalk: try density(.accelerometerRandomWalk))
+        let noise = try IMUNoiseText(from: decoder).noise
         calibration = IMUCalibration(bodyFromSensor: try c.decode(RigidTransformText.self, forKey: .bodyFromSensor).transform, rateHz: rate, noise: noise)
     }
 }

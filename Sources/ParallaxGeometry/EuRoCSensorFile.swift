@@ -37,8 +37,9 @@ public enum EuRoCSensorFile {
     }
 
     /// OpenCV's "%YAML:1.0" directive is not YAML: blanked, keeping the line count (lines end
-    /// in LF or CRLF; a byte-order mark before it is dropped).
-    static func withoutOpenCVDirective(_ yaml: String) -> String {
+    /// in LF or CRLF; a byte-order mark before it is dropped). Every calibration file read here
+    /// (Kalibr's, camera_info) goes through it: OpenCV-written copies of them begin so too.
+    public static func withoutOpenCVDirective(_ yaml: String) -> String {
         let text = yaml.hasPrefix("\u{FEFF}") ? String(yaml.dropFirst()) : yaml
         // `whereSeparator: \.isNewline`: "\r\n" is one Character, which a split at "\n" would
         // not see (the whole file would be one line, blanked with the directive).

@@ -1,8 +1,10 @@
+import ArgumentParser
 import Foundation
 import Testing
 import ParallaxDatasets
 import ParallaxFiles
 @testable import ParallaxFetch
+@testable import ParallaxCLI
 
 @Suite struct DatasetCatalogTests {
     @Test func theBuiltinCatalogNamesEveryDatasetTheIssueAsksForWithLayoutsParallaxReads() throws {
@@ -22,6 +24,17 @@ import ParallaxFiles
         #expect(mh01.url.hasSuffix("/machine_hall/MH_01_easy/MH_01_easy.zip"))
         let (_, only) = try catalog.archive(dataset: "kitti-poses", sequence: nil)
         #expect(only.name == "poses")
+    }
+
+    @Test func eurocSaysHowToRunItsBagsWithTheFetchedCalibration() throws {
+        let (entry, mh01) = try DatasetCatalog.builtin.archive(dataset: "euroc", sequence: "MH_01_easy")
+        let steps = try #require(entry.nextSteps(folder: "/data/MH_01_easy", sequence: mh01.name))
+        let command = try #require(steps.split(separator: "\n").last).trimmingCharacters(in: .whitespaces)
+        #expect(command == "parallax run chains/vio-mono.yaml MH_01_easy.bag --out out/vio "
+                + "--calibration cam0=/data/MH_01_easy/mav0/cam0/sensor.yaml --calibration imu0=/data/MH_01_easy/mav0/imu0/sensor.yaml")
+        // The command printed is one `parallax` takes.
+        _ = try ParallaxCommand.parseAsRoot(command.split(separator: " ").dropFirst().map(String.init))
+        #expect(try DatasetCatalog.builtin.archive(dataset: "tum-rgbd", sequence: "fr1_xyz").0.nextSteps(folder: "/d", sequence: "fr1_xyz") == nil)
     }
 
     @Test func namesAndSequencesThatAreNotThereAreBadInputNamingWhatIs() throws {

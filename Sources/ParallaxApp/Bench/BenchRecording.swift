@@ -69,6 +69,13 @@ public enum BenchRecording {
         if let dataset = run.dataset {
             if datasetDigests[dataset] == nil { datasetDigests[dataset] = (try? FileDigest.sha256(ofFolder: dataset)) ?? "" }
             p.datasetSHA256 = datasetDigests[dataset] ?? ""
+            if !run.calibrations.isEmpty {
+                // The calibration files are part of what the case read.
+                let h = SHA256Hasher()
+                h.update(p.datasetSHA256)
+                for c in run.calibrations { h.update("\(c.stream)=\((try? FileDigest.sha256(of: c.file)) ?? "absent: \(c.file)")\(c.entry.map { "#\($0)" } ?? "")") }
+                p.datasetSHA256 = h.finish()
+            }
         } else if let s = run.simulate {
             let h = SHA256Hasher()
             h.update(s.settingsDescription)

@@ -127,8 +127,10 @@ public struct BenchRunner {
         }
         var options = datasetOptions
         options.groundTruth = run.groundTruth
+        options.calibrations += run.calibrations
         // `@scene/FILE` in the chain names a file of the case's data (a simulated picture).
         let runner = try ChainRunner(chain: run.chain, dataset: datasetPath, registry: registry, datasetOptions: options, references: ["scene": datasetPath])
+        for applied in runner.source.appliedCalibrations { progress("\(run.name): \(applied)") }
         progress("\(run.name): running \(runner.chain.name)")
         // Every output (for the evaluations), and the frames the report draws.
         var outputs: [AnyPacket] = []

@@ -16,6 +16,9 @@ import ParallaxFiles
 ///                                             #  built-in rig (EuRoC sensor files, mounted by their T_BS; two: a pair))
 ///                                             # (paths relative to the suite file; no textures: seeded noise)
 ///     chain: "imu-integrator camera=cam0 imu=imu0"
+///     # calibration: {cam0: mav0/cam0/sensor.yaml, imu0: imu.yaml}   # next to a dataset: files replacing or
+///                                             # supplying streams' calibrations, as --calibration STREAM=FILE
+///                                             # (camchain.yaml#cam1 names an entry; paths relative to the suite file)
 ///     evaluate: gyro-rotation                 # one name or a list: gyro-rotation, trajectory, landmarks and matches
 ///                                             # (simulated only), homography (image folders with H_a_b); none or [] for no evaluation
 /// ```
@@ -27,6 +30,8 @@ public struct BenchSuite {
         public var dataset: String?
         /// A trajectory file replacing the dataset's ground truth (`groundtruth:`), absolute.
         public var groundTruth: String? = nil
+        /// Calibration files for the dataset's streams (`calibration:`), files absolute.
+        public var calibrations: [CalibrationOverride] = []
         /// The simulated sequence (`simulate:`), when the case has no dataset.
         public var simulate: Scenario?
         public var chain: String
@@ -83,13 +88,14 @@ public struct BenchSuite {
         var chain: String
         var dataset: String?
         var groundtruth: String?
+        var calibration: CalibrationText?
         var simulate: Scenario?
         var evaluate: [String]
         var seeds: [Int]?
         var cost: Double?
         var line: Int
 
-        enum CodingKeys: String, YAMLKnownKeys { case chain, cost, dataset, evaluate, groundtruth, name, seeds, simulate }
+        enum CodingKeys: String, YAMLKnownKeys { case calibration, chain, cost, dataset, evaluate, groundtruth, name, seeds, simulate }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -105,6 +111,10 @@ public struct BenchSuite {
             groundtruth = try c.decodeIfPresent(String.self, forKey: .groundtruth)
             if groundtruth != nil, dataset == nil {
                 throw decoder.yamlProblem("groundtruth must be a trajectory file, next to a dataset", at: CodingKeys.groundtruth)
+            }
+            calibration = try c.decodeIfPresent(CalibrationText.self, forKey: .calibration)
+            if calibration != nil, dataset == nil {
+                throw decoder.yamlProblem("calibration names files for a dataset's streams: give it next to a dataset", at: CodingKeys.calibration)
             }
             if dataset == nil {
                 guard c.contains(.simulate) else { throw decoder.yamlProblem("needs 'dataset' or 'simulate'") }
@@ -133,6 +143,28 @@ public struct BenchSuite {
         }
     }
 
+    /// A case's `calibration:` as written: `{STREAM: FILE, …}` in the order given, each with its line.
+    struct CalibrationText: Decodable {
+        var entries: [(stream: String, file: String, line: Int)] = []
+
+        struct Key: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Key.self)
+            for key in c.allKeys {
+                let value = try c.superDecoder(forKey: key)
+                let file = try c.decode(String.self, forKey: key)
+                guard !key.stringValue.isEmpty, !file.isEmpty else { throw value.yamlProblem("expected STREAM: FILE (cam0: mav0/cam0/sensor.yaml)") }
+                entries.append((key.stringValue, file, value.yamlLine ?? decoder.yamlLine ?? 1))
+            }
+        }
+    }
+
     /// Reads the suite file at `path`: every key known, every value checked (evaluations by
     /// `evaluations`), paths taken from the suite's folder, `seeds:` expanded into one case per
     /// seed; an error names the file, line and column and the case.
@@ -153,6 +185,11 @@ public struct BenchSuite {
                           chain: entry.chain.hasSuffix(".yaml") || entry.chain.hasSuffix(".yml") ? absolute(entry.chain) : entry.chain,
                           evaluate: entry.evaluate, line: entry.line)
             run.groundTruth = entry.groundtruth.map(absolute)
+            run.calibrations = entry.calibration?.entries.map { stream, text, line in
+                let (file, part) = CalibrationOverride.splitEntry(text)
+                return CalibrationOverride(stream: stream, file: absolute(file), entry: part, given: "\(path):\(line): run '\(entry.name)': calibration \(stream): \(text)")
+            } ?? []
+            do { try CalibrationOverride.checkDistinct(run.calibrations) } catch { throw refuse("\(error)", line: entry.line) }
             run.cost = entry.cost
             // One case per seed, `NAME-seedS`, grouped under NAME.
             let cases: [Run] = entry.seeds.map { seeds in

@@ -68,7 +68,7 @@ public final class RunSession {
     /// Checks everything and stages the output folder; throws bad input naming what is wrong.
     public init(_ settings: Settings) throws(AppFailure) {
         self.settings = settings
-        let inputs = [settings.dataset] + [settings.datasetOptions.groundTruth].compactMap { $0 }
+        let inputs = [settings.dataset] + [settings.datasetOptions.groundTruth].compactMap { $0 } + settings.datasetOptions.calibrations.map(\.file)
         do {
             runner = try ChainRunner(chain: settings.chain, dataset: settings.dataset, registry: settings.plugins.analyzers, datasetOptions: settings.datasetOptions)
         } catch {
@@ -221,7 +221,8 @@ public final class RunSession {
         report.warnings.append(contentsOf: problems)
         let outURL = output.url
         do {
-            try RunFile.write(report: report, chain: runner.chain, instances: runner.instances, dataset: settings.dataset, interrupted: Interruption.name,
+            try RunFile.write(report: report, chain: runner.chain, instances: runner.instances, dataset: settings.dataset,
+                              calibrations: source.appliedCalibrations, interrupted: Interruption.name,
                               to: outURL.appendingPathComponent("run.json"))
         } catch {
             problems.append("\(OutputError(path: outURL.appendingPathComponent("run.json").path, error: error))")

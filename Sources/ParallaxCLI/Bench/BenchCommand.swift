@@ -48,6 +48,9 @@ struct BenchRunCommand: ParsableCommand {
         if suite != nil, chain != nil || dataset != nil || evaluate != nil {
             throw ValidationError("--chain, --dataset and --evaluate run one case without a suite file; give one or the other")
         }
+        if suite != nil, !input.calibrations.isEmpty {
+            throw ValidationError("--calibration is for one case (--chain, --dataset); in a suite, give it in the case: calibration: {cam0: FILE}")
+        }
         if shard != nil, suite == nil { throw ValidationError("--shard shares out a suite file's cases: give the suite") }
         try recording.checkOutside(out: out)
     }
@@ -72,7 +75,8 @@ struct BenchRunCommand: ParsableCommand {
             shardFile = file
             previousLog = log
         }
-        let output = try CommandOutput(out, command: "parallax bench", inputs: spec.runs.flatMap { [$0.dataset, $0.groundTruth].compactMap { $0 } } + [suite].compactMap { $0 })
+        let output = try CommandOutput(out, command: "parallax bench", inputs: spec.runs.flatMap { [$0.dataset, $0.groundTruth].compactMap { $0 } + $0.calibrations.map(\.file) }
+                                                                                    + [suite].compactMap { $0 } + input.datasetOptions().calibrations.map(\.file))
         let outURL = output.url
         Interruption.install()
         var runner = BenchRunner(suite: spec, scratch: outURL.appendingPathComponent("scratch"), plugins: ParallaxCLI.plugins)
