@@ -15,7 +15,7 @@ struct RunCommand: ParsableCommand {
         discussion: """
         Writes DIR/events.jsonl (one line per output packet: stream, timestamp in ns, producer, payload), \
         every pose stream as a TUM trajectory (DIR/<stream>.tum, e.g. DIR/vio/pose.tum) \
-        DIR/run.json (options, per-analyzer timing p50/p95/max, stream counts, skipped items, warnings) \
+        DIR/run.json (options, --set values and every option the analyzers ran with, per-analyzer timing p50/p95/max, stream counts, skipped items, warnings) \
         and DIR/report.html (the same for a browser, with the first camera's frames at the start, middle and end and what the chain found on them). \
         DIR is finished atomically: the files are written into DIR.partial and take DIR's name only when the run \
         succeeds, so a failed or interrupted run keeps what it computed in DIR.partial and leaves a previous DIR as it was. \
@@ -48,6 +48,7 @@ struct RunCommand: ParsableCommand {
     var saveMap: String?
     @Flag(name: .long, help: "No progress display.")
     var quiet = false
+    @OptionGroup var setOptions: OptionOverrideOptions
     @OptionGroup var input: InputOptions
 
     func run() throws {
@@ -57,6 +58,7 @@ struct RunCommand: ParsableCommand {
         }
         var settings = RunSession.Settings(chain: chain, dataset: dataset, out: out,
                                            datasetOptions: input.datasetOptions(strict: strict, groundTruth: groundTruth), plugins: ParallaxCLI.plugins)
+        settings.overrides = setOptions.overrides
         settings.prefetch = !singleThread
         settings.realtime = realtime
         settings.ply = plyEncoding

@@ -23,6 +23,9 @@ public final class RunSession {
     public struct Settings {
         /// A YAML chain file or a pipeline string.
         public var chain: String
+        /// Options of the chain's analyzers set from the command line (`--set vio.map=place.pxmap`),
+        /// checked as the chain's own and recorded in `run.json`.
+        public var overrides: [OptionOverride] = []
         /// A dataset folder or file (any format the plugins read).
         public var dataset: String
         /// The output folder.
@@ -70,7 +73,8 @@ public final class RunSession {
         self.settings = settings
         let inputs = [settings.dataset] + [settings.datasetOptions.groundTruth].compactMap { $0 }
         do {
-            runner = try ChainRunner(chain: settings.chain, dataset: settings.dataset, registry: settings.plugins.analyzers, datasetOptions: settings.datasetOptions)
+            runner = try ChainRunner(chain: settings.chain, dataset: settings.dataset, registry: settings.plugins.analyzers, datasetOptions: settings.datasetOptions,
+                                     overrides: settings.overrides)
         } catch {
             throw .badInput(error)
         }
@@ -221,8 +225,8 @@ public final class RunSession {
         report.warnings.append(contentsOf: problems)
         let outURL = output.url
         do {
-            try RunFile.write(report: report, chain: runner.chain, instances: runner.instances, dataset: settings.dataset, interrupted: Interruption.name,
-                              to: outURL.appendingPathComponent("run.json"))
+            try RunFile.write(report: report, chain: runner.chain, instances: runner.instances, dataset: settings.dataset, overrides: settings.overrides,
+                              interrupted: Interruption.name, to: outURL.appendingPathComponent("run.json"))
         } catch {
             problems.append("\(OutputError(path: outURL.appendingPathComponent("run.json").path, error: error))")
         }

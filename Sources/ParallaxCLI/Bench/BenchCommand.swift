@@ -38,6 +38,7 @@ struct BenchRunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Run the K-th of N shares of the suite's cases (1 ≤ K ≤ N; balanced by estimated cost, the same on every machine) and write shard.json for `parallax bench merge`. Run again with the same --out after an interruption: finished cases are kept.", valueName: "K/N"),
             transform: { text in do { return try ShardSpec(parsing: text) } catch { throw ValidationError("\(error)") } })
     var shard: ShardSpec?
+    @OptionGroup var setOptions: OptionOverrideOptions
     @OptionGroup var recording: RecordingOptions
     @OptionGroup var input: InputOptions
 
@@ -47,6 +48,9 @@ struct BenchRunCommand: ParsableCommand {
         }
         if suite != nil, chain != nil || dataset != nil || evaluate != nil {
             throw ValidationError("--chain, --dataset and --evaluate run one case without a suite file; give one or the other")
+        }
+        if suite != nil, !setOptions.texts.isEmpty {
+            throw ValidationError("--set changes the chain of one case (--chain); a suite's cases take their options in the suite file")
         }
         if shard != nil, suite == nil { throw ValidationError("--shard shares out a suite file's cases: give the suite") }
         try recording.checkOutside(out: out)
@@ -60,9 +64,18 @@ struct BenchRunCommand: ParsableCommand {
                 spec = try BenchSuite.load(suite, evaluations: ParallaxCLI.plugins.evaluations)
             } else {
                 spec = try BenchSuite.oneCase(chain: chain ?? "", dataset: dataset ?? "", evaluate: evaluate ?? "", groundTruth: groundTruth,
-                                              evaluations: ParallaxCLI.plugins.evaluations)
+                                              overrides: setOptions.overrides, evaluations: ParallaxCLI.plugins.evaluations)
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        // A --set naming what the chain does not have is said before anything is written (a
+        // value out of range is found when the case's chain is made, and fails the case).
+        if let chain, !setOptions.texts.isEmpty {
+            do { _ = try Chain.load(chain).applying(setOptions.overrides, registry: ParallaxCLI.registry) } catch ChainError.override(let text, let problem) {
+                throw fail("\(ChainError.override(text, problem))", code: ExitCodes.badInput)
+            } catch {
+                // The chain's own problem: the case reports it.
+            }
+        }
         // A shard resumes what an interrupted (or finished) run of the same shard left.
         var shardFile: BenchShardFile?
         var previousLog = ""
