@@ -15,7 +15,7 @@ struct RunCommand: ParsableCommand {
         discussion: """
         Writes DIR/events.jsonl (one line per output packet: stream, timestamp in ns, producer, payload), \
         every pose stream as a TUM trajectory (DIR/<stream>.tum, e.g. DIR/vio/pose.tum) \
-        DIR/run.json (options, --set values and every option the analyzers ran with, per-analyzer timing p50/p95/max, stream counts, skipped items, warnings) \
+        DIR/run.json (options, --set values and every option the analyzers ran with, per-analyzer timing p50/p95/max, stream counts, skipped items, warnings and notes) \
         and DIR/report.html (the same for a browser, with the first camera's frames at the start, middle and end and what the chain found on them). \
         DIR is finished atomically: the files are written into DIR.partial and take DIR's name only when the run \
         succeeds, so a failed or interrupted run keeps what it computed in DIR.partial and leaves a previous DIR as it was. \
@@ -74,6 +74,7 @@ struct RunCommand: ParsableCommand {
         do { finished = try session.run(progress: display.map { d in { d.update($0) } }) } catch { throw fail(error) }
         display?.finish()
         let report = finished.report
+        RunSummary.printNotes(report.notes)
         RunSummary.printWarnings(report.warnings)
         for line in RunSummary.dropLines(report) { FileHandle.standardError.write(Data("parallax: \(line)\n".utf8)) }
         // Stopped by a signal: say what went wrong too, then keep the partial results.

@@ -210,7 +210,7 @@ public final class RunSession {
                     try Data(WorldMapFile.encode(builtMap)).write(to: URL(fileURLWithPath: OutputPath.staged(mapPath)))
                     if succeeded || insideStaging(mapPath) {
                         try OutputPath.commit(OutputPath.staged(mapPath), to: mapPath)
-                        report.warnings.append("world map written to \(saveMap): \(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)")
+                        report.notes.append("--save-map: world map written to \(saveMap): \(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)")
                     } else {
                         report.warnings.append("--save-map: the run did not finish; the map built so far (\(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)) "
                                                + "is in '\(OutputPath.staged(mapPath))' ('\(saveMap)' is as it was)")
