@@ -20,7 +20,7 @@ struct FormatsCommand: ParsableCommand {
         Errors are deterministic; costs are this machine's.
         """)
 
-    @Argument(help: "A dataset (folder or video file).") var dataset: String
+    @Argument(help: DatasetArgumentHelp.help("The dataset whose camera stream is measured")) var dataset: String
     @Option(name: .long, help: "Camera stream.") var camera = "cam0"
     @Option(name: .long, help: "Chain to run at every format (YAML file or one-line pipeline).") var chain: String?
     @Option(name: .long, help: "Evaluation scoring each run (its main RMSE is the error), e.g. trajectory.") var evaluate: String?

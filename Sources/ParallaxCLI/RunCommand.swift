@@ -11,7 +11,7 @@ import ParallaxOutputs
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a chain (YAML file or pipeline string) over a dataset folder.",
+        abstract: "Run a chain (YAML file or pipeline string) over a dataset (a folder or file).",
         discussion: """
         Writes DIR/events.jsonl (one line per output packet: stream, timestamp in ns, producer, payload), \
         every pose stream as a TUM trajectory (DIR/<stream>.tum, e.g. DIR/vio/pose.tum) \
@@ -28,7 +28,7 @@ struct RunCommand: ParsableCommand {
 
     @Argument(help: "A chain: a .yaml file, or a pipeline such as 'imu-integrator camera=cam0 ! stream-stats'.")
     var chain: String
-    @Argument(help: "A dataset folder: EuRoC/ASL (mav0/cam0, mav0/imu0) or TUM RGB-D (rgb.txt, depth.txt).")
+    @Argument(help: DatasetArgumentHelp.help("The dataset to run the chain over"))
     var dataset: String
     @Option(name: .long, help: "Output folder (created if needed).")
     var out: String

@@ -28,7 +28,7 @@ struct BenchRunCommand: ParsableCommand {
 
     @Argument(help: "Suite file (YAML), e.g. bench/default.yaml. Omit it to run one case with --chain and --dataset.") var suite: String?
     @Option(name: .long, help: "One case: the chain (YAML file or pipeline string).") var chain: String?
-    @Option(name: .long, help: "One case: the dataset folder.") var dataset: String?
+    @Option(name: .long, help: DatasetArgumentHelp.help("One case: the dataset", valueName: "dataset")) var dataset: String?
     @Option(name: .long, help: "One case: evaluations, comma-separated (e.g. trajectory).") var evaluate: String?
     @Option(name: .customLong("groundtruth"), help: ArgumentHelp("One case: ground truth from this trajectory file instead of the dataset's own.", valueName: "file"))
     var groundTruth: String?
