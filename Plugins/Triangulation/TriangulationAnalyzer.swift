@@ -91,7 +91,7 @@ public struct TriangulationAnalyzer: Analyzer {
             context.warn("\(missingPoses) observation(s) had no pose on '\(options.poses)' around their time; not used")
         }
         if !rejected.isEmpty {
-            context.warn("tracks not triangulated: " + rejected.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", "))
+            context.note("tracks not triangulated: " + rejected.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", "))
         }
     }
 

@@ -74,7 +74,10 @@ public struct VIOAnalyzer: Analyzer {
         }
         let frame = VIOFeatureFrame(time: stamp.nanoseconds, features: features, ended: packet.payload.ended.map(\.id))
         guard let estimate = estimator?.feed(tracks: frame, image: imagesPort.flatMap { input.latest($0)?.payload.image }) else { return }
-        for event in estimator?.takeEvents() ?? [] { context.warn(warning(event)) }
+        for event in estimator?.takeEvents() ?? [] {
+            let (message, isWarning) = report(event)
+            if isWarning { context.warn(message) } else { context.note(message) }
+        }
         context.emit(Pose(worldFromBody: estimate.worldFromBody, velocity: estimate.velocity, covariance: estimate.covariance,
                           trackingState: TrackingState(estimate.trackingState)), on: posePort, at: stamp)
         if let b = estimate.biases { context.emit(IMUBiases(gyroscope: b.gyroscope, accelerometer: b.accelerometer), on: biasPort, at: stamp) }
@@ -87,43 +90,50 @@ public struct VIOAnalyzer: Analyzer {
         if summary.resets > 0 { context.warn("\(summary.resets) reset(s) of the filter") }
         if let mapPort, let lastStamp, let map = estimator.worldMap() {
             context.emit(map, on: mapPort, at: lastStamp)
-            context.warn("world map: \(map.keyframes.count) keyframe(s), \(map.points.count) point(s)"
-                + (options.map.isEmpty ? "" : summary.relocalizations > 0 ? ", \(summary.mapPointUpdates) map-point update(s) after relocalizing"
-                    : "; never relocalized into \(options.map)"))
+            let built = "world map: \(map.keyframes.count) keyframe(s), \(map.points.count) point(s)"
+            // A map given and never found is a warning; the rest is what the run built.
+            if !options.map.isEmpty, summary.relocalizations == 0 {
+                context.warn(built + "; never relocalized into \(options.map)")
+            } else {
+                context.note(built + (options.map.isEmpty ? "" : ", \(summary.mapPointUpdates) map-point update(s) after relocalizing"))
+            }
         }
         if summary.saturatedReadings > 0 {
             context.warn(String(format: "%d accelerometer reading(s) at full scale (accelerometer_range %.1f m/s²): uncertainty widened, state limited(excessiveMotion)",
                                 summary.saturatedReadings, options.estimator.accelerometerRange))
         }
-        if let c = summary.calibration {
+        // Said only when something was estimated: a calibration held fixed did not move.
+        if let c = summary.calibration, options.estimator.estimateTimeOffset || options.estimator.estimateExtrinsics {
             let turn = (c.initial.imuFromCamera.rotation.inverse * c.current.imuFromCamera.rotation).log.norm * 180 / .pi
             let shift = (c.current.imuFromCamera.translation - c.initial.imuFromCamera.translation).norm * 1000
             // The filter's own σ of the offset (ms), when it estimates it.
             let sigma = c.timeOffsetSigma.map { String(format: " ± %.2f", $0 * 1000) } ?? ""
-            context.warn(String(format: "calibration estimated: time offset %.2f", c.current.timeOffset * 1000) + sigma
+            context.note(String(format: "calibration estimated: time offset %.2f", c.current.timeOffset * 1000) + sigma
                 + String(format: " ms (started at %.2f), T_IC moved by %.3f° and %.1f mm", c.initial.timeOffset * 1000, turn, shift))
         }
-        if summary.zeroVelocityUpdates > 0 { context.warn("\(summary.zeroVelocityUpdates) zero-velocity update(s) while standing still") }
+        if summary.zeroVelocityUpdates > 0 { context.note("\(summary.zeroVelocityUpdates) zero-velocity update(s) while standing still") }
+        // Features are left out in every run (too short, failed their checks): a count, not a fault.
         let rejected = summary.rejectedFeatures.map { reason, count in "\(count) \(reason)" }.sorted()
-        if !rejected.isEmpty { context.warn("features not used: " + rejected.joined(separator: ", ")) }
+        if !rejected.isEmpty { context.note("features not used: " + rejected.joined(separator: ", ")) }
     }
 
-    /// The warning that says what the estimator met.
-    private func warning(_ event: VIOEvent) -> String {
+    /// What the estimator met, in words, and whether it is a warning (something went wrong: a
+    /// reset, a sample skipped) or a note (it went as it should: the start, a relocalization).
+    private func report(_ event: VIOEvent) -> (message: String, isWarning: Bool) {
         switch event {
-        case let .nonFiniteIMU(time): return "IMU sample at \(time) ns is not finite: skipped (and all such samples)"
+        case let .nonFiniteIMU(time): return ("IMU sample at \(time) ns is not finite: skipped (and all such samples)", true)
         case let .initialized(t, start):
             let how = switch start {
             case .still: "still IMU"
             case let .moving(span): String(format: "moving (visual-inertial alignment over %.2f s)", span)
             }
-            return String(format: "initialized at %.2f s after the first IMU sample: %@", t, how)
-        case let .imuGap(gap, frame): return String(format: "IMU gap of %.0f ms before %lld ns: filter reset", gap * 1000, frame)
-        case let .failed(frame, reason): return "filter failed at \(frame) ns (\(reason)): reset"
-        case let .mapFrozen(frame): return "the filter reset at \(frame) ns: the world map keeps what was mapped before (a new start is a new frame)"
+            return (String(format: "initialized at %.2f s after the first IMU sample: %@", t, how), false)
+        case let .imuGap(gap, frame): return (String(format: "IMU gap of %.0f ms before %lld ns: filter reset", gap * 1000, frame), true)
+        case let .failed(frame, reason): return ("filter failed at \(frame) ns (\(reason)): reset", true)
+        case let .mapFrozen(frame): return ("the filter reset at \(frame) ns: the world map keeps what was mapped before (a new start is a new frame)", true)
         case let .relocalized(frame, t, inliers, matches, rms):
-            return String(format: "relocalized into %@ at %lld ns (%.3f s after the first IMU sample): %d inliers of %d matches, %.2f px RMS",
-                          options.map, frame, t, inliers, matches, rms)
+            return (String(format: "relocalized into %@ at %lld ns (%.3f s after the first IMU sample): %d inliers of %d matches, %.2f px RMS",
+                           options.map, frame, t, inliers, matches, rms), false)
         }
     }
 }

@@ -37,12 +37,13 @@ public final class ChainRunner {
     /// Loads `chain` (a YAML file or a pipeline string) and the dataset folder `dataset` (opened
     /// as `datasetOptions` say: strictness, image-folder rate, ground truth from a file), and
     /// wires the analyzers from `registry` to the dataset's streams.
+    /// `overrides` (`--set`) change options of the chain's analyzers, checked as the chain's own.
     /// `references` name folders the chain's option values may start paths with: `["scene":
     /// "/tmp/sim"]` turns `reference=[@scene/picture.png]` into `/tmp/sim/picture.png` (a
     /// bench case names its simulated data's own files so).
     public init(chain: String, dataset: String, registry: AnalyzerRegistry = BuiltinAnalyzers.registry,
-                datasetOptions: DatasetOptions = .builtin(), references: [String: String] = [:]) throws {
-        self.chain = try Chain.load(chain).resolvingReferences(references)
+                datasetOptions: DatasetOptions = .builtin(), overrides: [OptionOverride] = [], references: [String: String] = [:]) throws {
+        self.chain = try Chain.load(chain).applying(overrides, registry: registry).resolvingReferences(references)
         self.source = try DatasetFolder.open(dataset, options: datasetOptions)
         // A dataset with nothing to read (a bag whose every message is of a type Parallax does
         // not read) is the dataset's fault, said with what was skipped, not a chain that reads
@@ -56,9 +57,10 @@ public final class ChainRunner {
     }
 
     /// Runs `chain` over an already opened `source` (a dataset wrapped in another video format,
-    /// for instance); `datasetPath` names it for evaluations.
-    public init(chain: String, source: any DatasetSource, datasetPath: String, registry: AnalyzerRegistry = BuiltinAnalyzers.registry) throws {
-        self.chain = try Chain.load(chain).resolvingReferences([:])
+    /// for instance); `datasetPath` names it for evaluations; `overrides` as above.
+    public init(chain: String, source: any DatasetSource, datasetPath: String, registry: AnalyzerRegistry = BuiltinAnalyzers.registry,
+                overrides: [OptionOverride] = []) throws {
+        self.chain = try Chain.load(chain).applying(overrides, registry: registry).resolvingReferences([:])
         self.source = source
         self.datasetPath = datasetPath
         self.instances = try self.chain.instantiate(registry: registry, sourceStreams: source.streams)

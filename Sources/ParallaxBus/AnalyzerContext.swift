@@ -5,6 +5,7 @@ public struct AnalyzerContext: Sendable {
     public let instanceName: String
     @usableFromInline var emitted: [AnyPacket] = []
     var warnings: [String] = []
+    var notes: [String] = []
     /// Metadata of the input streams, by stream name (set by the bus before `open`).
     var inputMetadata: [String: StreamMetadata] = [:]
     /// The bus stream of each input and output port, by declared name, where the chain remapped it.
@@ -43,9 +44,16 @@ public struct AnalyzerContext: Sendable {
     mutating func reset() {
         emitted.removeAll(keepingCapacity: true)
         warnings.removeAll(keepingCapacity: true)
+        notes.removeAll(keepingCapacity: true)
         declaredMetadata.removeAll()
     }
 
-    /// Records a warning for the run report (e.g. "frame size changed: tracking reset").
+    /// Records a warning for the run report: something that went wrong or was left out, that
+    /// the user should look into ("frame size changed: tracking reset"). Printed as `warning:`.
     public mutating func warn(_ message: String) { warnings.append(message) }
+
+    /// Records a note for the run report: what the analyzer did or found that is as it should be,
+    /// worth knowing but no warning ("initialized at 0.52 s", "relocalized into place.pxmap",
+    /// a summary of counts). Printed as `note:`, kept apart from the warnings in `run.json`.
+    public mutating func note(_ message: String) { notes.append(message) }
 }

@@ -17,6 +17,9 @@ public final class AnalyzerInstance {
     public let outputs: [PortDescription]
     /// The options as given, for the run report (`key=value`, sorted).
     public let optionSummary: [String: String]
+    /// Every option with the value the analyzer was made with, defaults included (`snake_case`
+    /// name → JSON text), for the run report; empty for an instance not made by a registry.
+    public let effectiveOptions: [String: String]
     /// Bus stream → the stream name the analyzer declared (inputs), where remapped.
     let portStreamForBus: [String: String]
     /// Declared stream name → bus stream (outputs), where remapped.
@@ -42,13 +45,13 @@ public final class AnalyzerInstance {
 
     /// Wraps `analyzer` under `name`, its ports on the streams it declared.
     public convenience init(_ analyzer: some Analyzer, name: String? = nil, optionSummary: [String: String] = [:]) {
-        self.init(unchecked: analyzer, declared: (analyzer.inputs, analyzer.outputs), name: name, optionSummary: optionSummary, remap: [:])
+        self.init(unchecked: analyzer, declared: (analyzer.inputs, analyzer.outputs), name: name, optionSummary: optionSummary, effectiveOptions: [:], remap: [:])
     }
 
     /// Wraps `analyzer` under `name`, with the ports named in `remap` (port name → stream)
     /// wired to other streams. Throws ``RemapError`` for an unknown port name.
     public convenience init(_ analyzer: some Analyzer, name: String? = nil, optionSummary: [String: String] = [:],
-                            remapping remap: [String: String]) throws {
+                            effectiveOptions: [String: String] = [:], remapping remap: [String: String]) throws {
         // Port discovery reflects over the analyzer: do it once.
         let declared = (inputs: analyzer.inputs, outputs: analyzer.outputs)
         let all = declared.inputs + declared.outputs
@@ -56,7 +59,7 @@ public final class AnalyzerInstance {
         for port in remap.keys.sorted() where !all.contains(where: { $0.name == port }) {
             throw RemapError.unknownPort(analyzer: instanceName, port: port, ports: all.compactMap(\.name))
         }
-        self.init(unchecked: analyzer, declared: declared, name: name, optionSummary: optionSummary, remap: remap)
+        self.init(unchecked: analyzer, declared: declared, name: name, optionSummary: optionSummary, effectiveOptions: effectiveOptions, remap: remap)
         var seen: [String: String] = [:]
         for (bus, port) in zip(inputs.map(\.stream), declared.inputs.map(\.stream)) {
             if let other = seen[bus], other != port { throw RemapError.sharedStream(analyzer: instanceName, stream: bus) }
@@ -65,7 +68,7 @@ public final class AnalyzerInstance {
     }
 
     private init(unchecked analyzer: some Analyzer, declared: (inputs: [PortDescription], outputs: [PortDescription]), name: String?,
-                 optionSummary: [String: String], remap: [String: String]) {
+                 optionSummary: [String: String], effectiveOptions: [String: String], remap: [String: String]) {
         self.analyzer = analyzer
         self.typeName = type(of: analyzer).name
         self.name = name ?? type(of: analyzer).name
@@ -85,6 +88,7 @@ public final class AnalyzerInstance {
         portStreamForBus = toPort
         busStreamForPort = toBus
         self.optionSummary = optionSummary
+        self.effectiveOptions = effectiveOptions
     }
 
     /// Whether any port is remapped (the bus translates stream names only then).

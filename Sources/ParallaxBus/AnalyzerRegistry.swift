@@ -73,7 +73,8 @@ public struct AnalyzerRegistry: Sendable {
             make: { values, instanceName, remap in
                 let opts = try OptionCoding.decode(A.Options.self, defaults: A.Options(), values: values)
                 let analyzer = try A(options: opts)
-                return try AnalyzerInstance(analyzer, name: instanceName, optionSummary: values, remapping: remap)
+                let effective = Dictionary(OptionCoding.options(of: opts).map { ($0.name, OptionCoding.valueText($0.defaultValue)) }, uniquingKeysWith: { a, _ in a })
+                return try AnalyzerInstance(analyzer, name: instanceName, optionSummary: values, effectiveOptions: effective, remapping: remap)
             })
     }
 

@@ -72,6 +72,8 @@ struct BusRunState {
     let streamIDs: [String: Int]
     let sink: FrameBus.Sink
     var warnings: [String] = []
+    /// What analyzers reported that is no warning (``AnalyzerContext/note(_:)``), each `instance: …`.
+    var notes: [String] = []
     let clock = ContinuousClock()
     /// Timestamp of the newest source packet delivered: every source packet up to it is in.
     var watermark: Timestamp?
@@ -279,6 +281,10 @@ struct BusRunState {
             let name = nodes[i].instance.name
             warnings += nodes[i].context.warnings.map { "\(name): \($0)" }
         }
+        if !nodes[i].context.notes.isEmpty {
+            let name = nodes[i].instance.name
+            notes += nodes[i].context.notes.map { "\(name): \($0)" }
+        }
         if nodes[i].context.emitted.isEmpty { nodes[i].context.reset(); return }
         var emitted = nodes[i].context.emitted
         nodes[i].context.reset()
@@ -369,6 +375,7 @@ struct BusRunState {
             r.streams.append(.init(stream: s.name, type: s.type.name, packets: s.packets, first: s.first, last: s.last))
         }
         r.warnings = warnings
+        r.notes = notes
         return r
     }
 }

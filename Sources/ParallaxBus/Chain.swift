@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxFiles
+import ParallaxOptions
 
 /// A named list of analyzers with options: what `parallax run` runs.
 ///
@@ -21,6 +22,8 @@ import ParallaxFiles
 ///     outputs: { output: cam1/tracks }
 /// ```
 /// Option values in YAML may be scalars, lists or mappings (a box `{x: 1, y: 2, width: 3, height: 4}`).
+/// On the command line, `--set ANALYZER.OPTION=VALUE` changes one without editing the chain
+/// (``OptionOverride``, ``applying(_:registry:)``).
 /// Streams are wired by name through options; the bus checks that every input exists and has
 /// the right type when the chain is instantiated, and errors point at the file and line.
 public struct Chain: Sendable, Equatable {
@@ -32,13 +35,17 @@ public struct Chain: Sendable, Equatable {
         /// Port name → stream, for ports wired to other streams than they declare.
         public var remap: [String: String]
         public var location: ChainLocation?
+        /// The `--set`s that changed ``options`` or ``remap`` (``Chain/applying(_:registry:)``),
+        /// in order: a value they gave that does not do is their fault, not the chain's.
+        public var overrides: [OptionOverride]
         public init(analyzer: String, instanceName: String? = nil, options: [String: String] = [:], remap: [String: String] = [:],
-                    location: ChainLocation? = nil) {
+                    location: ChainLocation? = nil, overrides: [OptionOverride] = []) {
             self.analyzer = analyzer
             self.instanceName = instanceName
             self.options = options
             self.remap = remap
             self.location = location
+            self.overrides = overrides
         }
     }
 
@@ -222,7 +229,11 @@ public struct Chain: Sendable, Equatable {
     /// the location of the analyzer it concerns.
     public func instantiate(registry: AnalyzerRegistry, sourceStreams: [StreamDescription]) throws -> [AnalyzerInstance] {
         let instances = try nodes.map { node in
-            try registry.make(node.analyzer, options: node.options, instanceName: node.instanceName, remap: node.remap, location: node.location)
+            do {
+                return try registry.make(node.analyzer, options: node.options, instanceName: node.instanceName, remap: node.remap, location: node.location)
+            } catch let error as ChainError {
+                throw Self.blamingOverride(error, of: node)
+            }
         }
         do {
             _ = try BusWiring.plan(sourceStreams: sourceStreams, analyzers: instances)
@@ -230,6 +241,22 @@ public struct Chain: Sendable, Equatable {
             throw ChainError.wiring(error, location: location(of: error, instances: instances))
         }
         return instances
+    }
+
+    /// `error` as the fault of the `--set` of `node` that gave the value or port it is about
+    /// (the chain's location dropped); `error` itself when no `--set` did.
+    private static func blamingOverride(_ error: ChainError, of node: Node) -> ChainError {
+        switch error {
+        case let .invalidOptionValue(analyzer, option, value, reason, _):
+            let key = OptionCoding.snakeCase(option)
+            guard let o = node.overrides.last(where: { !$0.value.hasPrefix("@") && OptionCoding.snakeCase($0.option) == key }) else { return error }
+            return .override(o.description, .invalidOptionValue(analyzer: analyzer, option: option, value: value, reason: reason, location: nil))
+        case let .unknownPort(analyzer, port, suggestion, _):
+            guard let o = node.overrides.last(where: { $0.value.hasPrefix("@") && $0.option == port }) else { return error }
+            return .override(o.description, .unknownPort(analyzer: analyzer, port: port, suggestion: suggestion, location: nil))
+        default:
+            return error
+        }
     }
 
     private func location(of error: BusError, instances: [AnalyzerInstance]) -> ChainLocation? {

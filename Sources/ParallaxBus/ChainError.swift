@@ -7,8 +7,9 @@ public struct ChainLocation: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(file):\(line):\(column)" }
 }
 
-/// Why a chain could not be loaded. Messages start with `file:line:column`.
-public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a chain could not be loaded. Messages start with `file:line:column`, or with `--set TEXT`
+/// for an ``OptionOverride`` at fault.
+public indirect enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownAnalyzer(name: String, suggestion: String?, location: ChainLocation?)
     case unknownOption(analyzer: String, option: String, suggestion: String?, location: ChainLocation?)
     case invalidOptionValue(analyzer: String, option: String, value: String, reason: String, location: ChainLocation?)
@@ -17,6 +18,10 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
     case syntax(message: String, location: ChainLocation?)
     /// Wiring failed (unknown stream, type mismatch, …) at the analyzer at `location`.
     case wiring(BusError, location: ChainLocation?)
+    /// A `--set` (``OptionOverride``, its text first) that cannot be applied: the problem says
+    /// why, as for the same option in the chain (without the chain's location: the `--set` is
+    /// at fault).
+    case override(String, ChainError)
 
     public var description: String {
         func at(_ l: ChainLocation?) -> String { l.map { "\($0): " } ?? "" }
@@ -34,6 +39,8 @@ public enum ChainError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(at(l))\(message)"
         case let .wiring(error, l):
             return "\(at(l))\(error)"
+        case let .override(text, problem):
+            return "--set \(text): \(problem)"
         }
     }
 }

@@ -1,4 +1,4 @@
-/// What a run did: per-analyzer timing, stream counts, skips, warnings and speed.
+/// What a run did: per-analyzer timing, stream counts, skips, warnings, notes and speed.
 /// Written as `run.json` by `parallax run`.
 public struct RunReport: Sendable, Codable, Equatable {
     /// Per-analyzer processing time.
@@ -71,7 +71,11 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var analyzers: [AnalyzerTiming] = []
     public var streams: [StreamCount] = []
     public var skipped: [Skip] = []
+    /// What went wrong or was left out, each `source: …` (an analyzer instance, a stream).
     public var warnings: [String] = []
+    /// What went as it should and is worth knowing (an analyzer's start, a relocalization, a
+    /// file written), each `source: …`; not warnings.
+    public var notes: [String] = []
     /// Dataset time covered by the sources (s).
     public var datasetSeconds: Double = 0
     /// Wall-clock time of the run (s). Not reproducible, unlike everything else above.

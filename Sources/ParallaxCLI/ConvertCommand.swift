@@ -20,7 +20,7 @@ struct ConvertCommand: ParsableCommand {
             + "--to video writes one camera stream (--camera) as a bare video file, its times relative to the first frame in the container's resolution. "
             + "--to mcap writes every stream into an MCAP file for Foxglove (docs/foxglove.md).")
 
-    @Argument(help: "The dataset folder or file to read.") var dataset: String
+    @Argument(help: DatasetArgumentHelp.help("The dataset to read")) var dataset: String
     @Option(name: .long, help: "Target format: parallax, euroc (cameras with calibration, imu0 and ground truth only), video (one camera stream as a video file) or mcap (every stream, for Foxglove).") var to: String = "parallax"
     @Option(name: .long, help: "Output folder (a file for --to video: .mkv for ffv1, .mp4 for h264; for --to mcap: .mcap).") var out: String
     @Option(name: .long, help: "Keep camera streams as video with this codec: ffv1 (lossless) or h264 (lossy). Parallax folders and --to video (default ffv1 there).") var video: String?

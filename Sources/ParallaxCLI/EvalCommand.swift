@@ -11,7 +11,7 @@ struct EvalCommand: ParsableCommand {
         commandName: "eval",
         abstract: "Compare an estimated trajectory with ground truth (APE and RPE, evo-compatible).",
         discussion: """
-        Formats: TUM (.txt, 8 columns), EuRoC ground truth (.csv), KITTI (12 columns; --times for stamps). \
+        Formats: TUM (.txt, 8 columns), EuRoC ground truth (.csv), KITTI (12 columns; --gt-times and --est-times give their stamps). \
         Poses are associated by nearest timestamp within --max-diff seconds, as evo does.
         """)
 

@@ -23,7 +23,10 @@ struct FetchCommand: ParsableCommand {
             failed, 2 a name or option is wrong, 128+n a signal.
             """)
 
-    @Argument(help: "The dataset's name (euroc, tum-rgbd, tum-vi, kitti-poses, middlebury-stereo, middlebury-flow, otb, aflw2000-3d).")
+    /// The names of the built-in catalog, as the help lists them (read when the help is made).
+    static var catalogNames: [String] { ((try? DatasetCatalog.builtin)?.datasets ?? []).map(\.name) }
+
+    @Argument(help: ArgumentHelp("The dataset's name (" + FetchCommand.catalogNames.joined(separator: ", ") + "; `parallax datasets` describes them)."))
     var name: String
     @Argument(help: "The sequence (MH_01_easy, fr1_xyz, …); may be left out when the dataset has one.")
     var sequence: String?

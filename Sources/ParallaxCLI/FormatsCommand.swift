@@ -20,7 +20,7 @@ struct FormatsCommand: ParsableCommand {
         Errors are deterministic; costs are this machine's.
         """)
 
-    @Argument(help: "A dataset (folder or video file).") var dataset: String
+    @Argument(help: DatasetArgumentHelp.help("The dataset whose camera stream is measured")) var dataset: String
     @Option(name: .long, help: "Camera stream.") var camera = "cam0"
     @Option(name: .long, help: "Chain to run at every format (YAML file or one-line pipeline).") var chain: String?
     @Option(name: .long, help: "Evaluation scoring each run (its main RMSE is the error), e.g. trajectory.") var evaluate: String?
@@ -28,6 +28,7 @@ struct FormatsCommand: ParsableCommand {
     @Option(name: .long, help: "The --within policy: error at most this many percent above native.") var within: Double = 10
     @Option(name: .long, help: "The --budget policy: analyzer time at most this share of real time (1 = keeps up).") var budget: Double = 1
     @Option(name: .long, help: "Write formats.json and formats.svg (error against cost, Pareto front marked) here.") var out: String?
+    @OptionGroup var setOptions: OptionOverrideOptions
     @OptionGroup var input: InputOptions
 
     func validate() throws {
@@ -44,7 +45,8 @@ struct FormatsCommand: ParsableCommand {
         do { formats = try FormatSweep.formats(of: dataset, camera: camera, options: options) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         guard let chain, let evaluate else {
             // Listing only: an option that belongs to the measurement is a mistake, not a no-op.
-            let measuring = [("--chain", chain != nil), ("--evaluate", evaluate != nil), ("--out", out != nil), ("--min-fps", minFPS != nil)].filter(\.1).map(\.0)
+            let measuring = [("--chain", chain != nil), ("--evaluate", evaluate != nil), ("--out", out != nil), ("--min-fps", minFPS != nil),
+                             ("--set", !setOptions.texts.isEmpty)].filter(\.1).map(\.0)
             if !measuring.isEmpty {
                 throw fail("\(measuring.joined(separator: ", ")) measure the formats, which needs both --chain and --evaluate", code: ExitCodes.badInput)
             }
@@ -54,7 +56,8 @@ struct FormatsCommand: ParsableCommand {
         }
         let measured: [FormatSweep.Measured]
         do {
-            measured = try FormatSweep.measure(formats, dataset: dataset, camera: camera, chain: chain, evaluation: evaluate, options: options, plugins: ParallaxCLI.plugins,
+            measured = try FormatSweep.measure(formats, dataset: dataset, camera: camera, chain: chain, overrides: setOptions.overrides, evaluation: evaluate,
+                                               options: options, plugins: ParallaxCLI.plugins,
                                                progress: { k, format in FileHandle.standardError.write(Data("[\(k + 1)/\(formats.count)] \(format)\n".utf8)) })
         } catch { throw fail(error) }
         let choices = FormatPolicies(measured: measured.map { ($0.format, $0.error, $0.load) }, minFPS: minFPS, within: within / 100, budget: budget)

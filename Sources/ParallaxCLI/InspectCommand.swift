@@ -8,9 +8,9 @@ import Parallax
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Describe a dataset folder: streams, counts, rates, gaps, image sizes, calibration, ground truth.")
+        abstract: "Describe a dataset: streams, counts, rates, gaps, image sizes, calibration, ground truth.")
 
-    @Argument(help: "A dataset folder (EuRoC/ASL or TUM RGB-D).") var dataset: String
+    @Argument(help: DatasetArgumentHelp.help("The dataset to describe")) var dataset: String
     @Flag(name: .long, help: "Print JSON for machines.") var json = false
     @Option(name: .customLong("groundtruth"), help: ArgumentHelp("Ground truth from this trajectory file (TUM, or EuRoC CSV) instead of the dataset's own.", valueName: "file"))
     var groundTruth: String?

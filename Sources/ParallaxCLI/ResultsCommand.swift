@@ -14,20 +14,28 @@ struct ResultsCommand: ParsableCommand {
         subcommands: [ResultsListCommand.self, ResultsCompareCommand.self, ResultsPlotCommand.self])
 }
 
-/// `--db`, shared by the `results` commands.
+/// `--results-db`, shared by the `results` commands: the name `bench` and `bench merge` give
+/// the database they record in. `--db`, its name before, is kept as a hidden alias.
 struct ResultsDatabaseOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The results database (default: $PARALLAX_RESULTS_DB, else ~/.local/share/parallax/results.sqlite).", valueName: "file"))
-    var db: String?
+    @Option(name: .customLong("results-db"), help: ArgumentHelp("The results database (default: $PARALLAX_RESULTS_DB, else ~/.local/share/parallax/results.sqlite).", valueName: "file"))
+    var resultsDB: String?
+    /// `--db`, the earlier name of `--results-db` (hidden: the help and docs name `--results-db`).
+    @Option(name: .customLong("db"), help: .hidden)
+    var legacyDB: String?
+
+    /// The database named, by either name.
+    var db: String? { resultsDB ?? legacyDB }
 
     mutating func validate() throws {
-        if let db, db.isEmpty { throw ValidationError("--db is empty: name a results database file") }
+        if resultsDB != nil, legacyDB != nil { throw ValidationError("--db is the old name of --results-db: give one of them") }
+        if let db, db.isEmpty { throw ValidationError("\(resultsDB != nil ? "--results-db" : "--db") is empty: name a results database file") }
     }
 
     /// Opens the database; one that does not exist is an error (reading creates nothing).
     func open() throws -> ResultsDatabase {
         let path = db ?? BenchRecording.defaultDatabasePath
         guard FileManager.default.fileExists(atPath: path) else {
-            throw fail("no results database at '\(path)': `parallax bench` records its runs there (or give --db)", code: ExitCodes.badInput)
+            throw fail("no results database at '\(path)': `parallax bench` records its runs there (or give --results-db)", code: ExitCodes.badInput)
         }
         do { return try ResultsDatabase(path: path) } catch let error as ResultsDatabaseError {
             throw fail("\(error)", code: error.isBadInput ? ExitCodes.badInput : ExitCodes.runFailed)

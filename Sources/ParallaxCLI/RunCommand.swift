@@ -11,11 +11,11 @@ import ParallaxOutputs
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a chain (YAML file or pipeline string) over a dataset folder.",
+        abstract: "Run a chain (YAML file or pipeline string) over a dataset (a folder or file).",
         discussion: """
         Writes DIR/events.jsonl (one line per output packet: stream, timestamp in ns, producer, payload), \
         every pose stream as a TUM trajectory (DIR/<stream>.tum, e.g. DIR/vio/pose.tum) \
-        DIR/run.json (options, per-analyzer timing p50/p95/max, stream counts, skipped items, warnings) \
+        DIR/run.json (options, --set values and every option the analyzers ran with, per-analyzer timing p50/p95/max, stream counts, skipped items, warnings and notes) \
         and DIR/report.html (the same for a browser, with the first camera's frames at the start, middle and end and what the chain found on them). \
         DIR is finished atomically: the files are written into DIR.partial and take DIR's name only when the run \
         succeeds, so a failed or interrupted run keeps what it computed in DIR.partial and leaves a previous DIR as it was. \
@@ -28,7 +28,7 @@ struct RunCommand: ParsableCommand {
 
     @Argument(help: "A chain: a .yaml file, or a pipeline such as 'imu-integrator camera=cam0 ! stream-stats'.")
     var chain: String
-    @Argument(help: "A dataset folder: EuRoC/ASL (mav0/cam0, mav0/imu0) or TUM RGB-D (rgb.txt, depth.txt).")
+    @Argument(help: DatasetArgumentHelp.help("The dataset to run the chain over"))
     var dataset: String
     @Option(name: .long, help: "Output folder (created if needed).")
     var out: String
@@ -48,6 +48,7 @@ struct RunCommand: ParsableCommand {
     var saveMap: String?
     @Flag(name: .long, help: "No progress display.")
     var quiet = false
+    @OptionGroup var setOptions: OptionOverrideOptions
     @OptionGroup var input: InputOptions
 
     func run() throws {
@@ -57,6 +58,7 @@ struct RunCommand: ParsableCommand {
         }
         var settings = RunSession.Settings(chain: chain, dataset: dataset, out: out,
                                            datasetOptions: input.datasetOptions(strict: strict, groundTruth: groundTruth), plugins: ParallaxCLI.plugins)
+        settings.overrides = setOptions.overrides
         settings.prefetch = !singleThread
         settings.realtime = realtime
         settings.ply = plyEncoding
@@ -74,6 +76,7 @@ struct RunCommand: ParsableCommand {
         do { finished = try session.run(progress: display.map { d in { d.update($0) } }) } catch { throw fail(error) }
         display?.finish()
         let report = finished.report
+        RunSummary.printNotes(report.notes)
         RunSummary.printWarnings(report.warnings)
         for line in RunSummary.dropLines(report) { FileHandle.standardError.write(Data("parallax: \(line)\n".utf8)) }
         // Stopped by a signal: say what went wrong too, then keep the partial results.

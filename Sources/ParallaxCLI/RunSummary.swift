@@ -2,10 +2,10 @@ import Foundation
 import ParallaxApp
 import Parallax
 
-/// What the console says about a run's warnings and skips: a count per source and the first few
-/// of each (all of them are in `run.json`).
+/// What the console says about a run's warnings, skips and notes: a count per source and the
+/// first few of each (all of them are in `run.json`).
 enum RunSummary {
-    /// How many of one source's warnings are printed.
+    /// How many of one source's warnings (or notes) are printed.
     static let shownPerSource = 3
 
     /// Prints, on standard error, each source's warning count and its first few warnings.
@@ -14,11 +14,23 @@ enum RunSummary {
         for line in warningLines(warnings) { FileHandle.standardError.write(Data("parallax: \(line)\n".utf8)) }
     }
 
+    /// Prints, on standard error, the notes (what went as it should: a start, a relocalization,
+    /// a file written) as `note:`, never as warnings; by source as ``printWarnings(_:)``.
+    static func printNotes(_ notes: [String]) {
+        for line in noteLines(notes) { FileHandle.standardError.write(Data("parallax: \(line)\n".utf8)) }
+    }
+
     /// The lines ``printWarnings(_:)`` prints.
-    static func warningLines(_ warnings: [String]) -> [String] {
+    static func warningLines(_ warnings: [String]) -> [String] { lines(warnings, kind: "warning") }
+
+    /// The lines ``printNotes(_:)`` prints.
+    static func noteLines(_ notes: [String]) -> [String] { lines(notes, kind: "note") }
+
+    /// `kind: message` for the first few messages of each source, after a count when there are more.
+    private static func lines(_ messages: [String], kind: String) -> [String] {
         var order: [String] = []
         var bySource: [String: [String]] = [:]
-        for w in warnings {
+        for w in messages {
             let source = w.range(of: ": ").map { String(w[..<$0.lowerBound]) } ?? ""
             if bySource[source] == nil { order.append(source) }
             bySource[source, default: []].append(w)
@@ -27,9 +39,9 @@ enum RunSummary {
         for source in order {
             let all = bySource[source] ?? []
             if all.count > shownPerSource {
-                lines.append("\(source.isEmpty ? "run" : source): \(all.count) warnings (the first \(shownPerSource) below; all in run.json)")
+                lines.append("\(source.isEmpty ? "run" : source): \(all.count) \(kind)s (the first \(shownPerSource) below; all in run.json)")
             }
-            lines += all.prefix(shownPerSource).map { "warning: \($0)" }
+            lines += all.prefix(shownPerSource).map { "\(kind): \($0)" }
         }
         return lines
     }

@@ -101,6 +101,12 @@ package enum OptionCoding {
         return "\(value)"
     }
 
+    /// `value` as a chain would give it: text as it is (`cam0`), anything else as ``jsonText(_:)``
+    /// (`200`, `true`, `["a","b"]`, `{"x":1}`, `none`).
+    package static func valueText(_ value: Any) -> String {
+        value as? String ?? jsonText(value)
+    }
+
     /// `maxFeatures` → `max_features`, `maxIMUGapMs` → `max_imu_gap_ms` (a run of capitals is one
     /// word); already snake_case stays unchanged.
     package static func snakeCase(_ key: String) -> String {

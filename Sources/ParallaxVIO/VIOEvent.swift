@@ -1,5 +1,6 @@
-/// Something the estimator did or met that a user should hear of (the `vio` analyzer words
-/// each as a warning), in the order it happened.
+/// Something the estimator did or met that a user should hear of, in the order it happened
+/// (the `vio` analyzer words each: a warning for what went wrong, a note for a start or a
+/// relocalization).
 public enum VIOEvent: Sendable, Equatable {
     /// How the filter started.
     public enum Start: Sendable, Equatable {

@@ -123,6 +123,10 @@ import ParallaxDatasets
         #expect(lines.first == "klt: 5 warnings (the first 3 below; all in run.json)")
         #expect(lines.filter { $0.hasPrefix("warning: klt:") }.count == 3)
         #expect(lines.last == "warning: vio: IMU gap of 40 ms")
+        // Notes (what went as it should) are never worded as warnings.
+        let notes = ["vio: initialized at 0.52 s after the first IMU sample: still IMU", "vio: relocalized into place.pxmap at 1 ns"]
+        #expect(RunSummary.noteLines(notes) == notes.map { "note: " + $0 })
+        #expect(RunSummary.noteLines((1...4).map { "vio: n\($0)" }).first == "vio: 4 notes (the first 3 below; all in run.json)")
         var report = RunReport()
         report.streams = [RunReport.StreamCount(stream: "cam0", type: "CameraFrame", packets: 100)]
         report.skipped = [RunReport.Skip(analyzer: "klt", stream: "cam0", count: 69, reason: RunReport.Skip.realtimeDropReason)]

@@ -97,7 +97,11 @@ import VisualInertialOdometry
 
         let second = try Self.run(room: 1, map: path)
         #expect(second.failure == nil)
-        #expect(second.report.warnings.contains { $0.hasPrefix("vio: relocalized into") }, "\(second.report.warnings)")
+        #expect(second.report.notes.contains { $0.hasPrefix("vio: relocalized into") }, "\(second.report.notes)")
+        // Found is as it should be: a note, never a warning.
+        #expect(!second.report.warnings.contains { $0.contains("relocalized into") }, "\(second.report.warnings)")
+        // A calibration held fixed is not said to be estimated.
+        #expect(!second.report.notes.contains { $0.contains("calibration estimated") }, "\(second.report.notes)")
         let a: [Packet<Pose>] = first.packets(on: "vio/pose"), b: [Packet<Pose>] = second.packets(on: "vio/pose")
         #expect(a.count == b.count)
         // Before relocalizing: no pose in the map's frame; after: the first run's poses, with no alignment.
@@ -118,7 +122,9 @@ import VisualInertialOdometry
 
         let other = try Self.run(room: 2, map: path)
         #expect(other.failure == nil)
-        #expect(!other.report.warnings.contains { $0.hasPrefix("vio: relocalized into") }, "another room relocalized: \(other.report.warnings)")
+        #expect(!other.report.notes.contains { $0.hasPrefix("vio: relocalized into") }, "another room relocalized: \(other.report.notes)")
+        // A map given and never found is a warning.
+        #expect(other.report.warnings.contains { $0.contains("never relocalized into") }, "\(other.report.warnings)")
         let poses: [Packet<Pose>] = other.packets(on: "vio/pose")
         #expect(poses.allSatisfy { [.limited(.initializing), .limited(.relocalizing), .notAvailable].contains($0.payload.trackingState) })
         #expect(poses.contains { $0.payload.trackingState == .limited(.relocalizing) }, "the filter ran, relocalizing")

@@ -52,9 +52,9 @@ public enum BenchRecording {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Checksums of a case's chain (its file's bytes, or the pipeline text) and data (the
-    /// dataset's files, or the simulation's settings). `datasetDigests` keeps the folders
-    /// already hashed (by path).
+    /// Checksums of a case's chain (its file's bytes, or the pipeline text; with its `--set`s,
+    /// when given, hashed after it) and data (the dataset's files, or the simulation's
+    /// settings). `datasetDigests` keeps the folders already hashed (by path).
     public static func provenance(of run: BenchSuite.Run, datasetDigests: inout [String: String]) -> BenchRunner.Provenance {
         var p = BenchRunner.Provenance()
         if FileManager.default.fileExists(atPath: run.chain) {
@@ -64,6 +64,13 @@ public enum BenchRecording {
         } else {
             let h = SHA256Hasher()
             h.update(run.chain)
+            p.chainSHA256 = h.finish()
+        }
+        // The same chain with other options is another chain (`parallax results` says so).
+        if !run.overrides.isEmpty {
+            let h = SHA256Hasher()
+            h.update(p.chainSHA256)
+            for o in run.overrides { h.update("\n--set \(o)") }
             p.chainSHA256 = h.finish()
         }
         if let dataset = run.dataset {

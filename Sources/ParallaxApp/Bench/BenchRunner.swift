@@ -79,7 +79,7 @@ public struct BenchRunner {
             } catch {
                 // Bad input in one case (a chain that does not wire, a ground-truth file that
                 // cannot be used) must not lose the cases before and after it.
-                result = Result(name: r.name, dataset: r.dataset ?? "simulated", chain: r.chain, status: "invalid", note: "\(error)")
+                result = Result(name: r.name, dataset: r.dataset ?? "simulated", chain: r.chainDescription, status: "invalid", note: "\(error)")
             }
             result.group = r.group
             if recordsProvenance { result.provenance = BenchRecording.provenance(of: r, datasetDigests: &datasetDigests) }
@@ -91,7 +91,7 @@ public struct BenchRunner {
 
     private func runOne(_ run: BenchSuite.Run) throws -> Result {
         var scene: TexturedScene?
-        var result = Result(name: run.name, dataset: run.dataset ?? "simulated", chain: run.chain, status: "ok")
+        var result = Result(name: run.name, dataset: run.dataset ?? "simulated", chain: run.chainDescription, status: "ok")
         progress("\(run.name): preparing")
         let datasetPath: String
         if let dataset = run.dataset {
@@ -129,7 +129,8 @@ public struct BenchRunner {
         options.groundTruth = run.groundTruth
         options.calibrations += run.calibrations
         // `@scene/FILE` in the chain names a file of the case's data (a simulated picture).
-        let runner = try ChainRunner(chain: run.chain, dataset: datasetPath, registry: registry, datasetOptions: options, references: ["scene": datasetPath])
+        let runner = try ChainRunner(chain: run.chain, dataset: datasetPath, registry: registry, datasetOptions: options, overrides: run.overrides,
+                                     references: ["scene": datasetPath])
         for applied in runner.source.appliedCalibrations { progress("\(run.name): \(applied)") }
         progress("\(run.name): running \(runner.chain.name)")
         // Every output (for the evaluations), and the frames the report draws.

@@ -35,6 +35,9 @@ public struct BenchSuite {
         /// The simulated sequence (`simulate:`), when the case has no dataset.
         public var simulate: Scenario?
         public var chain: String
+        /// Options of the chain's analyzers set from the command line (`--set`), for a case
+        /// given by `--chain`.
+        public var overrides: [OptionOverride] = []
         /// Evaluation names (``EvaluationRegistry``), in order.
         public var evaluate: [String]
         public var line: Int
@@ -44,6 +47,12 @@ public struct BenchSuite {
         /// Cases made from one run by `seeds:` share its name as their group (results are
         /// compared over the group's seeds); `nil`: the case is its own group.
         public var group: String? = nil
+
+        /// The chain as reports and the results database name it: the chain, then its `--set`s
+        /// (`chains/vio-mono.yaml --set klt.max_features=300`).
+        public var chainDescription: String {
+            ([chain] + overrides.map { "--set \($0)" }).joined(separator: " ")
+        }
     }
 
     public var name: String
@@ -57,8 +66,10 @@ public struct BenchSuite {
         self.file = file
     }
 
-    /// A suite of one run from the command line (`--chain`, `--dataset`, `--evaluate a,b`).
-    public static func oneCase(chain: String, dataset: String, evaluate: String, groundTruth: String? = nil, evaluations: EvaluationRegistry = .standard) throws -> BenchSuite {
+    /// A suite of one run from the command line (`--chain`, `--dataset`, `--evaluate a,b`,
+    /// `--set`s as `overrides`).
+    public static func oneCase(chain: String, dataset: String, evaluate: String, groundTruth: String? = nil, overrides: [OptionOverride] = [],
+                               evaluations: EvaluationRegistry = .standard) throws -> BenchSuite {
         let names = evaluate.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "none" }
         for n in names {
             do { _ = try evaluations.make(n) } catch { throw ChainError.syntax(message: "--evaluate: \(error)", location: nil) }
@@ -70,7 +81,8 @@ public struct BenchSuite {
         if let groundTruth, !FileManager.default.fileExists(atPath: groundTruth) {
             throw ChainError.syntax(message: "--groundtruth: '\(groundTruth)' does not exist", location: nil)
         }
-        return BenchSuite(name: "command line", runs: [Run(name: name, dataset: dataset, groundTruth: groundTruth, simulate: nil, chain: chain, evaluate: names, line: 0)],
+        return BenchSuite(name: "command line", runs: [Run(name: name, dataset: dataset, groundTruth: groundTruth, simulate: nil, chain: chain, overrides: overrides,
+                                                           evaluate: names, line: 0)],
                           file: "(command line)")
     }
 

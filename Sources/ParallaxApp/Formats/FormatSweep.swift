@@ -31,17 +31,19 @@ public enum FormatSweep {
     }
 
     /// Runs `chain` over `dataset` at each of `formats` (the camera stream delivered at that
-    /// format under its own name) and scores it with `evaluation`; `progress` sees each format
-    /// before it runs. A failure names the format.
-    public static func measure(_ formats: [VideoFormat], dataset: String, camera: String, chain: String, evaluation: String, options: DatasetOptions,
-                               plugins: PluginRegistry, progress: (Int, VideoFormat) -> Void = { _, _ in }) throws(AppFailure) -> [Measured] {
+    /// format under its own name), with `overrides` (`--set`) applied, and scores it with
+    /// `evaluation`; `progress` sees each format before it runs. A failure names the format.
+    public static func measure(_ formats: [VideoFormat], dataset: String, camera: String, chain: String, overrides: [OptionOverride] = [], evaluation: String,
+                               options: DatasetOptions, plugins: PluginRegistry, progress: (Int, VideoFormat) -> Void = { _, _ in }) throws(AppFailure) -> [Measured] {
         do { _ = try plugins.evaluations.make(evaluation) } catch { throw .badInput(error) }
+        // A chain or a --set that cannot be read is said once, not as the first format's failure.
+        do { _ = try Chain.load(chain).applying(overrides, registry: plugins.analyzers) } catch { throw .badInput(error) }
         var measured: [Measured] = []
         for (k, format) in formats.enumerated() {
             progress(k, format)
             do {
                 let source = try FormattedDatasetSource(try DatasetFolder.open(dataset, options: options), format: format)
-                let runner = try ChainRunner(chain: chain, source: source, datasetPath: dataset, registry: plugins.analyzers)
+                let runner = try ChainRunner(chain: chain, source: source, datasetPath: dataset, registry: plugins.analyzers, overrides: overrides)
                 let (outcome, outputs) = try runner.runCollecting()
                 if let failure = outcome.failure { throw failure }
                 let result = try plugins.evaluations.evaluate(evaluation, runner.evaluationInput(outputs: outputs, outcome: outcome))

@@ -21,6 +21,9 @@ public struct RunHTMLReport {
         if !report.warnings.isEmpty {
             body += "<h2>Warnings</h2>\n<ul>\n" + report.warnings.map { "<li>\(HTMLPages.escape($0))</li>" }.joined(separator: "\n") + "\n</ul>\n"
         }
+        if !report.notes.isEmpty {
+            body += "<h2>Notes</h2>\n<ul>\n" + report.notes.map { "<li>\(HTMLPages.escape($0))</li>" }.joined(separator: "\n") + "\n</ul>\n"
+        }
         body += try HTMLPages.frames(overlays.overlays)
         if !report.analyzers.isEmpty { body += HTMLPages.speed(report.analyzers, realtimeFactor: report.realtimeFactor) }
         body += "<h2>How it was run</h2>\n" + HTMLPages.facts(HTMLPages.environment)

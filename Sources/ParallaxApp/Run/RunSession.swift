@@ -23,6 +23,9 @@ public final class RunSession {
     public struct Settings {
         /// A YAML chain file or a pipeline string.
         public var chain: String
+        /// Options of the chain's analyzers set from the command line (`--set vio.map=place.pxmap`),
+        /// checked as the chain's own and recorded in `run.json`.
+        public var overrides: [OptionOverride] = []
         /// A dataset folder or file (any format the plugins read).
         public var dataset: String
         /// The output folder.
@@ -70,7 +73,8 @@ public final class RunSession {
         self.settings = settings
         let inputs = [settings.dataset] + [settings.datasetOptions.groundTruth].compactMap { $0 } + settings.datasetOptions.calibrations.map(\.file)
         do {
-            runner = try ChainRunner(chain: settings.chain, dataset: settings.dataset, registry: settings.plugins.analyzers, datasetOptions: settings.datasetOptions)
+            runner = try ChainRunner(chain: settings.chain, dataset: settings.dataset, registry: settings.plugins.analyzers, datasetOptions: settings.datasetOptions,
+                                     overrides: settings.overrides)
         } catch {
             throw .badInput(error)
         }
@@ -206,7 +210,7 @@ public final class RunSession {
                     try Data(WorldMapFile.encode(builtMap)).write(to: URL(fileURLWithPath: OutputPath.staged(mapPath)))
                     if succeeded || insideStaging(mapPath) {
                         try OutputPath.commit(OutputPath.staged(mapPath), to: mapPath)
-                        report.warnings.append("world map written to \(saveMap): \(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)")
+                        report.notes.append("--save-map: world map written to \(saveMap): \(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)")
                     } else {
                         report.warnings.append("--save-map: the run did not finish; the map built so far (\(builtMap.keyframes.count) keyframe(s), \(builtMap.points.count) point(s)) "
                                                + "is in '\(OutputPath.staged(mapPath))' ('\(saveMap)' is as it was)")
@@ -221,7 +225,7 @@ public final class RunSession {
         report.warnings.append(contentsOf: problems)
         let outURL = output.url
         do {
-            try RunFile.write(report: report, chain: runner.chain, instances: runner.instances, dataset: settings.dataset,
+            try RunFile.write(report: report, chain: runner.chain, instances: runner.instances, dataset: settings.dataset, overrides: settings.overrides,
                               calibrations: source.appliedCalibrations, interrupted: Interruption.name,
                               to: outURL.appendingPathComponent("run.json"))
         } catch {

@@ -28,7 +28,7 @@ struct BenchRunCommand: ParsableCommand {
 
     @Argument(help: "Suite file (YAML), e.g. bench/default.yaml. Omit it to run one case with --chain and --dataset.") var suite: String?
     @Option(name: .long, help: "One case: the chain (YAML file or pipeline string).") var chain: String?
-    @Option(name: .long, help: "One case: the dataset folder.") var dataset: String?
+    @Option(name: .long, help: DatasetArgumentHelp.help("One case: the dataset", valueName: "dataset")) var dataset: String?
     @Option(name: .long, help: "One case: evaluations, comma-separated (e.g. trajectory).") var evaluate: String?
     @Option(name: .customLong("groundtruth"), help: ArgumentHelp("One case: ground truth from this trajectory file instead of the dataset's own.", valueName: "file"))
     var groundTruth: String?
@@ -38,6 +38,7 @@ struct BenchRunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Run the K-th of N shares of the suite's cases (1 ≤ K ≤ N; balanced by estimated cost, the same on every machine) and write shard.json for `parallax bench merge`. Run again with the same --out after an interruption: finished cases are kept.", valueName: "K/N"),
             transform: { text in do { return try ShardSpec(parsing: text) } catch { throw ValidationError("\(error)") } })
     var shard: ShardSpec?
+    @OptionGroup var setOptions: OptionOverrideOptions
     @OptionGroup var recording: RecordingOptions
     @OptionGroup var input: InputOptions
 
@@ -51,6 +52,9 @@ struct BenchRunCommand: ParsableCommand {
         if suite != nil, !input.calibrations.isEmpty {
             throw ValidationError("--calibration is for one case (--chain, --dataset); in a suite, give it in the case: calibration: {cam0: FILE}")
         }
+        if suite != nil, !setOptions.texts.isEmpty {
+            throw ValidationError("--set changes the chain of one case (--chain); a suite's cases take their options in the suite file")
+        }
         if shard != nil, suite == nil { throw ValidationError("--shard shares out a suite file's cases: give the suite") }
         try recording.checkOutside(out: out)
     }
@@ -63,9 +67,18 @@ struct BenchRunCommand: ParsableCommand {
                 spec = try BenchSuite.load(suite, evaluations: ParallaxCLI.plugins.evaluations)
             } else {
                 spec = try BenchSuite.oneCase(chain: chain ?? "", dataset: dataset ?? "", evaluate: evaluate ?? "", groundTruth: groundTruth,
-                                              evaluations: ParallaxCLI.plugins.evaluations)
+                                              overrides: setOptions.overrides, evaluations: ParallaxCLI.plugins.evaluations)
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        // A --set naming what the chain does not have is said before anything is written (a
+        // value out of range is found when the case's chain is made, and fails the case).
+        if let chain, !setOptions.texts.isEmpty {
+            do { _ = try Chain.load(chain).applying(setOptions.overrides, registry: ParallaxCLI.registry) } catch ChainError.override(let text, let problem) {
+                throw fail("\(ChainError.override(text, problem))", code: ExitCodes.badInput)
+            } catch {
+                // The chain's own problem: the case reports it.
+            }
+        }
         // A shard resumes what an interrupted (or finished) run of the same shard left.
         var shardFile: BenchShardFile?
         var previousLog = ""
