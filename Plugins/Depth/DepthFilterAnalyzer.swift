@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxGeometry
@@ -14,6 +15,10 @@ import ParallaxVision
 public struct DepthFilterAnalyzer: Analyzer {
     public static let name = "depth-filter"
     public static let summary = "Depth cleanup: range limits, bilateral or colour-guided smoothing, small-hole filling"
+    public static let optionsFromData = [
+        "min_depth": "the depth stream's range (a stereo matcher's, a folder's range:)",
+        "max_depth": "the depth stream's range (a stereo matcher's, a folder's range:)",
+    ]
 
     /// The smoothing.
     public enum Smoothing: String, CaseIterable, OptionValue {
@@ -39,7 +44,7 @@ public struct DepthFilterAnalyzer: Analyzer {
     private let depthPort: InputPort<DepthMap>
     private let colorPort: InputPort<CameraFrame>?
     private let filteredPort: OutputPort<DepthMap>
-    private let options: Options
+    private var options: Options
     private var warnings = RepeatedWarnings()
 
     public init(options: Options) throws {
@@ -59,6 +64,17 @@ public struct DepthFilterAnalyzer: Analyzer {
     public mutating func open(context: inout AnalyzerContext) throws {
         // The same sensor, now metric depth.
         var sensor = context.metadata(of: depthPort).depth ?? DepthSensor(kind: .depth)
+        if let range = sensor.range {
+            let origin = "'\(context.stream(of: depthPort))''s range" + String(format: " (%.3g–%.3g m)", range.lowerBound, range.upperBound)
+            if !context.isGiven("min_depth"), options.maxDepth == 0 || range.lowerBound < options.maxDepth {
+                options.minDepth = range.lowerBound
+                context.useFromData("min_depth", value: "\(range.lowerBound)", from: origin)
+            }
+            if !context.isGiven("max_depth"), range.upperBound > options.minDepth {
+                options.maxDepth = range.upperBound
+                context.useFromData("max_depth", value: "\(range.upperBound)", from: origin)
+            }
+        }
         sensor.kind = .depth
         sensor.unitsPerMetre = nil
         context.describe(filteredPort, as: StreamMetadata(depth: sensor))

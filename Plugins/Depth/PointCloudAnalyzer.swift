@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxGeometry
@@ -14,6 +15,7 @@ import ParallaxVision
 public struct PointCloudAnalyzer: Analyzer {
     public static let name = "point-cloud"
     public static let summary = "3D points from each depth map (camera model with distortion), optionally coloured and voxel-downsampled, written as PLY"
+    public static let optionsFromData = ["max_depth": "the depth stream's range (a stereo matcher's, a folder's range:)"]
 
     public struct Options: AnalyzerOptions {
         @Parameter("depth stream (DepthMap: depth, disparity or pixel disparity with its stereo geometry)") public var depth = "depth"
@@ -28,7 +30,7 @@ public struct PointCloudAnalyzer: Analyzer {
     private let depthPort: InputPort<DepthMap>
     private let colorPort: InputPort<CameraFrame>?
     private let pointsPort: OutputPort<PointCloud>
-    private let options: Options
+    private var options: Options
     private var input: DepthInput?
     private var warnings = RepeatedWarnings()
 
@@ -41,6 +43,11 @@ public struct PointCloudAnalyzer: Analyzer {
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
+        if !context.isGiven("max_depth"), let range = context.metadata(of: depthPort).depth?.range {
+            options.maxDepth = range.upperBound
+            context.useFromData("max_depth", value: "\(range.upperBound)",
+                                from: "'\(context.stream(of: depthPort))''s range" + String(format: " (%.3g–%.3g m)", range.lowerBound, range.upperBound))
+        }
         input = try DepthInput(stream: options.depth, metadata: context.metadata(of: depthPort),
                                registeredTo: colorPort.map { ($0.key.name, context.metadata(of: $0)) }, analyzer: context.instanceName)
     }

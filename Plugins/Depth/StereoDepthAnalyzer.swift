@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxGeometry
@@ -16,10 +17,17 @@ import ParallaxFiles
 /// A pair already rectified (no distortion, equal intrinsics, parallel axes, baseline along x:
 /// Middlebury, KITTI) is matched as it is (`rectify=auto`).
 ///
-/// Example chain: `stereo-depth left=cam0 right=cam1 disparities=64` (`chains/stereo-depth.yaml`).
+/// The disparities searched follow the data unless `disparities=` is given: the range the
+/// dataset states (Middlebury's `ndisp`, KITTI's), else what the rig's baseline needs to see
+/// down to `near` metres (`f·B / near`, rounded up to a multiple of 16); the run says which.
+///
+/// Example chain: `stereo-depth left=cam0 right=cam1` (`chains/stereo-depth.yaml`).
 public struct StereoDepthAnalyzer: Analyzer {
     public static let name = "stereo-depth"
     public static let summary = "Dense disparity and depth from a calibrated stereo pair (rectification + semi-global matching)"
+    public static let optionsFromData = [
+        "disparities": "the dataset's range (Middlebury calib.txt ndisp, KITTI: 256), else f·B / near rounded up to 16 (f, B: the rectified pair's focal length and baseline)",
+    ]
 
     /// When the pair is resampled.
     public enum Rectify: String, CaseIterable, OptionValue {
@@ -38,6 +46,7 @@ public struct StereoDepthAnalyzer: Analyzer {
         public var matching = SemiGlobalMatching.Options()
         @Parameter("rectify the pair from the calibration: auto (when not rectified already), always, never") public var rectify = Rectify.auto
         @Parameter("largest time difference between the left frame and its partner (ms)", range: 0...1000) public var pairToleranceMs = 1.0
+        @Parameter("nearest depth the search reaches when disparities come from the baseline (m)", range: 0.01...1000) public var near = 0.5
         public init() {}
     }
 
@@ -45,8 +54,8 @@ public struct StereoDepthAnalyzer: Analyzer {
     private let rightPort: InputPort<CameraFrame>
     private let disparityPort: OutputPort<DepthMap>
     private let depthPort: OutputPort<DepthMap>
-    private let options: Options
-    private let matcher: SemiGlobalMatching
+    private var options: Options
+    private var matcher: SemiGlobalMatching
     /// The rectification tables of both cameras (`nil` when the pair is matched as it is).
     private var tables: (left: RemapTable, right: RemapTable)?
     /// Rectified left pixels (row-major indices) the left camera did not see: no disparity there.
@@ -75,10 +84,6 @@ public struct StereoDepthAnalyzer: Analyzer {
 
     public mutating func open(context: inout AnalyzerContext) throws {
         let left = try context.cameraCalibration(of: leftPort), right = try context.cameraCalibration(of: rightPort)
-        guard options.matching.disparities < left.model.width else {
-            throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "disparities",
-                                              reason: "\(options.matching.disparities) is not below the image width (\(left.model.width) px)")
-        }
         // T_C1C0 from the two cameras' places on the body.
         let rightFromLeft = right.bodyFromSensor.inverse * left.bodyFromSensor
         let rectification: StereoRectification
@@ -86,6 +91,16 @@ public struct StereoDepthAnalyzer: Analyzer {
             rectification = try StereoRectification(left: left.model, right: right.model, rightFromLeft: rightFromLeft)
         } catch {
             throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "left/right", reason: "\(error)")
+        }
+        if !context.isGiven("disparities") {
+            let search = searchFromData(stated: context.metadata(of: leftPort).stereo?.disparitySearch, rectification: rectification, width: left.model.width)
+            options.matching.disparities = search.levels
+            matcher = SemiGlobalMatching(options: options.matching)
+            context.useFromData("disparities", value: "\(search.levels)", from: search.origin)
+        }
+        guard options.matching.disparities < left.model.width else {
+            throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "disparities",
+                                              reason: "\(options.matching.disparities) is not below the image width (\(left.model.width) px)")
         }
         size = (left.model.width, left.model.height)
         let rectifiedAlready = StereoRectification.isRectified(left: left.model, right: right.model, rightFromLeft: rightFromLeft, tolerance: 1e-4)
@@ -108,8 +123,28 @@ public struct StereoDepthAnalyzer: Analyzer {
                                                doffs: right.model.intrinsics.cx - left.model.intrinsics.cx)
             rectifiedLeft = left
         }
-        context.describe(disparityPort, as: StreamMetadata(depth: DepthSensor(kind: .pixelDisparity, camera: rectifiedLeft)))
-        context.describe(depthPort, as: StreamMetadata(depth: DepthSensor(kind: .depth, camera: rectifiedLeft)))
+        // The depths the search can give: from the largest disparity to 1 px (beyond, a quarter
+        // pixel of error is a quarter of the distance).
+        let fB = geometry.focalLength * geometry.baseline
+        let range = fB / (Double(options.matching.disparities - 1) + geometry.doffs + 1e-9)...fB / max(1 + geometry.doffs, 1e-9)
+        let measured = range.lowerBound.isFinite && range.upperBound.isFinite && range.lowerBound < range.upperBound ? range : nil
+        context.describe(disparityPort, as: StreamMetadata(depth: DepthSensor(kind: .pixelDisparity, camera: rectifiedLeft, range: measured)))
+        context.describe(depthPort, as: StreamMetadata(depth: DepthSensor(kind: .depth, camera: rectifiedLeft, range: measured)))
+    }
+
+    /// The disparities to search when none were given: the dataset's stated range, else what
+    /// reaches `near` metres with the pair's focal length and baseline (`f·B / near`, rounded up
+    /// to a multiple of 16); at least 16 and below the image `width`.
+    private func searchFromData(stated: DisparitySearch?, rectification: StereoRectification, width: Int) -> DisparitySearch {
+        let widest = max(1, min(width - 1, 1024))  // 1024: the option's own bound
+        if let stated {
+            guard stated.levels > widest else { return stated }
+            return DisparitySearch(levels: widest, origin: "\(stated.origin), \(stated.levels) cut to \(widest) (below the image width, \(width) px, and at most 1024)")
+        }
+        let f = rectification.focalLength, baseline = rectification.baseline
+        let needed = f * baseline / options.near
+        let levels = needed.isFinite ? min(widest, max(16, Int((needed / 16).rounded(.up)) * 16)) : widest
+        return DisparitySearch(levels: levels, origin: String(format: "the baseline (%.1f mm, f %.1f px) to reach near=%g m", baseline * 1000, f, options.near))
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {

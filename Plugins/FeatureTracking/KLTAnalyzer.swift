@@ -14,6 +14,10 @@ import ParallaxMath
 public struct KLTAnalyzer: Analyzer {
     public static let name = "klt"
     public static let summary = "Feature tracks: Shi–Tomasi corners + pyramidal Lucas–Kanade, forward-backward and RANSAC checks, stable ids"
+    public static let optionsFromData = [
+        "window": "the camera's image width (2 %, odd, 9…31: 15 for 752 px)",
+        "levels": "the camera's focal length, rate and image size (the pyramid follows a 2 rad/s turn, coarsest side ≥ 40 px)",
+    ]
 
     /// Corner detectors.
     public typealias Detector = KLTTracker.Detector
@@ -33,7 +37,7 @@ public struct KLTAnalyzer: Analyzer {
     /// Rotation of the IMU's frame into this camera's (`R_CS`), from the rotation stream's metadata.
     private var cameraFromIMU: SO3?
     private let output: OutputPort<FeatureTracks>
-    private let options: Options
+    private var options: Options
     private var tracker: KLTTracker
     private var warnedStereo = false
     /// The tracked camera and its stereo partner, from the streams' metadata (read in `open`).
@@ -58,6 +62,18 @@ public struct KLTAnalyzer: Analyzer {
         let camera = context.metadata(of: frames)
         calibration = camera.camera
         context.describe(output, as: StreamMetadata(camera: camera.camera, stereo: camera.stereo))
+        if let model = camera.camera?.model, !context.isGiven("window") || !context.isGiven("levels") {
+            let defaults = KLTTracker.Settings.cameraDefaults(width: model.width, height: model.height, focalLength: model.intrinsics.fx, rateHz: camera.camera?.rateHz)
+            if !context.isGiven("window") {
+                options.tracker.window = defaults.window
+                context.useFromData("window", value: "\(defaults.window)", from: defaults.origin)
+            }
+            if !context.isGiven("levels") {
+                options.tracker.levels = defaults.levels
+                context.useFromData("levels", value: "\(defaults.levels)", from: defaults.origin)
+            }
+            tracker = KLTTracker(settings: options.tracker)
+        }
         if let port = rotations {
             let imu = context.metadata(of: port).imu
             if let camera = calibration {

@@ -33,6 +33,10 @@ public protocol Analyzer {
     static var name: String { get }
     /// One line for `parallax plugins`.
     static var summary: String { get }
+    /// The options whose default follows the data when the chain gives none (`snake_case` name →
+    /// where the value comes from, for `parallax plugins NAME`): the analyzer reads them in
+    /// `open` (``AnalyzerContext/isGiven(_:)``, ``AnalyzerContext/useFromData(_:value:from:)``).
+    static var optionsFromData: [String: String] { get }
 
     /// Creates the analyzer with its options (validate them here and throw
     /// ``AnalyzerError/invalidOption(analyzer:option:reason:)``).
@@ -53,6 +57,7 @@ public protocol Analyzer {
 }
 
 extension Analyzer {
+    public static var optionsFromData: [String: String] { [:] }
     public mutating func open(context: inout AnalyzerContext) throws {}
     public mutating func close(context: inout AnalyzerContext) throws {}
 }

@@ -12,8 +12,31 @@ public struct AnalyzerContext: Sendable {
     var remappedStreams: [String: String] = [:]
     /// Output metadata declared with ``describe(_:as:)`` and not yet taken by the bus.
     var declaredMetadata: [(stream: String, metadata: StreamMetadata)] = []
+    /// The options the chain gave this instance (`snake_case`); the others are defaults. `nil`:
+    /// made in Swift, every option chosen.
+    let givenOptions: Set<String>?
+    /// Options taken from the inputs' metadata (``useFromData(_:value:from:)``), not yet taken by the bus.
+    var optionsFromData: [RunReport.OptionFromData] = []
 
-    init(instanceName: String) { self.instanceName = instanceName }
+    init(instanceName: String, givenOptions: Set<String>? = nil) {
+        self.instanceName = instanceName
+        self.givenOptions = givenOptions
+    }
+
+    /// Whether the chain gave `option` (`snake_case`, as documented) a value: an explicit option
+    /// wins over what the data suggests, a default gives way to it. Always `true` for an analyzer
+    /// made in Swift rather than from a chain (its options are all chosen by its maker).
+    public func isGiven(_ option: String) -> Bool { givenOptions?.contains(option) ?? true }
+
+    /// Records that `option` takes `value` from the data (`origin`: "calib.txt (ndisp)") because
+    /// the chain gave it none. The run says so once (a note: `disparities=224 from calib.txt
+    /// (ndisp)`) and `run.json` lists it (the report's `optionsFromData`, the analyzer's effective
+    /// options). Call it in `open`, after checking ``isGiven(_:)``; declare the option in the
+    /// analyzer's ``Analyzer/optionsFromData``.
+    public mutating func useFromData(_ option: String, value: String, from origin: String) {
+        optionsFromData.append(RunReport.OptionFromData(instance: instanceName, option: option, value: value, origin: origin))
+        notes.append("\(option)=\(value) from \(origin)")
+    }
 
     /// What the stream read by `port` was sensed with (empty when its producer described
     /// nothing). Available from `open` on.
@@ -45,6 +68,7 @@ public struct AnalyzerContext: Sendable {
         emitted.removeAll(keepingCapacity: true)
         warnings.removeAll(keepingCapacity: true)
         notes.removeAll(keepingCapacity: true)
+        optionsFromData.removeAll()
         declaredMetadata.removeAll()
     }
 

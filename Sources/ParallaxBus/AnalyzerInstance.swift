@@ -20,6 +20,9 @@ public final class AnalyzerInstance {
     /// Every option with the value the analyzer was made with, defaults included (`snake_case`
     /// name → JSON text), for the run report; empty for an instance not made by a registry.
     public let effectiveOptions: [String: String]
+    /// The options the chain gave (`snake_case`), the others being defaults that may follow the
+    /// data; `nil` for an analyzer made in Swift, whose every option counts as chosen.
+    public let givenOptions: Set<String>?
     /// Bus stream → the stream name the analyzer declared (inputs), where remapped.
     let portStreamForBus: [String: String]
     /// Declared stream name → bus stream (outputs), where remapped.
@@ -45,13 +48,15 @@ public final class AnalyzerInstance {
 
     /// Wraps `analyzer` under `name`, its ports on the streams it declared.
     public convenience init(_ analyzer: some Analyzer, name: String? = nil, optionSummary: [String: String] = [:]) {
-        self.init(unchecked: analyzer, declared: (analyzer.inputs, analyzer.outputs), name: name, optionSummary: optionSummary, effectiveOptions: [:], remap: [:])
+        self.init(unchecked: analyzer, declared: (analyzer.inputs, analyzer.outputs), name: name, optionSummary: optionSummary, effectiveOptions: [:],
+                  givenOptions: nil, remap: [:])
     }
 
     /// Wraps `analyzer` under `name`, with the ports named in `remap` (port name → stream)
     /// wired to other streams. Throws ``RemapError`` for an unknown port name.
+    /// `givenOptions`: the options the chain gave, when it was made from one (a registry).
     public convenience init(_ analyzer: some Analyzer, name: String? = nil, optionSummary: [String: String] = [:],
-                            effectiveOptions: [String: String] = [:], remapping remap: [String: String]) throws {
+                            effectiveOptions: [String: String] = [:], givenOptions: Set<String>? = nil, remapping remap: [String: String]) throws {
         // Port discovery reflects over the analyzer: do it once.
         let declared = (inputs: analyzer.inputs, outputs: analyzer.outputs)
         let all = declared.inputs + declared.outputs
@@ -59,7 +64,8 @@ public final class AnalyzerInstance {
         for port in remap.keys.sorted() where !all.contains(where: { $0.name == port }) {
             throw RemapError.unknownPort(analyzer: instanceName, port: port, ports: all.compactMap(\.name))
         }
-        self.init(unchecked: analyzer, declared: declared, name: name, optionSummary: optionSummary, effectiveOptions: effectiveOptions, remap: remap)
+        self.init(unchecked: analyzer, declared: declared, name: name, optionSummary: optionSummary, effectiveOptions: effectiveOptions,
+                  givenOptions: givenOptions, remap: remap)
         var seen: [String: String] = [:]
         for (bus, port) in zip(inputs.map(\.stream), declared.inputs.map(\.stream)) {
             if let other = seen[bus], other != port { throw RemapError.sharedStream(analyzer: instanceName, stream: bus) }
@@ -68,7 +74,7 @@ public final class AnalyzerInstance {
     }
 
     private init(unchecked analyzer: some Analyzer, declared: (inputs: [PortDescription], outputs: [PortDescription]), name: String?,
-                 optionSummary: [String: String], effectiveOptions: [String: String], remap: [String: String]) {
+                 optionSummary: [String: String], effectiveOptions: [String: String], givenOptions: Set<String>?, remap: [String: String]) {
         self.analyzer = analyzer
         self.typeName = type(of: analyzer).name
         self.name = name ?? type(of: analyzer).name
@@ -89,6 +95,7 @@ public final class AnalyzerInstance {
         busStreamForPort = toBus
         self.optionSummary = optionSummary
         self.effectiveOptions = effectiveOptions
+        self.givenOptions = givenOptions
     }
 
     /// Whether any port is remapped (the bus translates stream names only then).

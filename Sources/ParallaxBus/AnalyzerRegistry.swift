@@ -23,6 +23,9 @@ public struct AnalyzerRegistry: Sendable {
         public let range: String?
         /// The allowed values, for enumerations.
         public let choices: [String]?
+        /// Where the default comes from when the data says (``Analyzer/optionsFromData``); `nil`:
+        /// the default is the default.
+        public let fromData: String?
     }
 
     /// One registered analyzer type.
@@ -54,7 +57,8 @@ public struct AnalyzerRegistry: Sendable {
     public mutating func register<A: Analyzer>(_ type: A.Type) {
         let options = OptionCoding.options(of: A.Options()).map { o in
             OptionInfo(name: o.name, defaultValue: OptionCoding.jsonText(o.defaultValue), documentation: o.declaration?.documentation ?? "",
-                       type: o.declaration?.typeDescription, range: o.declaration?.rangeText, choices: o.declaration?.choices)
+                       type: o.declaration?.typeDescription, range: o.declaration?.rangeText, choices: o.declaration?.choices,
+                       fromData: A.optionsFromData[o.name])
         }
         // The defaults are validated like any user value: an analyzer whose defaults are invalid
         // is listed with the reason instead of with ports it would never have.
@@ -74,7 +78,8 @@ public struct AnalyzerRegistry: Sendable {
                 let opts = try OptionCoding.decode(A.Options.self, defaults: A.Options(), values: values)
                 let analyzer = try A(options: opts)
                 let effective = Dictionary(OptionCoding.options(of: opts).map { ($0.name, OptionCoding.valueText($0.defaultValue)) }, uniquingKeysWith: { a, _ in a })
-                return try AnalyzerInstance(analyzer, name: instanceName, optionSummary: values, effectiveOptions: effective, remapping: remap)
+                return try AnalyzerInstance(analyzer, name: instanceName, optionSummary: values, effectiveOptions: effective,
+                                            givenOptions: Set(values.keys.map(OptionCoding.snakeCase)), remapping: remap)
             })
     }
 

@@ -74,6 +74,8 @@ struct BusRunState {
     var warnings: [String] = []
     /// What analyzers reported that is no warning (``AnalyzerContext/note(_:)``), each `instance: …`.
     var notes: [String] = []
+    /// Options analyzers took from the data, in order.
+    var optionsFromData: [RunReport.OptionFromData] = []
     let clock = ContinuousClock()
     /// Timestamp of the newest source packet delivered: every source packet up to it is in.
     var watermark: Timestamp?
@@ -123,7 +125,7 @@ struct BusRunState {
             var outputIDs: [String: Int] = [:]
             for o in a.outputs where outputIDs[o.stream] == nil { outputIDs[o.stream] = try id(o.stream, of: a) }
             nodes.append(Node(instance: a, joinInputs: joins, firstAfterStreams: firstAfter, waits: waits, outputIDs: outputIDs,
-                              context: AnalyzerContext(instanceName: a.name)))
+                              context: AnalyzerContext(instanceName: a.name, givenOptions: a.givenOptions)))
         }
         self.streams = streams
         self.streamIDs = ids
@@ -285,6 +287,7 @@ struct BusRunState {
             let name = nodes[i].instance.name
             notes += nodes[i].context.notes.map { "\(name): \($0)" }
         }
+        optionsFromData += nodes[i].context.optionsFromData
         if nodes[i].context.emitted.isEmpty { nodes[i].context.reset(); return }
         var emitted = nodes[i].context.emitted
         nodes[i].context.reset()
@@ -376,6 +379,7 @@ struct BusRunState {
         }
         r.warnings = warnings
         r.notes = notes
+        r.optionsFromData = optionsFromData.isEmpty ? nil : optionsFromData
         return r
     }
 }

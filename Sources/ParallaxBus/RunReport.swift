@@ -76,6 +76,9 @@ public struct RunReport: Sendable, Codable, Equatable {
     /// What went as it should and is worth knowing (an analyzer's start, a relocalization, a
     /// file written), each `source: …`; not warnings.
     public var notes: [String] = []
+    /// Options analyzers took from their inputs' metadata because the chain gave none, in the
+    /// order they were taken; absent from `run.json` when none was.
+    public var optionsFromData: [OptionFromData]?
     /// Dataset time covered by the sources (s).
     public var datasetSeconds: Double = 0
     /// Wall-clock time of the run (s). Not reproducible, unlike everything else above.
@@ -90,4 +93,25 @@ public struct RunReport: Sendable, Codable, Equatable {
     public var failure: String?
 
     public init() {}
+}
+
+extension RunReport {
+    /// An option an analyzer took from the data (``AnalyzerContext/useFromData(_:value:from:)``).
+    public struct OptionFromData: Sendable, Codable, Equatable {
+        /// The analyzer instance.
+        public var instance: String
+        /// The option (`snake_case`).
+        public var option: String
+        /// The value taken, as option text.
+        public var value: String
+        /// Where it came from ("calib.txt (ndisp)", "cam0's image width").
+        public var origin: String
+
+        public init(instance: String, option: String, value: String, origin: String) {
+            self.instance = instance
+            self.option = option
+            self.value = value
+            self.origin = origin
+        }
+    }
 }

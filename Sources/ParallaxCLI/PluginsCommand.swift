@@ -43,6 +43,7 @@ struct PluginsCommand: ParsableCommand {
             if let range = o.range { facts.append("valid: \(range)") }
             if !facts.isEmpty { line += " [" + facts.joined(separator: "; ") + "]" }
             print(line)
+            if let origin = o.fromData { print("      from the data when not given: \(origin)") }
         }
     }
 }

@@ -22,6 +22,9 @@ import ParallaxCodecs
 /// differs; a single frame opens by its left image's path (`training/image_2/000123_10.png`).
 public enum KITTIStereoFormat: DatasetFormat {
     public static let name = "kitti-stereo"
+    /// The benchmark's range: its truth is stored as `d · 256` in 16-bit PNGs, so every
+    /// disparity it scores is below 256 px (the largest in the 2015 training truth is about 230).
+    static let disparitySearch = DisparitySearch(levels: 256, origin: "KITTI's disparity range (below 256 px: 16-bit PNGs of d·256)")
     public static let expects = "a KITTI stereo folder (image_2/ + image_3/ + calib_cam_to_cam/, or colored_0/ + colored_1/ + calib/), or one of its left images"
 
     /// A layout's folder names and calibration keys.
@@ -88,7 +91,8 @@ public enum KITTIStereoFormat: DatasetFormat {
             return StereoPairFiles(time: Timestamp(nanoseconds: Int64(i) * 100_000_000), left: (leftFolder as NSString).appendingPathComponent(name),
                                    right: (root as NSString).appendingPathComponent("\(layout.right)/\(name)"), truth: truth)
         }
-        return try StereoPairSource(formatName: "KITTI stereo", pairs: pairs, left: cameras.left, right: cameras.right, listedIn: leftFolder, strict: options.strict)
+        return try StereoPairSource(formatName: "KITTI stereo", pairs: pairs, left: cameras.left, right: cameras.right, disparitySearch: disparitySearch,
+                                    listedIn: leftFolder, strict: options.strict)
     }
 
     /// Reads the truth `disparity` and, when given, the non-occluded pixels (those `mask` knows).

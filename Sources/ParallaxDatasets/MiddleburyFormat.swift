@@ -8,9 +8,9 @@ import ParallaxCodecs
 /// One pair, played as `cam0` and `cam1` at time 0 (``StereoPairSource``).
 ///
 /// `calib.txt` holds `key=value` lines: `cam0=[f 0 cx0; 0 f cy; 0 0 1]`, `cam1=[…]`, `doffs`
-/// (`cx1 − cx0`, px), `baseline` (mm), `width`, `height`, and keys not read here (`ndisp`, the
-/// disparity range, is not applied: give `stereo-depth disparities=`); `Z = baseline · f /
-/// (d + doffs)`.
+/// (`cx1 − cx0`, px), `baseline` (mm), `width`, `height`, `ndisp` (a bound on the disparities:
+/// `0 ..< ndisp` px, which `stereo-depth` searches when not given `disparities=`), and keys not
+/// read here (`vmin`, `vmax`, `isint`, `dyavg`, `dymax`); `Z = baseline · f / (d + doffs)`.
 public enum MiddleburyFormat: DatasetFormat {
     public static let name = "middlebury"
     public static let expects = "a Middlebury stereo folder (im0.png, im1.png, calib.txt)"
@@ -32,7 +32,9 @@ public enum MiddleburyFormat: DatasetFormat {
         let truth = truthFile.map { file in truthReader(disparity: file, mask: fm.fileExists(atPath: maskFile) ? maskFile : nil, width: w, height: h) }
         let pair = StereoPairFiles(time: Timestamp(nanoseconds: 0), left: (path as NSString).appendingPathComponent("im0.png"),
                                    right: (path as NSString).appendingPathComponent("im1.png"), truth: truth)
-        return try StereoPairSource(formatName: "Middlebury", pairs: [pair], left: cameras.left, right: cameras.right, listedIn: calibFile, strict: options.strict)
+        let search = calib.disparityLevels.map { DisparitySearch(levels: $0, origin: "calib.txt (ndisp)") }
+        return try StereoPairSource(formatName: "Middlebury", pairs: [pair], left: cameras.left, right: cameras.right, disparitySearch: search,
+                                    listedIn: calibFile, strict: options.strict)
     }
 
     /// Reads the truth of `disparity` (a PFM) and `mask` (`mask0nocc.png`), checked to be `width × height`.
@@ -61,6 +63,8 @@ public enum MiddleburyFormat: DatasetFormat {
         /// Camera distance (mm, as the file gives it).
         public var baseline: Double
         public var width: Int, height: Int
+        /// `ndisp`: the disparities `0 ..< ndisp` (px) hold every match; `nil` when the file has none.
+        public var disparityLevels: Int?
 
         /// Parses `file`; an error names the file and line of what is missing or malformed.
         public init(file: String) throws {
@@ -109,6 +113,7 @@ public enum MiddleburyFormat: DatasetFormat {
             }
             width = try size("width")
             height = try size("height")
+            disparityLevels = try values["ndisp"] == nil ? nil : size("ndisp")
         }
     }
 }

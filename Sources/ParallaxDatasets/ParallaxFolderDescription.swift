@@ -14,6 +14,8 @@ struct ParallaxFolderDescription: Decodable {
         /// Depth units per metre of 16-bit depth PNGs.
         var depthScale: Float = 1000
         var kind: DepthMap.Kind = .depth
+        /// The depths the sensor measures, `[near, far]` (m), when the folder says.
+        var range: ClosedRange<Double>?
         /// A video file holding the camera's frames, relative to the folder.
         var video: String?
         /// The video's pixels: `rgb` or `gray`.
@@ -26,7 +28,7 @@ struct ParallaxFolderDescription: Decodable {
         var videoLine = 0
 
         enum CodingKeys: String, YAMLKnownKeys {
-            case name, type, calibration, depthScale = "depth_scale", kind, video, pixels, dimensions
+            case name, type, calibration, depthScale = "depth_scale", kind, range, video, pixels, dimensions
         }
 
         init(from decoder: any Decoder) throws {
@@ -50,6 +52,12 @@ struct ParallaxFolderDescription: Decodable {
                     throw decoder.yamlProblem("unknown depth kind '\(kindText)' (depth, disparity, pixelDisparity)", at: CodingKeys.kind)
                 }
                 self.kind = kind
+            }
+            if let bounds = try c.decodeIfPresent([Double].self, forKey: .range) {
+                guard bounds.count == 2, bounds.allSatisfy({ $0.isFinite }), bounds[0] >= 0, bounds[1] > bounds[0] else {
+                    throw decoder.yamlProblem("range must be [near, far] in metres with 0 ≤ near < far, got \(bounds)", at: CodingKeys.range)
+                }
+                range = bounds[0]...bounds[1]
             }
             video = try c.decodeIfPresent(String.self, forKey: .video)
             if video != nil { videoLine = try c.superDecoder(forKey: .video).yamlLine ?? line }

@@ -73,12 +73,12 @@ struct ParallaxFolderReading {
     /// A camera (images or a video) or a depth stream (16-bit PNG or Float32 PFM).
     private mutating func readImagesOrDepth(_ f: StreamFiles) throws {
         let entry = f.entry, name = f.entry.name, kind = f.entry.type, csv = f.csv, table = f.table, rank = f.rank, dataFolder = f.dataFolder
-            let scale = entry.depthScale, depthKind = entry.kind
+            let scale = entry.depthScale, depthKind = entry.kind, depthRange = entry.range
             if kind == .camera {
                 cameras[name] = try camera(f)
                 streams.append(StreamDescription(StreamKey<CameraFrame>(name), metadata: StreamMetadata(camera: cameras[name])))
             } else {
-                let sensor = DepthSensor(kind: depthKind, camera: try camera(f), unitsPerMetre: Double(scale))
+                let sensor = DepthSensor(kind: depthKind, camera: try camera(f), unitsPerMetre: Double(scale), range: depthRange)
                 streams.append(StreamDescription(StreamKey<DepthMap>(name), metadata: StreamMetadata(depth: sensor)))
             }
             let calibration = kind == .camera ? cameras[name] : nil

@@ -65,10 +65,13 @@ public final class StereoPairSource: DatasetSource, DeferredPacketSource, Dispar
 
     /// Pairs of `left`-camera and `right`-camera images; `listedIn` names the file or folder
     /// that lists them (for messages). Every image must have the calibrated size.
-    public init(formatName: String, pairs: [StereoPairFiles], left: CameraCalibration, right: CameraCalibration, listedIn: String, strict: Bool) throws {
+    /// `disparitySearch`: the disparities the benchmark says its pairs need (on `cam0`'s partner).
+    public init(formatName: String, pairs: [StereoPairFiles], left: CameraCalibration, right: CameraCalibration, disparitySearch: DisparitySearch? = nil,
+                listedIn: String, strict: Bool) throws {
         self.formatName = formatName
         self.pairs = pairs
-        let partners = StereoPartner.pairs(["cam0": left, "cam1": right])
+        var partners = StereoPartner.pairs(["cam0": left, "cam1": right])
+        partners["cam0"]?.disparitySearch = disparitySearch
         streams = [StreamDescription(StreamKey<CameraFrame>("cam0"), metadata: StreamMetadata(camera: left, stereo: partners["cam0"])),
                    StreamDescription(StreamKey<CameraFrame>("cam1"), metadata: StreamMetadata(camera: right, stereo: partners["cam1"]))]
         var rows = IndexedRows()

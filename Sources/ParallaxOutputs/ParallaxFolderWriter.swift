@@ -190,6 +190,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
             if let v = videos[name] { yaml += "    video: \(v.file)\n    pixels: \(v.gray ? "gray" : "rgb")\n" }
             if kinds[name] == .depth {
                 yaml += "    depth_scale: \(depthScale)\n    kind: \(depthKinds[name]?.rawValue ?? "depth")\n"
+                if let r = m?.depth?.range { yaml += "    range: [\(r.lowerBound), \(r.upperBound)]\n" }
             }
         }
         if let gt = groundTruth {

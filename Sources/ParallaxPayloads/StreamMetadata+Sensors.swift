@@ -55,12 +55,16 @@ public struct DepthSensor: Sendable, Equatable {
     public var camera: CameraCalibration?
     /// Raw units per metre in the recording (5000 for TUM's 16-bit PNGs), when read from raw values.
     public var unitsPerMetre: Double?
+    /// The depths the sensor measures (m), when known (a stereo matcher's from its disparities,
+    /// a folder's `range:`): depth analyzers take their limits from it when not given.
+    public var range: ClosedRange<Double>?
 
     /// A description.
-    public init(kind: DepthMap.Kind, camera: CameraCalibration? = nil, unitsPerMetre: Double? = nil) {
+    public init(kind: DepthMap.Kind, camera: CameraCalibration? = nil, unitsPerMetre: Double? = nil, range: ClosedRange<Double>? = nil) {
         self.kind = kind
         self.camera = camera
         self.unitsPerMetre = unitsPerMetre
+        self.range = range
     }
 }
 
@@ -71,11 +75,16 @@ public struct StereoPartner: Sendable, Equatable {
     /// `T_C1C0`: this camera's frame to the partner's (`p_C1 = T_C1C0 * p_C0`); from the two
     /// `T_BS`: `T_C1C0 = T_BC1⁻¹ · T_BC0`.
     public var partnerFromThis: SE3
+    /// The disparities this camera's pixels can have against the partner, when the dataset says
+    /// (Middlebury's `ndisp`, KITTI's range); `nil`: not known (a matcher derives a search from
+    /// the baseline).
+    public var disparitySearch: DisparitySearch?
 
     /// A partner.
-    public init(stream: String, partnerFromThis: SE3) {
+    public init(stream: String, partnerFromThis: SE3, disparitySearch: DisparitySearch? = nil) {
         self.stream = stream
         self.partnerFromThis = partnerFromThis
+        self.disparitySearch = disparitySearch
     }
 
     /// The partners of the first two calibrated cameras in `cameras` (by stream name, sorted), so
@@ -86,5 +95,19 @@ public struct StereoPartner: Sendable, Equatable {
         let oneFromZero = c1.bodyFromSensor.inverse * c0.bodyFromSensor
         return [names[0]: StereoPartner(stream: names[1], partnerFromThis: oneFromZero),
                 names[1]: StereoPartner(stream: names[0], partnerFromThis: oneFromZero.inverse)]
+    }
+}
+
+/// How many disparities a rectified pair's matcher must search, as a dataset states it.
+public struct DisparitySearch: Sendable, Equatable {
+    /// Disparities `0 ..< levels` (px, of the left image against the right) hold every match.
+    public var levels: Int
+    /// Where the dataset says so, for the run's note ("calib.txt (ndisp)").
+    public var origin: String
+
+    /// A search of `levels` disparities, said by `origin`.
+    public init(levels: Int, origin: String) {
+        self.levels = levels
+        self.origin = origin
     }
 }

@@ -17,9 +17,17 @@ public struct AnalyzerHarness {
     private var streamOrder: [String] = []
     private var packets: [AnyPacket] = []
 
-    /// A harness building a fresh analyzer for every run.
+    /// A harness building a fresh analyzer for every run. Its options are all taken as given:
+    /// none follows the data (``Analyzer/optionsFromData``); test that with
+    /// ``init(_:options:registry:)``.
     public init<A: Analyzer>(_ make: @escaping () throws -> A) {
         self.make = { AnalyzerInstance(try make()) }
+    }
+
+    /// A harness building `analyzer` from `registry` with `options` as a chain gives them
+    /// (`["window": "15"]`): the options not given may follow the inputs' metadata, as in a run.
+    public init(_ analyzer: String, options: [String: String] = [:], registry: AnalyzerRegistry) {
+        self.make = { try registry.make(analyzer, options: options) }
     }
 
     /// Queues a packet on a typed stream (declared on first use).

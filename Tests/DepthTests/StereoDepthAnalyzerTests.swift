@@ -22,10 +22,15 @@ import ParallaxTesting
 
     /// A harness with a rectified pair (right camera 10 cm along x) seeing a wall at `depth`
     /// (the right image is the left shifted by f·B/Z px).
+    /// `chain`: made as a chain makes it, from these options (the others may follow the data);
+    /// `search`: the disparities the dataset states for the pair.
     static func pair(depth: Double, frames: Int = 2, rightSize: (Int, Int)? = nil, skipRight: Set<Int> = [],
-                     baseline: Double = 0.1, options: StereoDepthAnalyzer.Options = .init()) -> AnalyzerHarness {
-        var harness = AnalyzerHarness { try StereoDepthAnalyzer(options: options) }
-        harness.describe(leftKey, as: StreamMetadata(camera: CameraCalibration(model: model)))
+                     baseline: Double = 0.1, options: StereoDepthAnalyzer.Options = .init(), chain: [String: String]? = nil,
+                     search: DisparitySearch? = nil) -> AnalyzerHarness {
+        var harness = chain.map { AnalyzerHarness("stereo-depth", options: $0, registry: BuiltinAnalyzers.registry) }
+            ?? AnalyzerHarness { try StereoDepthAnalyzer(options: options) }
+        let partner = search.map { StereoPartner(stream: "cam1", partnerFromThis: SE3(rotation: .identity, translation: Vector3(-baseline, 0, 0)), disparitySearch: $0) }
+        harness.describe(leftKey, as: StreamMetadata(camera: CameraCalibration(model: model), stereo: partner))
         harness.describe(rightKey, as: StreamMetadata(camera: CameraCalibration(model: model, bodyFromSensor: SE3(rotation: .identity, translation: Vector3(baseline, 0, 0)))))
         let w = model.width, h = model.height
         let shift = Int((model.intrinsics.fx * 0.1 / depth).rounded())
@@ -77,6 +82,33 @@ import ParallaxTesting
     @Test func aCalibrationWithoutBaselineIsAClearError() throws {
         let failure = try Self.pair(depth: 2, baseline: 0).run().failure
         #expect("\(String(describing: failure))".contains("no baseline"))
+    }
+
+    /// Disparities not given follow the data: the dataset's stated range (Middlebury's `ndisp`),
+    /// cut below the image width; else the baseline's reach to `near` (f·B/near = 200 px · 0.1 m
+    /// / 0.5 m = 40 → 48). The run says which once; a given value wins, silently.
+    @Test func disparitiesNotGivenFollowTheData() throws {
+        func run(_ chain: [String: String], search: DisparitySearch? = nil) throws -> (disparities: String?, notes: [String], depth: Float?) {
+            let result = try Self.pair(depth: 2, frames: 1, chain: chain, search: search).run()
+            #expect(result.failure == nil)
+            let depth = try #require(result.packets(on: "cam0/depth", as: DepthMap.self).first).payload
+            let fromData = result.report.optionsFromData?.first { $0.option == "disparities" }
+            return (fromData?.value, result.report.notes, depth.values[80, 60])
+        }
+        let stated = try run([:], search: DisparitySearch(levels: 24, origin: "calib.txt (ndisp)"))
+        #expect(stated.disparities == "24" && stated.notes == ["stereo-depth: disparities=24 from calib.txt (ndisp)"])
+        #expect(abs((stated.depth ?? 0) - 2) < 0.1)  // 10 px of disparity: inside 24
+        let wide = try run([:], search: DisparitySearch(levels: 400, origin: "calib.txt (ndisp)"))
+        #expect(wide.disparities == "159" && wide.notes.first?.contains("400 cut to 159 (below the image width, 160 px") == true)
+        let rig = try run([:])
+        #expect(rig.disparities == "48" && rig.notes.first?.contains("from the baseline (100.0 mm, f 200.0 px) to reach near=0.5 m") == true)
+        let nearer = try run(["near": "0.25"])
+        #expect(nearer.disparities == "80")
+        let given = try run(["disparities": "32"], search: DisparitySearch(levels: 24, origin: "calib.txt (ndisp)"))
+        #expect(given.disparities == nil && given.notes.isEmpty)
+        // Too few for the wall (10 px): the data's range is what was searched.
+        let tooFew = try run([:], search: DisparitySearch(levels: 8, origin: "calib.txt (ndisp)"))
+        #expect(tooFew.depth.map { abs($0 - 2) > 0.1 || $0.isNaN } ?? true)
     }
 
     @Test func moreDisparitiesThanPixelsAcrossIsAClearError() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Parallax
 import ParallaxTesting
 import Testing
+import VisionTestSupport
 
 /// `image-detect` on rendered frames of a static picture seen from a moving camera with known
 /// poses: anchored in the world where it is, and still known from the camera once out of view.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VisionTestSupport
 import Parallax
 import ParallaxTesting
 import ParallaxFiles

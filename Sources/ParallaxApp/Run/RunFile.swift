@@ -35,13 +35,16 @@ public enum RunFile {
     /// Writes `run.json` for `chain` (with its `overrides` applied) made into `instances`.
     public static func write(report: RunReport, chain: Chain, instances: [AnalyzerInstance], dataset: String, overrides: [OptionOverride] = [],
                              calibrations: [AppliedCalibration] = [], interrupted: String? = nil, to url: URL) throws {
+        // What an analyzer took from the data replaces the default it was made with.
+        var fromData: [String: [String: String]] = [:]
+        for o in report.optionsFromData ?? [] { fromData[o.instance, default: [:]][o.option] = o.value }
         let analyzers = instances.enumerated().map { k, i in
             // The chain's nodes are the instances, in order.
             let set = k < chain.nodes.count ? chain.nodes[k].overrides : []
             return Analyzer(instance: i.name, analyzer: i.typeName,
                             options: i.optionSummary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "),
                             set: set.isEmpty ? nil : set.map { "\($0.option)=\($0.value)" }.joined(separator: " "),
-                            effectiveOptions: i.effectiveOptions)
+                            effectiveOptions: i.effectiveOptions.merging(fromData[i.name] ?? [:]) { _, data in data })
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -1,7 +1,7 @@
 import Testing
+import VisionTestSupport
 import ParallaxImage
 import ParallaxMath
-@testable import FeatureTracking
 @testable import ParallaxVision
 
 @Suite struct ShiTomasiDetectorTests {

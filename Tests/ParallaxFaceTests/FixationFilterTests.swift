@@ -4,20 +4,7 @@ import ParallaxFace
 import ParallaxImage
 import ParallaxMath
 
-@Suite struct GazeGeometryTests {
-    /// A line of sight from 40 cm in front of a phone, aimed at a point on its screen, meets it
-    /// there; one looking away does not.
-    @Test func linesOfSightMeetTheScreenWhereAimed() throws {
-        let screen = ScreenPlane.phone()
-        let eye = Vector3(0.01, 0.05, 0.4)
-        let target = screen.corner + Vector3(0.03, 0.08, 0)
-        let hit = try #require(screen.intersect(origin: eye, direction: (target - eye).normalized))
-        #expect((hit - Vector2(0.03, 0.08)).norm < 1e-12)
-        #expect(screen.contains(hit))
-        #expect(screen.intersect(origin: eye, direction: Vector3(0, 0, 1)) == nil)
-        #expect(!screen.contains(Vector2(-0.01, 0.05)) && !screen.contains(Vector2(0.03, 0.2)))
-    }
-
+@Suite struct FixationFilterTests {
     /// Still for 0.5 s, a fast saccade, still for 0.3 s, a saccade, then 0.03 s: two fixations
     /// (the last too short), with their times and directions.
     @Test func ivtFindsTheFixations() {
@@ -43,16 +30,4 @@ import ParallaxMath
         #expect(found[0].dispersion < 0.2 && found[0].dispersion > 0)
     }
 
-    /// A splat peaks where it lands; points off the screen leave it dark.
-    @Test func heatmapPeaksWhereTheGazeRested() {
-        var map = GazeHeatmap(screen: ScreenPlane(corner: .zero, width: 0.1, height: 0.2), width: 100, sigma: 0.005)
-        #expect(map.height == 200)
-        map.add(Vector2(0.03, 0.15), weight: 2)
-        map.add(Vector2(0.5, 0.5), weight: 9)  // off the screen
-        #expect(map.total == 2)
-        #expect(map.value(x: 29, y: 149) > 0.9 * 2 && map.value(x: 29, y: 149) > map.value(x: 35, y: 149))
-        #expect(map.value(x: 90, y: 10) == 0)
-        let image = map.render()
-        #expect(image.width == 100 && image.height == 200 && image.channels == 3)
-    }
 }

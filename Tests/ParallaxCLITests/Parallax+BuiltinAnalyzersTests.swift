@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import ParallaxApp
+import Parallax
+@testable import ParallaxCLI
+
+@Suite struct BuiltinAnalyzerTests {
+    /// Every built-in analyzer can be made with its defaults, and its options round-trip through
+    /// their snake_case names (an acronym in a field name, `maxIMUGapMs`, would not).
+    @Test func defaultsAreValidAndEveryOptionCanBeSetByName() throws {
+        let registry = BuiltinAnalyzers.registry
+        for name in registry.names {
+            let entry = try #require(registry.entry(name))
+            #expect(entry.defaultsProblem == nil, "\(name): \(entry.defaultsProblem ?? "")")
+            for option in entry.options where option.defaultValue != "none" {
+                let text = option.defaultValue.hasPrefix("\"") ? String(option.defaultValue.dropFirst().dropLast()) : option.defaultValue
+                let value = text.hasPrefix("[") ? String(text.dropFirst().dropLast()).replacingOccurrences(of: "\"", with: "") : text
+                #expect(throws: Never.self, "\(name) \(option.name)=\(value)") { _ = try registry.make(name, options: [option.name: value]) }
+            }
+        }
+    }
+
+    /// What `parallax plugins NAME` says comes from the data names real options of that analyzer,
+    /// and the analyzers whose defaults follow the data say so.
+    @Test func optionsFromTheDataAreRealOptionsAndListed() throws {
+        let registry = BuiltinAnalyzers.registry
+        var fromData: [String: Set<String>] = [:]
+        for name in registry.names {
+            let entry = try #require(registry.entry(name))
+            let declared = try #require(BuiltinAnalyzers.registry.entry(name)).options.compactMap { $0.fromData == nil ? nil : $0.name }
+            fromData[name] = Set(declared)
+            #expect(entry.options.allSatisfy { $0.fromData?.isEmpty != true })
+        }
+        #expect(fromData["stereo-depth"] == ["disparities"])
+        #expect(fromData["klt"] == ["window", "levels"])
+    }
+}
