@@ -15,7 +15,7 @@ public struct KLTAnalyzer: Analyzer {
     public static let name = "klt"
     public static let summary = "Feature tracks: Shi–Tomasi corners + pyramidal Lucas–Kanade, forward-backward and RANSAC checks, stable ids"
     public static let optionsFromData = [
-        "window": "the camera's image width (2 %, odd, 9…31: 15 for 752 px)",
+        "window": "the camera's image width (21 px at 752 px, scaled, odd, 9…31)",
         "levels": "the camera's focal length, rate and image size (the pyramid follows a 2 rad/s turn, coarsest side ≥ 40 px)",
     ]
 

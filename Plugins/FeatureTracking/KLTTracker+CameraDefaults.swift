@@ -4,8 +4,8 @@ extension KLTTracker.Settings {
     /// The Lucas–Kanade window and pyramid a camera's images call for, when the chain gives
     /// neither: the defaults follow the data (`klt` notes which it used).
     public struct CameraDefaults: Equatable, Sendable {
-        /// Window side (px, odd): 2 % of the image width (15 for EuRoC's 752 px), in 9…31, so the
-        /// window covers the same part of the scene whatever the resolution.
+        /// Window side (px, odd): the default 21 px at EuRoC's 752 px width, scaled with the width
+        /// (in 9…31), so the window covers the same part of the scene whatever the resolution.
         public var window: Int
         /// Highest pyramid level: enough for the window to follow `motionRadiansPerSecond` at the
         /// camera's rate (`f·ω / rate` px per frame against half a window times `2^levels`), and
@@ -22,7 +22,7 @@ extension KLTTracker.Settings {
     /// The window and levels for images `width × height` (px) from a camera with focal length
     /// `focalLength` (px) and frame rate `rateHz`, when known.
     public static func cameraDefaults(width: Int, height: Int, focalLength: Double?, rateHz: Double?) -> CameraDefaults {
-        let window = min(31, max(9, Int((Double(width) / 50).rounded()) | 1))
+        let window = min(31, max(9, Int((21 * Double(width) / 752).rounded()) | 1))
         // The coarsest level keeps a 40 px side.
         var bySize = 0
         while bySize < 8, Double(min(width, height)) / Double(1 << (bySize + 1)) >= 40 { bySize += 1 }

@@ -37,6 +37,9 @@ public protocol Analyzer {
     /// where the value comes from, for `parallax plugins NAME`): the analyzer reads them in
     /// `open` (``AnalyzerContext/isGiven(_:)``, ``AnalyzerContext/useFromData(_:value:from:)``).
     static var optionsFromData: [String: String] { get }
+    /// Options this analyzer asks of the producers of its inputs, applied where the chain gave
+    /// the producer none of them (``UpstreamPreference``).
+    static var upstreamPreferences: [UpstreamPreference] { get }
 
     /// Creates the analyzer with its options (validate them here and throw
     /// ``AnalyzerError/invalidOption(analyzer:option:reason:)``).
@@ -58,6 +61,7 @@ public protocol Analyzer {
 
 extension Analyzer {
     public static var optionsFromData: [String: String] { [:] }
+    public static var upstreamPreferences: [UpstreamPreference] { [] }
     public mutating func open(context: inout AnalyzerContext) throws {}
     public mutating func close(context: inout AnalyzerContext) throws {}
 }

@@ -23,6 +23,8 @@ public final class AnalyzerInstance {
     /// The options the chain gave (`snake_case`), the others being defaults that may follow the
     /// data; `nil` for an analyzer made in Swift, whose every option counts as chosen.
     public let givenOptions: Set<String>?
+    /// Options taken from a consumer's ``UpstreamPreference`` (the chain gave none of them).
+    public internal(set) var preferred: [AppliedPreference] = []
     /// Bus stream → the stream name the analyzer declared (inputs), where remapped.
     let portStreamForBus: [String: String]
     /// Declared stream name → bus stream (outputs), where remapped.

@@ -39,6 +39,8 @@ public struct AnalyzerRegistry: Sendable {
         /// Why the analyzer cannot be made with its default options (its ports then depend on
         /// options the user must give); `nil` when it can.
         public let defaultsProblem: String?
+        /// What it asks of its inputs' producers (``Analyzer/upstreamPreferences``).
+        public let upstreamPreferences: [UpstreamPreference]
         let make: @Sendable (_ options: [String: String], _ instanceName: String?, _ remap: [String: String]) throws -> AnalyzerInstance
     }
 
@@ -74,6 +76,7 @@ public struct AnalyzerRegistry: Sendable {
         entries[A.name] = Entry(
             name: A.name, summary: A.summary, options: options,
             defaultInputs: probe?.inputs ?? [], defaultOutputs: probe?.outputs ?? [], defaultsProblem: problem,
+            upstreamPreferences: A.upstreamPreferences,
             make: { values, instanceName, remap in
                 let opts = try OptionCoding.decode(A.Options.self, defaults: A.Options(), values: values)
                 let analyzer = try A(options: opts)

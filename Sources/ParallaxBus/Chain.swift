@@ -228,11 +228,29 @@ public struct Chain: Sendable, Equatable {
     /// Builds the analyzers and checks the wiring against `sourceStreams`. Every error carries
     /// the location of the analyzer it concerns.
     public func instantiate(registry: AnalyzerRegistry, sourceStreams: [StreamDescription]) throws -> [AnalyzerInstance] {
-        let instances = try nodes.map { node in
+        func make(_ node: Node) throws -> AnalyzerInstance {
             do {
                 return try registry.make(node.analyzer, options: node.options, instanceName: node.instanceName, remap: node.remap, location: node.location)
             } catch let error as ChainError {
                 throw Self.blamingOverride(error, of: node)
+            }
+        }
+        var nodes = self.nodes
+        var instances = try nodes.map(make)
+        // A consumer's preferences for its producers, where the chain gave the producer none of
+        // those options: the producer is made again with them.
+        for consumer in instances {
+            for preference in registry.entry(consumer.typeName)?.upstreamPreferences ?? [] {
+                guard let port = consumer.inputs.first(where: { $0.name == preference.port }),
+                      let p = instances.firstIndex(where: { $0 !== consumer && $0.outputs.contains { $0.stream == port.stream } }),
+                      instances[p].typeName == preference.analyzer else { continue }
+                let given = Set(nodes[p].options.keys.map(OptionCoding.snakeCase))
+                let added = preference.options.filter { !given.contains($0.key) }
+                guard !added.isEmpty else { continue }
+                nodes[p].options.merge(added) { chain, _ in chain }
+                let earlier = instances[p].preferred
+                instances[p] = try make(nodes[p])
+                instances[p].preferred = earlier + [AppliedPreference(consumer: consumer.name, options: added)]
             }
         }
         do {

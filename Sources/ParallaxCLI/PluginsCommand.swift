@@ -45,5 +45,12 @@ struct PluginsCommand: ParsableCommand {
             print(line)
             if let origin = o.fromData { print("      from the data when not given: \(origin)") }
         }
+        if !entry.upstreamPreferences.isEmpty {
+            print("Asks of its inputs' producers (options the chain does not give them):")
+            for p in entry.upstreamPreferences {
+                let options = p.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                print("  \(p.port) from \(p.analyzer): \(options)  — \(p.reason)")
+            }
+        }
     }
 }

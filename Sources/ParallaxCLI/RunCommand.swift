@@ -68,6 +68,8 @@ struct RunCommand: ParsableCommand {
         do { session = try RunSession(settings) } catch { throw fail(error) }
         // Said before the run: which files replaced or supplied which stream's calibration.
         for applied in session.runner.source.appliedCalibrations { FileHandle.standardError.write(Data("parallax: \(applied)\n".utf8)) }
+        // …and which options an analyzer took because its consumer asked (the chain gave none).
+        for i in session.runner.instances { for p in i.preferred { FileHandle.standardError.write(Data("parallax: note: \(i.name): \(p)\n".utf8)) } }
         // Each signal stops the run between timestamp groups; what was computed is flushed and
         // run.json says which signal came; the exit status is 128 + its number.
         Interruption.install()

@@ -32,4 +32,28 @@ import ParallaxTesting
         options.maxDepth = 2
         #expect { _ = try DepthFilterAnalyzer(options: options) } throws: { "\($0)".contains("option 'max_depth'") }
     }
+
+    /// Limits not given follow the depth stream's range (the TUM frame's depth said to measure
+    /// 1–2.5 m): values outside it are invalid, the run says where the limits came from; given
+    /// limits win.
+    @Test func limitsNotGivenFollowTheSensorsRange() throws {
+        let tum = try TUMFrame.load()
+        var metadata = tum.depthMetadata
+        metadata.depth?.range = 1...2.5
+        func run(_ options: [String: String]) throws -> (values: [Float], report: RunReport) {
+            var h = AnalyzerHarness("depth-filter", options: options.merging(["smooth": "none"]) { a, _ in a }, registry: BuiltinAnalyzers.registry)
+            h.describe(TUMFrame.depthKey, as: metadata)
+            h.push(tum.depth, on: TUMFrame.depthKey, at: tum.time)
+            let result = try h.run()
+            #expect(result.failure == nil)
+            return (try #require(result.packets(on: "depth/filtered", as: DepthMap.self).first).payload.values.samples, result.report)
+        }
+        let ranged = try run([:])
+        #expect(ranged.values.allSatisfy { !$0.isFinite || (1...2.5).contains($0) })
+        #expect(ranged.values.contains { $0.isFinite })
+        #expect(ranged.report.notes == ["depth-filter: min_depth=1.0 from 'depth''s range (1–2.5 m)", "depth-filter: max_depth=2.5 from 'depth''s range (1–2.5 m)"])
+        let given = try run(["max_depth": "6"])
+        #expect(given.values.contains { $0 > 2.5 && $0.isFinite })
+        #expect(given.report.optionsFromData?.map(\.option) == ["min_depth"])
+    }
 }

@@ -11,17 +11,18 @@ import VisionTestSupport
 
 /// `klt`'s window and pyramid follow the camera when the chain gives neither.
 @Suite struct KLTTrackerCameraDefaultsTests {
-    /// The window covers 2 % of the width; the pyramid follows a 2 rad/s turn at the camera's
-    /// rate, its coarsest side at least 40 px.
+    /// The window is 21 px at 752 px, scaled with the width; the pyramid follows a 2 rad/s turn
+    /// at the camera's rate, its coarsest side at least 40 px. EuRoC's camera gets klt's defaults.
     @Test func windowAndLevelsFollowTheCamera() {
         typealias S = KLTTracker.Settings
         let euroc = S.cameraDefaults(width: 752, height: 480, focalLength: 458.654, rateHz: 20)
-        #expect(euroc.window == 15 && euroc.levels == 3)  // 46 px per frame: 7 px · 2³ = 56 reaches it
+        #expect(euroc.window == 21 && euroc.levels == 3)  // 46 px per frame: 10 px · 2³ = 80 reaches it, 2² = 40 not
+        #expect(euroc.window == KLTTracker.Settings().window && euroc.levels == KLTTracker.Settings().levels)
         #expect(euroc.origin.contains("752×480 px, f 459 px, 20 Hz: 46 px per frame"))
         let tum = S.cameraDefaults(width: 640, height: 480, focalLength: 525, rateHz: 30)
-        #expect(tum.window == 13 && tum.levels == 3)
+        #expect(tum.window == 19 && tum.levels == 2)  // 35 px per frame: 9 px · 2² = 36
         let kitti = S.cameraDefaults(width: 1242, height: 375, focalLength: 721.5, rateHz: 10)
-        #expect(kitti.window == 25 && kitti.levels == 3)  // the motion asks 4, the 375 px side allows 3
+        #expect(kitti.window == 31 && kitti.levels == 3)  // the motion asks 4, the 375 px side allows 3
         let fast = S.cameraDefaults(width: 752, height: 480, focalLength: 458.654, rateHz: 200)
         #expect(fast.levels == 1)  // 4.6 px per frame
         let small = S.cameraDefaults(width: 320, height: 240, focalLength: nil, rateHz: nil)

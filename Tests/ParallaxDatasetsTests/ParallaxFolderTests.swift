@@ -121,6 +121,37 @@ import TestSupport
         #expect(map.depth(x: 1, y: 0) == 4)
     }
 
+    /// A depth stream's `range: [near, far]` (m) is its sensor's, read into the metadata and
+    /// written back by the folder writer; a range that is not two increasing metres is refused at
+    /// its line.
+    @Test func aDepthStreamsRangeIsItsSensorsAndRoundTrips() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-range-\(UUID())")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("depth0/data"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func describe(_ range: String) throws {
+            try "format: parallax-dataset\nversion: 1\nstreams:\n  - name: depth0\n    type: depth\n    range: \(range)\n".write(
+                to: folder.appendingPathComponent("parallax.yaml"), atomically: true, encoding: .utf8)
+        }
+        try "#timestamp [ns],filename\n1000,1000.pfm\n".write(to: folder.appendingPathComponent("depth0/data.csv"), atomically: true, encoding: .utf8)
+        try DenseFiles.writePFM(ImageBuffer(width: 2, height: 1, samples: [1.5, 2]), path: folder.appendingPathComponent("depth0/data/1000.pfm").path)
+        try describe("[0.3, 8]")
+        let source = try ParallaxFolderSource(path: folder.path)
+        #expect(source.streams.first?.metadata.depth?.range == 0.3...8)
+        let copy = folder.appendingPathComponent("copy")
+        var packets: [AnyPacket] = []
+        while let p = try source.next() { packets.append(p) }
+        try ParallaxFolderWriter.write(packets, streams: source.streams, to: copy.path)
+        #expect(try ParallaxFolderSource(path: copy.path).streams.first?.metadata.depth?.range == 0.3...8)
+        for bad in ["[8, 0.3]", "[1]", "[-1, 2]", "[0, .inf]"] {
+            try describe(bad)
+            #expect(throws: (any Error).self, "\(bad)") { _ = try ParallaxFolderSource(path: folder.path) }
+        }
+        try describe("[8, 0.3]")
+        #expect { _ = try ParallaxFolderSource(path: folder.path) } throws: {
+            "\($0)".contains("parallax.yaml:6:") && "\($0)".contains("range must be [near, far] in metres with 0 ≤ near < far, got [8.0, 0.3]")
+        }
+    }
+
     /// A stream may not take a name the folder keeps for itself: it would overwrite the folder's
     /// description or be read back as its ground truth. Nothing is written for it.
     @Test func streamsCannotTakeTheFoldersOwnNames() throws {

@@ -12,6 +12,10 @@ public enum RunFile {
         public var options: String
         /// This analyzer's `--set`s, `key=value` in order; absent when none was given.
         public var set: String?
+        /// Options taken from a consumer's preference where the chain gave none
+        /// (`equalize=true refill_below=0.9 window=15 (as vio prefers)`; also in ``options``);
+        /// absent when none was.
+        public var preferred: [String]?
         /// Every option with the value the analyzer ran with, defaults included (text as a
         /// pipeline would give it: `cam0`, `200`, `[a,b]`, `none`).
         public var effectiveOptions: [String: String]
@@ -44,6 +48,7 @@ public enum RunFile {
             return Analyzer(instance: i.name, analyzer: i.typeName,
                             options: i.optionSummary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "),
                             set: set.isEmpty ? nil : set.map { "\($0.option)=\($0.value)" }.joined(separator: " "),
+                            preferred: i.preferred.isEmpty ? nil : i.preferred.map(\.description),
                             effectiveOptions: i.effectiveOptions.merging(fromData[i.name] ?? [:]) { _, data in data })
         }
         let encoder = JSONEncoder()
