@@ -15,8 +15,8 @@ public struct KLTAnalyzer: Analyzer {
     public static let name = "klt"
     public static let summary = "Feature tracks: Shi–Tomasi corners + pyramidal Lucas–Kanade, forward-backward and RANSAC checks, stable ids"
     public static let optionsFromData = [
-        "window": "the camera's image width (21 px at 752 px, scaled, odd, 9…31)",
-        "levels": "the camera's focal length, rate and image size (the pyramid follows a 2 rad/s turn, coarsest side ≥ 40 px)",
+        "window": "the camera's image width (21 px, grown with widths beyond 1280 px, at most 31)",
+        "levels": "the camera's focal length, rate and image size (3, more when a 2 rad/s turn moves further per frame than 3 levels reach; coarsest side ≥ 40 px)",
     ]
 
     /// Corner detectors.
@@ -64,11 +64,12 @@ public struct KLTAnalyzer: Analyzer {
         context.describe(output, as: StreamMetadata(camera: camera.camera, stereo: camera.stereo))
         if let model = camera.camera?.model, !context.isGiven("window") || !context.isGiven("levels") {
             let defaults = KLTTracker.Settings.cameraDefaults(width: model.width, height: model.height, focalLength: model.intrinsics.fx, rateHz: camera.camera?.rateHz)
-            if !context.isGiven("window") {
+            // Said only where the camera changes a default.
+            if !context.isGiven("window"), defaults.window != options.tracker.window {
                 options.tracker.window = defaults.window
                 context.useFromData("window", value: "\(defaults.window)", from: defaults.origin)
             }
-            if !context.isGiven("levels") {
+            if !context.isGiven("levels"), defaults.levels != options.tracker.levels {
                 options.tracker.levels = defaults.levels
                 context.useFromData("levels", value: "\(defaults.levels)", from: defaults.origin)
             }

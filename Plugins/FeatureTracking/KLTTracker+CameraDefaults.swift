@@ -2,14 +2,17 @@ import Foundation
 
 extension KLTTracker.Settings {
     /// The Lucas–Kanade window and pyramid a camera's images call for, when the chain gives
-    /// neither: the defaults follow the data (`klt` notes which it used).
+    /// neither: klt's defaults (21 px, 3 levels), grown where the camera needs more (`klt` notes
+    /// which it used). They are never shrunk: at 376×240 (the simulated rig) an 11 px window or
+    /// 2 levels shortened the tracks triangulate uses from 25 to 8–9 frames (measured with
+    /// `parallax bench`, median track length), so the defaults hold for every camera measured.
     public struct CameraDefaults: Equatable, Sendable {
-        /// Window side (px, odd): the default 21 px at EuRoC's 752 px width, scaled with the width
-        /// (in 9…31), so the window covers the same part of the scene whatever the resolution.
+        /// Window side (px, odd): 21, scaled with the width beyond 1280 px (at most 31), so the
+        /// window covers as much of the scene on a large sensor.
         public var window: Int
-        /// Highest pyramid level: enough for the window to follow `motionRadiansPerSecond` at the
-        /// camera's rate (`f·ω / rate` px per frame against half a window times `2^levels`), and
-        /// no coarser than a 40 px image side; without a rate, the size alone, at most 3.
+        /// Highest pyramid level: 3, or more when the camera moves further per frame than the
+        /// window reaches at level 3 (`f·ω / rate` px for a `motionRadiansPerSecond` turn, against
+        /// half a window times `2^levels`), as long as the coarsest side keeps 40 px.
         public var levels: Int
         /// Why, in words, for the run's note.
         public var origin: String
@@ -22,18 +25,17 @@ extension KLTTracker.Settings {
     /// The window and levels for images `width × height` (px) from a camera with focal length
     /// `focalLength` (px) and frame rate `rateHz`, when known.
     public static func cameraDefaults(width: Int, height: Int, focalLength: Double?, rateHz: Double?) -> CameraDefaults {
-        let window = min(31, max(9, Int((21 * Double(width) / 752).rounded()) | 1))
+        let defaults = KLTTracker.Settings()
+        let window = width > 1280 ? min(31, Int((Double(defaults.window) * Double(width) / 1280).rounded()) | 1) : defaults.window
+        guard let f = focalLength, let rate = rateHz, f.isFinite, f > 0, rate.isFinite, rate > 0 else {
+            return CameraDefaults(window: window, levels: defaults.levels, origin: "the image (\(width)×\(height) px)")
+        }
         // The coarsest level keeps a 40 px side.
         var bySize = 0
         while bySize < 8, Double(min(width, height)) / Double(1 << (bySize + 1)) >= 40 { bySize += 1 }
-        guard let f = focalLength, let rate = rateHz, f.isFinite, f > 0, rate.isFinite, rate > 0 else {
-            let levels = min(3, bySize)
-            return CameraDefaults(window: window, levels: levels, origin: "the image (\(width)×\(height) px)")
-        }
         let motion = f * motionRadiansPerSecond / rate  // px per frame
-        let half = Double(window / 2)
-        let byMotion = max(1, Int(log2(max(1, motion / half)).rounded(.up)))
-        let levels = min(byMotion, bySize)
+        let byMotion = Int(log2(max(1, motion / Double(window / 2))).rounded(.up))
+        let levels = max(defaults.levels, min(byMotion, bySize))
         return CameraDefaults(window: window, levels: levels,
                               origin: String(format: "the camera (%d×%d px, f %.0f px, %g Hz: %.0f px per frame at %g rad/s)",
                                              width, height, f, rate, motion, motionRadiansPerSecond))
