@@ -22,7 +22,7 @@ final class DlibFaceDetector: @unchecked Sendable {
     init(model: String) throws(DlibError) {
         var message = [CChar](repeating: 0, count: 512)
         guard let handle = parallax_dlib_face_detector_create(model, &message, message.count) else {
-            throw DlibError(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw DlibError(message: Self.text(message))
         }
         self.handle = handle
     }
@@ -30,6 +30,25 @@ final class DlibFaceDetector: @unchecked Sendable {
     deinit { parallax_dlib_face_detector_destroy(handle) }
 
     struct DlibError: Error { var message: String }
+
+    /// A C message buffer as text (up to its first 0).
+    static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The 68 landmarks (px) fitted inside `box` of `image` (8-bit gray): for a box of the CNN
+    /// detector. The box may reach past the border; the landmarks then may too.
+    func landmarks(_ image: ImageBuffer<UInt8>, in box: BoundingBox) throws(DlibError) -> [SIMD2<Double>] {
+        guard image.channels == 1 else { throw DlibError(message: "expected a gray image, got \(image.channels) channels") }
+        var points = [Double](repeating: 0, count: 136)
+        var message = [CChar](repeating: 0, count: 512)
+        let status = image.samples.withUnsafeBufferPointer { pixels in
+            parallax_dlib_face_landmarks(handle, pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width),
+                                         box.x, box.y, box.width, box.height, &points, &message, message.count)
+        }
+        guard status == 0 else { throw DlibError(message: Self.text(message)) }
+        return (0..<68).map { SIMD2(points[2 * $0], points[2 * $0 + 1]) }
+    }
 
     /// The faces in `image` (8-bit gray), best score first, at most `maxFaces`.
     func detect(_ image: ImageBuffer<UInt8>, upsample: Int, threshold: Double, maxFaces: Int) throws(DlibError) -> [Face] {
@@ -40,7 +59,7 @@ final class DlibFaceDetector: @unchecked Sendable {
                                       Int32(upsample), threshold, &faces, Int32(maxFaces), &message, message.count)
         }
         guard found >= 0 else {
-            throw DlibError(message: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw DlibError(message: Self.text(message))
         }
         return faces.prefix(min(Int(found), maxFaces)).map { f in
             var f = f

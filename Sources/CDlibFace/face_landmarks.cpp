@@ -3,6 +3,7 @@
 #include "parallax_dlib_face.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <vector>
@@ -87,6 +88,36 @@ extern "C" int parallax_dlib_face_detect(parallax_dlib_face_detector *detector, 
         put_error(error, error_size, e.what());
     } catch (...) {
         put_error(error, error_size, "unknown error in face detection");
+    }
+    return -1;
+}
+
+extern "C" int parallax_dlib_face_landmarks(parallax_dlib_face_detector *detector, const unsigned char *gray, int width, int height, int stride,
+                                            double x, double y, double box_width, double box_height, double *points,
+                                            char *error, size_t error_size) {
+    if (detector == nullptr || gray == nullptr || points == nullptr || width <= 0 || height <= 0 || stride < width
+        || !(box_width > 0) || !(box_height > 0) || !std::isfinite(x) || !std::isfinite(y)) {
+        put_error(error, error_size, "invalid arguments");
+        return -1;
+    }
+    try {
+        dlib::array2d<unsigned char> image(height, width);
+        for (int r = 0; r < height; ++r) {
+            const unsigned char *row = gray + static_cast<size_t>(r) * static_cast<size_t>(stride);
+            for (int c = 0; c < width; ++c) image[r][c] = row[c];
+        }
+        const dlib::rectangle box(static_cast<long>(std::lround(x)), static_cast<long>(std::lround(y)),
+                                  static_cast<long>(std::lround(x + box_width - 1)), static_cast<long>(std::lround(y + box_height - 1)));
+        const dlib::full_object_detection shape = detector->predictor(image, box);
+        for (unsigned long i = 0; i < 68; ++i) {
+            points[2 * i] = static_cast<double>(shape.part(i).x());
+            points[2 * i + 1] = static_cast<double>(shape.part(i).y());
+        }
+        return 0;
+    } catch (const std::exception &e) {
+        put_error(error, error_size, e.what());
+    } catch (...) {
+        put_error(error, error_size, "unknown error fitting landmarks");
     }
     return -1;
 }

@@ -15,10 +15,15 @@ import ParallaxCodecs
 /// ``DatasetOptions/imageRateHz``) and `face0/landmarks` (the true 68 landmarks' x, y:
 /// ``FaceLandmarks``, iBUG 68). Truth (``FaceTruthProviding``): the angles and landmarks.
 ///
-/// The benchmark has no camera intrinsics (its poses are weak-perspective fits); both streams
-/// carry an **assumed** pinhole camera, stated in its comment: focal length = image width
-/// (a 53° horizontal field of view), principal point at the image centre, no distortion — the
-/// usual choice of head-pose papers and OpenCV examples. Images of another size than the first
+/// The benchmark has no camera intrinsics: its poses are weak-perspective (scaled orthographic)
+/// fits, and its angles are those of that projection. Both streams carry the pinhole that
+/// projects like it (``CameraModel/weakPerspective(width:height:)``: focal length 1000 × image
+/// width, principal point at the image centre, stated in the calibration's comment), so a pose
+/// fitted to its landmarks is read in the benchmark's own convention. The usual choice of
+/// head-pose papers, focal length = image width, reads pitch 3–4° too high here: the perspective
+/// it expects and the truth's projection lacks is explained by tilting the head
+/// (docs/head-pose.md). The translation of such a fit is along a very long line of sight (the
+/// face ~1000 face widths away): only the angles compare. Images of another size than the first
 /// are an error naming the file.
 public final class AFLW2000Source: DatasetSource, DeferredPacketSource, FaceTruthProviding {
     public let formatName = "AFLW2000-3D"
@@ -52,8 +57,8 @@ public final class AFLW2000Source: DatasetSource, DeferredPacketSource, FaceTrut
         }
         self.files = files
         let first = try ImageDecoder.decode8Bit(path: files[0].0)
-        camera = CameraCalibration(model: .assumed(width: first.width, height: first.height), rateHz: rateHz,
-                                   comment: "assumed (AFLW2000-3D has no intrinsics): " + CameraModel.assumption)
+        camera = CameraCalibration(model: .weakPerspective(width: first.width, height: first.height), rateHz: rateHz,
+                                   comment: "assumed (AFLW2000-3D has no intrinsics): " + CameraModel.weakPerspectiveAssumption)
         streams = [StreamDescription(StreamKey<CameraFrame>(Self.cameraStream), metadata: StreamMetadata(camera: camera)),
                    StreamDescription(StreamKey<FaceLandmarks>(Self.landmarkStream), metadata: StreamMetadata(camera: camera))]
         var truth: [FaceTruth] = []

@@ -10,7 +10,8 @@ import ParallaxMath
 /// benchmarks score it: the mean absolute error of pitch, yaw and roll (degrees, ``HeadAngles``'
 /// convention, differences wrapped to ±180°) over the frames with truth; a frame without a pose
 /// is counted (`no_pose`), not scored. The main statistics are of the per-frame mean of the three
-/// errors. Also: the rotation angle between reported and true head rotation (`geodesic_*`),
+/// errors. The signed means (`bias_pitch_deg`, `bias_yaw_deg`, `bias_roll_deg`: estimate − truth)
+/// show a bias that the absolute errors hide. Also: the rotation angle between reported and true head rotation (`geodesic_*`),
 /// poses more than 90° off (`flipped`, a mirrored solution), and where the truth has them
 /// (simulated faces), the head position error (mm) and each eye's line-of-sight error (degrees,
 /// frames where the eyes were measured).
@@ -60,6 +61,7 @@ public struct HeadPoseEvaluation: Evaluation {
             return poses[best.group]?[truth.timestamp]?.first { $0.faceID == best.face.id }
         }
         var pitch: [Double] = [], yaw: [Double] = [], roll: [Double] = [], mean: [Double] = [], geodesic: [Double] = []
+        var signed: (pitch: [Double], yaw: [Double], roll: [Double]) = ([], [], [])
         var position: [Double] = [], gaze: [Double] = []
         var noPose = 0, flipped = 0, frames = 0
         var estimated: [HeadAngles] = []
@@ -76,6 +78,7 @@ public struct HeadPoseEvaluation: Evaluation {
                 let e = (HeadAngles.difference(pose.angles.pitch, angles.pitch), HeadAngles.difference(pose.angles.yaw, angles.yaw),
                          HeadAngles.difference(pose.angles.roll, angles.roll))
                 pitch.append(abs(e.0)); yaw.append(abs(e.1)); roll.append(abs(e.2))
+                signed.pitch.append(e.0); signed.yaw.append(e.1); signed.roll.append(e.2)
                 mean.append((abs(e.0) + abs(e.1) + abs(e.2)) / 3)
                 times.append(truth.timestamp.seconds(since: t0))
                 let angle = (angles.cameraFromHead.inverse * pose.angles.cameraFromHead).angle * 180 / .pi
@@ -100,9 +103,11 @@ public struct HeadPoseEvaluation: Evaluation {
             result.series = mean
             result.seriesTimes = times
             result.metrics = ["mae_pitch_deg": average(pitch), "mae_yaw_deg": average(yaw), "mae_roll_deg": average(roll), "mae_deg": average(mean),
-                              "geodesic_mean_deg": average(geodesic), "geodesic_max_deg": geodesic.max() ?? 0, "flipped": Double(flipped)]
-            note = String(format: "MAE pitch %.2f°, yaw %.2f°, roll %.2f°, mean %.2f° over %d of %d frames; %d flipped (> 90°)",
-                          average(pitch), average(yaw), average(roll), average(mean), mean.count, frames, flipped)
+                              "geodesic_mean_deg": average(geodesic), "geodesic_max_deg": geodesic.max() ?? 0, "flipped": Double(flipped),
+                              "bias_pitch_deg": average(signed.pitch), "bias_yaw_deg": average(signed.yaw), "bias_roll_deg": average(signed.roll)]
+            note = String(format: "MAE pitch %.2f°, yaw %.2f°, roll %.2f°, mean %.2f° over %d of %d frames; %d flipped (> 90°); signed mean pitch %+.2f°, yaw %+.2f°, roll %+.2f°",
+                          average(pitch), average(yaw), average(roll), average(mean), mean.count, frames, flipped,
+                          average(signed.pitch), average(signed.yaw), average(signed.roll))
         } else if !landmarkErrors.isEmpty {
             // Landmarks without poses (iBUG .pts folders): the landmark error is the score, and
             // the estimated angles are listed to be looked at.

@@ -16,8 +16,9 @@ import ParallaxCodecs
         let aflw = try #require(source as? AFLW2000Source)
         #expect(aflw.streams.map(\.name) == ["cam0", "face0/landmarks"])
         let camera = try #require(aflw.streams[1].metadata.camera)
-        #expect(camera.model.intrinsics == PinholeIntrinsics(fx: 450, fy: 450, cx: 224.5, cy: 224.5))
-        #expect(camera.comment?.contains("assumed") == true)
+        // The benchmark's own projection (weak perspective), stated as an assumption.
+        #expect(camera.model.intrinsics == PinholeIntrinsics(fx: 450_000, fy: 450_000, cx: 224.5, cy: 224.5))
+        #expect(camera.comment?.contains("assumed") == true && camera.comment?.contains("weak perspective") == true)
         let truth = try #require(aflw.faceTruth["face0"])
         #expect(truth.count == 2)
         let first = try #require(truth[0].angles), second = try #require(truth[1].angles)

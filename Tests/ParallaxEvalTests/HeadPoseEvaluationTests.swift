@@ -43,6 +43,24 @@ import ParallaxMath
         #expect(abs(nme - 1 / (box.width * box.height).squareRoot()) < 1e-12)
     }
 
+    /// The signed means keep the sign the absolute errors drop: +3° on one face and −1° on the
+    /// other is a bias of +1° and an error of 2°.
+    @Test func signedMeansShowABias() throws {
+        let source = try DatasetFolder.open(Self.fixture)
+        let truth = try #require((source as? any FaceTruthProviding)?.faceTruth["face0"])
+        #expect(truth.count == 2)
+        let outputs = try zip(truth, [3.0, -1.0]).map { t, offset in
+            let a = try #require(t.angles)
+            return AnyPacket(stream: "face0/pose", timestamp: t.timestamp,
+                             payload: FacePoses(faces: [Self.pose(id: 0, HeadAngles(pitch: a.pitch + offset, yaw: a.yaw - offset, roll: a.roll))]))
+        }
+        let result = try HeadPoseEvaluation().evaluate(EvaluationInput(outputs: outputs, metadata: [:], dataset: source, datasetPath: Self.fixture))
+        #expect(abs(try #require(result.metrics["bias_pitch_deg"]) - 1) < 1e-6)
+        #expect(abs(try #require(result.metrics["bias_yaw_deg"]) + 1) < 1e-6)
+        #expect(abs(try #require(result.metrics["bias_roll_deg"])) < 1e-6)
+        #expect(abs(try #require(result.metrics["mae_pitch_deg"]) - 2) < 1e-6)
+    }
+
     @Test func withoutFaceTruthItSaysWhatItNeeds() throws {
         let tum = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("datasets/tum_rgbd_frame").path
