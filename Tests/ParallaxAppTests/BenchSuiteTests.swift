@@ -66,4 +66,15 @@ import Testing
             """.write(to: suiteFile, atomically: true, encoding: .utf8)
         #expect { try BenchSuite.load(suiteFile.path) } throws: { "\($0)".contains("calibration.cam0 must be text") }
     }
+
+    /// A suite without cases is refused (it would report nothing and pass).
+    @Test func aSuiteWithoutRunsIsRefused() throws {
+        let folder = try TemporaryFolder.make("suite-empty")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let suiteFile = folder.appendingPathComponent("suite.yaml")
+        for text in ["name: empty\nruns: []\n", "runs: []\n"] {
+            try text.write(to: suiteFile, atomically: true, encoding: .utf8)
+            #expect { try BenchSuite.load(suiteFile.path) } throws: { "\($0)".contains("suite.yaml:1:") && "\($0)".contains("the suite has no runs") }
+        }
+    }
 }

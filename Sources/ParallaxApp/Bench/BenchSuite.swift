@@ -188,6 +188,8 @@ public struct BenchSuite {
         let file = try YAMLDecoding.decode(File.self, from: text, file: path)
         func absolute(_ p: String) -> String { p.hasPrefix("/") ? p : base.appendingPathComponent(p).standardized.path }
         func refuse(_ message: String, line: Int) -> any Error { ChainError.syntax(message: message, location: ChainLocation(file: path, line: line, column: 1)) }
+        // A suite without cases would report nothing and pass: a file emptied by mistake.
+        guard !file.runs.isEmpty else { throw refuse("the suite has no runs: list at least one case under runs:", line: 1) }
         var runs: [Run] = []
         for entry in file.runs {
             for e in entry.evaluate {
