@@ -42,6 +42,8 @@ public struct AnalyzerRegistry: Sendable {
         /// What it asks of its inputs' producers (``Analyzer/upstreamPreferences``).
         public let upstreamPreferences: [UpstreamPreference]
         let make: @Sendable (_ options: [String: String], _ instanceName: String?, _ remap: [String: String]) throws -> AnalyzerInstance
+        /// Decodes `options` as ``make`` does (types, ranges, rules) without making the analyzer.
+        let decode: @Sendable (_ options: [String: String]) throws -> Void
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -83,7 +85,22 @@ public struct AnalyzerRegistry: Sendable {
                 let effective = Dictionary(OptionCoding.options(of: opts).map { ($0.name, OptionCoding.valueText($0.defaultValue)) }, uniquingKeysWith: { a, _ in a })
                 return try AnalyzerInstance(analyzer, name: instanceName, optionSummary: values, effectiveOptions: effective,
                                             givenOptions: Set(values.keys.map(OptionCoding.snakeCase)), remapping: remap)
-            })
+            },
+            decode: { values in _ = try OptionCoding.decode(A.Options.self, defaults: A.Options(), values: values) })
+    }
+
+    /// Checks `options` of analyzer `name` as ``make(_:options:instanceName:remap:location:)``
+    /// would (types, ranges, rules), without making it: what a command can refuse before it
+    /// writes anything. Checks made by the analyzer itself (options that must agree) are not.
+    public func checkValues(_ name: String, options: [String: String], location: ChainLocation? = nil) throws(ChainError) {
+        guard let entry = entries[name] else { return }
+        do {
+            try entry.decode(options)
+        } catch let error as OptionCoding.ValueError {
+            throw ChainError.invalidOptionValue(analyzer: name, option: error.option, value: error.value, reason: error.reason, location: location)
+        } catch {
+            throw ChainError.syntax(message: "\(error)", location: location)
+        }
     }
 
     /// Builds an analyzer by name. Throws ``ChainError`` with a did-you-mean for unknown

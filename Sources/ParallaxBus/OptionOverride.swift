@@ -87,6 +87,19 @@ extension Chain {
             }
             chain.nodes[index].overrides.append(o)
         }
+        // The values set are checked now (types, ranges), so a command refuses them before it
+        // writes anything; a value that does not do is the `--set`'s fault when it gave it.
+        for node in chain.nodes where !node.overrides.isEmpty {
+            do {
+                try registry.checkValues(node.analyzer, options: node.options, location: node.location)
+            } catch let .invalidOptionValue(analyzer, option, value, reason, location) {
+                let key = OptionCoding.snakeCase(option)
+                guard let o = node.overrides.last(where: { !$0.value.hasPrefix("@") && OptionCoding.snakeCase($0.option) == key }) else {
+                    throw .invalidOptionValue(analyzer: analyzer, option: option, value: value, reason: reason, location: location)
+                }
+                throw .override(o.description, .invalidOptionValue(analyzer: analyzer, option: option, value: value, reason: reason, location: nil))
+            }
+        }
         return chain
     }
 

@@ -42,7 +42,11 @@ struct FormatsCommand: ParsableCommand {
         input.applyImageSizeLimit()
         let options = input.datasetOptions()
         let formats: [VideoFormat]
-        do { formats = try FormatSweep.formats(of: dataset, camera: camera, options: options) } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        do {
+            formats = try FormatSweep.formats(of: dataset, camera: camera, options: options) { applied in
+                FileHandle.standardError.write(Data("parallax: \(applied)\n".utf8))
+            }
+        } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         guard let chain, let evaluate else {
             // Listing only: an option that belongs to the measurement is a mistake, not a no-op.
             let measuring = [("--chain", chain != nil), ("--evaluate", evaluate != nil), ("--out", out != nil), ("--min-fps", minFPS != nil),

@@ -84,13 +84,14 @@ import ParallaxPayloads
         #expect(try named.applying(try overrides("doubler.fail_at=3"), registry: registry).nodes[0].options["fail_at"] == "3")
     }
 
-    /// Values are checked when the chain is made, as the chain's own are; a bad one is the
-    /// `--set`'s fault (no chain location), a bad value the chain gave stays the chain's.
+    /// Values are checked when they are applied (before a command writes anything), as the
+    /// chain's own are when it is made; a bad one is the `--set`'s fault (no chain location), a
+    /// bad value the chain gave stays the chain's.
     @Test func valuesAreTypeAndRangeCheckedAndBlameTheOverride() throws {
         let chain = try Chain.parse(pipeline: "doubler output=x2")
         for (text, reason) in [("doubler.sleep_ms=-1", "must be in 0.0…10000.0"), ("doubler.fail_at=soon", "expected an integer")] {
-            let set = try chain.applying(try overrides(text), registry: registry)
-            #expect { _ = try set.instantiate(registry: registry, sourceStreams: streams) } throws: { error in
+            let set = try overrides(text)
+            #expect { _ = try chain.applying(set, registry: registry) } throws: { error in
                 guard case let ChainError.override(given, .invalidOptionValue(_, _, _, why, location)) = error else { return false }
                 return given == text && why == reason && location == nil && "\(error)".hasPrefix("--set \(text): analyzer 'doubler', option ")
             }
@@ -101,8 +102,8 @@ import ParallaxPayloads
             "\(error)".hasPrefix("--set doubler.outptu=@x3: analyzer 'doubler' has no port 'outptu'; did you mean 'output'?")
         }
         // The chain's own bad value, beside a good --set: the chain's, at its place.
-        let own = try Chain.parse(pipeline: "doubler fail_at=soon").applying(try overrides("doubler.sleep_ms=1"), registry: registry)
-        #expect { _ = try own.instantiate(registry: registry, sourceStreams: streams) } throws: { error in
+        let own = try Chain.parse(pipeline: "doubler fail_at=soon"), good = try overrides("doubler.sleep_ms=1")
+        #expect { _ = try own.applying(good, registry: registry) } throws: { error in
             guard case let ChainError.invalidOptionValue(_, option, _, _, location) = error else { return false }
             return option == "fail_at" && location?.file == "<pipeline>"
         }

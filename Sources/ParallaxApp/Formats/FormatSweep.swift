@@ -16,9 +16,11 @@ public enum FormatSweep {
     }
 
     /// The camera stream's formats: size and pixel format from its first frame, rate from its
-    /// listed times.
-    public static func formats(of dataset: String, camera: String, options: DatasetOptions) throws -> [VideoFormat] {
+    /// listed times; `calibrated` sees what each `--calibration` replaced or supplied, once.
+    public static func formats(of dataset: String, camera: String, options: DatasetOptions,
+                               calibrated: (AppliedCalibration) -> Void = { _ in }) throws -> [VideoFormat] {
         let source = try DatasetFolder.open(dataset, options: options)
+        source.appliedCalibrations.forEach(calibrated)
         guard source.streams.contains(where: { $0.name == camera && $0.type == PayloadType(CameraFrame.self) }) else {
             throw DatasetError.invalidOption(path: dataset, option: "--camera", reason: "'\(camera)' is not a camera stream (\(source.streams.map(\.name).joined(separator: ", ")))")
         }

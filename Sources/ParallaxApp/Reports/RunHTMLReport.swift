@@ -10,7 +10,10 @@ public struct RunHTMLReport {
 
     public init(source: any DatasetSource) { overlays = OverlayCollector(source: source) }
 
-    public func write(chain: String, dataset: String, format: String, report: RunReport, interrupted: String?, to url: URL) throws {
+    /// `configuration`: what the chain ran with, as (label, text) rows ("analyzer klt",
+    /// "window=15 …"; "--set", "klt.window=15"), shown under "How it was run".
+    public func write(chain: String, dataset: String, format: String, report: RunReport, interrupted: String?,
+                      configuration: [(String, String)] = [], to url: URL) throws {
         var body = "<h1>Run: \(HTMLPages.escape(chain))</h1>\n"
         body += "<p>Over <code>\(HTMLPages.escape(dataset))</code> (\(HTMLPages.escape(format))). Outputs: <a href=\"events.jsonl\">events.jsonl</a>, <a href=\"run.json\">run.json</a>.</p>\n"
         var facts: [(String, String)] = [("status", report.failure.map { "failed: \($0)" } ?? (interrupted.map { "stopped by \($0)" } ?? "ok")),
@@ -26,7 +29,7 @@ public struct RunHTMLReport {
         }
         body += try HTMLPages.frames(overlays.overlays)
         if !report.analyzers.isEmpty { body += HTMLPages.speed(report.analyzers, realtimeFactor: report.realtimeFactor) }
-        body += "<h2>How it was run</h2>\n" + HTMLPages.facts(HTMLPages.environment)
+        body += "<h2>How it was run</h2>\n" + HTMLPages.facts(configuration + HTMLPages.environment)
         try HTMLPages.page(title: "Run: \(chain)", body: body).write(to: url, atomically: true, encoding: .utf8)
     }
 }

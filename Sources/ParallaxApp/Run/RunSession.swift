@@ -232,8 +232,14 @@ public final class RunSession {
             problems.append("\(OutputError(path: outURL.appendingPathComponent("run.json").path, error: error))")
         }
         do {
+            // What the chain ran with beyond its file: each analyzer's options (the `--set`s in
+            // place, a consumer's preferences), and the calibrations given.
+            let configuration = runner.instances.map { i in
+                ("analyzer \(i.name)", i.optionSummary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                    + i.preferred.map { "; \($0)" }.joined())
+            } + settings.overrides.map { ("--set", $0.description) } + source.appliedCalibrations.map { ("--calibration", $0.description) }
             try recorder.html.write(chain: runner.chain.name, dataset: settings.dataset, format: source.formatName, report: report, interrupted: Interruption.name,
-                                    to: outURL.appendingPathComponent("report.html"))
+                                    configuration: configuration, to: outURL.appendingPathComponent("report.html"))
         } catch {
             problems.append("\(OutputError(path: outURL.appendingPathComponent("report.html").path, error: error))")
         }
