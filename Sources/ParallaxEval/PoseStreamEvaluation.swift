@@ -55,6 +55,15 @@ public struct PoseStreamEvaluation: Evaluation {
         if let meanNEES { result.metrics["nees_position_mean"] = meanNEES }
         result.series = series.apeTranslation
         result.seriesTimes = series.times
+        // The aligned estimate over the truth, from above and axis by axis (position+yaw aligned).
+        result.plots = [
+            "path": SVGPlot.path(reference: series.referencePositions, estimate: series.alignedPositions,
+                                 title: "\(stream) over the ground truth, from above (position+yaw aligned)"),
+            "position": SVGPlot.positionAxes(times: series.times, reference: series.referencePositions, estimate: series.alignedPositions,
+                                             title: "\(stream): position per axis (truth lighter)"),
+            "attitude": SVGPlot.attitudeAxes(times: series.times, reference: series.referenceRotations, estimate: series.alignedRotations,
+                                             title: "\(stream): roll, pitch, yaw (truth lighter)"),
+        ]
         result.note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %.2f°, RPE(10) %.4f m / %.3f°", stream, estimate.count,
                              posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, se3.apeRotationDegrees.rmse,
                              posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)

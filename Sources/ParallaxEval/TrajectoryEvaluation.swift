@@ -56,6 +56,9 @@ public struct TrajectoryEvaluation: Sendable, Codable {
         public var apeTranslation: [Double]
         public var referencePositions: [Vector3]
         public var alignedPositions: [Vector3]
+        /// The reference's and the aligned estimate's attitudes `R_WB`, pair by pair.
+        public var referenceRotations: [SO3] = []
+        public var alignedRotations: [SO3] = []
         /// The estimate's stamp of each pair (to look up what the estimator said about it).
         public var estimateTimestamps: [Timestamp]
     }
@@ -104,8 +107,11 @@ public struct TrajectoryEvaluation: Sendable, Codable {
             apeTranslation: ErrorStatistics(ape.translation), apeRotationDegrees: ErrorStatistics(ape.rotationDegrees),
             rpeTranslation: ErrorStatistics(rpe.translation), rpeRotationDegrees: ErrorStatistics(rpe.rotationDegrees))
         let t0 = r.poses.first?.time ?? 0
-        return (result, Series(times: r.times.map { $0 - t0 }, apeTranslation: ape.translation,
-                               referencePositions: r.positions, alignedPositions: aligned.positions,
-                               estimateTimestamps: e.poses.map(\.timestamp)))
+        var series = Series(times: r.times.map { $0 - t0 }, apeTranslation: ape.translation,
+                            referencePositions: r.positions, alignedPositions: aligned.positions,
+                            estimateTimestamps: e.poses.map(\.timestamp))
+        series.referenceRotations = r.poses.map(\.pose.rotation)
+        series.alignedRotations = aligned.poses.map(\.pose.rotation)
+        return (result, series)
     }
 }

@@ -49,6 +49,17 @@ import ParallaxSim
         #expect(result.metrics["first_pose_s"] == 1.0)
         // 1 cm errors with a 1 cm σ along them: NEES ≈ 1.
         #expect(abs((result.metrics["nees_position_mean"] ?? 0) - 1) < 0.1)
+        // The pictures: the path from above (truth and estimate, start and end marked), each
+        // axis of the position and the attitude against time, truth and estimate.
+        let plots = try #require(result.plots)
+        #expect(plots.keys.sorted() == ["attitude", "path", "position"])
+        let path = try #require(plots["path"])
+        #expect(path.components(separatedBy: "<polyline").count - 1 == 2 && path.components(separatedBy: "<circle").count - 1 == 2)
+        #expect(path.contains(">start</text>") && path.contains(">end</text>") && path.contains(">ground truth</text>"))
+        for name in ["position", "attitude"] {
+            #expect(plots[name].map { $0.components(separatedBy: "<polyline").count - 1 } == 6, "\(name)")
+            #expect(plots[name].map { !$0.lowercased().contains("nan") } == true)
+        }
     }
 
     @Test func theNEESJudgesTheDriftSinceTheFirstPose() throws {

@@ -53,4 +53,12 @@ import ParallaxMath
         #expect(svg.contains(">case/klt</text>") && svg.contains(">12.5 ms</text>") && svg.contains(">2 ms</text>"))
         #expect(count("fill=\"#2ca02c\"", in: svg) == 2)
     }
+
+    /// Roll, pitch and yaw are the Z-Y-X angles the rotation was built from.
+    @Test func attitudeAnglesAreZYXEulerAngles() {
+        let (roll, pitch, yaw) = (0.3, -0.2, 2.5)
+        let r = SO3.exp(Vector3(0, 0, yaw)) * SO3.exp(Vector3(0, pitch, 0)) * SO3.exp(Vector3(roll, 0, 0))
+        let angles = SVGPlot.rollPitchYawDegrees(r)
+        for (a, b) in zip(angles, [roll, pitch, yaw]) { #expect(abs(a - b * 180 / .pi) < 1e-9) }
+    }
 }
