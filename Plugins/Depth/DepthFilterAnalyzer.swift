@@ -65,14 +65,17 @@ public struct DepthFilterAnalyzer: Analyzer {
         // The same sensor, now metric depth.
         var sensor = context.metadata(of: depthPort).depth ?? DepthSensor(kind: .depth)
         if let range = sensor.range {
-            let origin = "'\(context.stream(of: depthPort))''s range" + String(format: " (%.3g–%.3g m)", range.lowerBound, range.upperBound)
-            if !context.isGiven("min_depth"), options.maxDepth == 0 || range.lowerBound < options.maxDepth {
-                options.minDepth = range.lowerBound
-                context.useFromData("min_depth", value: "\(range.lowerBound)", from: origin)
+            // Within the options' own bounds (0…1000 m): a range reaching beyond is cut there.
+            let near = min(range.lowerBound, 1000), far = min(range.upperBound, 1000)
+            let origin = "the range of '\(context.stream(of: depthPort))'" + String(format: " (%.4g–%.4g m", range.lowerBound, range.upperBound)
+                + (range.upperBound > 1000 ? ", cut to 1000 m)" : ")")
+            if !context.isGiven("min_depth"), options.maxDepth == 0 || near < options.maxDepth {
+                options.minDepth = near
+                context.useFromData("min_depth", value: "\(near)", from: origin)
             }
-            if !context.isGiven("max_depth"), range.upperBound > options.minDepth {
-                options.maxDepth = range.upperBound
-                context.useFromData("max_depth", value: "\(range.upperBound)", from: origin)
+            if !context.isGiven("max_depth"), far > options.minDepth {
+                options.maxDepth = far
+                context.useFromData("max_depth", value: "\(far)", from: origin)
             }
         }
         sensor.kind = .depth

@@ -44,9 +44,11 @@ public struct PointCloudAnalyzer: Analyzer {
 
     public mutating func open(context: inout AnalyzerContext) throws {
         if !context.isGiven("max_depth"), let range = context.metadata(of: depthPort).depth?.range {
-            options.maxDepth = range.upperBound
-            context.useFromData("max_depth", value: "\(range.upperBound)",
-                                from: "'\(context.stream(of: depthPort))''s range" + String(format: " (%.3g–%.3g m)", range.lowerBound, range.upperBound))
+            // Within the option's own bound (1000 m): a range reaching beyond is cut there.
+            options.maxDepth = min(range.upperBound, 1000)
+            context.useFromData("max_depth", value: "\(options.maxDepth)",
+                                from: "the range of '\(context.stream(of: depthPort))'" + String(format: " (%.4g–%.4g m", range.lowerBound, range.upperBound)
+                                    + (range.upperBound > 1000 ? ", cut to 1000 m)" : ")"))
         }
         input = try DepthInput(stream: options.depth, metadata: context.metadata(of: depthPort),
                                registeredTo: colorPort.map { ($0.key.name, context.metadata(of: $0)) }, analyzer: context.instanceName)

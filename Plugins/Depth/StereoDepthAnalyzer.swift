@@ -93,10 +93,16 @@ public struct StereoDepthAnalyzer: Analyzer {
             throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "left/right", reason: "\(error)")
         }
         if !context.isGiven("disparities") {
-            let search = searchFromData(stated: context.metadata(of: leftPort).stereo?.disparitySearch, rectification: rectification, width: left.model.width)
+            let search = searchFromData(stated: context.metadata(of: leftPort).stereo?.disparitySearch, rectification: rectification,
+                                        doffs: right.model.intrinsics.cx - left.model.intrinsics.cx, width: left.model.width, height: left.model.height)
             options.matching.disparities = search.levels
             matcher = SemiGlobalMatching(options: options.matching)
             context.useFromData("disparities", value: "\(search.levels)", from: search.origin)
+        }
+        let most = SemiGlobalMatching.mostDisparities(width: left.model.width, height: left.model.height)
+        guard options.matching.disparities <= most else {
+            throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "disparities",
+                                              reason: "\(options.matching.disparities) are too many for \(left.model.width)×\(left.model.height) px pairs (at most \(most): \(SemiGlobalMatching.maxVolume) cost entries)")
         }
         guard options.matching.disparities < left.model.width else {
             throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "disparities",
@@ -126,25 +132,28 @@ public struct StereoDepthAnalyzer: Analyzer {
         // The depths the search can give: from the largest disparity to 1 px (beyond, a quarter
         // pixel of error is a quarter of the distance).
         let fB = geometry.focalLength * geometry.baseline
-        let range = fB / (Double(options.matching.disparities - 1) + geometry.doffs + 1e-9)...fB / max(1 + geometry.doffs, 1e-9)
-        let measured = range.lowerBound.isFinite && range.upperBound.isFinite && range.lowerBound < range.upperBound ? range : nil
+        let near = fB / (Double(options.matching.disparities - 1) + geometry.doffs), far = fB / (1 + geometry.doffs)
+        let measured = near.isFinite && far.isFinite && near > 0 && near < far ? near...far : nil
         context.describe(disparityPort, as: StreamMetadata(depth: DepthSensor(kind: .pixelDisparity, camera: rectifiedLeft, range: measured)))
         context.describe(depthPort, as: StreamMetadata(depth: DepthSensor(kind: .depth, camera: rectifiedLeft, range: measured)))
     }
 
     /// The disparities to search when none were given: the dataset's stated range, else what
-    /// reaches `near` metres with the pair's focal length and baseline (`f·B / near`, rounded up
-    /// to a multiple of 16); at least 16 and below the image `width`.
-    private func searchFromData(stated: DisparitySearch?, rectification: StereoRectification, width: Int) -> DisparitySearch {
-        let widest = max(1, min(width - 1, 1024))  // 1024: the option's own bound
-        if let stated {
-            guard stated.levels > widest else { return stated }
-            return DisparitySearch(levels: widest, origin: "\(stated.origin), \(stated.levels) cut to \(widest) (below the image width, \(width) px, and at most 1024)")
+    /// reaches `near` metres with the pair's focal length and baseline (`f·B / near − doffs`,
+    /// rounded up to a multiple of 16, at least 16); below the image `width`, at most 1024 (the
+    /// option's bound) and what the matcher can hold for `width × height` pairs.
+    private func searchFromData(stated: DisparitySearch?, rectification: StereoRectification, doffs: Double, width: Int, height: Int) -> DisparitySearch {
+        let widest = max(2, min(width - 1, 1024, SemiGlobalMatching.mostDisparities(width: width, height: height)))
+        func cut(_ levels: Int, _ origin: String) -> DisparitySearch {
+            guard levels > widest else { return DisparitySearch(levels: levels, origin: origin) }
+            return DisparitySearch(levels: widest, origin: "\(origin), \(levels) cut to \(widest) (below the image width, \(width) px, at most 1024 "
+                                   + "and what the matcher holds for \(width)×\(height) px; give disparities= to choose)")
         }
+        if let stated { return cut(max(2, stated.levels), stated.origin) }
         let f = rectification.focalLength, baseline = rectification.baseline
-        let needed = f * baseline / options.near
-        let levels = needed.isFinite ? min(widest, max(16, Int((needed / 16).rounded(.up)) * 16)) : widest
-        return DisparitySearch(levels: levels, origin: String(format: "the baseline (%.1f mm, f %.1f px) to reach near=%g m", baseline * 1000, f, options.near))
+        let needed = f * baseline / options.near - doffs
+        let levels = needed.isFinite && needed < 1e6 ? max(16, Int((needed / 16).rounded(.up)) * 16) : 1_000_000
+        return cut(levels, String(format: "the baseline (%.1f mm, f %.1f px) to reach near=%g m", baseline * 1000, f, options.near))
     }
 
     public mutating func process(_ input: AnalyzerInput, context: inout AnalyzerContext) throws {

@@ -39,6 +39,8 @@ public struct KLTAnalyzer: Analyzer {
     private let output: OutputPort<FeatureTracks>
     private var options: Options
     private var tracker: KLTTracker
+    /// The camera stream really read (`camera`, or where the chain wired `frames`): the tracks' label.
+    private var cameraName: String
     private var warnedStereo = false
     /// The tracked camera and its stereo partner, from the streams' metadata (read in `open`).
     private var calibration: CameraCalibration?
@@ -54,10 +56,12 @@ public struct KLTAnalyzer: Analyzer {
         // wait for it (imu-integrator emits once the first IMU sample after the frame is in).
         rotations = options.rotation.isEmpty ? nil : .nearest(options.rotation, tolerance: 1_000_000)
         output = OutputPort("\(options.camera)/tracks")
+        cameraName = options.camera
         tracker = KLTTracker(settings: options.tracker)
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
+        cameraName = context.stream(of: frames)
         // Tracks are measured in this camera's pixels: forward its description.
         let camera = context.metadata(of: frames)
         calibration = camera.camera
@@ -82,13 +86,13 @@ public struct KLTAnalyzer: Analyzer {
                 cameraFromIMU = camera.bodyFromSensor.rotation.inverse * (imu?.bodyFromSensor.rotation ?? .identity)
                 if imu == nil { context.warn("'\(options.rotation)' does not describe its IMU: its frame is taken as the body frame") }
             } else {
-                context.warn("rotation-aided tracking needs the calibration of '\(options.camera)'; features are searched where they were")
+                context.warn("rotation-aided tracking needs the calibration of '\(cameraName)'; features are searched where they were")
             }
         }
         if let port = stereoFrames {
             stereoCalibration = context.metadata(of: port).camera
             if calibration == nil || stereoCalibration == nil {
-                context.warn("stereo matching needs calibrations of '\(options.camera)' and '\(options.stereoCamera)'; stereo skipped")
+                context.warn("stereo matching needs calibrations of '\(cameraName)' and '\(options.stereoCamera)'; stereo skipped")
             }
         }
     }
@@ -108,7 +112,7 @@ public struct KLTAnalyzer: Analyzer {
             context.warn("stereo matching needs '\(options.stereoCamera)' frames at the same times; stereo skipped where missing")
             warnedStereo = true
         }
-        context.emit(FeatureTracks(camera: options.camera, imageWidth: step.width, imageHeight: step.height,
+        context.emit(FeatureTracks(camera: cameraName, imageWidth: step.width, imageHeight: step.height,
                                    features: tracker.tracks, ended: step.ended), on: output, at: input.timestamp)
     }
 

@@ -74,7 +74,11 @@ public enum MiddleburyFormat: DatasetFormat {
                 let line = raw.trimmingCharacters(in: .whitespaces)
                 guard !line.isEmpty else { continue }
                 guard let eq = line.firstIndex(of: "=") else { throw DatasetError.malformedRow(file: file, line: i + 1, reason: "expected 'key=value'") }
-                values[line[..<eq].trimmingCharacters(in: .whitespaces)] = (line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces), i + 1)
+                let key = line[..<eq].trimmingCharacters(in: .whitespaces)
+                if let earlier = values[key] {
+                    throw DatasetError.malformedRow(file: file, line: i + 1, reason: "'\(key)' is given twice (also line \(earlier.line)): keep one")
+                }
+                values[key] = (line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces), i + 1)
             }
             func number(_ key: String) throws -> Double {
                 guard let entry = values[key] else { throw DatasetError.malformedRow(file: file, line: 0, reason: "no '\(key)='") }

@@ -68,6 +68,9 @@ public enum StreamCalibrationFile {
             }
             path = description
         }
+        if let size = FileContents.regularFileSize(atPath: path), size > FileContents.maxDescriptionBytes {
+            throw refuse("\(path): \(size) bytes: a calibration file is at most \(FileContents.maxDescriptionBytes) bytes")
+        }
         guard let raw = FileContents.string(atPath: path) else { throw refuse("\(path): not UTF-8 text or not readable") }
         let text = EuRoCSensorFile.withoutOpenCVDirective(raw)
         let keys = try YAMLDecoding.decode(TopLevel.self, from: text, file: path)

@@ -19,4 +19,15 @@ public enum FileContents {
     public static func string(atPath path: String) -> String? {
         data(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
     }
+
+    /// The size (bytes) of a regular file, `nil` for anything else (missing, a folder, a FIFO).
+    public static func regularFileSize(atPath path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// The largest description file (a calibration, a chain) read whole: 16 MiB. Real ones are a
+    /// few kilobytes; a larger file is a wrong path, not a description to spend memory on.
+    public static let maxDescriptionBytes = 16 << 20
 }

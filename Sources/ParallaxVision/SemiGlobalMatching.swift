@@ -74,6 +74,13 @@ public struct SemiGlobalMatching: Sendable {
     /// Largest cost volume (width × height × disparities) matched (costs 1 byte each, sums 2; the sums held twice with two threads).
     public static let maxVolume = 1 << 30
 
+    /// The most disparities a `width × height` pair can be searched with (``maxVolume`` cost
+    /// entries, rounded as the matcher rounds), at least 1.
+    public static func mostDisparities(width: Int, height: Int) -> Int {
+        let pixels = max(1, width * height)
+        return max(1, Self.maxVolume / pixels / depthMultiple * depthMultiple)
+    }
+
     public var options: Options
     public init(options: Options = Options()) { self.options = options }
 

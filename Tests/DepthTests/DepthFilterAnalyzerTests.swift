@@ -51,7 +51,7 @@ import ParallaxTesting
         let ranged = try run([:])
         #expect(ranged.values.allSatisfy { !$0.isFinite || (1...2.5).contains($0) })
         #expect(ranged.values.contains { $0.isFinite })
-        #expect(ranged.report.notes == ["depth-filter: min_depth=1.0 from 'depth''s range (1–2.5 m)", "depth-filter: max_depth=2.5 from 'depth''s range (1–2.5 m)"])
+        #expect(ranged.report.notes == ["depth-filter: min_depth=1.0 from the range of 'depth' (1–2.5 m)", "depth-filter: max_depth=2.5 from the range of 'depth' (1–2.5 m)"])
         let given = try run(["max_depth": "6"])
         #expect(given.values.contains { $0 > 2.5 && $0.isFinite })
         #expect(given.report.optionsFromData?.map(\.option) == ["min_depth"])

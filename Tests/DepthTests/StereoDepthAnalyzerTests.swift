@@ -111,6 +111,22 @@ import ParallaxTesting
         #expect(tooFew.depth.map { abs($0 - 2) > 0.1 || $0.isNaN } ?? true)
     }
 
+    /// One disparity is a search (of nothing but 0), not a crash; more than the matcher can hold
+    /// for the pair's size is refused when the analyzer opens, naming the most it can.
+    @Test func theSmallestAndLargestSearchesAreHandledAtOpen() throws {
+        var one = StereoDepthAnalyzer.Options()
+        one.matching.disparities = 1
+        #expect(try Self.pair(depth: 2, frames: 1, options: one).run().failure == nil)
+        let huge = CameraModel(width: 4000, height: 3000, intrinsics: PinholeIntrinsics(fx: 2000, fy: 2000, cx: 1999.5, cy: 1499.5))
+        var many = StereoDepthAnalyzer.Options()
+        many.matching.disparities = 1000
+        var harness = AnalyzerHarness { try StereoDepthAnalyzer(options: many) }
+        harness.describe(Self.leftKey, as: StreamMetadata(camera: CameraCalibration(model: huge)))
+        harness.describe(Self.rightKey, as: StreamMetadata(camera: CameraCalibration(model: huge, bodyFromSensor: SE3(rotation: .identity, translation: Vector3(0.1, 0, 0)))))
+        let failure = try harness.run().failure
+        #expect("\(String(describing: failure))".contains("option 'disparities': 1000 are too many for 4000×3000 px pairs (at most 80:"))
+    }
+
     @Test func moreDisparitiesThanPixelsAcrossIsAClearError() throws {
         var options = StereoDepthAnalyzer.Options()
         options.matching.disparities = 160

@@ -31,6 +31,14 @@ import VisionTestSupport
         #expect(fast.levels == 3)  // never fewer than the default
         let unknown = S.cameraDefaults(width: 320, height: 240, focalLength: nil, rateHz: nil)
         #expect(unknown.window == 21 && unknown.levels == 3 && unknown.origin == "the image (320×240 px)")
+        // A rate no camera records is not taken as the camera's.
+        let absurd = S.cameraDefaults(width: 4000, height: 3000, focalLength: 3000, rateHz: 1e-6)
+        #expect(absurd.levels == 3 && absurd.origin == "the image (4000×3000 px)")
+        // Images narrower than two windows: the window fits twice, the coarsest side keeps 8 px.
+        let narrow = S.cameraDefaults(width: 16, height: 4000, focalLength: 100, rateHz: 20)
+        #expect(narrow.window == 7 && narrow.levels == 1)
+        let tiny = S.cameraDefaults(width: 8, height: 8, focalLength: nil, rateHz: nil)
+        #expect(tiny.window == 3 && tiny.levels == 0)
     }
 
     /// Through a chain: a default the camera changes (a 1600 px wide image: a 27 px window) is

@@ -65,6 +65,18 @@ import TestSupport
         #expect(try load("cam1=\(file)", .camera).origin == "Kalibr camchain cam1")
     }
 
+    /// A file far larger than any calibration (a wrong path) is refused before it is read.
+    @Test func aHugeFileIsRefusedUnread() throws {
+        let folder = try TemporaryFolder.make("calib-huge")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("huge.yaml")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data("camera_model: pinhole\n".utf8)))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: UInt64(FileContents.maxDescriptionBytes + 1))  // sparse: nothing is written
+        try handle.close()
+        #expect { _ = try load("cam0=\(file.path)", .camera) } throws: { "\($0)".contains("\(FileContents.maxDescriptionBytes + 1) bytes: a calibration file is at most") }
+    }
+
     @Test func kalibrTimeshiftIsNamedAsNotApplied() throws {
         let folder = try TemporaryFolder.make("camchain-shift")
         defer { try? FileManager.default.removeItem(at: folder) }
