@@ -75,6 +75,11 @@ extension Chain {
             } else {
                 if let entry = registry.entry(node.analyzer) {
                     let known = entry.options.map(\.name)
+                    // A port named without `@`: say how to wire it.
+                    if !known.contains(key), (entry.defaultInputs + entry.defaultOutputs).contains(where: { $0.name == o.option }) {
+                        throw .override(o.description, .syntax(message: "'\(o.option)' is a port of \(node.analyzer), not an option: wire it to a stream with @ "
+                                                               + "(--set \(o.analyzer).\(o.option)=@\(o.value))", location: nil))
+                    }
                     guard known.contains(key) else {
                         throw .override(o.description, .unknownOption(analyzer: node.analyzer, option: o.option,
                                                                       suggestion: Spelling.closest(to: key, in: known), location: nil))

@@ -108,4 +108,11 @@ import ParallaxPayloads
             return option == "fail_at" && location?.file == "<pipeline>"
         }
     }
+
+    /// A port set like an option (no `@`) gets the spelling that wires it.
+    @Test func aPortSetWithoutAtSaysHowToWireIt() throws {
+        #expect { _ = try Chain.parse(pipeline: "recorder").applying(try overrides("recorder.frames=cam1"), registry: registry) } throws: {
+            "\($0)" == "--set recorder.frames=cam1: 'frames' is a port of recorder, not an option: wire it to a stream with @ (--set recorder.frames=@cam1)"
+        }
+    }
 }
