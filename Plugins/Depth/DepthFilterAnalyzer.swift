@@ -64,7 +64,7 @@ public struct DepthFilterAnalyzer: Analyzer {
     public mutating func open(context: inout AnalyzerContext) throws {
         // The same sensor, now metric depth.
         var sensor = context.metadata(of: depthPort).depth ?? DepthSensor(kind: .depth)
-        if let range = sensor.range {
+        if let range = sensor.range, range.lowerBound < 1000 {
             // Within the options' own bounds (0…1000 m): a range reaching beyond is cut there.
             let near = min(range.lowerBound, 1000), far = min(range.upperBound, 1000)
             let origin = "the range of '\(context.stream(of: depthPort))'" + String(format: " (%.4g–%.4g m", range.lowerBound, range.upperBound)

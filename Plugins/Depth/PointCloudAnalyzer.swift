@@ -43,7 +43,7 @@ public struct PointCloudAnalyzer: Analyzer {
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
-        if !context.isGiven("max_depth"), let range = context.metadata(of: depthPort).depth?.range {
+        if !context.isGiven("max_depth"), let range = context.metadata(of: depthPort).depth?.range, range.lowerBound < 1000 {
             // Within the option's own bound (1000 m): a range reaching beyond is cut there.
             options.maxDepth = min(range.upperBound, 1000)
             context.useFromData("max_depth", value: "\(options.maxDepth)",

@@ -92,9 +92,21 @@ public struct StereoDepthAnalyzer: Analyzer {
         } catch {
             throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "left/right", reason: "\(error)")
         }
+        // The right camera sits to the right of the left one (T_C1C0 moves points towards −x):
+        // swapped, every match would be searched the wrong way and nearly none found.
+        if rightFromLeft.translation.x > 0, abs(rightFromLeft.translation.x) > abs(rightFromLeft.translation.y) {
+            throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "left/right",
+                                              reason: "'\(options.right)' is " + String(format: "%.1f", rightFromLeft.translation.x * 1000)
+                                                + " mm to the left of '\(options.left)', not to its right: swap left= and right=")
+        }
+        let rectifiedAlready = StereoRectification.isRectified(left: left.model, right: right.model, rightFromLeft: rightFromLeft, tolerance: 1e-4)
+        let resample = options.rectify == .always || (options.rectify == .auto && !rectifiedAlready)
         if !context.isGiven("disparities") {
+            // A pair matched as it is keeps its principal points' offset (Middlebury's doffs);
+            // a rectified one has none.
             let search = searchFromData(stated: context.metadata(of: leftPort).stereo?.disparitySearch, rectification: rectification,
-                                        doffs: right.model.intrinsics.cx - left.model.intrinsics.cx, width: left.model.width, height: left.model.height)
+                                        doffs: resample ? 0 : right.model.intrinsics.cx - left.model.intrinsics.cx,
+                                        width: left.model.width, height: left.model.height)
             options.matching.disparities = search.levels
             matcher = SemiGlobalMatching(options: options.matching)
             context.useFromData("disparities", value: "\(search.levels)", from: search.origin)
@@ -109,8 +121,6 @@ public struct StereoDepthAnalyzer: Analyzer {
                                               reason: "\(options.matching.disparities) is not below the image width (\(left.model.width) px)")
         }
         size = (left.model.width, left.model.height)
-        let rectifiedAlready = StereoRectification.isRectified(left: left.model, right: right.model, rightFromLeft: rightFromLeft, tolerance: 1e-4)
-        let resample = options.rectify == .always || (options.rectify == .auto && !rectifiedAlready)
         let rectifiedLeft: CameraCalibration
         if resample {
             let l = rectification.sourceTable(camera: .left), r = rectification.sourceTable(camera: .right)
@@ -149,7 +159,7 @@ public struct StereoDepthAnalyzer: Analyzer {
             return DisparitySearch(levels: widest, origin: "\(origin), \(levels) cut to \(widest) (below the image width, \(width) px, at most 1024 "
                                    + "and what the matcher holds for \(width)×\(height) px; give disparities= to choose)")
         }
-        if let stated { return cut(max(2, stated.levels), stated.origin) }
+        if let stated { return cut(max(2, stated.levels), stated.levels < 2 ? "\(stated.origin), \(stated.levels) raised to 2" : stated.origin) }
         let f = rectification.focalLength, baseline = rectification.baseline
         let needed = f * baseline / options.near - doffs
         let levels = needed.isFinite && needed < 1e6 ? max(16, Int((needed / 16).rounded(.up)) * 16) : 1_000_000

@@ -52,7 +52,7 @@ struct FormatsCommand: ParsableCommand {
             let measuring = [("--chain", chain != nil), ("--evaluate", evaluate != nil), ("--out", out != nil), ("--min-fps", minFPS != nil),
                              ("--set", !setOptions.texts.isEmpty)].filter(\.1).map(\.0)
             if !measuring.isEmpty {
-                throw fail("\(measuring.joined(separator: ", ")) only apply when measuring the formats: give both --chain and --evaluate", code: ExitCodes.badInput)
+                throw fail("\(measuring.joined(separator: ", ")) \(measuring.count == 1 ? "only applies" : "only apply") when measuring the formats: give both --chain and --evaluate", code: ExitCodes.badInput)
             }
             for f in formats { print("\(f.recommended ? "*" : " ") \(f)") }
             print("* recommended (native)")

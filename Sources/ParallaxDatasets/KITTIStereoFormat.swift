@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxFiles
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxGeometry
@@ -123,11 +124,11 @@ public enum KITTIStereoFormat: DatasetFormat {
 
         /// Reads `leftKey` and `rightKey` (`P_rect_02: 12 numbers`, row-major 3×4) from `file`.
         public init(file: String, leftKey: String, rightKey: String) throws {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            guard case let .success(text) = FileContents.description(atPath: file) else {
                 throw DatasetError.notADataset(path: file, expected: "a readable KITTI calibration file")
             }
             var matrices: [String: (numbers: [Double], line: Int)] = [:]
-            for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
                 guard let colon = raw.firstIndex(of: ":") else { continue }
                 let key = raw[..<colon].trimmingCharacters(in: .whitespaces)
                 guard key == leftKey || key == rightKey else { continue }

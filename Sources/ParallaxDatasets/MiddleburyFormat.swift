@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxFiles
 import ParallaxBus
 import ParallaxPayloads
 import ParallaxCodecs
@@ -68,10 +69,14 @@ public enum MiddleburyFormat: DatasetFormat {
 
         /// Parses `file`; an error names the file and line of what is missing or malformed.
         public init(file: String) throws {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw DatasetError.notADataset(path: file, expected: "a readable calib.txt") }
+            let text: String
+            switch FileContents.description(atPath: file) {
+            case let .success(t): text = t
+            case let .failure(problem): throw DatasetError.notADataset(path: file, expected: "a readable calib.txt (\(problem))")
+            }
             var values: [String: (value: String, line: Int)] = [:]
-            for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.trimmingCharacters(in: .whitespaces)
+            for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+                let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)  // CRLF files too
                 guard !line.isEmpty else { continue }
                 guard let eq = line.firstIndex(of: "=") else { throw DatasetError.malformedRow(file: file, line: i + 1, reason: "expected 'key=value'") }
                 let key = line[..<eq].trimmingCharacters(in: .whitespaces)

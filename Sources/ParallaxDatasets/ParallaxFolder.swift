@@ -69,8 +69,11 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
     public init(path: String, strict: Bool = false, validateOrder: Bool = true, grayVideo: Bool = false, videoSupport: VideoSupport? = nil) throws {
         let root = URL(fileURLWithPath: path)
         let yamlPath = root.appendingPathComponent("parallax.yaml").path
-        guard let text = FileContents.string(atPath: yamlPath) else {
-            throw DatasetError.notADataset(path: path, expected: "a Parallax folder with parallax.yaml")
+        let text: String
+        switch FileContents.description(atPath: yamlPath) {
+        case let .success(t): text = t
+        case .failure(.unreadable): throw DatasetError.notADataset(path: path, expected: "a Parallax folder with parallax.yaml")
+        case let .failure(problem): throw DatasetError.notADataset(path: yamlPath, expected: "a parallax.yaml (\(problem))")
         }
         let description = try YAMLDecoding.decode(ParallaxFolderDescription.self, from: text, file: yamlPath)
         calibrationFiles = Dictionary(description.streams.compactMap { e in e.calibration.map { (e.name, $0) } }, uniquingKeysWith: { a, _ in a })

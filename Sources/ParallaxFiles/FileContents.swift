@@ -27,6 +27,25 @@ public enum FileContents {
         return Int(info.st_size)
     }
 
+    /// The file as UTF-8 text when it is a regular file of at most ``maxDescriptionBytes``:
+    /// `.tooLarge(bytes)` above, `.unreadable` when it cannot be read or is not UTF-8.
+    public static func description(atPath path: String) -> Result<String, DescriptionProblem> {
+        if let size = regularFileSize(atPath: path), size > maxDescriptionBytes { return .failure(.tooLarge(bytes: size)) }
+        return string(atPath: path).map { .success($0) } ?? .failure(.unreadable)
+    }
+
+    /// Why ``description(atPath:)`` gave no text.
+    public enum DescriptionProblem: Error, Equatable, CustomStringConvertible {
+        case tooLarge(bytes: Int)
+        case unreadable
+        public var description: String {
+            switch self {
+            case let .tooLarge(bytes): return "\(bytes) bytes: a description file is at most \(FileContents.maxDescriptionBytes) bytes"
+            case .unreadable: return "not readable UTF-8 text"
+            }
+        }
+    }
+
     /// The largest description file (a calibration, a chain) read whole: 16 MiB. Real ones are a
     /// few kilobytes; a larger file is a wrong path, not a description to spend memory on.
     public static let maxDescriptionBytes = 16 << 20

@@ -127,6 +127,13 @@ import ParallaxTesting
         #expect("\(String(describing: failure))".contains("option 'disparities': 1000 are too many for 4000×3000 px pairs (at most 80:"))
     }
 
+    /// A pair given the wrong way round (the "right" camera to the left) is refused, not matched
+    /// into an empty map.
+    @Test func aSwappedPairIsRefused() throws {
+        let failure = try Self.pair(depth: 2, frames: 1, baseline: -0.1).run().failure
+        #expect("\(String(describing: failure))".contains("'cam1' is 100.0 mm to the left of 'cam0', not to its right: swap left= and right="))
+    }
+
     @Test func moreDisparitiesThanPixelsAcrossIsAClearError() throws {
         var options = StereoDepthAnalyzer.Options()
         options.matching.disparities = 160

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ParallaxFiles
 import TestSupport
 import ParallaxBus
 import ParallaxPayloads
@@ -61,6 +62,22 @@ import ParallaxCodecs
         #expect(truth.nonOccluded?[0] == false && truth.nonOccluded?[1] == true)
         // The pair is rectified as it is (only the principal points' columns differ).
         #expect(StereoRectification.isRectified(left: left.model, right: right.model, rightFromLeft: right.bodyFromSensor.inverse * left.bodyFromSensor))
+    }
+
+    /// calib.txt's `ndisp` is the left camera's disparity search; a file with CRLF lines reads
+    /// the same; one far larger than any calib.txt is refused unread.
+    @Test func theDisparitySearchCRLFAndAHugeCalibTxt() throws {
+        let dir = try Self.middlebury()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try DatasetFolder.open(dir.path).streams[0].metadata.stereo?.disparitySearch == DisparitySearch(levels: 16, origin: "calib.txt (ndisp)"))
+        let crlf = try Self.middlebury(calib: Self.calib.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n")
+        defer { try? FileManager.default.removeItem(at: crlf) }
+        #expect(try DatasetFolder.open(crlf.path).streams[0].metadata.stereo?.disparitySearch?.levels == 16)
+        let calib = dir.appendingPathComponent("calib.txt")
+        let handle = try FileHandle(forWritingTo: calib)
+        try handle.truncate(atOffset: UInt64(FileContents.maxDescriptionBytes + 1))  // sparse
+        try handle.close()
+        #expect { _ = try DatasetFolder.open(dir.path) } throws: { "\($0)".contains("bytes: a description file is at most") }
     }
 
     @Test func aBadMiddleburyCalibrationNamesTheFileAndLine() throws {

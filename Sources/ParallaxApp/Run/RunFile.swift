@@ -12,6 +12,9 @@ public enum RunFile {
         public var options: String
         /// This analyzer's `--set`s, `key=value` in order; absent when none was given.
         public var set: String?
+        /// Its ports wired to other streams than they declare (`frames=@cam1`, sorted); absent
+        /// when none is.
+        public var wiring: String?
         /// Options taken from a consumer's preference where the chain gave none
         /// (`equalize=true refill_below=0.9 window=15 (as vio prefers)`; also in ``options``);
         /// absent when none was.
@@ -45,9 +48,11 @@ public enum RunFile {
         let analyzers = instances.enumerated().map { k, i in
             // The chain's nodes are the instances, in order.
             let set = k < chain.nodes.count ? chain.nodes[k].overrides : []
+            let remap = k < chain.nodes.count ? chain.nodes[k].remap : [:]
             return Analyzer(instance: i.name, analyzer: i.typeName,
                             options: i.optionSummary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "),
                             set: set.isEmpty ? nil : set.map { "\($0.option)=\($0.value)" }.joined(separator: " "),
+                            wiring: remap.isEmpty ? nil : remap.sorted { $0.key < $1.key }.map { "\($0.key)=@\($0.value)" }.joined(separator: " "),
                             preferred: i.preferred.isEmpty ? nil : i.preferred.map(\.description),
                             effectiveOptions: i.effectiveOptions.merging(fromData[i.name] ?? [:]) { _, data in data })
         }

@@ -234,9 +234,11 @@ public final class RunSession {
         do {
             // What the chain ran with beyond its file: each analyzer's options (the `--set`s in
             // place, a consumer's preferences), and the calibrations given.
-            let configuration = runner.instances.map { i in
-                ("analyzer \(i.name)", i.optionSummary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-                    + i.preferred.map { "; \($0)" }.joined())
+            let configuration = runner.instances.enumerated().map { k, i in
+                let remap = k < runner.chain.nodes.count ? runner.chain.nodes[k].remap : [:]
+                return ("analyzer \(i.name)", (i.optionSummary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                                                 + remap.sorted { $0.key < $1.key }.map { "\($0.key)=@\($0.value)" }).joined(separator: " ")
+                        + i.preferred.map { "; \($0)" }.joined())
             } + settings.overrides.map { ("--set", $0.description) } + source.appliedCalibrations.map { ("--calibration", $0.description) }
             try recorder.html.write(chain: runner.chain.name, dataset: settings.dataset, format: source.formatName, report: report, interrupted: Interruption.name,
                                     configuration: configuration, to: outURL.appendingPathComponent("report.html"))
