@@ -36,7 +36,11 @@ public struct CalibrationOverride: Sendable, Equatable {
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !parts[0].contains(" ") else {
             throw CalibrationOverrideError(given: "--calibration \(text)", reason: "expected STREAM=FILE (e.g. cam0=mav0/cam0/sensor.yaml, cam0=camchain.yaml#cam1)")
         }
-        let (file, entry) = Self.splitEntry(String(parts[1]))
+        let value = String(parts[1])
+        if value.hasSuffix("#"), !FileManager.default.fileExists(atPath: value) {
+            throw CalibrationOverrideError(given: "--calibration \(text)", reason: "'#' names no entry: give one (FILE#cam1) or leave the '#' out")
+        }
+        let (file, entry) = Self.splitEntry(value)
         self.init(stream: String(parts[0]), file: file, entry: entry, given: "--calibration \(text)")
     }
 

@@ -22,5 +22,9 @@ import Testing
         #expect(plain.datasetSHA256 == fifty.datasetSHA256)
         let run = try BenchSuite.oneCase(chain: "klt camera=cam0", dataset: cut, evaluate: "", overrides: [try OptionOverride(parsing: "klt.window=9")]).runs[0]
         #expect(run.chainDescription == "klt camera=cam0 --set klt.window=9")
+        // Calibration files given to the case are named with its chain too.
+        var calibrated = run
+        calibrated.calibrations = [try CalibrationOverride(parsing: "cam0=/data/camchain.yaml#cam1")]
+        #expect(calibrated.chainDescription == "klt camera=cam0 --set klt.window=9 --calibration cam0=/data/camchain.yaml#cam1")
     }
 }

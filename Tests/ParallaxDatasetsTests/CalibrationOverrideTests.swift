@@ -11,8 +11,8 @@ import ParallaxDatasets
         #expect(plain.given == "--calibration cam0=mav0/cam0/sensor.yaml")
         let entry = try CalibrationOverride(parsing: "left=calib/camchain.yaml#cam1")
         #expect(entry.stream == "left" && entry.file == "calib/camchain.yaml" && entry.entry == "cam1")
-        // '=' in the file name stays in it; a trailing '#' names no entry.
-        let odd = try CalibrationOverride(parsing: "cam0=a=b.yaml#")
+        // '=' in the file name stays in it (a trailing '#' naming no entry is refused: below).
+        let odd = try CalibrationOverride(parsing: "cam0=a=b.yaml")
         #expect(odd.file == "a=b.yaml" && odd.entry == nil)
         #expect(CalibrationOverride(stream: "imu0", file: "imu.yaml", entry: "imu1").given == "--calibration imu0=imu.yaml#imu1")
     }
@@ -34,6 +34,7 @@ import ParallaxDatasets
         do { _ = try CalibrationOverride(parsing: "cam0") } catch {
             #expect("\(error)" == "--calibration cam0: expected STREAM=FILE (e.g. cam0=mav0/cam0/sensor.yaml, cam0=camchain.yaml#cam1)")
         }
+        #expect { _ = try CalibrationOverride(parsing: "cam0=camchain.yaml#") } throws: { "\($0)".hasSuffix("'#' names no entry: give one (FILE#cam1) or leave the '#' out") }
     }
 
     @Test func oneFilePerStream() throws {

@@ -49,9 +49,11 @@ public struct BenchSuite {
         public var group: String? = nil
 
         /// The chain as reports and the results database name it: the chain, then its `--set`s
-        /// (`chains/vio-mono.yaml --set klt.max_features=300`).
+        /// (`chains/vio-mono.yaml --set klt.max_features=300`) and its calibration files
+        /// (`--calibration cam0=/data/cam0.yaml`).
         public var chainDescription: String {
-            ([chain] + overrides.map { "--set \($0)" }).joined(separator: " ")
+            ([chain] + overrides.map { "--set \($0)" }
+                + calibrations.map { "--calibration \($0.stream)=\($0.file)" + ($0.entry.map { "#\($0)" } ?? "") }).joined(separator: " ")
         }
     }
 
