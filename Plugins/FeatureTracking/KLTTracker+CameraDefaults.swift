@@ -36,7 +36,8 @@ extension KLTTracker.Settings {
         while fitting < 8, side >> (fitting + 1) >= 8 { fitting += 1 }
         // A rate outside what cameras record (0.1–1000 Hz) is not taken as one.
         guard let f = focalLength, let rate = rateHz, f.isFinite, f > 0, rate.isFinite, (0.1...1000).contains(rate) else {
-            return CameraDefaults(window: window, levels: min(defaults.levels, fitting), origin: "the image (\(width)×\(height) px)")
+            let ignored = rateHz.map { "; rate_hz \($0) not taken: outside 0.1–1000 Hz" } ?? ""
+            return CameraDefaults(window: window, levels: min(defaults.levels, fitting), origin: "the image (\(width)×\(height) px\(ignored))")
         }
         // The coarsest level keeps a 40 px side.
         var bySize = 0

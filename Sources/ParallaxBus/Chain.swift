@@ -256,6 +256,8 @@ public struct Chain: Sendable, Equatable {
         do {
             _ = try BusWiring.plan(sourceStreams: sourceStreams, analyzers: instances)
         } catch let error as BusError {
+            // A stream a `--set` wired a port to is the `--set`'s fault, not the chain's.
+            if let o = override(wiring: error, instances: instances, nodes: nodes) { throw ChainError.override(o.description, .wiring(error, location: nil)) }
             throw ChainError.wiring(error, location: location(of: error, instances: instances))
         }
         return instances
@@ -275,6 +277,18 @@ public struct Chain: Sendable, Equatable {
         default:
             return error
         }
+    }
+
+    /// The `--set` that wired the port `error` is about (`klt.frames=@cam9` for an unknown or
+    /// mistyped stream 'cam9'), if one did.
+    private func override(wiring error: BusError, instances: [AnalyzerInstance], nodes: [Node]) -> OptionOverride? {
+        let analyzer: String, stream: String
+        switch error {
+        case let .unknownStream(a, s, _), let .typeMismatch(a, s, _, _): (analyzer, stream) = (a, s)
+        default: return nil
+        }
+        guard let index = instances.firstIndex(where: { $0.name == analyzer }), index < nodes.count else { return nil }
+        return nodes[index].overrides.last { $0.value == "@" + stream }
     }
 
     private func location(of error: BusError, instances: [AnalyzerInstance]) -> ChainLocation? {

@@ -33,7 +33,7 @@ import VisionTestSupport
         #expect(unknown.window == 21 && unknown.levels == 3 && unknown.origin == "the image (320×240 px)")
         // A rate no camera records is not taken as the camera's.
         let absurd = S.cameraDefaults(width: 4000, height: 3000, focalLength: 3000, rateHz: 1e-6)
-        #expect(absurd.levels == 3 && absurd.origin == "the image (4000×3000 px)")
+        #expect(absurd.levels == 3 && absurd.origin == "the image (4000×3000 px; rate_hz 1e-06 not taken: outside 0.1–1000 Hz)")
         // Images narrower than two windows: the window fits twice, the coarsest side keeps 8 px.
         let narrow = S.cameraDefaults(width: 16, height: 4000, focalLength: 100, rateHz: 20)
         #expect(narrow.window == 7 && narrow.levels == 1)

@@ -115,4 +115,13 @@ import ParallaxPayloads
             "\($0)" == "--set recorder.frames=cam1: 'frames' is a port of recorder, not an option: wire it to a stream with @ (--set recorder.frames=@cam1)"
         }
     }
+
+    /// A port a `--set` wired to a stream that is not there is the `--set`'s fault, not the chain's.
+    @Test func aWiringTheSetBrokeIsBlamedOnTheSet() throws {
+        let chain = try Chain.parse(pipeline: "doubler").applying(try overrides("doubler.input=@nowhere"), registry: registry)
+        #expect { _ = try chain.instantiate(registry: registry, sourceStreams: streams) } throws: { error in
+            guard case ChainError.override("doubler.input=@nowhere", .wiring(_, location: nil)) = error else { return false }
+            return "\(error)".hasPrefix("--set doubler.input=@nowhere: ")
+        }
+    }
 }
