@@ -96,7 +96,9 @@ extern "C" int parallax_dlib_face_landmarks(parallax_dlib_face_detector *detecto
                                             double x, double y, double box_width, double box_height, double *points,
                                             char *error, size_t error_size) {
     if (detector == nullptr || gray == nullptr || points == nullptr || width <= 0 || height <= 0 || stride < width
-        || !(box_width > 0) || !(box_height > 0) || !std::isfinite(x) || !std::isfinite(y)) {
+        || !(box_width > 0) || !(box_height > 0) || !std::isfinite(x) || !std::isfinite(y)
+        // lround of a box beyond ±1e7 px would not fit a long's contract on every platform.
+        || !(box_width < 1e7) || !(box_height < 1e7) || std::fabs(x) > 1e7 || std::fabs(y) > 1e7) {
         put_error(error, error_size, "invalid arguments");
         return -1;
     }

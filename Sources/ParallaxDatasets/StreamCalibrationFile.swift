@@ -68,10 +68,11 @@ public enum StreamCalibrationFile {
             }
             path = description
         }
-        if let size = FileContents.regularFileSize(atPath: path), size > FileContents.maxDescriptionBytes {
-            throw refuse("\(path): \(size) bytes: a calibration file is at most \(FileContents.maxDescriptionBytes) bytes")
+        let raw: String
+        switch FileContents.description(atPath: path) {
+        case let .success(text): raw = text
+        case let .failure(problem): throw refuse("\(path): \(problem)")
         }
-        guard let raw = FileContents.string(atPath: path) else { throw refuse("\(path): not UTF-8 text or not readable") }
         let text = EuRoCSensorFile.withoutOpenCVDirective(raw)
         let keys = try YAMLDecoding.decode(TopLevel.self, from: text, file: path)
         let names = Set(keys.names)

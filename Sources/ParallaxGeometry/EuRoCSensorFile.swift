@@ -49,13 +49,11 @@ public enum EuRoCSensorFile {
     }
 
     static func read(_ path: String) throws -> String {
-        if let size = FileContents.regularFileSize(atPath: path), size > FileContents.maxDescriptionBytes {
-            throw CalibrationError.unreadable(path: path, reason: "\(size) bytes: a calibration file is at most \(FileContents.maxDescriptionBytes) bytes")
-        }
-        guard let text = FileContents.string(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "not UTF-8 text or not readable" : "no such file"
+        switch FileContents.description(atPath: path) {
+        case let .success(text): return text
+        case let .failure(problem):
+            let reason = FileManager.default.fileExists(atPath: path) ? "\(problem)" : "no such file"
             throw CalibrationError.unreadable(path: path, reason: reason)
         }
-        return text
     }
 }
