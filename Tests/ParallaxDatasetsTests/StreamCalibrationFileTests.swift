@@ -74,7 +74,7 @@ import TestSupport
         let handle = try FileHandle(forWritingTo: file)
         try handle.truncate(atOffset: UInt64(FileContents.maxDescriptionBytes + 1))  // sparse: nothing is written
         try handle.close()
-        #expect { _ = try load("cam0=\(file.path)", .camera) } throws: { "\($0)".contains("\(FileContents.maxDescriptionBytes + 1) bytes: a calibration file is at most") }
+        #expect { _ = try load("cam0=\(file.path)", .camera) } throws: { "\($0)".contains("\(FileContents.maxDescriptionBytes + 1) bytes: a description file is at most") }
     }
 
     @Test func kalibrTimeshiftIsNamedAsNotApplied() throws {
