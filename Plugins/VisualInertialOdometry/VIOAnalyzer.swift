@@ -112,12 +112,14 @@ public struct VIOAnalyzer: Analyzer {
         }
         // Said only when something was estimated: a calibration held fixed did not move.
         if let c = summary.calibration, options.estimator.estimateTimeOffset || options.estimator.estimateExtrinsics {
-            let turn = (c.initial.imuFromCamera.rotation.inverse * c.current.imuFromCamera.rotation).log.norm * 180 / .pi
-            let shift = (c.current.imuFromCamera.translation - c.initial.imuFromCamera.translation).norm * 1000
+            let turnAxis = (c.initial.imuFromCamera.rotation.inverse * c.current.imuFromCamera.rotation).log * (180 / .pi)
+            let shiftVector = (c.current.imuFromCamera.translation - c.initial.imuFromCamera.translation) * 1000
+            let turn = turnAxis.norm, shift = shiftVector.norm
             // The filter's own σ of the offset (ms), when it estimates it.
             let sigma = c.timeOffsetSigma.map { String(format: " ± %.2f", $0 * 1000) } ?? ""
             context.note(String(format: "calibration estimated: time offset %.2f", c.current.timeOffset * 1000) + sigma
-                + String(format: " ms (started at %.2f), T_IC moved by %.3f° and %.1f mm", c.initial.timeOffset * 1000, turn, shift))
+                + String(format: " ms (started at %.2f), T_IC moved by %.3f° (about the camera's x, y, z: %.3f, %.3f, %.3f) and %.1f mm (along the IMU's x, y, z: %.1f, %.1f, %.1f)",
+                         c.initial.timeOffset * 1000, turn, turnAxis.x, turnAxis.y, turnAxis.z, shift, shiftVector.x, shiftVector.y, shiftVector.z))
         }
         if summary.zeroVelocityUpdates > 0 { context.note("\(summary.zeroVelocityUpdates) zero-velocity update(s) while standing still") }
         // Features are left out in every run (too short, failed their checks): a count, not a fault.

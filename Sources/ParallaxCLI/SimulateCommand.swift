@@ -25,6 +25,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Length (s).") var seconds: Double = 10
     @Option(name: .long, help: "Seed of all noise.") var seed: UInt64 = 1
     @Option(name: .long, help: "Built-in motion only: rest this long (s) before moving, as a recording that starts still.") var still: Double = 0
+    @Option(name: .customLong("camera-time-offset"), help: ArgumentHelp("Stamp the cameras' frames this much later than the IMU's clock (s, −1…1): a frame taken at t is stamped t + SECONDS, as a camera that stamps late; vio estimate_time_offset=true recovers it as time_offset_ms = −1000·SECONDS.", valueName: "seconds"))
+    var cameraTimeOffset: Double = 0
     @Option(name: .customLong("camera-calibration"), help: "EuRoC camera sensor.yaml (default: the bundled EuRoC cam0).")
     var cameraCalibration: String = "datasets/euroc_v1_01_cut/mav0/cam0/sensor.yaml"
     @Option(name: .customLong("imu-calibration"), help: "EuRoC IMU sensor.yaml with noise densities (default: the bundled EuRoC imu0).")
@@ -52,7 +54,7 @@ struct SimulateCommand: ParsableCommand {
     var scenario = Scenario.commandLineDefaults
 
     enum CodingKeys: CodingKey {
-        case trajectory, roomAround, picture, pictureWidth, seconds, seed, still, cameraCalibration, imuCalibration, textures, stereoCalibration
+        case trajectory, roomAround, picture, pictureWidth, seconds, seed, still, cameraTimeOffset, cameraCalibration, imuCalibration, textures, stereoCalibration
         case depthRate, pixelNoise, depthNoise, scene, motion, faceModel, landmarkNoise, format, out
     }
 
@@ -75,6 +77,7 @@ struct SimulateCommand: ParsableCommand {
         s.seconds = seconds
         s.seed = seed
         s.still = still
+        s.cameraTimeOffset = cameraTimeOffset
         s.depthRate = depthRate
         s.pixelNoise = pixelNoise
         s.pictureWidth = pictureWidth
@@ -91,7 +94,7 @@ struct SimulateCommand: ParsableCommand {
         let defaults = Scenario.commandLineDefaults
         let set: [(Bool, Scenario.Key)] = [
             (faceModel != nil, .faceModel), (landmarkNoise != nil, .landmarkNoise), (trajectory != nil, .trajectory), (roomAround != nil, .roomAround),
-            (picture != nil, .picture), (s.format != defaults.format, .format), (still != 0, .still), (s.motion != defaults.motion, .motion),
+            (picture != nil, .picture), (s.format != defaults.format, .format), (still != 0, .still), (cameraTimeOffset != 0, .cameraTimeOffset), (s.motion != defaults.motion, .motion),
             (s.depthNoise != defaults.depthNoise, .depthNoise), (s.pixelNoise != defaults.pixelNoise, .pixelNoise),
             (s.depthRate != defaults.depthRate, .depthRate), (s.pictureWidth != defaults.pictureWidth, .pictureWidth),
             (s.textures != defaults.textures, .textures), (s.imu != defaults.imu, .imu),

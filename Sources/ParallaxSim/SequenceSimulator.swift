@@ -16,6 +16,11 @@ public struct SequenceSimulator: Sendable {
         public var stereoCamera: CameraCalibration?
         /// Camera rate (Hz); default 20.
         public var cameraRateHz = 20.0
+        /// How much later than the IMU's clock the camera stamps its frames (s; default 0): the
+        /// frame taken at `t` (rendered at the spline's pose at `t`) carries `t + cameraTimeOffset`,
+        /// as a camera whose exposure is stamped late. Depth maps are the camera's and share it;
+        /// the ground truth stays on the IMU's clock.
+        public var cameraTimeOffset = 0.0
         /// Depth map rate (Hz), 0 for none; default 5.
         public var depthRateHz = 5.0
         /// IMU model and rate.

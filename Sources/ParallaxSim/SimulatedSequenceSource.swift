@@ -49,9 +49,16 @@ public final class SimulatedSequenceSource: DeferredPacketSource {
         packetCount = imu.count + frames * (c.stereoCamera == nil ? 1 : 2) + (depthEvery > 0 ? (frames + depthEvery - 1) / depthEvery : 0)
     }
 
-    /// The camera frames' times, in order (what `cam0`'s packets carry).
+    /// The camera frames' times, in order (what `cam0`'s packets carry: the time each was
+    /// taken plus the configuration's ``SequenceSimulator/Configuration/cameraTimeOffset``).
     public var frameTimes: [Timestamp] {
-        (0..<frames).map { Timestamp(seconds: t0 + Double($0) / simulator.configuration.cameraRateHz) }
+        (0..<frames).map { stamp(ofFrameTakenAt: t0 + Double($0) / simulator.configuration.cameraRateHz) }
+    }
+
+    /// The stamp of a frame taken at `t` (s): `t` plus the camera's time offset, both rounded to
+    /// nanoseconds apart, so every frame is later by exactly the same offset.
+    func stamp(ofFrameTakenAt t: Double) -> Timestamp {
+        Timestamp(nanoseconds: Timestamp(seconds: t).nanoseconds + Timestamp(seconds: simulator.configuration.cameraTimeOffset).nanoseconds)
     }
 
     /// The pixel-noise seed of frame `k` (`camera` 0 or 1).
@@ -63,8 +70,9 @@ public final class SimulatedSequenceSource: DeferredPacketSource {
         let c = simulator.configuration
         while frameIndex < frames {
             let k = frameIndex
+            // Taken at `t` (the pose rendered), stamped on the camera's clock.
             let t = t0 + Double(k) / c.cameraRateHz
-            let stamp = Timestamp(seconds: t)
+            let stamp = stamp(ofFrameTakenAt: t)
             if imuIndex < imu.count, imu[imuIndex].timestamp <= stamp {
                 defer { imuIndex += 1 }
                 return .ready(AnyPacket(stream: "imu0", timestamp: imu[imuIndex].timestamp, payload: imu[imuIndex].measurement))

@@ -21,9 +21,10 @@ import ParallaxFiles
     @Test func everyKeyDecodesIntoTheScenario() throws {
         let s = try decode("""
             {scene: room, seconds: 2.5, seed: 7, still: 1, width: 188, stereo: true, depth_rate: 5, pixel_noise: 0.5, depth_noise: kinect,
-             picture: p.png, picture_width: 0.5, format: parallax, textures: [a.png, /abs/b.png], imu: imu.yaml, room_around: gt.csv}
+             picture: p.png, picture_width: 0.5, format: parallax, textures: [a.png, /abs/b.png], imu: imu.yaml, room_around: gt.csv,
+             camera_time_offset: -0.004}
             """)
-        #expect(s.scene == .room && s.seconds == 2.5 && s.seed == 7 && s.still == 1 && s.width == 188 && s.stereo)
+        #expect(s.scene == .room && s.seconds == 2.5 && s.seed == 7 && s.still == 1 && s.width == 188 && s.stereo && s.cameraTimeOffset == -0.004)
         #expect(s.depthRate == 5 && s.pixelNoise == 0.5 && s.depthNoise == .kinect && s.pictureWidth == 0.5 && s.format == .parallax)
         // Files are relative to the suite's folder; absolute ones stay.
         #expect(s.textures == [base.appendingPathComponent("a.png").path, "/abs/b.png"])
@@ -46,6 +47,7 @@ import ParallaxFiles
         #expect(problem("{scene: face, width: 300}") == "width is used only with scene room or object, not with scene face")
         #expect(problem("{landmark_noise: 1}") == "landmark_noise is used only with scene face, not with scene room")
         #expect(problem("{scene: room, motion: fast}") == "motion is used only with scene object, not with scene room")
+        #expect(problem("{scene: face, camera_time_offset: 0.01}") == "camera_time_offset is used only with scene room, not with scene face")
         #expect(problem("{scene: object, textures: [a.png], picture: p.png}") == "picture is used only with scene room, not with scene object")
     }
 
@@ -54,6 +56,7 @@ import ParallaxFiles
         #expect(problem("{seconds: -1}")?.hasPrefix("seconds must be a number in 0.05…86400.0 s") == true)
         #expect(problem("{seconds: .nan}")?.hasPrefix("seconds must be a number") == true)
         #expect(problem("{seed: 1.5}") == "seed must be a whole number, got 1.5")
+        #expect(problem("{camera_time_offset: 2}") == "camera_time_offset must be a number in -1.0…1.0 s, got 2.0")
         #expect(problem("{seed: -3}")?.hasPrefix("seed must be a number in 0.0…") == true)
         #expect(problem("{motion: spin, scene: object, textures: [a.png]}")?.hasPrefix("motion must be sweep") == true)
         #expect(problem("{depth_noise: none}") == "depth_noise must be kinect, exact, got 'none'")

@@ -174,3 +174,35 @@ import ParallaxMath
         #expect(metadata["cam0"]?.stereo?.partnerFromThis == expected)
     }
 }
+
+@Suite struct CameraTimeOffsetSimulationTests {
+    func packets(offset: Double) throws -> [AnyPacket] {
+        var config = SequenceSimulator.Configuration(camera: SequenceSimulatorTests.camera, imu: IMUSimulator.ideal(rateHz: 200))
+        config.duration = 0.3
+        config.depthRateHz = 5
+        config.cameraTimeOffset = offset
+        let simulator = SequenceSimulator(spline: try SimulationFixtures.parametricSpline(), scene: try SequenceSimulatorTests.scene(), configuration: config)
+        return try simulator.packets().packets
+    }
+
+    /// A late camera stamps the frame it took at `t` with `t + offset`: the same images (and depth
+    /// maps) as the synchronized camera's, each later by exactly the offset; the IMU is untouched,
+    /// and the packets stay in time order around the shifted frames.
+    @Test(arguments: [0.01, -0.0125])
+    func framesAreTheSynchronizedOnesStampedLater(offset: Double) throws {
+        let synchronized = try packets(offset: 0), late = try packets(offset: offset)
+        for stream in ["cam0", "depth0"] {
+            let a = synchronized.filter { $0.stream == stream }, b = late.filter { $0.stream == stream }
+            #expect(a.count == b.count && !a.isEmpty, "\(stream)")
+            for (x, y) in zip(a, b) {
+                #expect(y.timestamp.nanoseconds - x.timestamp.nanoseconds == Int64((offset * 1e9).rounded()), "\(stream)")
+                if let i = x.payload as? CameraFrame, let j = y.payload as? CameraFrame { #expect(i.image == j.image) }
+                if let i = x.payload as? DepthMap, let j = y.payload as? DepthMap { #expect(i.values == j.values) }
+            }
+        }
+        let imuA = synchronized.filter { $0.stream == "imu0" }, imuB = late.filter { $0.stream == "imu0" }
+        #expect(imuA.map(\.timestamp) == imuB.map(\.timestamp))
+        let stamps = late.map(\.timestamp)
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+}

@@ -64,6 +64,9 @@ public enum BenchHTMLReport {
                 }
             }
             body += r.framesHTML
+            for (title, lines) in [("Warnings", r.warnings ?? []), ("Notes", r.notes ?? [])] where !lines.isEmpty {
+                body += "<h2>\(title)</h2>\n<ul>\n" + lines.map { "<li>\(HTMLPages.escape($0))</li>" }.joined(separator: "\n") + "\n</ul>\n"
+            }
             if !r.timing.isEmpty { body += HTMLPages.speed(r.timing, realtimeFactor: r.realtimeFactor) }
             try HTMLPages.page(title: "\(r.name) — \(suite.name)", body: body).write(to: runs.appendingPathComponent("\(HTMLPages.fileName(r.name)).html"), atomically: true, encoding: .utf8)
         }

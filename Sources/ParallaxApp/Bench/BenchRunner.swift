@@ -15,6 +15,10 @@ public struct BenchRunner {
         public var evaluations: [Evaluated] = []
         public var timing: [RunReport.AnalyzerTiming] = []
         public var realtimeFactor: Double = 0
+        /// What the run's analyzers said (its run.json's `notes` and `warnings`, each `source: …`:
+        /// a calibration estimated, a start, features left out); nil in results of older versions.
+        public var notes: [String]?
+        public var warnings: [String]?
         /// A few camera frames with what the chain found on them, as the HTML report shows them
         /// (not in report.json; kept by shard files).
         public var framesHTML = ""
@@ -23,7 +27,7 @@ public struct BenchRunner {
         /// What the case ran on, for the results database (not in report.json; kept by shard files).
         public var provenance = Provenance()
 
-        public enum CodingKeys: String, CodingKey { case name, group, dataset, chain, status, note, packets, evaluations, timing, realtimeFactor }
+        public enum CodingKeys: String, CodingKey { case name, group, dataset, chain, status, note, packets, evaluations, timing, realtimeFactor, notes, warnings }
     }
 
     /// Checksums of what a case ran: its chain and its data.
@@ -144,6 +148,8 @@ public struct BenchRunner {
         for s in outcome.report.streams { result.packets[s.stream] = s.packets }
         result.timing = outcome.report.analyzers
         result.realtimeFactor = outcome.report.realtimeFactor
+        result.notes = outcome.report.notes.isEmpty ? nil : outcome.report.notes
+        result.warnings = outcome.report.warnings.isEmpty ? nil : outcome.report.warnings
         if let failure = outcome.failure {
             // An analyzer that found its option or data unusable is this case's bad input.
             result.status = failure.error.isBadInput ? "invalid" : "failed"

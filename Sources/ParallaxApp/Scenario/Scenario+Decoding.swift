@@ -34,6 +34,7 @@ extension Scenario: Decodable {
         trajectory = try c.decodeIfPresent(String.self, forKey: .trajectory)
         roomAround = try c.decodeIfPresent(String.self, forKey: .roomAround)
         if let v = try number(.still) { still = v }
+        if let v = try number(.cameraTimeOffset) { cameraTimeOffset = v }
         if let v = try c.decodeIfPresent([String].self, forKey: .cameras) {
             guard (1...2).contains(v.count) else { throw problem(Problem(.cameras, "must list one or two camera sensor.yaml files")) }
             cameras = v

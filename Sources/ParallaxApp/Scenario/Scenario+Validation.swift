@@ -7,7 +7,7 @@ extension Scenario {
     public enum Key: String, CaseIterable, Sendable {
         case scene, seconds, seed, trajectory, roomAround = "room_around", still, cameras, width, stereo, imu, textures
         case depthRate = "depth_rate", pixelNoise = "pixel_noise", depthNoise = "depth_noise", picture, pictureWidth = "picture_width"
-        case format, faceModel = "face_model", landmarkNoise = "landmark_noise", motion
+        case format, faceModel = "face_model", landmarkNoise = "landmark_noise", motion, cameraTimeOffset = "camera_time_offset"
 
         /// The key in a suite's `simulate:` block.
         public var yamlName: String { rawValue }
@@ -28,7 +28,7 @@ extension Scenario {
         public var scenes: Set<Scene> {
             switch self {
             case .scene, .seconds, .seed, .cameras: return [.room, .face, .object]
-            case .trajectory, .roomAround, .still, .stereo, .imu, .depthRate, .depthNoise, .picture, .pictureWidth, .format: return [.room]
+            case .trajectory, .roomAround, .still, .stereo, .imu, .depthRate, .depthNoise, .picture, .pictureWidth, .format, .cameraTimeOffset: return [.room]
             case .width, .textures, .pixelNoise: return [.room, .object]
             case .faceModel, .landmarkNoise: return [.face]
             case .motion: return [.object]
@@ -55,6 +55,7 @@ extension Scenario {
     public static let ranges: [Key: (range: ClosedRange<Double>, unit: String)] = [
         .seconds: (0.05...86_400, "s"), .seed: (0...1e15, ""), .still: (0...86_400, "s"), .width: (32...4096, "px"),
         .depthRate: (0...1000, "Hz"), .pixelNoise: (0...255, "gray levels"), .landmarkNoise: (0...100, "px"), .pictureWidth: (0.05...5, "m"),
+        .cameraTimeOffset: (-1...1, "s"),
     ]
 
     /// `value` checked against `key`'s range (a problem naming the range when outside it, or not finite).
@@ -81,6 +82,7 @@ extension Scenario {
         try Self.checkNumber(pixelNoise, .pixelNoise)
         try Self.checkNumber(landmarkNoise, .landmarkNoise)
         try Self.checkNumber(pictureWidth, .pictureWidth)
+        try Self.checkNumber(cameraTimeOffset, .cameraTimeOffset)
         if trajectory != nil, still > 0 { throw Problem(.still, "is for the built-in orbit, not with a trajectory") }
         if !cameras.isEmpty {
             guard cameras.count <= 2 else { throw Problem(.cameras, "must list one or two camera sensor.yaml files") }

@@ -169,6 +169,7 @@ extension Scenario {
             configuration.depthRateHz = depthRate
             configuration.pixelNoise = pixelNoise
             configuration.depthNoise = depthNoise.model
+            configuration.cameraTimeOffset = cameraTimeOffset
             built = SequenceSimulator(spline: built.spline, scene: room, configuration: configuration)
             simulator = built
         }
@@ -183,7 +184,9 @@ extension Scenario {
             try ImageEncoder.writePNG(image, to: folder.appendingPathComponent(PictureTruthFile.pictureName).path)
             let camera = simulator.configuration.camera
             let rows = sequence.frameTimes.map { t -> (timestamp: Timestamp, visible: Double, pose: SE3) in
-                let cameraFromPicture = (simulator.spline.pose(at: t.seconds) * camera.bodyFromSensor).inverse * worldFromPicture
+                // Stamped on the camera's clock, taken `cameraTimeOffset` earlier.
+                let taken = t.seconds - simulator.configuration.cameraTimeOffset
+                let cameraFromPicture = (simulator.spline.pose(at: taken) * camera.bodyFromSensor).inverse * worldFromPicture
                 let corners = [Vector3(-0.5, -0.5, 0), Vector3(0.5, -0.5, 0), Vector3(0.5, 0.5, 0), Vector3(-0.5, 0.5, 0)]
                     .map { cameraFromPicture * Vector3($0.x * size.x, $0.y * size.y, 0) }
                 return (t, ObjectSimulator.visibleFraction(of: corners, camera: camera.model), cameraFromPicture)

@@ -43,6 +43,10 @@ public struct Scenario: Sendable, Equatable {
     public var roomAround: String?
     /// Rest before the built-in orbit starts (s).
     public var still = 0.0
+    /// How much later than the IMU's clock the cameras' stamps are (s): a frame taken at `t` is
+    /// stamped `t + cameraTimeOffset` (what `vio estimate_time_offset=true` recovers as
+    /// `time_offset_ms = −1000 · cameraTimeOffset`). 0: the clocks agree.
+    public var cameraTimeOffset = 0.0
     /// EuRoC camera `sensor.yaml` files (one, or two for a stereo pair), mounted as their
     /// `T_BS` says; empty: the built-in rig.
     public var cameras: [String] = []
@@ -111,5 +115,6 @@ public struct Scenario: Sendable, Equatable {
             + (scene == .room && depthRate == 0 && pixelNoise == 2 && depthNoise == .exact && picture == nil && format == .parallax && roomAround == nil && imu == nil
                ? "" : ", depth \(depthRate) Hz \(depthNoise.rawValue), pixel noise \(pixelNoise), picture \(picture ?? "none") \(pictureWidth) m, \(format.rawValue), around \(roomAround ?? "-"), imu \(imu ?? "built-in")")
             + (scene == .object ? ", motion \(motion.rawValue), pixel noise \(pixelNoise)" : "")
+            + (cameraTimeOffset == 0 ? "" : ", camera time offset \(cameraTimeOffset) s")
     }
 }
