@@ -93,8 +93,9 @@ import ParallaxVIO
             return
         }
         // The last reading before the gap is at 1.6 s (from the first frame): the frame at 1.65 s is
-        // within 50 ms of it, the one at 1.7 s is not; it resets there, 100 ms after that reading.
-        #expect(abs(gap - 0.1) < 1e-6, "gap \(gap) s")
+        // within 50 ms of it, the one at 1.7 s is not; it resets there, 100 ms after that reading
+        // (on the IMU's clock: the frame's stamp corrected by the estimated time offset, < 1 ms here).
+        #expect(abs(gap - 0.1) < 1e-3, "gap \(gap) s")
         #expect(abs(Double(frame - sequence.frames[0].time) / 1e9 - 1.7) < 1e-6, "reset at \(frame) ns")
         let reset = try #require(estimates.firstIndex { $0.time == frame })
         #expect(estimates[reset].trackingState == .notAvailable && estimates[reset].biases == nil)
