@@ -65,7 +65,10 @@ public struct KLTAnalyzer: Analyzer {
         // Tracks are measured in this camera's pixels: forward its description.
         let camera = context.metadata(of: frames)
         calibration = camera.camera
-        context.describe(output, as: StreamMetadata(camera: camera.camera, stereo: camera.stereo))
+        // The pair is the tracks' only when klt matches into that partner (stereo_camera=…): tracks
+        // of one camera of a pair carry no stereo matches, and a consumer must not count on them.
+        let partner = stereoFrames.map { context.stream(of: $0) }
+        context.describe(output, as: StreamMetadata(camera: camera.camera, stereo: camera.stereo.flatMap { $0.stream == partner ? $0 : nil }))
         if let model = camera.camera?.model, !context.isGiven("window") || !context.isGiven("levels") {
             let defaults = KLTTracker.Settings.cameraDefaults(width: model.width, height: model.height, focalLength: model.intrinsics.fx, rateHz: camera.camera?.rateHz)
             // Said only where the camera changes a default.

@@ -34,6 +34,10 @@ public struct VIOAnalyzer: Analyzer {
         UpstreamPreference(port: "tracksPort", analyzer: "klt", options: ["equalize": "true", "window": "15", "refill_below": "0.9"],
                            reason: "the front end vio is tuned with (OpenVINS's: equalized frames, 15×15 windows; new corners below 90 %): EuRoC MH_01 SE3 APE 9.6 → 5.4 mm"),
     ]
+    /// A stereo pair's tracks hold the extrinsics fixed unless the chain says: estimating cam0's
+    /// `T_IC` with the pair rigid costs the simulated stereo orbit 5.4 → 7.1 mm SE3 APE (the mono
+    /// orbit 12.0 → 12.4, while EuRoC MH_01 mono gains 5.4 → 4.8 mm and 1.13° → 0.54°).
+    public static let optionsFromData = ["estimate_extrinsics": "false for a calibrated stereo pair's tracks (klt stereo_camera=…), else true"]
 
     private let tracksPort: InputPort<FeatureTracks>
     private let imuPort: InputPort<IMUSample>
@@ -42,7 +46,7 @@ public struct VIOAnalyzer: Analyzer {
     private let imagesPort: InputPort<CameraFrame>?
     private let mapPort: OutputPort<WorldMap>?
     private let mappingPort: OutputPort<WorldMappingStatus>?
-    let options: Options
+    private(set) var options: Options
     /// The estimator, from `open` on (it needs the streams' calibrations).
     private var estimator: VIOEstimator?
     private var lastStamp: Timestamp?
@@ -66,6 +70,10 @@ public struct VIOAnalyzer: Analyzer {
         let camera = try context.cameraCalibration(of: tracksPort)
         let imu = try context.imuCalibration(of: imuPort)
         let stereo = options.stereo ? context.metadata(of: tracksPort).stereo?.partnerFromThis : nil
+        if stereo != nil, !context.isGiven("estimate_extrinsics"), options.estimator.estimateExtrinsics {
+            options.estimator.estimateExtrinsics = false
+            context.useFromData("estimate_extrinsics", value: "false", from: "the stereo pair of '\(context.stream(of: tracksPort))' (its extrinsics held fixed)")
+        }
         let map = imagesPort == nil || options.map.isEmpty ? nil : try loadMap(for: camera)
         estimator = VIOEstimator(settings: options.settings, sensors: VIOSensors(camera: camera, imu: imu, stereoFromCamera: stereo), map: map)
     }

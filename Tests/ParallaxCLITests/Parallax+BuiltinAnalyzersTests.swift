@@ -33,11 +33,11 @@ import Parallax
             #expect(entry.options.allSatisfy { $0.fromData?.isEmpty != true }, "\(name)")
         }
         let expected: [String: Set<String>] = ["stereo-depth": ["disparities"], "klt": ["window", "levels"],
-                                               "depth-filter": ["min_depth", "max_depth"], "point-cloud": ["max_depth"]]
+                                               "depth-filter": ["min_depth", "max_depth"], "point-cloud": ["max_depth"], "vio": ["estimate_extrinsics"]]
         #expect(fromData == expected)
         // Declared names that are no option would be dropped from the listing: none is.
         let declared: [[String: String]] = [StereoDepthAnalyzer.optionsFromData, KLTAnalyzer.optionsFromData,
-                                            DepthFilterAnalyzer.optionsFromData, PointCloudAnalyzer.optionsFromData]
+                                            DepthFilterAnalyzer.optionsFromData, PointCloudAnalyzer.optionsFromData, VIOAnalyzer.optionsFromData]
         let listedCount = fromData.values.map(\.count).reduce(0, +)
         #expect(declared.map(\.count).reduce(0, +) == listedCount)
     }

@@ -30,6 +30,20 @@ import Parallax
         #expect((klt["effectiveOptions"] as? [String: String])?["equalize"] == "false")
     }
 
+    /// A stereo pair's tracks hold the camera–IMU extrinsics fixed (said, in run.json); a chain
+    /// that asks for them estimated gets them estimated; a single camera's estimates them.
+    @Test func vioHoldsAStereoPairsExtrinsicsUnlessTheChainSays() throws {
+        let stereo = try runJSON("klt camera=cam0 stereo_camera=cam1 ! vio")
+        let taken = try #require((stereo["report"] as? [String: Any])?["optionsFromData"] as? [[String: Any]])
+        #expect(taken.map { $0["option"] as? String } == ["estimate_extrinsics"])
+        #expect((try analyzer("vio", in: stereo)["effectiveOptions"] as? [String: String])?["estimate_extrinsics"] == "false")
+        let told = try runJSON("klt camera=cam0 stereo_camera=cam1 ! vio estimate_extrinsics=true")
+        #expect((told["report"] as? [String: Any])?["optionsFromData"] == nil)
+        let mono = try runJSON("klt camera=cam0 ! vio")
+        #expect((mono["report"] as? [String: Any])?["optionsFromData"] == nil)
+        #expect((try analyzer("vio", in: mono)["effectiveOptions"] as? [String: String])?["estimate_extrinsics"] == "true")
+    }
+
     @Test func vioAsksItsKLTForTheTunedFrontEndUnlessTheChainSaysOtherwise() throws {
         let asked = try analyzer("klt", in: try runJSON("klt ! vio"))
         #expect(asked["preferred"] as? [String] == ["equalize=true refill_below=0.9 window=15 (as vio prefers)"])
