@@ -173,14 +173,15 @@ public struct AnalyzerRegistry: Sendable {
     /// Builds an analyzer by name. Throws ``ChainError`` with a did-you-mean for unknown
     /// analyzer or option names and a clear reason for bad values.
     /// A resolver's name (`python:FILE`, or `python` with the file as `instanceName`, as a
-    /// pipeline parses it) is resolved first; its failure is the chain's (``ChainError/syntax``,
-    /// naming the argument and why).
+    /// pipeline parses it) is resolved first; its failure is the chain's (``ChainError/syntax``
+    /// with the resolver's message, which names the argument and why).
     public func make(_ name: String, options: [String: String], instanceName: String? = nil, remap: [String: String] = [:],
                      location: ChainLocation? = nil) throws -> AnalyzerInstance {
         let (name, instanceName) = splittingResolverName(name, instanceName: instanceName)
         let resolved: Entry?
+        // A resolver's error names its argument (the file) and why: the message as it is.
         do { resolved = try resolvedEntry(name) } catch let error as ChainError { throw error } catch {
-            throw ChainError.syntax(message: "\(name): \(error)", location: location)
+            throw ChainError.syntax(message: "\(error)", location: location)
         }
         guard let entry = resolved else {
             throw ChainError.unknownAnalyzer(name: name, suggestion: Spelling.closest(to: name, in: names), location: location)

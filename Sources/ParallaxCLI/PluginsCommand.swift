@@ -10,8 +10,11 @@ struct PluginsCommand: ParsableCommand {
 
     @Argument(help: "An analyzer name to describe in full.")
     var name: String?
+    @OptionGroup var python: PythonOptions
 
-    func run() throws {
+    func run() throws { try python.applying { try runWithPlugins() } }
+
+    private func runWithPlugins() throws {
         let registry = ParallaxCLI.registry
         guard let name else {
             let width = registry.names.map(\.count).max() ?? 0

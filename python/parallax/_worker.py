@@ -22,6 +22,21 @@ from .analyzer import (Analyzer, Frame, Depth, IMU, PoseSample, Item, CAMERA, DE
 _DTYPES = {"uint8": np.uint8, "uint16": np.uint16, "float32": np.float32}
 
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _user_traceback(e):
+    """The traceback from the first frame of the user's code on (the worker's own frames and
+    importlib's are left out: they say nothing about the analyzer)."""
+    tb = e.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not (name.startswith("<frozen") or os.path.dirname(os.path.abspath(name)) == _HERE):
+            break
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(e), e, tb))
+
+
 class _Failure(Exception):
     def __init__(self, kind, message, tb=""):
         super().__init__(message)
@@ -43,7 +58,7 @@ def _load(path):
         sys.modules[modname] = module
         spec.loader.exec_module(module)
     except BaseException as e:  # SyntaxError, ImportError, anything the module raises
-        raise _Failure("import", "%s: %s" % (type(e).__name__, e), traceback.format_exc())
+        raise _Failure("import", "%s: %s" % (type(e).__name__, e), _user_traceback(e))
     found = [v for v in vars(module).values()
              if isinstance(v, type) and issubclass(v, Analyzer) and v is not Analyzer and v.__module__ == modname]
     if not found:
@@ -115,14 +130,15 @@ class Worker:
             analyzer._emitted, analyzer._warnings, analyzer._notes, analyzer._now = [], [], [], None
             values = header.get("options", {})
             for o in options:
-                setattr(analyzer, o.name, values.get(o.name, o.default))
+                value = values.get(o.name, o.default)
+                setattr(analyzer, o.name, float(value) if o.type == "float" else value)
             analyzer.instance_name = header.get("instance", "")
             analyzer.streams = header.get("streams", {})
             init = getattr(self.cls, "__init__")
             if init is not object.__init__ and init is not Analyzer.__init__:
                 analyzer.__init__()
         except BaseException as e:
-            raise _Failure("exception", "%s: %s" % (type(e).__name__, e), traceback.format_exc())
+            raise _Failure("exception", "%s: %s" % (type(e).__name__, e), _user_traceback(e))
         self.analyzer = analyzer
         self.call(lambda: analyzer.open(), None)
 
@@ -143,7 +159,7 @@ class Worker:
                 message = "%s" % type(e).__name__
             else:
                 message = "%s: %s" % (type(e).__name__, e)
-            raise _Failure("exception", message, traceback.format_exc())
+            raise _Failure("exception", message, _user_traceback(e))
 
     @staticmethod
     def encode(port, t, value, blobs):
