@@ -63,6 +63,11 @@ struct PythonAnalyzer: Analyzer {
             }
         }
         for (port, declared) in zip(outputs, declaration.outputs) {
+            // `Output(…, like="frames")`: the stream is described as that input's (its camera).
+            if let like = declared.like, let index = declaration.inputs.firstIndex(where: { $0.name == like }) {
+                let metadata = context.metadata(of: InputPort<CameraFrame>.each(inputs[index].stream))
+                if !metadata.isEmpty { context.describe(OutputPort<CameraFrame>(port.stream), as: metadata) }
+            }
             streams.append("\(JSONText.quoted(declared.name)):\(JSONText.quoted(context.stream(of: OutputPort<CameraFrame>(port.stream))))")
         }
         let optionText = options.map { "\(JSONText.quoted($0.0)):\($0.1.jsonText)" }.joined(separator: ",")

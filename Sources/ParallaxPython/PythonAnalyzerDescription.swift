@@ -12,6 +12,8 @@ struct PythonAnalyzerDescription: Decodable, Sendable, Equatable {
         var policy: String?
         /// `latest` and `nearest` only (ns).
         var tolerance_ns: Int64?
+        /// Outputs only: the input port whose stream description this stream takes.
+        var like: String?
     }
 
     /// One declared option.
@@ -58,6 +60,11 @@ struct PythonAnalyzerDescription: Decodable, Sendable, Equatable {
         }
         var ins: [PortDescription] = [], outs: [PortDescription] = []
         for p in inputs { ins.append(try describe(p, input: true)) }
+        for p in outputs {
+            if let like = p.like, !inputs.contains(where: { $0.name == like }) {
+                throw .declaration(file: file, message: "output '\(p.name)' is like '\(like)', which is not an input port")
+            }
+        }
         for p in outputs { outs.append(try describe(p, input: false)) }
         return (ins, outs)
     }

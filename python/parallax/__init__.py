@@ -19,14 +19,16 @@ Reading results::
 """
 from .analyzer import (Analyzer, Input, Output, Option, Frame, IMU, Depth, PoseSample, Item,
                        EACH, LATEST, NEAREST, BETWEEN, BETWEEN_FIRST_AFTER,
-                       CAMERA, IMU_SAMPLES, DEPTH, POSE, NUMBER, JSON, TRACKS, BOXES, LANDMARKS, ANY, PAYLOAD_TYPES)
+                       CAMERA, IMU_SAMPLES, DEPTH, POSE, NUMBER, JSON, TRACKS, BOXES, LANDMARKS, MATCHES, ANY, PAYLOAD_TYPES,
+                       tracks, boxes, landmark)
 from .results import Run, Bench, Results
 from ._protocol import PROTOCOL_VERSION
 
 __all__ = [
     "Analyzer", "Input", "Output", "Option", "Frame", "IMU", "Depth", "PoseSample", "Item",
     "EACH", "LATEST", "NEAREST", "BETWEEN", "BETWEEN_FIRST_AFTER",
-    "CAMERA", "IMU_SAMPLES", "DEPTH", "POSE", "NUMBER", "JSON", "TRACKS", "BOXES", "LANDMARKS", "ANY", "PAYLOAD_TYPES",
+    "CAMERA", "IMU_SAMPLES", "DEPTH", "POSE", "NUMBER", "JSON", "TRACKS", "BOXES", "LANDMARKS", "MATCHES", "ANY", "PAYLOAD_TYPES",
+    "tracks", "boxes", "landmark",
     "Run", "Bench", "Results", "PROTOCOL_VERSION",
 ]
 __version__ = "0.1.0"

@@ -63,16 +63,18 @@ class Input:
 
 
 class Output:
-    """An output port: `stream` written with payloads of `type`."""
+    """An output port: `stream` written with payloads of `type`. `like`: the name of an input
+    port whose stream description (its camera's calibration) this stream takes, for its
+    consumers and evaluations (matches and tracks are in that camera's pixels)."""
 
-    def __init__(self, stream, type, doc=""):
+    def __init__(self, stream, type, doc="", like=None):
         if type not in PAYLOAD_TYPES or type == ANY:
             raise TypeError("Output(%r): unknown payload type %r" % (stream, type))
-        self.stream, self.type, self.doc = stream, type, doc
+        self.stream, self.type, self.doc, self.like = stream, type, doc, like
         self.name = None
 
     def describe(self):
-        return {"name": self.name, "stream": self.stream, "type": self.type}
+        return {"name": self.name, "stream": self.stream, "type": self.type, "like": self.like}
 
 
 class Option:
