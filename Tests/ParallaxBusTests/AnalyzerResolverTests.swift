@@ -59,4 +59,14 @@ import Testing
         #expect(throws: Never.self) { try registry.resolvedEntry("fake:cam0") }
         #expect((try? registry.resolvedEntry("nothing")) == nil)
     }
+
+    @Test func aSetReachesAResolversInstanceByItsName() throws {
+        let chain = try Chain.parse(pipeline: "fake:cam0:first ! fake:imu0:second")
+        let set = try chain.applying([try OptionOverride(parsing: "second.level=3")], registry: registry)
+        #expect(set.nodes.map(\.analyzer) == ["fake:cam0", "fake:imu0"] && set.nodes.map(\.instanceName) == ["first", "second"])
+        #expect(set.nodes[1].options == ["level": "3"] && set.nodes[0].options.isEmpty)
+        #expect(throws: ChainError.override("second.levle=3", .unknownOption(analyzer: "fake:imu0", option: "levle", suggestion: "level", location: nil))) {
+            try chain.applying([try OptionOverride(parsing: "second.levle=3")], registry: registry)
+        }
+    }
 }

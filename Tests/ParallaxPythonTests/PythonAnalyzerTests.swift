@@ -7,10 +7,9 @@ import Parallax
 
 /// `python:FILE.py` in runs: one worker per analyzer, its outputs in packet order, and its
 /// failures the run's — exit status, message with the traceback or the worker's status, what was
-/// written before kept, no worker left behind. Serialized: each test checks that no Python child
+/// written before kept, no worker left behind. Serialized (``WorkerProcessSuites``): each test checks that no Python child
 /// of this process outlives its run.
-@Suite(.serialized, .enabled(if: PythonTestSupport.isAvailable, "python3 with numpy is needed (pip install numpy)"))
-struct PythonAnalyzerTests {
+extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
     let brightness = RepositoryPaths.root.appendingPathComponent("python/examples/brightness.py").path
 
     /// Runs `chain` over the EuRoC cut into a fresh folder; returns the folder, the failure (if
@@ -138,4 +137,4 @@ struct PythonAnalyzerTests {
             }
         }
     }
-}
+} }

@@ -1,8 +1,14 @@
 import Foundation
+import Testing
 import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// The suites that start worker processes, one test at a time: each checks that no Python
+/// child of this process outlives what it started, which a test running beside it would spoil.
+@Suite(.serialized, .enabled(if: PythonTestSupport.isAvailable, "python3 with numpy is needed (pip install numpy)"))
+enum WorkerProcessSuites {}
 
 /// What the Python analyzer tests share: the repository's `python/` package on `PYTHONPATH`,
 /// whether `python3` with numpy is there to run workers, and analyzer files written for a test.
