@@ -104,6 +104,21 @@ class Bench:
         """The cases as dicts: name, chain, dataset, status, evaluations, timing, …"""
         return self.report.get("runs", [])
 
+    def metrics(self):
+        """Every case's evaluation figures as a numpy record array: case, evaluation, metric, value
+        (the error statistics as `median`, `rmse`, … and the evaluation's own metrics)."""
+        rows = []
+        for r in self.runs:
+            for e in r.get("evaluations", []):
+                result = e.get("result") or {}
+                figures = dict((result.get("statistics") or {}))
+                figures.update(result.get("metrics") or {})
+                for name in sorted(figures):
+                    if isinstance(figures[name], (int, float)) and not isinstance(figures[name], bool):
+                        rows.append((r.get("name", ""), e.get("evaluation", ""), name, float(figures[name])))
+        dtype = [("case", "O"), ("evaluation", "O"), ("metric", "O"), ("value", "f8")]
+        return np.rec.fromrecords(rows, dtype=dtype) if rows else np.rec.fromrecords([], dtype=dtype)
+
     def case(self, name):
         for r in self.runs:
             if r.get("name") == name:

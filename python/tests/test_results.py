@@ -90,3 +90,15 @@ def test_results_read_metrics_as_records(tmp_path):
         assert runs[0]["cases"][0]["timings"] == [{"analyzer": "klt", "calls": 10, "p50_ms": 1.5, "p95_ms": 2.0}]
         m = results.metrics()
         assert list(m.metric) == ["ape_m", "rpe_m"] and m.value[1] == 0.02
+
+
+def test_bench_metrics_are_records(tmp_path):
+    (tmp_path / "report.json").write_text(json.dumps({"runs": [
+        {"name": "a", "status": "ok", "evaluations": [{"evaluation": "matches", "result": {
+            "statistics": {"median": 0.7, "rmse": 11.8}, "metrics": {"inliers_within_3px_percent": 97.8}}}]},
+        {"name": "b", "status": "failed", "evaluations": []}]}))
+    m = parallax.Bench(str(tmp_path)).metrics()
+    assert list(m.case) == ["a", "a", "a"] and list(m.metric) == ["inliers_within_3px_percent", "median", "rmse"]
+    assert m.value[1] == 0.7
+    with pytest.raises(KeyError, match="cases: a, b"):
+        parallax.Bench(str(tmp_path)).case("c")
