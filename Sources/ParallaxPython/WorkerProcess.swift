@@ -24,6 +24,10 @@ final class WorkerProcess {
     /// The exit status once reaped.
     private(set) var exitStatus: Int32?
 
+    /// Every worker this process started and has not reaped yet (pid → file): empty once each
+    /// analyzer has closed or failed, whatever happened to its worker.
+    static let unreaped = UnreapedWorkers()
+
     /// The bootstrap the interpreter runs: the worker loop of the installed `parallax` package.
     static let bootstrap = "from parallax._worker import main; main()"
 
@@ -68,6 +72,7 @@ final class WorkerProcess {
         }
         pid = child
         socket = fds[0]
+        Self.unreaped.insert(child, file: file)
     }
 
     deinit {
@@ -76,6 +81,7 @@ final class WorkerProcess {
             kill(pid, SIGKILL)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            Self.unreaped.remove(pid)
         }
     }
 
@@ -177,9 +183,16 @@ final class WorkerProcess {
         var status: Int32 = 0
         while true {
             let r = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-            if r == pid { exitStatus = status; return }
+            if r == pid {
+                exitStatus = status
+                Self.unreaped.remove(pid)
+                return
+            }
             if r < 0, errno == EINTR { continue }
-            if r < 0 { exitStatus = -1 }   // not our child any more (ECHILD): nothing to reap
+            if r < 0 {
+                exitStatus = -1   // not our child any more (ECHILD): nothing to reap
+                Self.unreaped.remove(pid)
+            }
             return
         }
     }
@@ -199,5 +212,30 @@ final class WorkerProcess {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
+
+/// The workers started and not yet reaped, process-wide (``WorkerProcess/unreaped``).
+final class UnreapedWorkers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var workers: [pid_t: String] = [:]
+
+    func insert(_ pid: pid_t, file: String) {
+        lock.lock()
+        workers[pid] = file
+        lock.unlock()
+    }
+
+    func remove(_ pid: pid_t) {
+        lock.lock()
+        workers[pid] = nil
+        lock.unlock()
+    }
+
+    /// The pids of the unreaped workers of `file`.
+    func pids(of file: String) -> [pid_t] {
+        lock.lock()
+        defer { lock.unlock() }
+        return workers.filter { $0.value == file }.map(\.key).sorted()
     }
 }

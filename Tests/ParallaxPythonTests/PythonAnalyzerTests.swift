@@ -7,8 +7,7 @@ import Parallax
 
 /// `python:FILE.py` in runs: one worker per analyzer, its outputs in packet order, and its
 /// failures the run's — exit status, message with the traceback or the worker's status, what was
-/// written before kept, no worker left behind. Serialized (``WorkerProcessSuites``): each test checks that no Python child
-/// of this process outlives its run.
+/// written before kept, no worker left behind. Each run checks that every worker it started was reaped (``WorkerProcess/unreaped``).
 extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
     let brightness = RepositoryPaths.root.appendingPathComponent("python/examples/brightness.py").path
 
@@ -27,7 +26,7 @@ extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
         let folder = failure == nil ? out : out + ".partial"
         let events = try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8).split(separator: "\n")
         #expect(FileManager.default.fileExists(atPath: folder + "/run.json"))
-        #expect(PythonTestSupport.pythonChildren().isEmpty, "a worker outlived its run: \(PythonTestSupport.pythonChildren())")
+        #expect(PythonTestSupport.unreaped(in: chain).isEmpty, "a worker outlived its run unreaped: \(PythonTestSupport.unreaped(in: chain))")
         return (folder, failure, events)
     }
 
@@ -122,7 +121,7 @@ extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
             }
         }
         #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: out + ".partial"))
-        #expect(PythonTestSupport.pythonChildren().isEmpty)
+        for path in [file, syntax, none] { #expect(WorkerProcess.unreaped.pids(of: path).isEmpty) }
     }
 
     @Test func optionsAreCheckedAsDeclared() throws {

@@ -49,7 +49,7 @@ extension WorkerProcessSuites {
             #expect(tum.count == 6 && tum[1].split(separator: " ")[1] == "10.0")
             let depths = try FileManager.default.contentsOfDirectory(atPath: out + "/py/depth")
             #expect(depths.count == 6)
-            #expect(PythonTestSupport.pythonChildren().isEmpty)
+            #expect(WorkerProcess.unreaped.pids(of: file).isEmpty)
         }
     }
 }

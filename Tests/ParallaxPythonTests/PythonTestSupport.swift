@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import ParallaxPython
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The suites that start worker processes, one test at a time: each checks that no Python
-/// child of this process outlives what it started, which a test running beside it would spoil.
+/// The suites that start worker processes, one test at a time (they start several each: one at
+/// a time keeps a loaded machine's timeouts out of their way).
 @Suite(.serialized, .enabled(if: PythonTestSupport.isAvailable, "python3 with numpy is needed (pip install numpy)"))
 enum WorkerProcessSuites {}
 
@@ -67,20 +68,14 @@ enum PythonTestSupport {
         """
     }
 
-    /// Processes whose parent is this one and whose command is Python: alive or zombie, none
-    /// should be left once a run has ended.
-    static func pythonChildren() -> [String] {
-        let me = getpid()
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        var found: [String] = []
-        for pid in entries where pid.allSatisfy(\.isNumber) {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
-            let command = stat[stat.index(after: open)..<close]
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, Int32(fields[1]) == me, command.hasPrefix("python") else { continue }
-            found.append("\(pid) \(command) \(fields[0])")
+    /// The workers of the `python:FILE`s `chain` names that were started and not reaped
+    /// (``WorkerProcess/unreaped``): alive or zombies, none may be left once the run has ended.
+    /// Exact, unlike a look at this process's children, which tests running beside could add to.
+    static func unreaped(in chain: String) -> [pid_t] {
+        chain.split(separator: " ").filter { $0.hasPrefix("python:") }.flatMap { token -> [pid_t] in
+            var file = String(token.dropFirst("python:".count))
+            if let colon = file.lastIndex(of: ":"), !file[colon...].contains("/") { file = String(file[..<colon]) }
+            return WorkerProcess.unreaped.pids(of: file)
         }
-        return found
     }
 }

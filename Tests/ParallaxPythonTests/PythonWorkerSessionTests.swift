@@ -37,7 +37,7 @@ extension WorkerProcessSuites { @Suite struct PythonWorkerSessionTests {
         #expect(throws: PythonWorkerError.version(file: "x.py", worker: 99, expected: WorkerProtocol.version)) {
             _ = try PythonWorkerSession(file: "x.py", interpreter: interpreter, timeout: 30)
         }
-        #expect(PythonTestSupport.pythonChildren().isEmpty)
+        #expect(WorkerProcess.unreaped.pids(of: "x.py").isEmpty)
     }
 
     @Test func aLengthBeyondTheLimitIsRefusedAndTheWorkerEnded() throws {
@@ -51,7 +51,7 @@ extension WorkerProcessSuites { @Suite struct PythonWorkerSessionTests {
             guard case let .protocolViolation(what)? = error as? PythonWorkerError else { return false }
             return what.contains("4294967280 bytes")
         }
-        #expect(PythonTestSupport.pythonChildren().isEmpty)
+        #expect(WorkerProcess.unreaped.pids(of: "x.py").isEmpty)
     }
 
     @Test func anInterpreterThatDoesNotExistIsNamed() {
