@@ -47,8 +47,30 @@ def brightness_run(parallax_bin, tmp_path_factory):
     return out
 
 
+POSES = """
+import numpy as np
+import parallax
+
+class Turning(parallax.Analyzer):
+    frames = parallax.Input("cam0", parallax.CAMERA)
+    pose = parallax.Output("py/pose", parallax.POSE)
+    n = 0
+
+    def process(self, trigger, inputs):
+        self.n += 1
+        a = 0.1 * self.n
+        m = np.eye(4)
+        m[:3, :3] = [[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1]]
+        m[:3, 3] = [self.n, 2.0 * self.n, -0.5]
+        self.emit(self.pose, m)
+"""
+
+
 @pytest.fixture(scope="session")
-def vio_run(parallax_bin, tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("runs") / "vio")
-    run_parallax(parallax_bin, "run", "klt ! vio", DATASET, "--out", out, "--quiet")
+def pose_run(parallax_bin, tmp_path_factory):
+    """A run whose Python analyzer emits 6 poses (turning about z), written as py/pose.tum."""
+    folder = tmp_path_factory.mktemp("runs")
+    (folder / "turning.py").write_text(POSES)
+    out = str(folder / "poses")
+    run_parallax(parallax_bin, "run", "python:%s" % (folder / "turning.py"), DATASET, "--out", out, "--quiet")
     return out

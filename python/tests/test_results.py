@@ -24,13 +24,18 @@ def test_run_events_hold_one_brightness_per_frame(brightness_run):
     assert timing["calls"] == 6 and timing["analyzer"] == "python:python/examples/brightness.py"
 
 
-def test_poses_equal_the_tum_file(vio_run):
-    run = parallax.Run(vio_run)
-    poses = run.poses("vio/pose")
-    rows = [l.split() for l in open(os.path.join(vio_run, "vio", "pose.tum")) if l.strip() and not l.startswith("#")]
-    assert poses.shape == (len(rows), 8)
-    if rows:
-        assert np.array_equal(poses, np.array(rows, dtype=np.float64))
+def test_poses_equal_the_tum_file(pose_run):
+    run = parallax.Run(pose_run)
+    poses = run.poses("py/pose")
+    rows = [l.split() for l in open(os.path.join(pose_run, "py", "pose.tum")) if l.strip() and not l.startswith("#")]
+    assert poses.shape == (6, 8) and len(rows) == 6
+    assert np.array_equal(poses, np.array(rows, dtype=np.float64))
+    # The TUM columns: time in s, the translation emitted, the rotation's quaternion (about z).
+    t = np.array([e["t"] for e in run.stream("py/pose")], dtype=np.int64)
+    assert np.allclose(poses[:, 0], t * 1e-9)
+    assert np.allclose(poses[:, 1:4], [[n, 2.0 * n, -0.5] for n in range(1, 7)])
+    a = 0.1 * np.arange(1, 7)
+    assert np.allclose(np.abs(poses[:, 6]), np.abs(np.sin(a / 2)), atol=1e-9) and np.allclose(np.abs(poses[:, 7]), np.cos(a / 2), atol=1e-9)
 
 
 def test_poses_read_a_tum_file_and_stay_in_the_folder(tmp_path):
