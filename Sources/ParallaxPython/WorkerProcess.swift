@@ -8,7 +8,7 @@ import Glibc
 /// Started with `posix_spawnp` (the interpreter found on `PATH`, or a path) in its own process
 /// group, so the terminal's Ctrl-C reaches Parallax alone, which then closes the worker; its
 /// stdin is `/dev/null`, its stdout goes to stderr (what the analyzer prints never mixes with
-/// Parallax's output), its fd 3 is its end of the socket. Every wait for an answer is bounded by
+/// Parallax's output), its fd 3 is its end of the socket, and it inherits no other descriptor. Every wait for an answer is bounded by
 /// ``timeout``; a worker that misses it is killed. The process is always reaped (`waitpid`):
 /// by ``finish(during:)``, or by `deinit` (kill, then reap), so none outlives its analyzer as a
 /// zombie; one whose Parallax dies reads end-of-file and exits.
@@ -27,6 +27,14 @@ final class WorkerProcess {
     /// Every worker this process started and has not reaped yet (pid → file): empty once each
     /// analyzer has closed or failed, whatever happened to its worker.
     static let unreaped = UnreapedWorkers()
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 on), which Swift's Glibc module
+    /// does not declare: looked up once; `nil` where the C library lacks it (descriptors opened
+    /// without close-on-exec then reach the worker, which does not use them).
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// The bootstrap the interpreter runs: the worker loop of the installed `parallax` package.
     static let bootstrap = "from parallax._worker import main; main()"
@@ -52,6 +60,8 @@ final class WorkerProcess {
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
         // dup2 onto 3 clears close-on-exec (also when fds[1] is 3: glibc ≥ 2.29).
         posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
+        // Nothing else of Parallax's (output files, folder locks, other workers' sockets) leaks in.
+        _ = Self.addCloseFrom?(&actions, 4)
         var none = sigset_t(), defaults = sigset_t()
         sigemptyset(&none)
         sigemptyset(&defaults)

@@ -136,4 +136,26 @@ extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
             }
         }
     }
+
+    /// The worker gets fds 0–3 and nothing else of Parallax's: no output file, lock or other
+    /// worker's socket stays open in a process Parallax does not control.
+    @Test func aWorkerHoldsNoneOfParallaxsFiles() throws {
+        let folder = try TemporaryFolder.make("python-fds")
+        let file = try PythonTestSupport.write("""
+        import os, parallax
+        class Fds(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.CAMERA)
+            out = parallax.Output("py/fds", parallax.JSON)
+            def process(self, trigger, inputs):
+                self.emit(self.out, sorted(os.readlink("/proc/self/fd/" + n) for n in os.listdir("/proc/self/fd") if os.path.exists("/proc/self/fd/" + n)))
+        """, as: "fds.py", in: folder)
+        // A second worker beside it: its socket must not reach the first.
+        let (out, failure, events) = try run("python:\(file) ! python:\(brightness)")
+        #expect(failure == nil)
+        let lines = events.filter { $0.contains("\"stream\":\"py/fds\"") }
+        #expect(lines.count == 6)
+        let parent = URL(fileURLWithPath: out).deletingLastPathComponent().path
+        #expect(lines.allSatisfy { !$0.contains(parent) && !$0.contains(".partial") }, "\(lines.first ?? "")")
+        #expect(lines.allSatisfy { $0.components(separatedBy: "socket:").count - 1 <= 1 }, "\(lines.first ?? "")")
+    }
 } }
