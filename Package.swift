@@ -6,7 +6,8 @@
 //   ParallaxVision, ParallaxFace, ParallaxInertial, ParallaxTracking (algorithms plugins share, no packets) ←
 //   ParallaxVIO (the VIO estimator, no packets);
 //   ParallaxBus (runtime, no domain) ← ParallaxPayloads (shared vocabulary) ← ParallaxCodecs ← ParallaxDatasets
-//   (sources) ← ParallaxOutputs (writers); plugins (Plugins/*) use what they import; eval, sim, video, fetch,
+//   (sources) ← ParallaxOutputs (writers); plugins (Plugins/*) use what they import; ParallaxPython (python:FILE.py
+//   analyzers in worker processes: bus + payloads, no plugin); eval, sim, video, fetch,
 //   results ← Parallax (umbrella) ← ParallaxCLI ← parallax
 import PackageDescription
 
@@ -50,6 +51,7 @@ let package = Package(
         .library(name: "ParallaxVideo", targets: ["ParallaxVideo"]),
         .library(name: "ParallaxFetch", targets: ["ParallaxFetch"]),
         .library(name: "ParallaxResults", targets: ["ParallaxResults"]),
+        .library(name: "ParallaxPython", targets: ["ParallaxPython"]),
         .library(name: "ParallaxEval", targets: ["ParallaxEval"]),
         .library(name: "ParallaxImage", targets: ["ParallaxImage"]),
         .library(name: "ParallaxVision", targets: ["ParallaxVision"]),
@@ -194,13 +196,16 @@ let package = Package(
         // Public datasets by name: download (libcurl), verify (OpenSSL SHA-256), unpack
         // (libarchive). Its own target, so the core builds without them.
         .target(name: "ParallaxFetch", dependencies: ["CCurl", "CArchive", "COpenSSLDigest", "ParallaxFiles", "ParallaxDatasets", "ParallaxPayloads"], swiftSettings: strictSettings),
+        // Analyzers written in Python (`python:FILE.py`): a worker process per analyzer, a versioned
+        // protocol over a socket, images through shared memory. Knows the bus and the payloads, no plugin.
+        .target(name: "ParallaxPython", dependencies: ["ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         // The benchmark results database (SQLite) and the comparison of two recorded runs.
         .target(name: "ParallaxResults", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(name: "ParallaxEval", dependencies: ["ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxCodecs", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath", "ParallaxImage"], swiftSettings: strictSettings),
         .target(name: "ParallaxSim", dependencies: ["ParallaxVision", "ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxFace", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .target(
             name: "Parallax",
-            dependencies: ["ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxVIO", "ParallaxBus", "ParallaxPayloads", "ParallaxFiles", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim"] + analyzerPlugins.map { .target(name: $0.name) },
+            dependencies: ["ParallaxFace", "ParallaxTracking", "ParallaxImage", "ParallaxVision", "ParallaxInertial", "ParallaxVIO", "ParallaxBus", "ParallaxPayloads", "ParallaxFiles", "ParallaxCodecs", "ParallaxDatasets", "ParallaxOutputs", "ParallaxVideo", "ParallaxEval", "ParallaxGeometry", "ParallaxMath", "ParallaxSim", "ParallaxPython"] + analyzerPlugins.map { .target(name: $0.name) },
             swiftSettings: strictSettings
         ),
         // The application as a library: runs, the bench, scenarios, the format sweep.
@@ -246,6 +251,7 @@ let package = Package(
         .testTarget(name: "ParallaxVIOTests", dependencies: ["ParallaxVIO", "ParallaxSim", "ParallaxBus", "ParallaxPayloads", "ParallaxVision", "ParallaxInertial", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "VisualInertialOdometryTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting", "VisualInertialOdometry", "ParallaxVIO", "ParallaxVision"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxPythonTests", dependencies: ["TestSupport", "ParallaxPython", "Parallax", "ParallaxApp", "ParallaxBus", "ParallaxPayloads", "ParallaxFiles"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxOptionsTests", dependencies: ["ParallaxOptions"], swiftSettings: strictSettings),
         .testTarget(name: "DepthTests", dependencies: ["TestSupport", "Parallax", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ImageTrackingTests", dependencies: ["VisionTestSupport", "Parallax", "ParallaxTesting", "ParallaxCodecs", "ParallaxFiles"], swiftSettings: strictSettings),

@@ -26,17 +26,19 @@
 @_exported import ParallaxVIO
 @_exported import ParallaxMath
 @_exported import ParallaxSim
+@_exported import ParallaxPython
 
 /// The plugin bundles that ship with Parallax, registered exactly as a package's own are: the
 /// analyzers of every folder under `Plugins/`, the dataset formats of ParallaxDatasets,
-/// the output writers of ParallaxOutputs, the evaluations of ParallaxEval, and video through FFmpeg.
+/// the output writers of ParallaxOutputs, the evaluations of ParallaxEval, video through FFmpeg,
+/// and `python:FILE.py` analyzers (ParallaxPython).
 public enum BuiltinPlugins {
     /// Every built-in bundle, in registration order.
     public static var all: [any ParallaxPlugin.Type] { [
         StandardDatasetsPlugin.self, StandardOutputsPlugin.self, StandardEvaluationsPlugin.self, VideoPlugin.self,
         DiagnosticsPlugin.self, FeatureTrackingPlugin.self, TriangulationPlugin.self, VisualInertialOdometryPlugin.self,
         DepthPlugin.self, ObjectTrackingPlugin.self, ImageTrackingPlugin.self, FaceLandmarksPlugin.self, FaceTrackingPlugin.self,
-        VideoFormatsPlugin.self,
+        VideoFormatsPlugin.self, PythonPlugin.self,
     ] }
 
     /// A registry holding every built-in bundle (a value: add your own to a copy with

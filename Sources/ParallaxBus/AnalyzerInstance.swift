@@ -57,17 +57,19 @@ public final class AnalyzerInstance {
     /// Wraps `analyzer` under `name`, with the ports named in `remap` (port name → stream)
     /// wired to other streams. Throws ``RemapError`` for an unknown port name.
     /// `givenOptions`: the options the chain gave, when it was made from one (a registry).
-    public convenience init(_ analyzer: some Analyzer, name: String? = nil, optionSummary: [String: String] = [:],
+    /// `typeName`: the registry name when it is not the type's (`python:detect.py`, made by an
+    /// ``AnalyzerResolver``); it is also the default instance name.
+    public convenience init(_ analyzer: some Analyzer, name: String? = nil, typeName: String? = nil, optionSummary: [String: String] = [:],
                             effectiveOptions: [String: String] = [:], givenOptions: Set<String>? = nil, remapping remap: [String: String]) throws {
         // Port discovery reflects over the analyzer: do it once.
         let declared = (inputs: analyzer.inputs, outputs: analyzer.outputs)
         let all = declared.inputs + declared.outputs
-        let instanceName = name ?? type(of: analyzer).name
+        let instanceName = name ?? typeName ?? type(of: analyzer).name
         for port in remap.keys.sorted() where !all.contains(where: { $0.name == port }) {
             throw RemapError.unknownPort(analyzer: instanceName, port: port, ports: all.compactMap(\.name))
         }
-        self.init(unchecked: analyzer, declared: declared, name: name, optionSummary: optionSummary, effectiveOptions: effectiveOptions,
-                  givenOptions: givenOptions, remap: remap)
+        self.init(unchecked: analyzer, declared: declared, name: name, typeName: typeName, optionSummary: optionSummary,
+                  effectiveOptions: effectiveOptions, givenOptions: givenOptions, remap: remap)
         var seen: [String: String] = [:]
         for (bus, port) in zip(inputs.map(\.stream), declared.inputs.map(\.stream)) {
             if let other = seen[bus], other != port { throw RemapError.sharedStream(analyzer: instanceName, stream: bus) }
@@ -76,10 +78,11 @@ public final class AnalyzerInstance {
     }
 
     private init(unchecked analyzer: some Analyzer, declared: (inputs: [PortDescription], outputs: [PortDescription]), name: String?,
-                 optionSummary: [String: String], effectiveOptions: [String: String], givenOptions: Set<String>?, remap: [String: String]) {
+                 typeName: String? = nil, optionSummary: [String: String], effectiveOptions: [String: String], givenOptions: Set<String>?,
+                 remap: [String: String]) {
         self.analyzer = analyzer
-        self.typeName = type(of: analyzer).name
-        self.name = name ?? type(of: analyzer).name
+        self.typeName = typeName ?? type(of: analyzer).name
+        self.name = name ?? typeName ?? type(of: analyzer).name
         func wire(_ ports: [PortDescription]) -> [PortDescription] {
             ports.map { p in
                 var q = p

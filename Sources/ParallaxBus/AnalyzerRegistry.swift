@@ -26,6 +26,18 @@ public struct AnalyzerRegistry: Sendable {
         /// Where the default comes from when the data says (``Analyzer/optionsFromData``); `nil`:
         /// the default is the default.
         public let fromData: String?
+
+        /// An option described at run time (an ``AnalyzerResolver``'s analyzer).
+        public init(name: String, defaultValue: String, documentation: String, type: String?, range: String?, choices: [String]?,
+                    fromData: String? = nil) {
+            self.name = name
+            self.defaultValue = defaultValue
+            self.documentation = documentation
+            self.type = type
+            self.range = range
+            self.choices = choices
+            self.fromData = fromData
+        }
     }
 
     /// One registered analyzer type.
@@ -44,9 +56,64 @@ public struct AnalyzerRegistry: Sendable {
         let make: @Sendable (_ options: [String: String], _ instanceName: String?, _ remap: [String: String]) throws -> AnalyzerInstance
         /// Decodes `options` as ``make`` does (types, ranges, rules) without making the analyzer.
         let decode: @Sendable (_ options: [String: String]) throws -> Void
+
+        /// An entry described at run time (an ``AnalyzerResolver``'s): `make` builds an instance
+        /// from the chain's options (`instanceName`, port `remap` as the chain gives them),
+        /// `decode` checks the options as `make` would, without making anything.
+        public init(name: String, summary: String, options: [OptionInfo], defaultInputs: [PortDescription], defaultOutputs: [PortDescription],
+                    defaultsProblem: String? = nil, upstreamPreferences: [UpstreamPreference] = [],
+                    make: @escaping @Sendable (_ options: [String: String], _ instanceName: String?, _ remap: [String: String]) throws -> AnalyzerInstance,
+                    decode: @escaping @Sendable (_ options: [String: String]) throws -> Void) {
+            self.name = name
+            self.summary = summary
+            self.options = options
+            self.defaultInputs = defaultInputs
+            self.defaultOutputs = defaultOutputs
+            self.defaultsProblem = defaultsProblem
+            self.upstreamPreferences = upstreamPreferences
+            self.make = make
+            self.decode = decode
+        }
     }
 
     private(set) var entries: [String: Entry] = [:]
+    /// Resolvers of `PREFIX:ARGUMENT` names, by prefix.
+    private(set) var resolvers: [String: AnalyzerResolver] = [:]
+
+    /// The resolvers, sorted by prefix (for `parallax plugins`).
+    public var resolverList: [AnalyzerResolver] { resolvers.keys.sorted().compactMap { resolvers[$0] } }
+
+    /// Adds `resolver` for names `resolver.prefix:ARGUMENT` (replacing one of the same prefix).
+    public mutating func register(resolver: AnalyzerResolver) { resolvers[resolver.prefix] = resolver }
+
+    /// The resolver `name` (`PREFIX:ARGUMENT`) is for, with the argument; `nil` for a registered
+    /// name or one without a registered prefix.
+    public func resolver(for name: String) -> (resolver: AnalyzerResolver, argument: String)? {
+        guard entries[name] == nil, let colon = name.firstIndex(of: ":") else { return nil }
+        let argument = String(name[name.index(after: colon)...])
+        guard let r = resolvers[String(name[..<colon])], !argument.isEmpty else { return nil }
+        return (r, argument)
+    }
+
+    /// The entry for `name`: a registered one, or one a resolver makes for `PREFIX:ARGUMENT`
+    /// (which may read files or start a process: call it when describing or making). `nil` for
+    /// an unknown name; throws the resolver's error (naming its argument) when it cannot.
+    public func resolvedEntry(_ name: String) throws -> Entry? {
+        if let entry = entries[name] { return entry }
+        guard let (resolver, argument) = resolver(for: name) else { return nil }
+        return try resolver.resolve(argument)
+    }
+
+    /// A pipeline writes `python:FILE` where `name:instance` names an instance: when `name` is a
+    /// resolver's prefix (and no registered analyzer), the analyzer is `name:ARGUMENT` and the
+    /// instance name follows a second colon (`python:detect.py:left`), if given.
+    public func splittingResolverName(_ name: String, instanceName: String?) -> (analyzer: String, instanceName: String?) {
+        guard entries[name] == nil, resolvers[name] != nil, let rest = instanceName, !rest.isEmpty else { return (name, instanceName) }
+        if let colon = rest.lastIndex(of: ":"), colon != rest.startIndex, rest.index(after: colon) != rest.endIndex {
+            return (name + ":" + rest[..<colon], String(rest[rest.index(after: colon)...]))
+        }
+        return (name + ":" + rest, nil)
+    }
 
     /// An empty registry.
     public init() {}
@@ -105,9 +172,18 @@ public struct AnalyzerRegistry: Sendable {
 
     /// Builds an analyzer by name. Throws ``ChainError`` with a did-you-mean for unknown
     /// analyzer or option names and a clear reason for bad values.
+    /// A resolver's name (`python:FILE`, or `python` with the file as `instanceName`, as a
+    /// pipeline parses it) is resolved first; its failure is the chain's (``ChainError/syntax``
+    /// with the resolver's message, which names the argument and why).
     public func make(_ name: String, options: [String: String], instanceName: String? = nil, remap: [String: String] = [:],
                      location: ChainLocation? = nil) throws -> AnalyzerInstance {
-        guard let entry = entries[name] else {
+        let (name, instanceName) = splittingResolverName(name, instanceName: instanceName)
+        let resolved: Entry?
+        // A resolver's error names its argument (the file) and why: the message as it is.
+        do { resolved = try resolvedEntry(name) } catch let error as ChainError { throw error } catch {
+            throw ChainError.syntax(message: "\(error)", location: location)
+        }
+        guard let entry = resolved else {
             throw ChainError.unknownAnalyzer(name: name, suggestion: Spelling.closest(to: name, in: names), location: location)
         }
         let known = Set(entry.options.map(\.name))

@@ -225,9 +225,25 @@ public struct Chain: Sendable, Equatable {
         return Chain(name: decoded.name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent, nodes: nodes)
     }
 
+    /// The chain with each node a pipeline parsed as `PREFIX` with instance `ARGUMENT[:NAME]`
+    /// (`python:detect.py:left`, where `PREFIX` is a resolver's, ``AnalyzerResolver``) named
+    /// as analyzer `PREFIX:ARGUMENT` with instance `NAME` (none when not given).
+    public func resolvingAnalyzerNames(registry: AnalyzerRegistry) -> Chain {
+        var chain = self
+        for i in chain.nodes.indices {
+            (chain.nodes[i].analyzer, chain.nodes[i].instanceName) = registry.splittingResolverName(nodes[i].analyzer, instanceName: nodes[i].instanceName)
+        }
+        return chain
+    }
+
     /// Builds the analyzers and checks the wiring against `sourceStreams`. Every error carries
     /// the location of the analyzer it concerns.
     public func instantiate(registry: AnalyzerRegistry, sourceStreams: [StreamDescription]) throws -> [AnalyzerInstance] {
+        let chain = resolvingAnalyzerNames(registry: registry)
+        return try chain.instantiateResolved(registry: registry, sourceStreams: sourceStreams)
+    }
+
+    private func instantiateResolved(registry: AnalyzerRegistry, sourceStreams: [StreamDescription]) throws -> [AnalyzerInstance] {
         func make(_ node: Node) throws -> AnalyzerInstance {
             do {
                 return try registry.make(node.analyzer, options: node.options, instanceName: node.instanceName, remap: node.remap, location: node.location)

@@ -56,11 +56,12 @@ extension Chain {
     /// (``instantiate(registry:sourceStreams:)``), as the chain's own are. Every error is a
     /// ``ChainError/override(_:_:)`` naming the `--set` at fault.
     public func applying(_ overrides: [OptionOverride], registry: AnalyzerRegistry) throws(ChainError) -> Chain {
-        var chain = self
+        // `python:FILE:NAME` from a pipeline: the instance is NAME, for `--set NAME.option=…`.
+        var chain = resolvingAnalyzerNames(registry: registry)
         // Each node's overrides by option, to refuse one option set twice.
         var given: [Int: Set<String>] = [:]
         for o in overrides {
-            let index = try node(for: o)
+            let index = try chain.node(for: o)
             let node = chain.nodes[index]
             let key = OptionCoding.snakeCase(o.option)
             guard given[index, default: []].insert(key).inserted else {
@@ -73,7 +74,9 @@ extension Chain {
                 chain.nodes[index].remap = node.remap.filter { $0.key != o.option }
                 chain.nodes[index].remap[o.option] = String(o.value.dropFirst())
             } else {
-                if let entry = registry.entry(node.analyzer) {
+                // A resolver's analyzer (`python:FILE`) is asked for its options too; one that
+                // cannot say is refused, with why, when the chain is made.
+                if let entry = registry.entry(node.analyzer) ?? (try? registry.resolvedEntry(node.analyzer)) ?? nil {
                     let known = entry.options.map(\.name)
                     // A port named without `@`: say how to wire it.
                     if !known.contains(key), (entry.defaultInputs + entry.defaultOutputs).contains(where: { $0.name == o.option }) {

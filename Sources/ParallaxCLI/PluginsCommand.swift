@@ -10,17 +10,30 @@ struct PluginsCommand: ParsableCommand {
 
     @Argument(help: "An analyzer name to describe in full.")
     var name: String?
+    @OptionGroup var python: PythonOptions
 
-    func run() throws {
+    func run() throws { try python.applying { try runWithPlugins() } }
+
+    private func runWithPlugins() throws {
         let registry = ParallaxCLI.registry
         guard let name else {
             let width = registry.names.map(\.count).max() ?? 0
             for n in registry.names {
-                print("\(n.padding(toLength: width, withPad: " ", startingAt: 0))  \(registry.entry(n)!.summary)")
+                guard let entry = registry.entry(n) else { continue }
+                print("\(n.padding(toLength: width, withPad: " ", startingAt: 0))  \(entry.summary)")
+            }
+            for r in registry.resolverList {
+                let n = "\(r.prefix):\(r.argumentName)"
+                print("\(n.padding(toLength: width, withPad: " ", startingAt: 0))  \(r.summary)")
             }
             return
         }
-        guard let entry = registry.entry(name) else {
+        // `python:FILE.py`: the file is asked what it declares; its failure to say is bad input.
+        let resolved: AnalyzerRegistry.Entry?
+        do { resolved = try registry.resolvedEntry(name) } catch {
+            throw fail("\(error)", code: ExitCodes.badInput)
+        }
+        guard let entry = resolved else {
             let hint = Spelling.closest(to: name, in: registry.names).map { "; did you mean '\($0)'?" } ?? ""
             throw fail("unknown analyzer '\(name)'\(hint)", code: ExitCodes.badInput)
         }

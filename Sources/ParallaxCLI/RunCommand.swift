@@ -50,8 +50,11 @@ struct RunCommand: ParsableCommand {
     var quiet = false
     @OptionGroup var setOptions: OptionOverrideOptions
     @OptionGroup var input: InputOptions
+    @OptionGroup var python: PythonOptions
 
-    func run() throws {
+    func run() throws { try python.applying { try runWithPlugins() } }
+
+    private func runWithPlugins() throws {
         input.applyImageSizeLimit()
         guard let plyEncoding = PLYFile.Encoding(rawValue: ply) else {
             throw fail("--ply must be binary or ascii, got '\(ply)'", code: ExitCodes.badInput)

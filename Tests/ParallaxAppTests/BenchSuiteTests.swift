@@ -8,6 +8,24 @@ import Testing
 /// applied to the case's dataset (said in the progress), refused without a dataset or for a
 /// stream twice, and a case naming a stream its dataset lacks is that case's bad input.
 @Suite struct BenchSuiteTests {
+    /// `python:FILE` in a suite's pipeline is relative to the suite file, as its datasets are;
+    /// an absolute one, an instance name after it and the other analyzers stay as written.
+    @Test func aSuitesPythonFilesAreRelativeToIt() throws {
+        let folder = try TemporaryFolder.make("suite-python")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let suiteFile = folder.appendingPathComponent("suite.yaml")
+        try """
+            runs:
+              - name: py
+                dataset: data
+                chain: "klt camera=cam0 ! python:../py/a.py:left scale=2 ! python:/abs/b.py"
+                evaluate: none
+            """.write(to: suiteFile, atomically: true, encoding: .utf8)
+        let suite = try BenchSuite.load(suiteFile.path)
+        let a = folder.appendingPathComponent("../py/a.py").standardized.path
+        #expect(suite.runs[0].chain == "klt camera=cam0 ! python:\(a):left scale=2 ! python:/abs/b.py")
+    }
+
     @Test func aCaseCalibratesItsDatasetsStreams() throws {
         let folder = try TemporaryFolder.make("suite-calibration")
         defer { try? FileManager.default.removeItem(at: folder) }

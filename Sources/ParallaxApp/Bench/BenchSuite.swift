@@ -68,6 +68,20 @@ public struct BenchSuite {
         self.file = file
     }
 
+    /// `pipeline` with each `python:FILE` (`python:FILE:INSTANCE`) naming its file by `absolute`:
+    /// a suite's relative paths are relative to the suite file, as its datasets and chain files are.
+    static func resolvingPythonFiles(in pipeline: String, absolute: (String) -> String) -> String {
+        pipeline.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+            guard token.hasPrefix("python:") else { return String(token) }
+            var file = String(token.dropFirst("python:".count)), instance = ""
+            if let colon = file.lastIndex(of: ":"), !file[colon...].contains("/") {
+                instance = String(file[colon...])
+                file = String(file[..<colon])
+            }
+            return file.isEmpty ? String(token) : "python:" + absolute(file) + instance
+        }.joined(separator: " ")
+    }
+
     /// A suite of one run from the command line (`--chain`, `--dataset`, `--evaluate a,b`,
     /// `--set`s as `overrides`).
     public static func oneCase(chain: String, dataset: String, evaluate: String, groundTruth: String? = nil, overrides: [OptionOverride] = [],
@@ -198,7 +212,8 @@ public struct BenchSuite {
                 do { _ = try evaluations.make(e) } catch { throw refuse("run '\(entry.name)': \(error)", line: entry.line) }
             }
             var run = Run(name: entry.name, dataset: entry.dataset.map(absolute), simulate: entry.simulate?.resolvingPaths(against: base),
-                          chain: entry.chain.hasSuffix(".yaml") || entry.chain.hasSuffix(".yml") ? absolute(entry.chain) : entry.chain,
+                          chain: entry.chain.hasSuffix(".yaml") || entry.chain.hasSuffix(".yml") ? absolute(entry.chain)
+                            : Self.resolvingPythonFiles(in: entry.chain, absolute: absolute),
                           evaluate: entry.evaluate, line: entry.line)
             run.groundTruth = entry.groundtruth.map(absolute)
             run.calibrations = entry.calibration?.entries.map { stream, text, line in

@@ -59,7 +59,11 @@ struct BenchRunCommand: ParsableCommand {
         try recording.checkOutside(out: out)
     }
 
-    func run() throws {
+    @OptionGroup var python: PythonOptions
+
+    func run() throws { try python.applying { try runWithPlugins() } }
+
+    private func runWithPlugins() throws {
         input.applyImageSizeLimit()
         let spec: BenchSuite
         do {

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `parallax run` with a `python:` analyzer, as a process of its own: Ctrl-C stops the run as it
+/// stops any (exit 130, what was computed kept) and ends the worker, which lives in its own
+/// process group and so never sees the terminal's signal itself.
+@Suite struct RunCommandPythonTests {
+    static var hasPython: Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", "import numpy"]
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
+
+    /// The pids of the processes whose parent is `parent`.
+    static func children(of parent: Int32) -> [Int32] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { pid -> Int32? in
+            guard pid.allSatisfy(\.isNumber), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent ? Int32(pid) : nil
+        }
+    }
+
+    @Test(.enabled(if: RealExecutable.isBuilt && hasPython, "needs the built parallax and python3 with numpy"))
+    func anInterruptedRunEndsItsWorker() throws {
+        let folder = Paths.temporary("python-interrupt")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("slow.py")
+        try """
+        import time, parallax
+        class Slow(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.CAMERA)
+            out = parallax.Output("cam0/n", parallax.NUMBER)
+            def process(self, trigger, inputs):
+                time.sleep(1)
+                self.emit(self.out, 1)
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out"), partial = URL(fileURLWithPath: out.path + ".partial")
+        let package = Paths.root.appendingPathComponent("python").path
+        let run = try RealExecutable.start(["run", "python:\(file.path)", Paths.root.appendingPathComponent("datasets/euroc_v1_01_cut").path,
+                                            "--quiet", "--out", out.path], shellSetup: "export PYTHONPATH='\(package)'")
+        let pid = run.process.processIdentifier
+        // Under way once the worker runs (the one that described the file has ended by then).
+        RealExecutable.wait(upTo: 60) { FileManager.default.fileExists(atPath: partial.path) && !Self.children(of: pid).isEmpty }
+        let workers = Self.children(of: pid)
+        #expect(!workers.isEmpty, "no worker process under way")
+        Thread.sleep(forTimeInterval: 1.5)
+        guard run.interrupt(SIGINT, within: 30) else { Issue.record("the run did not stop after SIGINT"); return }
+        let message = run.finish()
+        #expect(run.process.terminationStatus == 128 + SIGINT, "\(message)")
+        #expect(message.contains("SIGINT: stopped; what was computed is in"))
+        for worker in workers {
+            #expect(kill(worker, 0) != 0, "worker \(worker) outlived its run")
+        }
+        #expect(FileManager.default.fileExists(atPath: partial.appendingPathComponent("run.json").path))
+    }
+}

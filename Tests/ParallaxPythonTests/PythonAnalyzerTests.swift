@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TestSupport
+import ParallaxApp
+import Parallax
+@testable import ParallaxPython
+
+/// `python:FILE.py` in runs: one worker per analyzer, its outputs in packet order, and its
+/// failures the run's — exit status, message with the traceback or the worker's status, what was
+/// written before kept, no worker left behind. Each run checks that every worker it started was reaped (``WorkerProcess/unreaped``).
+extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
+    let brightness = RepositoryPaths.root.appendingPathComponent("python/examples/brightness.py").path
+
+    /// Runs `chain` over the EuRoC cut into a fresh folder; returns the folder, the failure (if
+    /// the run failed) and the lines of events.jsonl (from DIR, or DIR.partial after a failure).
+    func run(_ chain: String, singleThread: Bool = false) throws -> (out: String, failure: AppFailure?, events: [Substring]) {
+        PythonTestSupport.prepare()
+        let scratch = try TemporaryFolder.make("python-run")
+        let out = scratch.appendingPathComponent("run").path
+        var settings = RunSession.Settings(chain: chain, dataset: PythonTestSupport.dataset, out: out)
+        settings.prefetch = !singleThread
+        let session = try RunSession(settings)
+        let finished = try session.run()
+        var failure: AppFailure?
+        do { try finished.commit() } catch { failure = error }
+        let folder = failure == nil ? out : out + ".partial"
+        let events = try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(FileManager.default.fileExists(atPath: folder + "/run.json"))
+        #expect(PythonTestSupport.unreaped(in: chain).isEmpty, "a worker outlived its run unreaped: \(PythonTestSupport.unreaped(in: chain))")
+        return (folder, failure, events)
+    }
+
+    @Test func theBrightnessExampleEmitsOneValuePerFrame() throws {
+        let (out, failure, events) = try run("klt camera=cam0 ! python:\(brightness)")
+        #expect(failure == nil)
+        let lines = events.filter { $0.contains("\"stream\":\"cam0/brightness\"") }
+        #expect(lines.count == 6)
+        #expect(lines.allSatisfy { $0.contains("\"producer\":\"brightness\"") })
+        // The run report times it like any analyzer.
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/run.json"))) as? [String: Any]
+        let timings = (json?["report"] as? [String: Any])?["analyzers"] as? [[String: Any]] ?? []
+        let timing = try #require(timings.first { $0["instance"] as? String == "brightness" })
+        #expect(timing["analyzer"] as? String == "python:\(brightness)" && timing["calls"] as? Int == 6)
+        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: out).deletingLastPathComponent().path)
+    }
+
+    @Test func threadedAndSingleThreadRunsWriteTheSameBytes() throws {
+        let chain = "klt camera=cam0 ! python:\(brightness) scale=0.5"
+        let a = try run(chain), b = try run(chain, singleThread: true)
+        #expect(a.failure == nil && b.failure == nil)
+        let first = try Data(contentsOf: URL(fileURLWithPath: a.out + "/events.jsonl"))
+        let second = try Data(contentsOf: URL(fileURLWithPath: b.out + "/events.jsonl"))
+        #expect(!first.isEmpty && first == second)
+    }
+
+    @Test func anExceptionFailsTheRunWithItsTracebackAndKeepsWhatWasEmitted() throws {
+        let folder = try TemporaryFolder.make("python-raise")
+        let file = try PythonTestSupport.write(PythonTestSupport.counter("""
+                if self.n == 3:
+                    raise ValueError("bad frame %d" % self.n)
+        """), as: "raises.py", in: folder)
+        let (_, failure, events) = try run("python:\(file)")
+        let f = try #require(failure)
+        #expect(f.status == .failed)
+        #expect(f.message.contains("ValueError: bad frame 3"))
+        #expect(f.message.contains("Traceback") && f.message.contains("raises.py\", line"))
+        #expect(events.filter { $0.contains("cam0/n") }.count == 2)
+    }
+
+    @Test func aKilledWorkerIsReportedWithItsSignal() throws {
+        let folder = try TemporaryFolder.make("python-kill")
+        let file = try PythonTestSupport.write(PythonTestSupport.counter("""
+                if self.n == 2:
+                    os.kill(os.getpid(), signal.SIGKILL)
+        """), as: "killed.py", in: folder)
+        let (_, failure, events) = try run("python:\(file)")
+        let f = try #require(failure)
+        #expect(f.status == .failed)
+        #expect(f.message.contains("killed by signal 9 (SIGKILL)") && f.message.contains("killed.py"))
+        #expect(events.filter { $0.contains("cam0/n") }.count == 1)
+    }
+
+    @Test func aWorkerThatExitsIsReportedWithItsStatus() throws {
+        let folder = try TemporaryFolder.make("python-exit")
+        let file = try PythonTestSupport.write(PythonTestSupport.counter("""
+                if self.n == 4:
+                    os._exit(7)
+        """), as: "exits.py", in: folder)
+        let (_, failure, events) = try run("python:\(file)")
+        let f = try #require(failure)
+        #expect(f.status == .failed && f.message.contains("exited with status 7"))
+        #expect(events.filter { $0.contains("cam0/n") }.count == 3)
+    }
+
+    @Test func aHangPastTheTimeoutKillsTheWorker() throws {
+        let folder = try TemporaryFolder.make("python-hang")
+        let file = try PythonTestSupport.write(PythonTestSupport.counter("""
+                if self.n == 2:
+                    time.sleep(3600)
+        """), as: "hangs.py", in: folder)
+        let (_, failure, events) = try run("python:\(file) timeout=0.5")
+        let f = try #require(failure)
+        #expect(f.status == .failed)
+        #expect(f.message.contains("did not answer process within 0.5 s") && f.message.contains("killed"))
+        #expect(events.filter { $0.contains("cam0/n") }.count == 1)
+    }
+
+    @Test func aFileThatDoesNotImportIsBadInputNamingTheFile() throws {
+        PythonTestSupport.prepare()
+        let folder = try TemporaryFolder.make("python-import")
+        let file = try PythonTestSupport.write("import parallax\nimport no_such_module_xyz\n", as: "broken.py", in: folder)
+        let syntax = try PythonTestSupport.write("import parallax\ndef (:\n", as: "syntax.py", in: folder)
+        let none = try PythonTestSupport.write("import parallax\nx = 1\n", as: "none.py", in: folder)
+        let out = folder.appendingPathComponent("out").path
+        for (path, expected) in [(file, "ModuleNotFoundError: No module named 'no_such_module_xyz'"), (syntax, "SyntaxError"),
+                                 (none, "declares no subclass of parallax.Analyzer"),
+                                 (folder.appendingPathComponent("missing.py").path, "no such file")] {
+            #expect { _ = try RunSession(RunSession.Settings(chain: "python:\(path)", dataset: PythonTestSupport.dataset, out: out)) } throws: { error in
+                guard let f = error as? AppFailure else { return false }
+                return f.status == .badInput && f.message.contains("python:\(path)") && f.message.contains(expected)
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: out + ".partial"))
+        for path in [file, syntax, none] { #expect(WorkerProcess.unreaped.pids(of: path).isEmpty) }
+    }
+
+    @Test func optionsAreCheckedAsDeclared() throws {
+        PythonTestSupport.prepare()
+        let folder = try TemporaryFolder.make("python-options")
+        let out = folder.appendingPathComponent("out").path
+        for (options, expected) in [("scale=1000", "must be in 0…100"), ("scale=x", "must be a finite number"), ("scael=2", "did you mean 'scale'"),
+                                    ("timeout=0", "timeout")] {
+            #expect { _ = try RunSession(RunSession.Settings(chain: "python:\(brightness) \(options)", dataset: PythonTestSupport.dataset, out: out)) } throws: { error in
+                guard let f = error as? AppFailure else { return false }
+                return f.status == .badInput && f.message.contains(expected)
+            }
+        }
+    }
+
+    /// The worker gets fds 0–3 and nothing else of Parallax's: no output file, lock or other
+    /// worker's socket stays open in a process Parallax does not control.
+    @Test func aWorkerHoldsNoneOfParallaxsFiles() throws {
+        let folder = try TemporaryFolder.make("python-fds")
+        let file = try PythonTestSupport.write("""
+        import os, parallax
+        class Fds(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.CAMERA)
+            out = parallax.Output("py/fds", parallax.JSON)
+            def process(self, trigger, inputs):
+                self.emit(self.out, sorted(os.readlink("/proc/self/fd/" + n) for n in os.listdir("/proc/self/fd") if os.path.exists("/proc/self/fd/" + n)))
+        """, as: "fds.py", in: folder)
+        // A second worker beside it: its socket must not reach the first.
+        let (out, failure, events) = try run("python:\(file) ! python:\(brightness)")
+        #expect(failure == nil)
+        let lines = events.filter { $0.contains("\"stream\":\"py/fds\"") }
+        #expect(lines.count == 6)
+        let parent = URL(fileURLWithPath: out).deletingLastPathComponent().path
+        #expect(lines.allSatisfy { !$0.contains(parent) && !$0.contains(".partial") }, "\(lines.first ?? "")")
+        #expect(lines.allSatisfy { $0.components(separatedBy: "socket:").count - 1 <= 1 }, "\(lines.first ?? "")")
+    }
+} }

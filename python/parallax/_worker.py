@@ -1,0 +1,263 @@
+"""The worker process behind `python:FILE.py`: started by Parallax as
+`python3 -c 'from parallax._worker import main; main()' FILE FD`, it speaks protocol version 1
+(see `_protocol`) on the socket FD, hosting the one `parallax.Analyzer` subclass of FILE.
+
+It answers HELLO first, then DESCRIBE, OPEN, PROCESS (once per trigger, in the bus's order)
+and CLOSE; an exception becomes an ERROR frame with its traceback, never a silent answer.
+It exits when CLOSE is done or the socket closes (Parallax ended or died).
+"""
+import importlib.util
+import mmap
+import os
+import signal
+import sys
+import traceback
+
+import numpy as np
+
+from . import _protocol as P
+from .analyzer import (Analyzer, Frame, Depth, IMU, PoseSample, Item, CAMERA, DEPTH, IMU_SAMPLES, POSE, NUMBER,
+                       BETWEEN, BETWEEN_FIRST_AFTER)
+
+_DTYPES = {"uint8": np.uint8, "uint16": np.uint16, "float32": np.float32}
+
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _user_traceback(e):
+    """The traceback from the first frame of the user's code on (the worker's own frames and
+    importlib's are left out: they say nothing about the analyzer)."""
+    tb = e.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not (name.startswith("<frozen") or os.path.dirname(os.path.abspath(name)) == _HERE):
+            break
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(e), e, tb))
+
+
+class _Failure(Exception):
+    def __init__(self, kind, message, tb=""):
+        super().__init__(message)
+        self.kind, self.message, self.tb = kind, message, tb
+
+
+def _load(path):
+    """The Analyzer subclass FILE declares; _Failure('import' | 'no-analyzer') otherwise."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    modname = "parallax_user_" + "".join(c if c.isalnum() else "_" for c in stem)
+    try:
+        spec = importlib.util.spec_from_file_location(modname, path)
+        if spec is None or spec.loader is None:
+            raise ImportError("not a Python source file")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[modname] = module
+        spec.loader.exec_module(module)
+    except BaseException as e:  # SyntaxError, ImportError, anything the module raises
+        raise _Failure("import", "%s: %s" % (type(e).__name__, e), _user_traceback(e))
+    found = [v for v in vars(module).values()
+             if isinstance(v, type) and issubclass(v, Analyzer) and v is not Analyzer and v.__module__ == modname]
+    if not found:
+        raise _Failure("no-analyzer", "declares no subclass of parallax.Analyzer")
+    if len(found) > 1:
+        raise _Failure("no-analyzer", "declares %d subclasses of parallax.Analyzer (%s); declare one per file"
+                       % (len(found), ", ".join(c.__name__ for c in found)))
+    return found[0]
+
+
+class _Shared:
+    """The shared-memory file Parallax writes images into (kept open: Parallax unlinks it)."""
+
+    def __init__(self, path):
+        self.fd = os.open(path, os.O_RDONLY)
+        self.map, self.size = None, 0
+
+    def view(self, size):
+        if size > self.size:
+            self.map = mmap.mmap(self.fd, size, prot=mmap.PROT_READ)  # the old map lives on in arrays that use it
+            self.size = size
+        return self.map
+
+
+class Worker:
+    def __init__(self, path, fd):
+        self.path, self.fd = path, fd
+        self.cls = None
+        self.analyzer = None
+        self.shared = None
+        self.ports = {}
+        self.calibrations = {}
+
+    def send(self, kind, header, blob=b""):
+        P.write_frame(self.fd, kind, header, blob)
+
+    def run(self):
+        self.send(P.HELLO, {"protocol": P.PROTOCOL_VERSION, "python": sys.version.split()[0], "numpy": np.__version__})
+        while True:
+            frame = P.read_frame(self.fd)
+            if frame is None:
+                return 0
+            kind, header, _ = frame
+            try:
+                if kind == P.DESCRIBE:
+                    self.cls = self.cls or _load(self.path)
+                    self.send(P.DESCRIPTION, self.cls.describe())
+                elif kind == P.OPEN:
+                    self.open(header)
+                elif kind == P.PROCESS:
+                    self.process(header)
+                elif kind == P.CLOSE:
+                    self.call(lambda: self.analyzer.close(), None)
+                    return 0
+                else:
+                    raise _Failure("protocol", "unexpected frame kind %d" % kind)
+            except _Failure as f:
+                self.send(P.ERROR, {"kind": f.kind, "message": f.message, "traceback": f.tb})
+
+    def open(self, header):
+        self.cls = self.cls or _load(self.path)
+        inputs, outputs, options = self.cls._declarations()
+        self.ports = {p.name: p for p in inputs}
+        self.calibrations = header.get("calibrations", {})
+        if header.get("shm"):
+            self.shared = _Shared(header["shm"])
+        try:
+            analyzer = self.cls.__new__(self.cls)
+            analyzer._emitted, analyzer._warnings, analyzer._notes, analyzer._now = [], [], [], None
+            values = header.get("options", {})
+            for o in options:
+                value = values.get(o.name, o.default)
+                setattr(analyzer, o.name, float(value) if o.type == "float" else value)
+            analyzer.instance_name = header.get("instance", "")
+            analyzer.streams = header.get("streams", {})
+            init = getattr(self.cls, "__init__")
+            if init is not object.__init__ and init is not Analyzer.__init__:
+                analyzer.__init__()
+        except BaseException as e:
+            raise _Failure("exception", "%s: %s" % (type(e).__name__, e), _user_traceback(e))
+        self.analyzer = analyzer
+        self.call(lambda: analyzer.open(), None)
+
+    def call(self, body, now):
+        a = self.analyzer
+        a._emitted, a._warnings, a._notes, a._now = [], [], [], now
+        blobs = []
+        try:
+            body()
+            emits = [self.encode(port, t, value, blobs) for port, t, value in a._emitted]
+            header = {"emits": emits, "warnings": a._warnings, "notes": a._notes}
+            blob = b"".join(blobs)
+            self.send(P.RESULT, header, blob)
+        except _Failure:
+            raise
+        except BaseException as e:
+            if isinstance(e, (SystemExit, KeyboardInterrupt)):
+                message = "%s" % type(e).__name__
+            else:
+                message = "%s: %s" % (type(e).__name__, e)
+            raise _Failure("exception", message, _user_traceback(e))
+
+    @staticmethod
+    def encode(port, t, value, blobs):
+        out = {"port": port.name, "t": t}
+        if port.type == NUMBER:
+            v = float(value)
+            if not np.isfinite(v):
+                raise ValueError("emit on %r: %r is not a finite number" % (port.name, v))
+            out["value"] = v
+        elif port.type == POSE:
+            if isinstance(value, PoseSample):
+                m, cov, state = value.matrix, value.covariance, value.state
+            elif isinstance(value, dict):
+                m, cov, state = value["matrix"], value.get("covariance"), value.get("state", "normal")
+            else:
+                m, cov, state = value, None, "normal"
+            m = np.asarray(m, dtype=np.float64)
+            if m.shape != (4, 4):
+                raise ValueError("emit on %r: a pose is a 4×4 matrix, got shape %s" % (port.name, m.shape))
+            out["matrix"] = [float(x) for x in m.reshape(-1)]
+            if cov is not None:
+                c = np.asarray(cov, dtype=np.float64)
+                if c.shape != (6, 6):
+                    raise ValueError("emit on %r: a pose covariance is 6×6, got shape %s" % (port.name, c.shape))
+                out["covariance"] = [float(x) for x in c.reshape(-1)]
+            out["state"] = state
+        elif port.type == DEPTH:
+            kind = "depth"
+            if isinstance(value, Depth):
+                value, kind = value.values, value.kind
+            d = np.ascontiguousarray(value, dtype=np.float32)
+            if d.ndim != 2:
+                raise ValueError("emit on %r: a depth map is H×W, got shape %s" % (port.name, d.shape))
+            offset = sum(len(b) for b in blobs)
+            data = d.tobytes()
+            blobs.append(data)
+            out.update({"blob": [offset, len(data)], "shape": list(d.shape), "kind": kind})
+        else:
+            out["value"] = value
+        return out
+
+    # --- inputs ---
+
+    def item(self, port, raw, size):
+        t, stream = raw["t"], port.stream
+        if port.type in (CAMERA, DEPTH):
+            offset, nbytes = raw["shm"]
+            dtype = _DTYPES[raw["dtype"]]
+            shape = tuple(raw["shape"])
+            if self.shared is None or offset + nbytes > size:
+                raise _Failure("protocol", "image outside the shared memory")
+            array = np.frombuffer(self.shared.view(size), dtype=dtype, count=nbytes // np.dtype(dtype).itemsize,
+                                  offset=offset).reshape(shape)
+            calib = self.calibrations.get(port.name)
+            if port.type == CAMERA:
+                return Frame(t, stream, array, calib, raw.get("exposure"))
+            return Depth(t, stream, array, raw.get("kind", "depth"), calib)
+        if port.type == IMU_SAMPLES:
+            return IMU(t, stream, np.asarray(raw["gyro"], dtype=np.float64), np.asarray(raw["accel"], dtype=np.float64))
+        if port.type == POSE:
+            cov = raw.get("covariance")
+            return PoseSample(t, stream, np.asarray(raw["matrix"], dtype=np.float64).reshape(4, 4),
+                              None if cov is None else np.asarray(cov, dtype=np.float64).reshape(6, 6), raw.get("state", "normal"))
+        return Item(t, stream, raw.get("value"))
+
+    def process(self, header):
+        size = header.get("shm_size", 0)
+        trigger, inputs = None, {}
+        for name, port in self.ports.items():
+            raw = header["inputs"].get(name)
+            if port.policy in (BETWEEN, BETWEEN_FIRST_AFTER):
+                raws = raw or []
+                if port.type == IMU_SAMPLES:
+                    value = IMU(np.asarray([r["t"] for r in raws], dtype=np.int64), port.stream,
+                                np.asarray([r["gyro"] for r in raws], dtype=np.float64).reshape(-1, 3),
+                                np.asarray([r["accel"] for r in raws], dtype=np.float64).reshape(-1, 3))
+                else:
+                    value = [self.item(port, r, size) for r in raws]
+            else:
+                value = None if raw is None else self.item(port, raw, size)
+            inputs[name] = value
+            if name == header["trigger"]:
+                trigger = value
+        t = header["t"]
+        self.call(lambda: self.analyzer.process(trigger, inputs), t)
+
+
+def main():
+    # Ctrl-C is Parallax's to handle: it closes the worker, which must not die of it first.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    path, fd = sys.argv[1], int(sys.argv[2])
+    # What the analyzer prints goes to stderr: stdout is Parallax's.
+    sys.stdout = sys.stderr
+    try:
+        code = Worker(path, fd).run()
+    except (BrokenPipeError, ConnectionResetError):
+        code = 0
+    except P.ProtocolError as e:
+        sys.stderr.write("parallax worker: %s\n" % e)
+        code = 3
+    os._exit(code)
