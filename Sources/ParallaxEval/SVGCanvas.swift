@@ -1,7 +1,7 @@
 import Foundation
 
-/// A plotting area of ``SVGPlot``: data bounds, their mapping to pixels, axes with five ticks,
-/// title and labels. Numbers are written with fixed formatting, so plots are byte-identical
+/// A plotting area of ``SVGPlot``: data bounds widened to round ticks (1, 2 or 5 × 10ⁿ, four to
+/// ten of them), their mapping to pixels, axes, title and labels. Numbers are written with fixed formatting, so plots are byte-identical
 /// for identical data.
 struct SVGCanvas {
     let width = 640.0, height = 480.0, margin = 60.0
@@ -9,6 +9,27 @@ struct SVGCanvas {
     let rightMargin: Double
     private(set) var minX: Double, maxX: Double, minY: Double, maxY: Double
     private var sx = 1.0, sy = 1.0
+    /// Distance between ticks on each axis (data units).
+    private var xStep = 1.0, yStep = 1.0
+
+    /// A round step (1, 2 or 5 × 10ⁿ) giving about four intervals over `span`.
+    static func tickStep(_ span: Double) -> Double {
+        let raw = span / 4
+        let magnitude = pow(10, floor(log10(raw)))
+        let r = raw / magnitude
+        return (r < 1.5 ? 1 : r < 3 ? 2 : r < 7 ? 5 : 10) * magnitude
+    }
+
+    /// The ticks from `low` to `high` (multiples of `step`) and their labels with as many decimals as the step needs.
+    static func ticks(_ low: Double, _ high: Double, step: Double) -> [(value: Double, label: String)] {
+        let decimals = max(0, Int(-floor(log10(step) + 1e-9)))
+        let count = Int(((high - low) / step).rounded())
+        return (0...max(0, min(count, 20))).map { k in
+            let v = low + Double(k) * step
+            let label = String(format: "%.\(decimals)f", abs(v) < step * 1e-6 ? 0 : v)
+            return (v, label)
+        }
+    }
 
     /// Bounds of the finite points (a flat range is widened to 1), optionally with equal scales.
     /// `including` adds points the axes must span without drawing them (a fixed 0…1 range).
@@ -20,6 +41,10 @@ struct SVGCanvas {
         if includeZeroY { minY = min(minY, 0) }
         if maxX - minX < 1e-12 { maxX = minX + 1 }
         if maxY - minY < 1e-12 { maxY = minY + 1 }
+        xStep = Self.tickStep(maxX - minX)
+        yStep = Self.tickStep(maxY - minY)
+        (minX, maxX) = (floor(minX / xStep) * xStep, ceil(maxX / xStep) * xStep)
+        (minY, maxY) = (floor(minY / yStep) * yStep, ceil(maxY / yStep) * yStep)
         sx = (width - margin - rightMargin) / (maxX - minX)
         sy = (height - 2 * margin) / (maxY - minY)
         if equalAspect { let s = min(sx, sy); sx = s; sy = s }
@@ -38,10 +63,11 @@ struct SVGCanvas {
         svg += "<text x=\"\(f(width / 2))\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">\(SVGPlot.escape(title))</text>\n"
         svg += "<line x1=\"\(f(margin))\" y1=\"\(f(height - margin))\" x2=\"\(f(width - rightMargin))\" y2=\"\(f(height - margin))\" stroke=\"black\"/>\n"
         svg += "<line x1=\"\(f(margin))\" y1=\"\(f(margin))\" x2=\"\(f(margin))\" y2=\"\(f(height - margin))\" stroke=\"black\"/>\n"
-        for k in 0...4 {
-            let x = minX + (maxX - minX) * Double(k) / 4, y = minY + (maxY - minY) * Double(k) / 4
-            svg += "<text x=\"\(f(px(x)))\" y=\"\(f(height - margin + 16))\" text-anchor=\"middle\">\(String(format: "%.3g", x))</text>\n"
-            svg += "<text x=\"\(f(margin - 6))\" y=\"\(f(py(y) + 4))\" text-anchor=\"end\">\(String(format: "%.3g", y))</text>\n"
+        for (x, label) in Self.ticks(minX, maxX, step: xStep) {
+            svg += "<text x=\"\(f(px(x)))\" y=\"\(f(height - margin + 16))\" text-anchor=\"middle\">\(label)</text>\n"
+        }
+        for (y, label) in Self.ticks(minY, maxY, step: yStep) {
+            svg += "<text x=\"\(f(margin - 6))\" y=\"\(f(py(y) + 4))\" text-anchor=\"end\">\(label)</text>\n"
             svg += "<line x1=\"\(f(margin))\" y1=\"\(f(py(y)))\" x2=\"\(f(width - rightMargin))\" y2=\"\(f(py(y)))\" stroke=\"#e5e5e5\"/>\n"
         }
         svg += "<text x=\"\(f(width / 2))\" y=\"\(f(height - 16))\" text-anchor=\"middle\">\(SVGPlot.escape(xLabel))</text>\n"

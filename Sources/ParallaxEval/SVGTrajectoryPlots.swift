@@ -29,11 +29,33 @@ extension SVGPlot {
     }
 
     /// Roll, pitch and yaw (deg, Z-Y-X: yaw about the world's z, then pitch, then roll) of the
-    /// aligned estimate and the reference against time (s).
+    /// aligned estimate and the reference against time (s), unwrapped: an angle crossing ±180°
+    /// goes on past it instead of jumping across the plot, and the estimate's angle is drawn on
+    /// the turn nearest the reference's.
     public static func attitudeAxes(times: [Double], reference: [SO3], estimate: [SO3], title: String) -> String {
-        plot(axisSeries(times: times, names: ["roll", "pitch", "yaw"], reference: reference.map(rollPitchYawDegrees),
-                        estimate: estimate.map(rollPitchYawDegrees)),
-             title: title, xLabel: "time (s)", yLabel: "attitude (deg)")
+        let (truth, estimated) = unwrappedDegrees(reference: reference.map(rollPitchYawDegrees), estimate: estimate.map(rollPitchYawDegrees))
+        return plot(axisSeries(times: times, names: ["roll", "pitch", "yaw"], reference: truth, estimate: estimated),
+                    title: title, xLabel: "time (s)", yLabel: "attitude (deg)")
+    }
+
+    /// Each angle (deg) of `reference` made continuous over time (a step of more than 180° is
+    /// taken the short way round), and each of `estimate` moved by whole turns next to the
+    /// reference's at the same index.
+    static func unwrappedDegrees(reference: [[Double]], estimate: [[Double]]) -> ([[Double]], [[Double]]) {
+        var truth = reference
+        for i in truth.indices.dropFirst() {
+            for k in truth[i].indices {
+                let previous = truth[i - 1][k]
+                truth[i][k] += 360 * ((previous - truth[i][k]) / 360).rounded()
+            }
+        }
+        let estimated = estimate.indices.map { i in
+            estimate[i].indices.map { k in
+                let near = i < truth.count ? truth[i][k] : estimate[i][k]
+                return estimate[i][k] + 360 * ((near - estimate[i][k]) / 360).rounded()
+            }
+        }
+        return (truth, estimated)
     }
 
     /// `R = Rz(yaw)·Ry(pitch)·Rx(roll)`, in degrees.

@@ -50,7 +50,9 @@ struct PythonAnalyzer: Analyzer {
 
     mutating func open(context: inout AnalyzerContext) throws {
         let memory = try SharedImageMemory(label: context.instanceName)
-        let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: timeout)
+        // Starting the interpreter and opening (imports, a model loading) may take the default's
+        // time even under a short per-call `timeout`, which holds from the first packet on.
+        let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: max(timeout, PythonAnalyzerDescription.defaultTimeout))
         self.memory = memory
         self.session = session
         var calibrations: [String] = [], streams: [String] = []
@@ -75,6 +77,7 @@ struct PythonAnalyzer: Analyzer {
             + "\"calibrations\":{\(calibrations.joined(separator: ","))},\"streams\":{\(streams.joined(separator: ","))}}"
         defer { memory.unlink() }
         let (result, blob) = try session.result(.open, header: header, during: "open")
+        session.process.timeout = timeout
         try apply(result, blob: blob, context: &context)
     }
 

@@ -76,7 +76,7 @@ struct PythonAnalyzerDescription: Decodable, Sendable, Equatable {
             let type = ["bool": "true or false", "int": "integer", "float": "number", "str": "text"][o.type] ?? o.type
             return AnalyzerRegistry.OptionInfo(name: o.name, defaultValue: o.default.jsonText, documentation: o.doc, type: type, range: range, choices: o.choices)
         } + [AnalyzerRegistry.OptionInfo(name: "timeout", defaultValue: JSONText.number(Self.defaultTimeout),
-                                         documentation: "seconds one call to the Python worker may take before it is killed and the run fails (s)",
+                                         documentation: "seconds one call of the Python worker (process, close) may take before it is killed and the run fails; starting and opening it may take 30 s or this, the longer (s)",
                                          type: "number", range: "0.001…86400", choices: nil)]
     }
 

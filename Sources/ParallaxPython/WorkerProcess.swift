@@ -17,8 +17,9 @@ final class WorkerProcess {
     let file: String
     /// The interpreter it runs.
     let interpreter: String
-    /// How long one answer may take (s).
-    let timeout: Double
+    /// How long one answer may take (s); the analyzer shortens it to its `timeout` option once
+    /// the worker has started and opened.
+    var timeout: Double
     private(set) var pid: pid_t
     private var socket: Int32
     /// The exit status once reaped.

@@ -11,8 +11,8 @@ import ParallaxMath
     @Test func aPlotSpansThePointsItIsGiven() {
         let series = SVGPlot.Series(label: "a", color: "#000", points: [(0.2, 0.4), (0.6, 0.8)])
         let square = SVGPlot.plot([series], title: "t", xLabel: "x", yLabel: "y", spanning: [(0, 0), (1, 1)])
-        #expect(square.contains(">0</text>") && square.contains(">1</text>") && square.contains(">0.25</text>"))
-        #expect(!SVGPlot.plot([series], title: "t", xLabel: "x", yLabel: "y").contains(">1</text>"))
+        #expect(square.contains(">0.0</text>") && square.contains(">1.0</text>") && square.contains(">0.2</text>"))
+        #expect(!SVGPlot.plot([series], title: "t", xLabel: "x", yLabel: "y").contains(">1.0</text>"))
     }
 
     @Test func errorOverTimeDrawsMeanMedianAndRMSE() {
@@ -60,5 +60,25 @@ import ParallaxMath
         let r = SO3.exp(Vector3(0, 0, yaw)) * SO3.exp(Vector3(0, pitch, 0)) * SO3.exp(Vector3(roll, 0, 0))
         let angles = SVGPlot.rollPitchYawDegrees(r)
         for (a, b) in zip(angles, [roll, pitch, yaw]) { #expect(abs(a - b * 180 / .pi) < 1e-9) }
+    }
+
+    /// An angle crossing ±180° goes on past it (no jump across the plot), and the estimate is
+    /// drawn on the turn nearest the reference's.
+    @Test func attitudeAnglesAreUnwrappedAndTheEstimateFollowsTheReference() {
+        let reference = [[179.0, 0, -170], [-179, 0, 175], [-170, 0, 170]]
+        let estimate = [[-179.5, 0, 190], [179.0, 0, -185], [-171, 0, -190]]
+        let (truth, estimated) = SVGPlot.unwrappedDegrees(reference: reference, estimate: estimate)
+        #expect(truth.map { $0[0] } == [179, 181, 190] && truth.map { $0[2] } == [-170, -185, -190])
+        #expect(estimated.map { $0[0] } == [180.5, 179, 189] && estimated.map { $0[2] } == [-170, -185, -190])
+    }
+
+    /// Ticks fall on round values (1, 2 or 5 × 10ⁿ) with the decimals they need, the axes
+    /// widened to hold them.
+    @Test func ticksAreRoundNumbers() {
+        #expect(SVGCanvas.tickStep(0.0124) == 0.005 && SVGCanvas.tickStep(0.0084) == 0.002 && SVGCanvas.tickStep(19) == 5 && SVGCanvas.tickStep(360) == 100)
+        #expect(SVGCanvas.ticks(-0.004, 0.006, step: 0.002).map(\.label) == ["-0.004", "-0.002", "0.000", "0.002", "0.004", "0.006"])
+        let svg = SVGPlot.positionAxes(times: [0, 19.1], reference: [Vector3(4.52, -1.9, 0.3), Vector3(5.01, -1.45, 0.9)],
+                                       estimate: [Vector3(4.52, -1.9, 0.3), Vector3(5.01, -1.45, 0.9)], title: "p")
+        #expect(svg.contains(">20</text>") && svg.contains(">0</text>") && !svg.contains(">19.1</text>"))
     }
 }
