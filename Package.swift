@@ -211,7 +211,7 @@ let package = Package(
         // The application as a library: runs, the bench, scenarios, the format sweep.
         .target(
             name: "ParallaxApp",
-            dependencies: ["Parallax", "ParallaxFiles", "ParallaxFetch", "ParallaxResults", "ParallaxCodecs", "ParallaxDatasets", "ParallaxGeometry", "ParallaxOutputs", "ParallaxVision"],
+            dependencies: ["Parallax", "ParallaxFiles", "ParallaxFetch", "ParallaxResults", "ParallaxCodecs", "ParallaxDatasets", "ParallaxGeometry", "ParallaxOutputs", "ParallaxVision", "ParallaxPython"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -60,4 +60,8 @@ public struct AnalyzerInput: Sendable {
 
     /// Timestamps of the packets of any ``SyncPolicy/between`` input (payload-agnostic).
     public func betweenTimestamps(_ stream: String) -> [Timestamp] { (between[stream] ?? []).map(\.timestamp) }
+
+    /// The timestamp of the packet joined from `stream` (a ``SyncPolicy/latest(tolerance:)`` or
+    /// ``SyncPolicy/nearest(tolerance:)`` input) whatever its type; `nil` when none was joined.
+    public func joinedTimestamp(_ stream: String) -> Timestamp? { joined[stream]?.timestamp }
 }

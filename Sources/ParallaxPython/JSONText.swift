@@ -42,6 +42,7 @@ enum JSONText {
         case .null: out += "null"
         case let .bool(b): out += b ? "true" : "false"
         case let .number(d): out += number(d)
+        case let .integer(i): out += String(i)
         case let .string(s): out += quoted(s)
         case let .array(items):
             out += "["

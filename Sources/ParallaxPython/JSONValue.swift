@@ -9,6 +9,9 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
     case number(Double)
+    /// An integer beyond ±2⁵³, where a `Double` would round it (a nanosecond timestamp), kept
+    /// exact; integers beyond ±2⁶³ are numbers.
+    case integer(Int64)
     case string(String)
     case array([JSONValue])
     /// Key–value pairs in order.
@@ -19,6 +22,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
         case let (.number(x), .number(y)): return x == y
+        case let (.integer(x), .integer(y)): return x == y
         case let (.string(x), .string(y)): return x == y
         case let (.array(x), .array(y)): return x == y
         case let (.object(x), .object(y)): return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
@@ -46,6 +50,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
             let single = try decoder.singleValueContainer()
             if single.decodeNil() { self = .null }
             else if let b = try? single.decode(Bool.self) { self = .bool(b) }
+            else if let i = try? single.decode(Int64.self), i.magnitude > 1 << 53 { self = .integer(i) }
             else if let d = try? single.decode(Double.self) { self = .number(d) }
             else { self = .string(try single.decode(String.self)) }
         }
@@ -62,6 +67,9 @@ public enum JSONValue: Sendable, Equatable, Codable {
         case let .number(d):
             var c = encoder.singleValueContainer()
             try c.encode(d)
+        case let .integer(i):
+            var c = encoder.singleValueContainer()
+            try c.encode(i)
         case let .string(s):
             var c = encoder.singleValueContainer()
             try c.encode(s)

@@ -50,9 +50,9 @@ struct PythonAnalyzer: Analyzer {
 
     mutating func open(context: inout AnalyzerContext) throws {
         let memory = try SharedImageMemory(label: context.instanceName)
-        // Starting the interpreter and opening (imports, a model loading) may take the default's
+        // Starting the interpreter and opening (imports, a model loading) may take the start's
         // time even under a short per-call `timeout`, which holds from the first packet on.
-        let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: max(timeout, PythonAnalyzerDescription.defaultTimeout))
+        let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: max(timeout, PythonAnalyzerDescription.startTimeout))
         self.memory = memory
         self.session = session
         var calibrations: [String] = [], streams: [String] = []
@@ -142,8 +142,11 @@ struct PythonAnalyzer: Analyzer {
             func send<P: Sendable>(_ payload: P) { context.emit(payload, on: OutputPort<P>(stream), at: t) }
             switch kind {
             case .number:
-                guard case let .number(d)? = e.value else { throw bad(e, "a number") }
-                send(d)
+                switch e.value {
+                case let .number(d)?: send(d)
+                case let .integer(i)?: send(Double(i))
+                default: throw bad(e, "a number")
+                }
             case .json:
                 send(e.value ?? .null)
             case .pose:

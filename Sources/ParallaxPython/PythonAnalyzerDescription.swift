@@ -38,6 +38,10 @@ struct PythonAnalyzerDescription: Decodable, Sendable, Equatable {
     static let reservedOptions = ["timeout"]
     /// The default answer timeout (s): generous for a slow first call (a model loading).
     static let defaultTimeout = 30.0
+    /// How long starting a worker (interpreter, imports), describing the file and opening the
+    /// analyzer may take (s), whatever `timeout` says: importing a large library from a cold
+    /// disk takes tens of seconds.
+    static let startTimeout = 120.0
 
     /// The declared ports as the bus sees them; throws naming the port when one has a type or
     /// policy Parallax does not know.
@@ -76,7 +80,7 @@ struct PythonAnalyzerDescription: Decodable, Sendable, Equatable {
             let type = ["bool": "true or false", "int": "integer", "float": "number", "str": "text"][o.type] ?? o.type
             return AnalyzerRegistry.OptionInfo(name: o.name, defaultValue: o.default.jsonText, documentation: o.doc, type: type, range: range, choices: o.choices)
         } + [AnalyzerRegistry.OptionInfo(name: "timeout", defaultValue: JSONText.number(Self.defaultTimeout),
-                                         documentation: "seconds one call of the Python worker (process, close) may take before it is killed and the run fails; starting and opening it may take 30 s or this, the longer (s)",
+                                         documentation: "seconds one call of the Python worker (process, close) may take before it is killed and the run fails; starting and opening it may take 120 s or this, the longer (s)",
                                          type: "number", range: "0.001…86400", choices: nil)]
     }
 

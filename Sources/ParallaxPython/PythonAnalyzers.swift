@@ -27,7 +27,7 @@ public enum PythonAnalyzers {
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue else {
             throw .declaration(file: file, message: "no such file")
         }
-        let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: PythonAnalyzerDescription.defaultTimeout)
+        let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: PythonAnalyzerDescription.startTimeout)
         defer { session.finish() }
         let frame = try session.ask(.describe, header: "{}", expecting: .description, during: "describe")
         let declaration: PythonAnalyzerDescription

@@ -46,7 +46,7 @@ enum PythonPayloadKind: String, Sendable, CaseIterable {
             switch policy {
             case .each: return input.triggerStream == stream ? [(input.timestamp, 0 as Int)] : []
             case .between: return input.betweenTimestamps(stream).map { ($0, 0 as Int) }
-            case .latest, .nearest: return []
+            case .latest, .nearest: return input.joinedTimestamp(stream).map { [($0, 0 as Int)] } ?? []
             }
         }
     }

@@ -22,6 +22,8 @@ public enum PythonWorkerError: Error, Equatable, Sendable, CustomStringConvertib
     case timeout(file: String, seconds: Double, during: String)
     /// The worker sent something that is not the protocol (or too much of it).
     case protocolViolation(String)
+    /// The command was asked to stop (a signal) while the worker was working; it was killed.
+    case interrupted(file: String, during: String)
 
     public var description: String {
         switch self {
@@ -40,9 +42,12 @@ public enum PythonWorkerError: Error, Equatable, Sendable, CustomStringConvertib
         case let .died(file, status, during):
             return "the Python worker of python:\(file) \(status) during \(during)"
         case let .timeout(file, seconds, during):
-            return "the Python worker of python:\(file) did not answer \(during) within \(Self.seconds(seconds)) s (option timeout=): it was killed"
+            let why = ["start", "describe", "open"].contains(during) ? "starting and opening a worker" : "option timeout="
+            return "the Python worker of python:\(file) did not answer \(during) within \(Self.seconds(seconds)) s (\(why)): it was killed"
         case let .protocolViolation(what):
             return "the Python worker broke the protocol: \(what)"
+        case let .interrupted(file, during):
+            return "the Python worker of python:\(file) was stopped during \(during): the run was interrupted"
         }
     }
 

@@ -88,6 +88,7 @@ final class WorkerProcess {
 
     deinit {
         if socket >= 0 { close(socket) }
+        if pid > 0 { kill(-pid, SIGKILL) }
         if exitStatus == nil, pid > 0 {
             kill(pid, SIGKILL)
             var status: Int32 = 0
@@ -131,15 +132,23 @@ final class WorkerProcess {
         var got = 0
         while got < count {
             let left = deadline - Self.now()
+            // In slices of 0.1 s: between them, a stop asked for ends the wait, and a worker that
+            // died is noticed even when a child it forked still holds its end of the socket.
             var fd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&fd, 1, Int32(max(0, min(left * 1000, Double(Int32.max))).rounded(.up)))
+            let ready = poll(&fd, 1, Int32(max(0, min(left, 0.1) * 1000).rounded(.up)))
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .protocolViolation("poll: \(String(cString: strerror(errno)))")
             }
             if ready == 0 {
-                kill(pid, SIGKILL)
-                reap(blocking: true)
+                if WorkerCancellation.requested {
+                    killGroup()
+                    throw .interrupted(file: file, during: during)
+                }
+                reap(blocking: false)
+                if exitStatus != nil { throw died(during: during) }
+                if Self.now() < deadline { continue }
+                killGroup()
                 throw .timeout(file: file, seconds: timeout, during: during)
             }
             let n = data.withUnsafeMutableBytes { raw -> Int in
@@ -156,18 +165,25 @@ final class WorkerProcess {
         return data
     }
 
+    /// Kills the worker and every process it started in its group (it leads its own), and reaps it.
+    private func killGroup() {
+        kill(-pid, SIGKILL)
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            reap(blocking: true)
+        }
+    }
+
     /// The error for a worker that stopped answering: its exit status, once reaped (a worker that
-    /// closed the socket but lives on is killed after a grace period).
+    /// closed the socket but lives on is killed after a grace period); what it started in its
+    /// process group goes with it.
     private func died(during: String) -> PythonWorkerError {
         let grace = Self.now() + 2
         while exitStatus == nil, Self.now() < grace {
             reap(blocking: false)
             if exitStatus == nil { usleep(1000) }
         }
-        if exitStatus == nil {
-            kill(pid, SIGKILL)
-            reap(blocking: true)
-        }
+        killGroup()
         return .died(file: file, status: Self.describe(status: exitStatus ?? 0), during: during)
     }
 
@@ -185,6 +201,8 @@ final class WorkerProcess {
             kill(pid, SIGKILL)
             reap(blocking: true)
         }
+        // Whatever the worker started in its process group ends with it.
+        kill(-pid, SIGKILL)
         guard let s = exitStatus, s != 0 else { return nil }
         return Self.describe(status: s)
     }

@@ -64,4 +64,43 @@ import Glibc
         }
         #expect(FileManager.default.fileExists(atPath: partial.appendingPathComponent("run.json").path))
     }
+
+    /// A worker that hangs (its timeout 600 s) and has forked a child: Ctrl-C kills both at
+    /// once, the run says it was interrupted (not that the worker missed its timeout) and exits
+    /// 130; no process of the worker's is left.
+    @Test(.enabled(if: RealExecutable.isBuilt && hasPython, "needs the built parallax and python3 with numpy"))
+    func anInterruptedRunKillsAHangingWorkerAndWhatItStarted() throws {
+        let folder = Paths.temporary("python-interrupt-hang")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("hang.py")
+        try """
+        import os, time, parallax
+        class Hang(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.CAMERA)
+            out = parallax.Output("cam0/n", parallax.NUMBER)
+            def process(self, trigger, inputs):
+                if os.fork() == 0:
+                    time.sleep(3600)
+                    os._exit(0)
+                time.sleep(3600)
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out"), partial = URL(fileURLWithPath: out.path + ".partial")
+        let package = Paths.root.appendingPathComponent("python").path
+        let run = try RealExecutable.start(["run", "python:\(file.path) timeout=600", Paths.root.appendingPathComponent("datasets/euroc_v1_01_cut").path,
+                                            "--quiet", "--out", out.path], shellSetup: "export PYTHONPATH='\(package)'")
+        let pid = run.process.processIdentifier
+        // Under way once the worker has forked its child.
+        RealExecutable.wait(upTo: 60) { Self.children(of: pid).contains { !Self.children(of: $0).isEmpty } }
+        let workers = Self.children(of: pid)
+        let forked = workers.flatMap { Self.children(of: $0) }
+        #expect(!forked.isEmpty, "the worker did not fork")
+        guard run.interrupt(SIGINT, within: 60) else { Issue.record("the run did not stop after SIGINT"); return }
+        let message = run.finish()
+        #expect(run.process.terminationStatus == 128 + SIGINT, "\(message)")
+        #expect(message.contains("the run was interrupted") && !message.contains("did not answer"), "\(message)")
+        RealExecutable.wait(upTo: 5) { (workers + forked).allSatisfy { kill($0, 0) != 0 } }
+        for process in workers + forked { #expect(kill(process, 0) != 0, "process \(process) outlived its run") }
+        #expect(FileManager.default.fileExists(atPath: partial.appendingPathComponent("run.json").path))
+    }
 }

@@ -92,6 +92,53 @@ extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
         #expect(events.filter { $0.contains("cam0/n") }.count == 3)
     }
 
+    /// A worker that exits while a child it forked still holds its end of the socket is reported
+    /// with its own exit status at once (not as a timeout), and the child is killed with it.
+    @Test func aWorkerThatDiesLeavingAForkedChildIsReportedAndTheChildEnds() throws {
+        let folder = try TemporaryFolder.make("python-fork")
+        let marker = folder.appendingPathComponent("child.pid").path
+        let file = try PythonTestSupport.write(PythonTestSupport.counter("""
+                if self.n == 2:
+                    child = os.fork()
+                    if child == 0:
+                        time.sleep(3600)
+                        os._exit(0)
+                    open(\(String(reflecting: marker)), "w").write(str(child))
+                    os._exit(7)
+        """), as: "forks.py", in: folder)
+        let (_, failure, events) = try run("python:\(file) timeout=600")
+        let f = try #require(failure)
+        #expect(f.status == .failed && f.message.contains("exited with status 7"), "\(f.message)")
+        #expect(events.filter { $0.contains("cam0/n") }.count == 1)
+        let child = try #require(Int32(String(contentsOfFile: marker, encoding: .utf8)))
+        var gone = false
+        for _ in 0..<500 where !gone { gone = kill(child, 0) != 0; if !gone { usleep(10_000) } }
+        #expect(gone, "the forked child \(child) outlived its worker")
+    }
+
+    /// JSON integers beyond 2⁵³ (nanosecond timestamps) are written exactly, not rounded through a
+    /// double; a timestamps-only (`ANY`) input joined as the latest packet gets its time.
+    @Test func bigIntegersStayExactAndAnyInputsJoinTheirTimes() throws {
+        let folder = try TemporaryFolder.make("python-json")
+        let file = try PythonTestSupport.write("""
+        import parallax
+        class Exact(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.CAMERA)
+            right = parallax.Input("cam1", parallax.ANY, policy=parallax.LATEST, tolerance_ms=1)
+            out = parallax.Output("cam0/exact", parallax.JSON)
+            def process(self, trigger, inputs):
+                right = inputs["right"]
+                self.emit(self.out, {"t": trigger.t, "big": 2**53 + 1, "max": 2**63 - 1, "right": None if right is None else getattr(right, "t", right)})
+        """, as: "exact.py", in: folder)
+        let (_, failure, events) = try run("python:\(file)")
+        #expect(failure == nil)
+        let lines = events.filter { $0.contains("cam0/exact") }
+        #expect(lines.count == 6)
+        #expect(lines.allSatisfy { $0.contains("\"big\":9007199254740993") && $0.contains("\"max\":9223372036854775807") })
+        #expect(lines.first?.contains("\"t\":1403715273262142976") == true, "\(lines.first ?? "")")
+        #expect(lines.allSatisfy { !$0.contains("\"right\":null") }, "\(lines.first ?? "")")
+    }
+
     @Test func aHangPastTheTimeoutKillsTheWorker() throws {
         let folder = try TemporaryFolder.make("python-hang")
         let file = try PythonTestSupport.write(PythonTestSupport.counter("""

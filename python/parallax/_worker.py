@@ -247,9 +247,30 @@ class Worker:
         self.call(lambda: self.analyzer.process(trigger, inputs), t)
 
 
+def _exit_with_parent():
+    """Ends the worker when Parallax is gone (killed with -9: no end-of-file reaches a worker
+    busy in the analyzer's code): a daemon thread looks at the parent's pid twice a second, and
+    the worker exits, with what it started in its process group, once it changed (reparented)."""
+    import threading
+    import time
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                try:
+                    os.killpg(os.getpgrp(), signal.SIGKILL)
+                finally:
+                    os._exit(1)
+
+    threading.Thread(target=watch, name="parallax-parent-watch", daemon=True).start()
+
+
 def main():
     # Ctrl-C is Parallax's to handle: it closes the worker, which must not die of it first.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent()
     path, fd = sys.argv[1], int(sys.argv[2])
     # What the analyzer prints goes to stderr: stdout is Parallax's.
     sys.stdout = sys.stderr

@@ -9,6 +9,7 @@
 """
 import json
 import os
+import pathlib
 import sqlite3
 
 import numpy as np
@@ -133,7 +134,9 @@ class Results:
         self.path = os.fspath(path)
         if not os.path.isfile(self.path):
             raise FileNotFoundError("%s: no such results database" % self.path)
-        self._db = sqlite3.connect("file:%s?mode=ro" % self.path, uri=True)
+        # A URI whose path is quoted (`#`, `?` and `%` in a folder's name are not URI syntax) and
+        # absolute: read-only, on this file and no other.
+        self._db = sqlite3.connect(pathlib.Path(os.path.abspath(self.path)).as_uri() + "?mode=ro", uri=True)
         self._db.row_factory = sqlite3.Row
 
     def close(self):

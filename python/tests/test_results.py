@@ -97,6 +97,29 @@ def test_results_read_metrics_as_records(tmp_path):
         assert list(m.metric) == ["ape_m", "rpe_m"] and m.value[1] == 0.02
 
 
+def test_results_open_the_file_named_even_with_uri_characters(tmp_path, monkeypatch):
+    # `#` and `?` in a folder's name are not URI syntax: the database read is that file, read-only,
+    # and nothing is created beside it (a `db` file where the `#` would have cut the path).
+    folder = tmp_path / "db#1?x"
+    folder.mkdir()
+    db = str(folder / "results.sqlite")
+    c = sqlite3.connect(db)
+    c.executescript("CREATE TABLE runs(id INTEGER PRIMARY KEY, recorded_at TEXT NOT NULL, suite TEXT NOT NULL, suite_file TEXT NOT NULL,"
+                    " suite_sha256 TEXT NOT NULL, parallax_version TEXT NOT NULL, parallax_commit TEXT NOT NULL, machine TEXT NOT NULL,"
+                    " options TEXT NOT NULL, shards TEXT NOT NULL);"
+                    "CREATE TABLE cases(run_id INTEGER, name TEXT, grp TEXT, chain TEXT, chain_sha256 TEXT, chain_commit TEXT, dataset TEXT,"
+                    " dataset_sha256 TEXT, status TEXT, note TEXT, realtime_factor REAL);"
+                    "CREATE TABLE metrics(run_id INTEGER, case_name TEXT, name TEXT, value REAL, lower_is_better INTEGER);"
+                    "CREATE TABLE timings(run_id INTEGER, case_name TEXT, analyzer TEXT, calls INTEGER, p50_ms REAL, p95_ms REAL);"
+                    "INSERT INTO runs VALUES (7, 't', 's', 's.yaml', 'x', '0.1', 'abc', 'm', '{}', '[]');")
+    c.commit()
+    c.close()
+    monkeypatch.chdir(tmp_path)
+    with parallax.Results(os.path.relpath(db)) as results:
+        assert [r["id"] for r in results.runs] == [7]
+    assert sorted(os.listdir(tmp_path)) == ["db#1?x"]
+
+
 def test_bench_metrics_are_records(tmp_path):
     (tmp_path / "report.json").write_text(json.dumps({"runs": [
         {"name": "a", "status": "ok", "evaluations": [{"evaluation": "matches", "result": {

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxPython
 import Synchronization
 
 #if canImport(Glibc)
@@ -34,6 +35,8 @@ public enum Interruption {
     /// arrive.
     public static func install() {
         for (number, _) in signals { signal(number) { Interruption.signalNumber.store($0, ordering: .relaxed) } }
+        // A Python worker being waited on is killed at once, not waited for until its timeout.
+        WorkerCancellation.install { Interruption.requested }
         var set = sigset_t()
         sigemptyset(&set)
         for (number, _) in signals { sigaddset(&set, number) }
