@@ -74,6 +74,10 @@ public struct OutputFolder: Sendable {
         lock = try OutputFolderLock(folder: final.path)
         try Self.checkReplaceable(final, path: path)
         try Self.checkReplaceable(staging, path: staging.path)
+        // The staging folder is removed and made again: a user's symbolic link there is not ours to remove.
+        if OutputPath.isSymbolicLink(staging.path) {
+            throw RefusedError(description: "'\(staging.path)' is a symbolic link, not a folder this command made: move it away (nothing was written)")
+        }
         let fm = FileManager.default
         do {
             if fm.fileExists(atPath: staging.path) { try fm.removeItem(at: staging) }

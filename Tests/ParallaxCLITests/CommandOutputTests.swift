@@ -62,6 +62,20 @@ import ParallaxDatasets
         #expect(throws: OutputFolder.RefusedError.self) { try OutputFolder(path: "/", command: "test") }
     }
 
+    /// A symbolic link of the user's where the staging folder goes (OUT.partial) is refused, not
+    /// replaced by a folder: the link and what it points to stay.
+    @Test func aSymbolicLinkAtThePartialFolderIsRefusedAndKept() throws {
+        defer { cleanUp() }
+        let target = Paths.temporary("atomic-target")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: target) }
+        try FileManager.default.createSymbolicLink(atPath: partial.path, withDestinationPath: target.path)
+        #expect(parallax(["run", "stream-stats", Paths.cut, "--out", out.path]) == 2)
+        #expect(OutputPath.isSymbolicLink(partial.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test func anOutputThatCannotBeCreatedIsAnErrorNamingIt() throws {
         // /proc refuses new folders even to root.
         #expect(throws: OutputFolder.RefusedError.self) { try OutputFolder(path: "/proc/parallax-out", command: "test") }
