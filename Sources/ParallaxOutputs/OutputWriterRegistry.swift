@@ -64,7 +64,9 @@ public struct OutputWriterRegistry: Sendable {
     /// Refuses, before anything is made, streams of `streams` with a writer whose files could not
     /// be made: two whose names make one file name (``OutputPath/relativePath(_:)``: `a b` and
     /// `a_b`), or a name part too long for a file name once a writer adds its extension and the
-    /// staging suffix (at most 239 bytes for the last part, 255 for the others).
+    /// staging suffix (at most 239 bytes for the last part, 255 for the others), or a path inside
+    /// the output folder longer than ``longestRelativePath`` (the system's paths end at 4096 bytes,
+    /// the output folder's own included).
     public func checkFileNames(of streams: [StreamDescription]) throws {
         var byPath: [String: String] = [:]
         for s in streams where factory(for: s.type) != nil {
@@ -73,6 +75,10 @@ public struct OutputWriterRegistry: Sendable {
                 throw OutputPath.RefusedError(option: "stream", path: s.name, reason: "would share its output file '\(path)' with stream '\(other)'; rename one")
             }
             byPath[path] = s.name
+            if path.utf8.count > Self.longestRelativePath {
+                throw OutputPath.RefusedError(option: "stream", path: String(s.name.prefix(48)) + "…", reason: "makes a path of \(path.utf8.count) bytes inside the output folder, "
+                                              + "more than the \(Self.longestRelativePath) a stream's files may take: give the stream a shorter name (fewer '/' levels)")
+            }
             let parts = path.split(separator: "/", omittingEmptySubsequences: false)
             for (k, part) in parts.enumerated() where part.utf8.count > (k == parts.count - 1 ? 239 : 255) {
                 throw OutputPath.RefusedError(option: "stream", path: s.name, reason: "makes a name of \(part.utf8.count) bytes ('\(part.prefix(24))…') in the output folder, "
@@ -80,6 +86,9 @@ public struct OutputWriterRegistry: Sendable {
             }
         }
     }
+
+    /// The longest path a stream's files may take inside the output folder (bytes).
+    public static let longestRelativePath = 1024
 
     /// Pose streams as TUM trajectories, point clouds as binary PLY files.
     public static let standard = standard(ply: .binary)

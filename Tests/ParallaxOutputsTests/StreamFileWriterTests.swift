@@ -148,4 +148,16 @@ extension StreamFileWriterTests {
         let writers = try OutputWriterRegistry.standard.writers(for: Array(streams.prefix(2)), in: dir)
         #expect(writers.keys.sorted() == ["a b"])
     }
+
+    /// A stream whose name makes a path deeper than the system holds (30 levels of 200 bytes, each
+    /// part a valid name) is refused naming it, before any folder is made.
+    @Test func aStreamNameMakingTooLongAPathIsRefusedBeforeAnyFolderIsMade() throws {
+        let dir = try TemporaryFolder.make("writers-deep")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let deep = Array(repeating: String(repeating: "d", count: 200), count: 30).joined(separator: "/")
+        #expect { _ = try OutputWriterRegistry.standard.writers(for: [StreamDescription(StreamKey<Pose>(deep))], in: dir) } throws: { error in
+            error is any BadInput && "\(error)".contains("makes a path of 6029 bytes") && "\(error)".contains("ddd")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
 }
