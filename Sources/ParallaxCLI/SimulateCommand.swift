@@ -25,7 +25,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Length (s).") var seconds: Double = 10
     @Option(name: .long, help: "Seed of all noise.") var seed: UInt64 = 1
     @Option(name: .long, help: "Built-in motion only: rest this long (s) before moving, as a recording that starts still.") var still: Double = 0
-    @Option(name: .customLong("camera-time-offset"), help: ArgumentHelp("Stamp the cameras' frames this much later than the IMU's clock (s, −1…1): a frame taken at t is stamped t + SECONDS, as a camera that stamps late; vio estimate_time_offset=true recovers it as time_offset_ms = −1000·SECONDS.", valueName: "seconds"))
+    @Option(name: .customLong("camera-time-offset"), parsing: .unconditional, help: ArgumentHelp("Stamp the cameras' frames this much later than the IMU's clock (s, −1…1; negative: earlier): a frame taken at t is stamped t + SECONDS, as a camera that stamps late; vio's online time offset recovers it as −1000·SECONDS ms.", valueName: "seconds"))
     var cameraTimeOffset: Double = 0
     @Option(name: .customLong("camera-calibration"), help: "EuRoC camera sensor.yaml (default: the bundled EuRoC cam0).")
     var cameraCalibration: String = "datasets/euroc_v1_01_cut/mav0/cam0/sensor.yaml"

@@ -9,7 +9,8 @@ import Parallax
     @Test func outOfRangeNumbersAreUsageErrors() {
         let out = Paths.temporary("sim-bad").path
         for arguments in [["--seconds", "nan"], ["--seconds", "inf"], ["--seconds", "1e30"], ["--seconds=-1"], ["--seconds", "0"],
-                          ["--depth-rate", "nan"], ["--pixel-noise=-3"], ["--still", "inf"]] {
+                          ["--depth-rate", "nan"], ["--pixel-noise=-3"], ["--still", "inf"],
+                          ["--camera-time-offset", "2"], ["--camera-time-offset", "nan"], ["--camera-time-offset", "-1.5"]] {
             #expect(parallax(["simulate"] + arguments + ["--out", out]) == 2, "\(arguments)")
         }
         #expect(!FileManager.default.fileExists(atPath: out))
@@ -23,7 +24,7 @@ import Parallax
                           ["--scene", "face", "--format", "euroc"], ["--scene", "object", "--still", "2"], ["--format", "bag"], ["--format", "euroc"],
                           ["--scene", "face", "--pixel-noise", "50"], ["--scene", "face", "--depth-rate", "5.5"], ["--scene", "object", "--depth-rate", "3"],
                           ["--scene", "face", "--picture-width", "2"], ["--picture-width", "2"], ["--depth-rate", "0", "--depth-noise", "kinect"],
-                          ["--scene", "face", "--textures", "a.png"]] {
+                          ["--scene", "face", "--textures", "a.png"], ["--scene", "face", "--camera-time-offset", "0.01"]] {
             #expect(parallax(["simulate", "--seconds", "1"] + arguments + ["--out", out]) == 2, "\(arguments)")
         }
         #expect(!FileManager.default.fileExists(atPath: out))
@@ -53,5 +54,19 @@ import Parallax
         try (0..<40).map { "\(1_403_636_580_838_555_648 + $0 * 50_000_000).0 \(0.1 * Double($0)) 0 0 0 0 0 1" }
             .joined(separator: "\n").write(to: decimal, atomically: true, encoding: .utf8)
         #expect(parallax(["simulate", "--trajectory", decimal.path, "--seconds", "0.5", "--out", folder.appendingPathComponent("out2").path]) == 2)
+    }
+
+    /// A negative offset is written as it is (`--camera-time-offset -0.02`, not only `=-0.02`):
+    /// the frames are stamped 20 ms early.
+    @Test func aNegativeCameraTimeOffsetIsTakenAsAValue() throws {
+        let out = Paths.temporary("sim-offset")
+        defer { try? FileManager.default.removeItem(at: out) }
+        #expect(parallax(["simulate", "--camera-time-offset", "-0.02", "--seconds", "0.2", "--depth-rate", "0", "--out", out.path]) == 0)
+        let yaml = try String(contentsOf: out.appendingPathComponent("parallax.yaml"), encoding: .utf8)
+        #expect(!yaml.isEmpty)
+        let imu = try String(contentsOf: out.appendingPathComponent("imu0/data.csv"), encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        let cam = try String(contentsOf: out.appendingPathComponent("cam0/data.csv"), encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        let first = { (lines: [Substring]) in Int64(lines.first?.split(separator: ",").first ?? "") }
+        #expect(first(imu).flatMap { i in first(cam).map { $0 - i } } == -20_000_000)
     }
 }
