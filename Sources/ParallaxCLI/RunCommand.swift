@@ -67,15 +67,22 @@ struct RunCommand: ParsableCommand {
         settings.ply = plyEncoding
         settings.mcap = mcap
         settings.saveMap = saveMap
+        // Each signal stops the run between timestamp groups; what was computed is flushed and
+        // run.json says which signal came; the exit status is 128 + its number. Installed before
+        // the session starts the chain: a Python worker's start may take long, and Ctrl-C then
+        // ends it at once.
+        Interruption.install()
         let session: RunSession
-        do { session = try RunSession(settings) } catch { throw fail(error) }
+        do { session = try RunSession(settings) } catch {
+            if Interruption.requested {
+                throw fail("\(Interruption.name ?? "signal \(Interruption.received)"): stopped before the run began; nothing was written", code: Interruption.exitCode)
+            }
+            throw fail(error)
+        }
         // Said before the run: which files replaced or supplied which stream's calibration.
         for applied in session.runner.source.appliedCalibrations { FileHandle.standardError.write(Data("parallax: \(applied)\n".utf8)) }
         // …and which options an analyzer took because its consumer asked (the chain gave none).
         for i in session.runner.instances { for p in i.preferred { FileHandle.standardError.write(Data("parallax: note: \(i.name): \(p)\n".utf8)) } }
-        // Each signal stops the run between timestamp groups; what was computed is flushed and
-        // run.json says which signal came; the exit status is 128 + its number.
-        Interruption.install()
         let display = quiet ? nil : ProgressDisplay(spanning: session.runner.source.listing.stamps.values.joined())
         let finished: RunSession.Finished
         do { finished = try session.run(progress: display.map { d in { d.update($0) } }) } catch { throw fail(error) }

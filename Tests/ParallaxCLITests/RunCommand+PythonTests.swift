@@ -65,6 +65,42 @@ import Glibc
         #expect(FileManager.default.fileExists(atPath: partial.appendingPathComponent("run.json").path))
     }
 
+    /// Ctrl-C while a worker is still starting (its file sleeps at import, inside the 120 s a
+    /// start may take): the worker is killed at once, the command says it stopped before the
+    /// run began and exits 130; no output folder is left.
+    @Test(.enabled(if: RealExecutable.isBuilt && hasPython, "needs the built parallax and python3 with numpy"))
+    func anInterruptDuringAWorkersStartEndsItAtOnce() throws {
+        let folder = Paths.temporary("python-interrupt-start")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("slowstart.py")
+        try """
+        import os, time, parallax
+        open(os.path.join(os.path.dirname(__file__), "importing"), "w").close()
+        time.sleep(3600)
+        class Never(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.CAMERA)
+            out = parallax.Output("cam0/n", parallax.NUMBER)
+            def process(self, trigger, inputs):
+                pass
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out"), partial = URL(fileURLWithPath: out.path + ".partial")
+        let package = Paths.root.appendingPathComponent("python").path
+        let run = try RealExecutable.start(["run", "python:\(file.path)", Paths.root.appendingPathComponent("datasets/euroc_v1_01_cut").path,
+                                            "--quiet", "--out", out.path], shellSetup: "export PYTHONPATH='\(package)'")
+        let pid = run.process.processIdentifier
+        RealExecutable.wait(upTo: 60) { FileManager.default.fileExists(atPath: folder.appendingPathComponent("importing").path) }
+        let workers = Self.children(of: pid)
+        #expect(!workers.isEmpty, "no worker process under way")
+        guard run.interrupt(SIGINT, within: 20) else { Issue.record("the run did not stop after SIGINT"); return }
+        let message = run.finish()
+        #expect(run.process.terminationStatus == 128 + SIGINT, "\(message)")
+        #expect(message.contains("SIGINT: stopped before the run began"), "\(message)")
+        RealExecutable.wait(upTo: 5) { workers.allSatisfy { kill($0, 0) != 0 } }
+        for worker in workers { #expect(kill(worker, 0) != 0, "worker \(worker) outlived its run") }
+        #expect(!FileManager.default.fileExists(atPath: out.path) && !FileManager.default.fileExists(atPath: partial.path))
+    }
+
     /// A worker that hangs (its timeout 600 s) and has forked a child: Ctrl-C kills both at
     /// once, the run says it was interrupted (not that the worker missed its timeout) and exits
     /// 130; no process of the worker's is left.
@@ -80,9 +116,12 @@ import Glibc
             frames = parallax.Input("cam0", parallax.CAMERA)
             out = parallax.Output("cam0/n", parallax.NUMBER)
             def process(self, trigger, inputs):
-                if os.fork() == 0:
+                child = os.fork()
+                if child == 0:
                     time.sleep(3600)
                     os._exit(0)
+                with open(os.path.join(os.path.dirname(__file__), "forked"), "w") as f:
+                    f.write(str(child))
                 time.sleep(3600)
         """.write(to: file, atomically: true, encoding: .utf8)
         let out = folder.appendingPathComponent("out"), partial = URL(fileURLWithPath: out.path + ".partial")
@@ -90,8 +129,10 @@ import Glibc
         let run = try RealExecutable.start(["run", "python:\(file.path) timeout=600", Paths.root.appendingPathComponent("datasets/euroc_v1_01_cut").path,
                                             "--quiet", "--out", out.path], shellSetup: "export PYTHONPATH='\(package)'")
         let pid = run.process.processIdentifier
-        // Under way once the worker has forked its child.
-        RealExecutable.wait(upTo: 60) { Self.children(of: pid).contains { !Self.children(of: $0).isEmpty } }
+        // Under way once the worker has forked its child (it says so in a file).
+        let marker = folder.appendingPathComponent("forked")
+        RealExecutable.wait(upTo: 60) { FileManager.default.fileExists(atPath: marker.path) }
+        RealExecutable.wait(upTo: 5) { Self.children(of: pid).contains { !Self.children(of: $0).isEmpty } }
         let workers = Self.children(of: pid)
         let forked = workers.flatMap { Self.children(of: $0) }
         #expect(!forked.isEmpty, "the worker did not fork")
