@@ -21,6 +21,11 @@ struct DynamicInitializer {
     struct Frame {
         var time: Double
         var features: [UInt64: Vector2]
+        /// The frame's stamp (ns, camera clock) and its features' bearings in the stereo
+        /// partner: what the filter's feature database keys and keeps when the frame becomes one
+        /// of the start's clones.
+        var stamp: Int64 = 0
+        var stereo: [UInt64: Vector2] = [:]
     }
 
     /// Fewest frames a feature must be seen in.
@@ -67,12 +72,28 @@ struct DynamicInitializer {
     /// collapsed toward zero scale whose covariance looks certain (features a few cm away,
     /// reprojection errors small), so it is refused before any solving.
     var minExcitation = 0.1
+    /// How many of the window's frames (before the last) the start also returns as poses for
+    /// the filter's first clones, spread evenly from the first; 0: none. The filter's first
+    /// feature updates then span the whole window at once instead of the few frames since the
+    /// start (OpenVINS returns its initializer's clones likewise).
+    var clones = 0
 
-    /// Where the platform starts: the state at the last frame and its covariance (15 × 15,
-    /// ``InertialState``'s error-state order).
+    /// One of the window's frames the filter starts with as a clone: its index in the window,
+    /// the IMU's pose and velocity there (world, m, m/s).
+    struct WindowPose {
+        var frame: Int
+        var rotation: SO3
+        var position: Vector3
+        var velocity: Vector3
+    }
+
+    /// Where the platform starts: the state at the last frame and the window poses kept as
+    /// clones, with their joint covariance (15 + 6 per clone: ``InertialState``'s error-state
+    /// order, then each clone's `(δθ, δp)`).
     struct Start {
         var state: InertialState
         var covariance: Matrix
+        var clones: [WindowPose] = []
 
         /// σ of the attitude error across gravity (roll and pitch together, deg): the attitude
         /// variance (body-frame error) less its part about the body's up direction.
@@ -120,11 +141,12 @@ struct DynamicInitializer {
                                            v0: v0, g: g, features: features) else { return .failure(.numerical) }
         if let limit = maxRefinedErrorNormalized, refined.rms > limit { return .failure(.residual(refined.rms)) }
         let x = refined.parameters
-        guard let start = startState(x, frames: frames, imu: imu, noise: noise),
-              let p = startCovariance(x, refined: refined.covariance, start: start, frames: frames, imu: imu, noise: noise)
+        let kept = Self.cloneFrames(count: clones, frames: frames.count)
+        guard let states = windowStates(x, frames: frames, imu: imu, noise: noise), let start = states.last,
+              let (p, velocitySigma) = startCovariance(x, refined: refined.covariance, states: states, clones: kept, frames: frames, imu: imu, noise: noise)
         else { return .failure(.numerical) }
-        var result = Start(state: start, covariance: p)
-        let velocitySigma = (0..<3).map { p[InertialState.Block.velocity + $0, InertialState.Block.velocity + $0].squareRoot() }.max() ?? 0
+        var result = Start(state: start, covariance: p,
+                           clones: kept.map { WindowPose(frame: $0, rotation: states[$0].rotation, position: states[$0].position, velocity: states[$0].velocity) })
         let tiltSigma = result.tiltSigmaDegrees
         guard velocitySigma <= maxVelocitySigma, tiltSigma <= maxTiltSigmaDegrees else {
             return .failure(.uncertain(velocitySigma: velocitySigma, tiltSigmaDegrees: tiltSigma))
@@ -133,5 +155,19 @@ struct DynamicInitializer {
         let v = InertialState.Block.velocity
         for i in 0..<3 { for j in 0..<3 { result.covariance[v + i, v + j] *= velocityInflation / inflation } }
         return .success(result)
+    }
+
+    /// The window frames kept as clones: `count` indices spread evenly from the first frame to
+    /// the one before the last (the filter clones the last itself), ascending, no repeats.
+    static func cloneFrames(count: Int, frames: Int) -> [Int] {
+        let available = frames - 1
+        guard count > 0, available > 0 else { return [] }
+        if count >= available { return Array(0..<available) }
+        var kept: [Int] = []
+        for i in 0..<count {
+            let k = Int((Double(i) * Double(available - 1) / Double(max(1, count - 1))).rounded())
+            if kept.last != k { kept.append(k) }
+        }
+        return kept
     }
 }

@@ -10,9 +10,15 @@ import ParallaxMath
 /// quarter window later over a longer window (at most ``longestDynamicSpan`` windows); after a
 /// reset only the frames after it count.
 struct Initializer {
-    /// What a start gives the filter: its IMU state, that state's covariance (15 × 15) and how
-    /// it was found.
-    typealias Start = (state: InertialState, covariance: Matrix, how: VIOEvent.Start)
+    /// What a start gives the filter: its IMU state, how it was found, and for a moving start
+    /// the window frames kept as the first clones (their poses, and the frames with the
+    /// features seen there); the covariance is the state's (15 × 15), then the clones' (6 each).
+    struct Start {
+        var state: InertialState
+        var covariance: Matrix
+        var how: VIOEvent.Start
+        var clones: [(pose: DynamicInitializer.WindowPose, frame: DynamicInitializer.Frame)] = []
+    }
 
     /// The longest span a moving start waits for, in `dynamic_window`s.
     static let longestDynamicSpan = 3.0
@@ -46,6 +52,7 @@ struct Initializer {
         initializer.maxVelocitySigma = settings.dynamicMaxVelocitySigma
         initializer.maxTiltSigmaDegrees = settings.dynamicMaxTiltSigmaDeg
         initializer.minExcitation = settings.dynamicMinExcitation
+        initializer.clones = settings.dynamicWindowClones ? settings.window - 1 : 0
         dynamic = initializer
     }
 
@@ -61,13 +68,14 @@ struct Initializer {
         // The images must agree that the platform is still; where they cannot say (fewer than 10
         // features seen over the window: a blank or dark view), the IMU's word stands.
         if case let .success(still) = initializer.initialize(upTo), (views.motion(over: staticWindow, at: t) ?? 0) <= staticMaxDisparityPx {
-            start = (still, StaticInitializer.covariance(of: still), .still)
+            start = Start(state: still, covariance: StaticInitializer.covariance(of: still), how: .still)
         } else if dynamicInit, let first = views.frames.first(where: { $0.time > movingStartFrom && $0.time >= t - Self.longestDynamicSpan * dynamicWindow - 1e-6 }),
                   t - first.time >= dynamicWindow * 0.95, t >= nextDynamicAttempt {
             let frames = views.frames.filter { $0.time > movingStartFrom && $0.time >= t - dynamicSpan - 1e-6 }
             switch dynamic.initialize(frames, imu: measurements, noise: noise, imuFromCamera: imuFromCamera) {
             case let .success(moving):
-                start = (moving.state, moving.covariance, .moving(span: frames.last.map { $0.time - frames[0].time } ?? 0))
+                start = Start(state: moving.state, covariance: moving.covariance, how: .moving(span: frames.last.map { $0.time - frames[0].time } ?? 0),
+                              clones: moving.clones.map { ($0, frames[$0.frame]) })
             case .failure(.uncertain), .failure(.lowExcitation):
                 // The motion so far leaves the start too vague (or too smooth to fix the scale): try
                 // again a quarter window later, over a window that much longer (at most

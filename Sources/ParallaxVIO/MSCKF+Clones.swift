@@ -35,6 +35,34 @@ extension MSCKF {
                             firstRotation: propagatedState.rotation, firstPosition: propagatedState.position))
     }
 
+    /// Starts the window with `clones` (oldest first) before any clone or landmark is in the
+    /// state: `covariance` is the joint one of the IMU state and the clones (15 + 6 per clone,
+    /// a moving start's), `rates` each clone's `(ω, v)` (rad/s bias-corrected, IMU frame; m/s,
+    /// world), through which its pose depends on the time offset as a clone taken now does
+    /// (``clone(at:angularRate:)``). The calibration stays uncorrelated with the rest.
+    mutating func startWindow(with clones: [Clone], covariance joint: Matrix, rates: [[Double]]) {
+        let n = Self.imuDimension, m = clones.count
+        guard m > 0, self.clones.isEmpty, landmarks.isEmpty, joint.rows == n + 6 * m, rates.count == m else { return }
+        var p = Matrix(rows: cloneBase + 6 * m, columns: cloneBase + 6 * m)
+        p.setBlock(row: 0, column: 0, covariance)
+        // Joint index → filter index: the IMU block stays, the clones go after the calibration.
+        func index(_ i: Int) -> Int { i < n ? i : cloneBase + (i - n) }
+        for i in 0..<joint.rows { for j in 0..<joint.columns { p[index(i), index(j)] = joint[i, j] } }
+        if let td = timeOffsetIndex {
+            let variance = covariance[td, td]
+            for k in 0..<m {
+                for i in 0..<6 {
+                    p[cloneOffset(k) + i, td] = rates[k][i] * variance
+                    p[td, cloneOffset(k) + i] = rates[k][i] * variance
+                    for l in 0..<m { for j in 0..<6 { p[cloneOffset(k) + i, cloneOffset(l) + j] += rates[k][i] * rates[l][j] * variance } }
+                }
+            }
+        }
+        p.symmetrize()
+        covariance = p
+        self.clones = clones
+    }
+
     /// Removes clone `k` from the state (its information is gone from the filter).
     mutating func marginalize(clone k: Int) {
         let o = cloneOffset(k)

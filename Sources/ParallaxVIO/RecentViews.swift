@@ -11,9 +11,13 @@ struct RecentViews {
 
     /// Adds the frame at `t` (s) and forgets those more than `span` s (and a margin) before it.
     mutating func append(_ frame: VIOFeatureFrame, at t: Double, keeping span: Double) {
-        var seen: [UInt64: Vector2] = [:]
-        for f in frame.features { if let n = f.normalized { seen[f.id] = n } }
-        frames.append(DynamicInitializer.Frame(time: t, features: seen))
+        var seen: [UInt64: Vector2] = [:], stereo: [UInt64: Vector2] = [:]
+        for f in frame.features {
+            guard let n = f.normalized else { continue }
+            seen[f.id] = n
+            if let m = f.stereoNormalized { stereo[f.id] = m }
+        }
+        frames.append(DynamicInitializer.Frame(time: t, features: seen, stamp: frame.time, stereo: stereo))
         frames.removeAll { $0.time < t - span - 0.1 }
     }
 

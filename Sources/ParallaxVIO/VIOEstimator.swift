@@ -139,7 +139,7 @@ public struct VIOEstimator {
               let start = initializer.start(at: t, imu: propagator.measurements, views: views, noise: sensors.imu.noise, imuFromCamera: imuFromCamera)
         else { return }
         events.append(.initialized(time: t, start: start.how))
-        filter = MSCKF(state: start.state, time: t, covariance: start.covariance,
+        filter = MSCKF(state: start.state, time: t, covariance: start.covariance.block(row: 0, column: 0, rows: MSCKF.imuDimension, columns: MSCKF.imuDimension),
                        calibration: VIOCalibration(imuFromCamera: imuFromCamera, timeOffset: settings.timeOffsetMs / 1000),
                        extrinsicVariance: settings.estimateExtrinsics
                            ? (pow(settings.extrinsicRotationSigmaDeg * .pi / 180, 2), pow(settings.extrinsicTranslationSigmaM, 2)) : nil,
@@ -151,6 +151,21 @@ public struct VIOEstimator {
         database.removeAll()
         slam.ids = []
         initializedAt = t
+        // A moving start's window frames become the first clones, their features the database's.
+        if !start.clones.isEmpty {
+            let clones = start.clones.map { MSCKF.Clone(time: $0.frame.stamp, rotation: $0.pose.rotation, position: $0.pose.position,
+                                                        firstRotation: $0.pose.rotation, firstPosition: $0.pose.position) }
+            let rates = start.clones.map { c -> [Double] in
+                let w = propagator.angularRate(at: c.frame.time) - start.state.gyroscopeBias
+                return [w.x, w.y, w.z, c.pose.velocity.x, c.pose.velocity.y, c.pose.velocity.z]
+            }
+            filter?.startWindow(with: clones, covariance: start.covariance, rates: rates)
+            for (_, frame) in start.clones {
+                for (id, n) in frame.features.sorted(by: { $0.key < $1.key }) {
+                    database.append((frame.stamp, n, sensors.stereoFromCamera == nil ? nil : frame.stereo[id]), of: id)
+                }
+            }
+        }
     }
 
     /// One frame of the running filter: propagation, a zero-velocity update when still, the

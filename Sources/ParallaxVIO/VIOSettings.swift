@@ -40,6 +40,8 @@ public struct VIOSettings: ParameterGroup, Equatable {
     @Parameter("largest σ of the moving start's velocity (m/s); a vaguer start waits for more motion", range: 0.001...100) public var dynamicMaxVelocitySigma = 0.5
     @Parameter("largest σ of the moving start's tilt (deg, roll and pitch); a vaguer start waits for more motion", range: 0.01...90) public var dynamicMaxTiltSigmaDeg = 3.0
     @Parameter("smallest RMS change of the specific force over the moving start's window (m/s²): at constant velocity the scale is unobservable", range: 0...100) public var dynamicMinExcitation = 0.1
+    @Parameter("start a moving platform with its window's frames as the first clones (window - 1 of them, spread over it), so the first feature updates span the whole window, as OpenVINS does")
+    public var dynamicWindowClones = true
     @Parameter("a faster estimate is taken as divergence and resets the filter (m/s)", range: 0.1...1000) public var maxSpeed = 15.0
     @Parameter("fewest features that must update the filter over the last 10 frames (unless standing still) for the state to be normal", range: 0...10_000)
     public var minFeaturesPer10Frames = 10

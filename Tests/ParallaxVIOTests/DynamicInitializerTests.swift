@@ -87,6 +87,73 @@ import ParallaxSim
         #expect((0..<3).allSatisfy { abs(p[12 + $0, 12 + $0] - initializer.accelerometerBiasSigma * initializer.accelerometerBiasSigma) < 1e-8 })
     }
 
+    /// The window's frames come back as the filter's first clones: spread over the window, at
+    /// the poses the alignment gives them, in a gauge that fixes the start's position (its
+    /// variance ≈ 0, each clone's the variance of its offset from the start, which covers the
+    /// true offset), and correlated with the accelerometer bias through the preintegration.
+    @Test func theWindowComesBackAsClonesInTheStartsGauge() throws {
+        let simulator = VIOTestScene.simulator
+        let camera = VIOTestScene.camera
+        let controls = Self.controls { t in
+            (Self.shake(t), SO3.exp(Vector3(0.1 * sin(2 * .pi * 0.7 * t), 0.08 * sin(2 * .pi * 1.1 * t), 0.15 * sin(2 * .pi * 0.5 * t))))
+        }
+        let (frames, imu, spline, t0, _) = try Self.window(controls, frames: 20)
+        var initializer = DynamicInitializer()
+        initializer.maxFeatures = 25
+        initializer.clones = 10
+        let result = initializer.initialize(frames, imu: imu, noise: simulator.configuration.imu.noise, imuFromCamera: camera.bodyFromSensor)
+        guard case let .success(start) = result else { Issue.record("refused: \(result)"); return }
+        #expect(start.clones.map(\.frame) == DynamicInitializer.cloneFrames(count: 10, frames: frames.count))
+        #expect(start.covariance.rows == 15 + 6 * 10 && start.covariance.columns == 15 + 6 * 10)
+        _ = try Cholesky(start.covariance)
+        let p = start.covariance
+        for i in 0..<3 { #expect(p[3 + i, 3 + i] < 1e-8, "the start's position variance \(p[3 + i, 3 + i])") }
+        let truthStart = spline.pose(at: t0 + frames[frames.count - 1].time).translation
+        for (j, clone) in start.clones.enumerated() {
+            let o = 15 + 6 * j + 3
+            let sigma = ((0..<3).map { p[o + $0, o + $0] }.reduce(0, +)).squareRoot()
+            let truthOffset = (spline.pose(at: t0 + frames[clone.frame].time).translation - truthStart).norm
+            let offset = (clone.position - start.state.position).norm
+            #expect(sigma > 0 && abs(offset - truthOffset) < 3 * sigma + 1e-3, "clone \(j): \(offset) m from the start, truth \(truthOffset) m, σ \(sigma) m")
+        }
+        // ∂v/∂b_a is the window's span times a rotation: the bias's prior reaches the velocity.
+        var crossNorm = 0.0
+        for i in 0..<3 { for j in 0..<3 { crossNorm += pow(p[6 + i, 12 + j], 2) } }
+        let biasVariance = initializer.accelerometerBiasSigma * initializer.accelerometerBiasSigma
+        #expect(crossNorm.squareRoot() > 0.5 * biasVariance, "velocity–bias covariance \(crossNorm.squareRoot())")
+    }
+
+    /// Clones spread evenly from the first frame to the one before the last, ascending and
+    /// without repeats; all of them when fewer are available.
+    @Test func cloneFramesSpreadOverTheWindow() {
+        #expect(DynamicInitializer.cloneFrames(count: 10, frames: 21) == [0, 2, 4, 6, 8, 11, 13, 15, 17, 19])
+        #expect(DynamicInitializer.cloneFrames(count: 10, frames: 6) == [0, 1, 2, 3, 4])
+        #expect(DynamicInitializer.cloneFrames(count: 1, frames: 21) == [0])
+        #expect(DynamicInitializer.cloneFrames(count: 0, frames: 21).isEmpty)
+        #expect(DynamicInitializer.cloneFrames(count: 5, frames: 1).isEmpty)
+        for count in 1...30 {
+            let k = DynamicInitializer.cloneFrames(count: count, frames: 21)
+            #expect(k.count == min(count, 20) && zip(k, k.dropFirst()).allSatisfy { $0 < $1 } && k.last.map { $0 < 20 } ?? false)
+        }
+    }
+
+    /// The gauge change: every position error becomes its difference from the start's, so
+    /// the start's position has no variance and a clone's is `Var(δp_k − δp_s)`.
+    @Test func positionsAreTakenRelativeToTheStart() throws {
+        var a = Matrix(rows: 21, columns: 21)
+        var rng = SeededGenerator(seed: 3)
+        for i in 0..<21 { for j in 0..<21 { a[i, j] = rng.nextGaussian() } }
+        let p = try a.multiplied(by: a, transposeOther: true)
+        let q = DynamicInitializer.positionsRelativeToStart(p, clones: 1)
+        for i in 0..<21 { for k in 3..<6 { #expect(abs(q[k, i]) < 1e-12 && abs(q[i, k]) < 1e-12) } }
+        // Var(δp_k − δp_s) for the clone's position x (index 18) and the state's x (index 3).
+        #expect(abs(q[18, 18] - (p[18, 18] - 2 * p[18, 3] + p[3, 3])) < 1e-9)
+        // Everything else as it was (the attitude, the velocity, the clone's attitude).
+        #expect(q[0, 0] == p[0, 0] && q[6, 15] == p[6, 15] && q[15, 16] == p[15, 16])
+        // …and the clone's position against the velocity: Cov(δp_k − δp_s, δv).
+        #expect(abs(q[18, 7] - (p[18, 7] - p[3, 7])) < 1e-12)
+    }
+
     /// Half a second at constant velocity (turning): the accelerometer sees only gravity, so
     /// nothing fixes the scale (hence the velocity) but the short camera–IMU lever arm. Solved
     /// anyway, such a window gives a start collapsed toward zero scale whose covariance looks

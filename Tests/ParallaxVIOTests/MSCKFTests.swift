@@ -29,6 +29,41 @@ import ParallaxMath
         }
     }
 
+    /// A moving start's window becomes the first clones: the joint covariance goes to the IMU
+    /// block and the clone blocks (after the calibration), and each clone depends on the time
+    /// offset along its motion, as a clone taken then would.
+    @Test func aStartsWindowBecomesTheFirstClones() throws {
+        let sigma2 = 1e-6
+        let noise = IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5, accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-4)
+        var a = Matrix(rows: 27, columns: 27)
+        var rng = SeededGenerator(seed: 9)
+        for i in 0..<27 { for j in 0..<27 { a[i, j] = 0.01 * rng.nextGaussian() } }
+        let joint = try a.multiplied(by: a, transposeOther: true)
+        var f = MSCKF(state: InertialState(), time: 0, covariance: joint.block(row: 0, column: 0, rows: 15, columns: 15),
+                      calibration: .init(imuFromCamera: .identity, timeOffset: 0), extrinsicVariance: (1e-4, 1e-5), timeOffsetVariance: sigma2,
+                      propagation: IMUPropagation(noise: noise), normalizedNoise: 0.002)
+        let clones = (0..<2).map { k in MSCKF.Clone(time: Int64(k), rotation: .identity, position: Vector3(Double(k), 0, 0), firstRotation: .identity, firstPosition: Vector3(Double(k), 0, 0)) }
+        let rates = [[0.1, 0.2, 0.3, 1, 2, 3], [-0.1, 0, 0.5, 0, -1, 0]]
+        f.startWindow(with: clones, covariance: joint, rates: rates)
+        #expect(f.clones.count == 2 && f.dimension == f.cloneBase + 12)
+        let td = try #require(f.timeOffsetIndex), e = try #require(f.extrinsicsOffset)
+        for i in 0..<15 { for j in 0..<15 { #expect(f.covariance[i, j] == joint[i, j]) } }
+        for k in 0..<2 {
+            for i in 0..<6 {
+                for j in 0..<15 { #expect(abs(f.covariance[f.cloneOffset(k) + i, j] - joint[15 + 6 * k + i, j]) < 1e-15) }
+                #expect(abs(f.covariance[f.cloneOffset(k) + i, td] - sigma2 * rates[k][i]) < 1e-15)
+                #expect(f.covariance[f.cloneOffset(k) + i, e] == 0)
+                for l in 0..<2 {
+                    for j in 0..<6 {
+                        let expected = joint[15 + 6 * k + i, 15 + 6 * l + j] + sigma2 * rates[k][i] * rates[l][j]
+                        #expect(abs(f.covariance[f.cloneOffset(k) + i, f.cloneOffset(l) + j] - expected) < 1e-12)
+                    }
+                }
+            }
+        }
+        _ = try Cholesky(f.covariance)
+    }
+
     @Test func movingTheFilterIntoTheMapFrameTurnsStateAndCovariance() throws {
         let state = InertialState(rotation: SO3.exp(Vector3(0.1, 0.2, 0.3)), position: Vector3(1, 2, 3), velocity: Vector3(0.5, 0, 0))
         var p = Matrix(rows: 15, columns: 15)

@@ -1,6 +1,6 @@
 import Testing
 import ParallaxMath
-import ParallaxVIO
+@testable import ParallaxVIO
 
 /// The estimator alone, without the bus: simulated IMU readings and exact feature tracks with
 /// pixel noise (``VIOTestScene``) fed straight to ``VIOEstimator``.
@@ -126,5 +126,31 @@ import ParallaxVIO
         let truthSpeed = (sequence.truth[k + 1].translation - sequence.truth[k - 1].translation).norm / 0.1
         let speed = try #require(estimates[k].velocity).norm
         #expect(abs(speed - truthSpeed) < VIOSettings().dynamicMaxVelocitySigma, "speed \(speed) m/s, truth \(truthSpeed) m/s")
+    }
+
+    /// The moving start's window becomes the filter's first clones (window − 1 of them, the
+    /// start frame the last), so the window is full from the start; without
+    /// `dynamic_window_clones` the filter starts with the start frame alone.
+    @Test func aMovingStartFillsTheWindowFromItsFrames() throws {
+        let sequence = VIOTestScene.sequence(seconds: 8.5, pixelNoise: 0.5, still: 0)
+        for withClones in [true, false] {
+            var settings = VIOSettings()
+            settings.dynamicWindowClones = withClones
+            var estimator = VIOTestScene.estimator(settings)
+            var started: Int?, next = 0
+            for (k, frame) in sequence.frames.enumerated() {
+                while next < sequence.imu.count && sequence.imu[next].time <= frame.time {
+                    estimator.feed(imu: sequence.imu[next])
+                    next += 1
+                }
+                if next < sequence.imu.count { estimator.feed(imu: sequence.imu[next]) }
+                estimator.feed(tracks: frame)
+                if estimator.filter != nil { started = k; break }
+            }
+            _ = try #require(started, "no start")
+            let clones = try #require(estimator.filter?.clones)
+            #expect(clones.count == (withClones ? settings.window : 1), "\(clones.count) clones")
+            #expect(zip(clones, clones.dropFirst()).allSatisfy { $0.time < $1.time })
+        }
     }
 }
