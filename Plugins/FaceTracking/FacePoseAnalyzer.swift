@@ -46,6 +46,7 @@ public struct FacePoseAnalyzer: Analyzer {
         @Parameter("depth stream registered to the landmarks' camera: landmarks read in it become 3D (Procrustes)") public var depth: String? = nil
         @Parameter("rigid: each landmark by how rigid it is (jaw and lips less); uniform: all alike") public var weights = HeadPoseEstimator.Weighting.rigid
         @Parameter("Huber threshold of the pixel fit (px)", range: 0.1...100) public var huber = 2.0
+        @Parameter("weigh down the landmarks the fitted pose hides (a turned face's far side, which detectors put on the visible outline) and fit again; listed as hiddenLandmarks either way (off by default: no better on AFLW2000-3D, docs/head-pose.md)") public var hiddenSide = false
         @Parameter("temporal filter of each face's pose") public var smoothing = Smoothing.none
         @Parameter("One-Euro cutoff at rest (Hz)", range: 0.01...100) public var minCutoff = 1.0
         @Parameter("One-Euro cutoff rise with translation speed (Hz per m/s)", range: 0...1000) public var beta = 5.0
@@ -193,6 +194,7 @@ public struct FacePoseAnalyzer: Analyzer {
         var estimator = HeadPoseEstimator(model: model)
         estimator.weighting = options.weights
         estimator.huber = options.huber
+        estimator.hiddenSide = options.hiddenSide
         // 3D landmarks: given with the set, or read from the depth map at each landmark's pixel.
         var points3D = landmarks.points3D
         if points3D == nil, let depth, let camera {
@@ -248,7 +250,8 @@ public struct FacePoseAnalyzer: Analyzer {
         let anchor = eyes.map { FaceAnchor(cameraFromHead: pose, leftEye: $0.left, rightEye: $0.right, lookAtPoint: $0.lookAtPoint) }
             ?? Self.straightAhead(pose, centers: model.eyeballCenters)
         return FacePose(faceID: id, anchor: anchor, angles: HeadAngles(cameraFromHead: pose.rotation), eyesMeasured: eyes != nil,
-                        confidence: fit.confidence, trackingState: tracking, scheme: landmarks.scheme)
+                        confidence: fit.confidence, trackingState: tracking, scheme: landmarks.scheme,
+                        hiddenLandmarks: useDepth || model.normals.isEmpty ? nil : fit.hidden)
     }
 
     /// Eyes looking along the head's +z and a look-at point 2 m ahead: the placeholder when the

@@ -1,3 +1,4 @@
+import ParallaxGeometry
 import ParallaxMath
 
 /// A 3D face to fit landmarks to: one head-frame point per landmark of a scheme, how rigid each
@@ -13,6 +14,24 @@ public struct FaceModel: Sendable {
     /// The eyeball centres in the head frame (m): behind the iris centres, or behind the middle
     /// of each eye's corners.
     public var eyeballCenters: (right: Vector3, left: Vector3)
+    /// Outward unit normal of the face's surface at each landmark (head frame), when the model
+    /// knows them (the canonical face's): which landmarks a turned head hides. Empty: none
+    /// counts as hidden.
+    public var normals: [Vector3] = []
+
+    /// Per landmark, the cosine of the angle between its surface normal and the direction to
+    /// the camera under `cameraFromHead` (`T_CH`): above 0 the camera sees the surface there,
+    /// at or below 0 the head itself hides it (a landmark a detector still places on the
+    /// visible outline). `nil` without ``normals``.
+    public func visibility(cameraFromHead: SE3) -> [Double]? {
+        guard normals.count == points.count else { return nil }
+        let camera = cameraFromHead.inverse.translation
+        return zip(points, normals).map { p, n in
+            let toCamera = camera - p
+            let length = toCamera.norm
+            return length > 0 ? n.dot(toCamera / length) : 1
+        }
+    }
 
     /// iBUG 68 on the canonical face. Rigidity: the nose and eye corners 1 (bone and cartilage,
     /// moved by no expression); the eyebrows and the outer lips ½ (expressions move them); the
@@ -30,7 +49,8 @@ public struct FaceModel: Sendable {
             }
         }
         func middle(_ a: Int, _ b: Int) -> Vector3 { (points[a] + points[b]) / 2 - Vector3(0, 0, CanonicalFace.eyeballRadius) }
-        return FaceModel(points: points, rigidity: rigidity, irisCenters: nil, eyeballCenters: (right: middle(36, 39), left: middle(42, 45)))
+        return FaceModel(points: points, rigidity: rigidity, irisCenters: nil, eyeballCenters: (right: middle(36, 39), left: middle(42, 45)),
+                         normals: CanonicalFace.ibug68.map { CanonicalFace.normals[$0] })
     }()
 
     /// MediaPipe's 468-point mesh: all points rigidity 1 except the lips and the jaw below
@@ -40,7 +60,8 @@ public struct FaceModel: Sendable {
         let rigidity = points.map { $0.y < lipLine ? 0.5 : 1 }
         return FaceModel(points: points, rigidity: rigidity, irisCenters: nil,
                          eyeballCenters: (right: CanonicalFace.eyeballCenter(iris: CanonicalFace.rightIrisCenter),
-                                          left: CanonicalFace.eyeballCenter(iris: CanonicalFace.leftIrisCenter)))
+                                          left: CanonicalFace.eyeballCenter(iris: CanonicalFace.leftIrisCenter)),
+                         normals: Array(CanonicalFace.normals.prefix(468)))
     }()
 
     /// MediaPipe's mesh with irises (478): as ``mediapipe468``; the ten iris points take no part
@@ -48,6 +69,7 @@ public struct FaceModel: Sendable {
     public static let mediapipe478: FaceModel = {
         var model = mediapipe468
         model.points = CanonicalFace.vertices
+        model.normals = CanonicalFace.normals
         model.rigidity += [Double](repeating: 0, count: 10)
         model.irisCenters = (right: CanonicalFace.rightIrisCenter, left: CanonicalFace.leftIrisCenter)
         return model

@@ -85,9 +85,13 @@ public struct FacePose: Sendable, Codable, Equatable {
     public var trackingState: TrackingState
     /// The landmark set the pose was fitted to.
     public var scheme: LandmarkScheme
+    /// Indices of the landmarks on the side the head hides in this pose (ascending; ARKit has
+    /// no such list): a detector places them on the visible outline, so the fit weighed them
+    /// down. `nil` when not judged (a fit to 3D landmarks, or a model without surface normals).
+    public var hiddenLandmarks: [Int]?
 
     public init(faceID: UInt64, anchor: FaceAnchor, angles: HeadAngles, eyesMeasured: Bool, confidence: Double,
-                trackingState: TrackingState = .normal, scheme: LandmarkScheme) {
+                trackingState: TrackingState = .normal, scheme: LandmarkScheme, hiddenLandmarks: [Int]? = nil) {
         self.faceID = faceID
         self.anchor = anchor
         self.angles = angles
@@ -95,6 +99,7 @@ public struct FacePose: Sendable, Codable, Equatable {
         self.confidence = confidence
         self.trackingState = trackingState
         self.scheme = scheme
+        self.hiddenLandmarks = hiddenLandmarks
     }
 }
 

@@ -40,6 +40,9 @@ import ParallaxTesting
             let face = try #require(p.payload.faces.first)
             let t = try #require(truth[p.timestamp])
             #expect(face.eyesMeasured && face.scheme == .mediapipe478)
+            // A pixel fit judges which landmarks the pose hides (the list, possibly empty).
+            let hidden = try #require(face.hiddenLandmarks)
+            #expect(hidden.allSatisfy { $0 >= 0 && $0 < 478 } && hidden == hidden.sorted())
             head = max(head, (t.cameraFromHead.rotation.inverse * face.anchor.cameraFromHead.rotation).angle * 180 / .pi)
             position = max(position, (t.cameraFromHead.translation - face.anchor.cameraFromHead.translation).norm)
             let a = face.anchor.leftEye.rotation * Vector3(0, 0, 1), b = t.leftEye.rotation * Vector3(0, 0, 1)
@@ -76,6 +79,7 @@ import ParallaxTesting
         let face = try #require(out.first?.payload.faces.first)
         // Depth is read at whole pixels on each landmark's own ray: about a millimetre off.
         #expect((face.anchor.cameraFromHead.rotation.inverse * truth.rotation).angle * 180 / .pi < 0.5)
+        #expect(face.hiddenLandmarks == nil)  // a 3D fit does not judge them
         #expect((face.anchor.cameraFromHead.translation - truth.translation).norm < 0.003)
     }
 

@@ -28,4 +28,20 @@ import ParallaxMath
         let c = FaceModel.ibug68.eyeballCenters
         #expect(abs((c.left - c.right).norm - 0.063) < 0.01)  // about the adult interpupillary distance
     }
+
+    /// The mesh's normals point out of the face: unit length, the nose tip's forward (+z), the
+    /// jaw line's ends sideways (toward the ears, away from the face's middle), the chin's down
+    /// and forward; every normal faces the same way as the vertex seen from behind the face.
+    @Test func normalsPointOutOfTheFace() {
+        let n = CanonicalFace.normals, v = CanonicalFace.vertices
+        #expect(n.count == v.count)
+        #expect(n.allSatisfy { abs($0.norm - 1) < 1e-9 })
+        #expect(n[4].z > 0.95)  // nose tip
+        let jaw = CanonicalFace.ibug68.prefix(17).map { n[$0] }
+        #expect(jaw[0].x < -0.8 && jaw[16].x > 0.8)  // the ends, toward the ears
+        #expect(jaw[8].z > 0.5 && jaw[8].y < 0)  // the chin
+        let behind = Vector3(0, 0, -0.05)
+        let outward = v.indices.prefix(468).filter { n[$0].dot(v[$0] - behind) > 0 }.count
+        #expect(Double(outward) / 468 > 0.97, "\(outward) of 468")
+    }
 }

@@ -20,6 +20,25 @@ enum FaceFixtures {
         }
     }
 
+    /// The model's points seen from `pose` as a landmark detector places them: those the head
+    /// hides (``FaceModel/visibility(cameraFromHead:)`` ≤ 0) moved across to the face's visible
+    /// outline at their height, the extreme x of the canonical mesh's visible vertices within
+    /// ±4 px of it on the side the point lies.
+    static func outlinePixels(_ model: FaceModel, _ pose: SE3, camera: CameraModel = camera) throws -> [Vector2] {
+        let exact = pixels(model, pose, camera: camera)
+        guard let visibility = model.visibility(cameraFromHead: pose) else { return exact }
+        let mesh = FaceModel.mediapipe468
+        guard let meshVisibility = mesh.visibility(cameraFromHead: pose) else { return exact }
+        let visible = mesh.points.indices.filter { meshVisibility[$0] > 0 }.compactMap { camera.project(pose * mesh.points[$0]) }
+        let centre = visible.reduce(Vector2.zero, +) / Double(max(1, visible.count))
+        return exact.indices.map { i in
+            guard visibility[i] <= 0 else { return exact[i] }
+            let band = visible.filter { abs($0.y - exact[i].y) <= 4 }.map(\.x)
+            guard let low = band.min(), let high = band.max() else { return exact[i] }
+            return Vector2(exact[i].x < centre.x ? low : high, exact[i].y)
+        }
+    }
+
     /// Rotation angle between two rotations (degrees).
     static func degrees(_ a: SO3, _ b: SO3) -> Double { (a.inverse * b).angle * 180 / .pi }
 }

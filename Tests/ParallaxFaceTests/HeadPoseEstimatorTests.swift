@@ -19,6 +19,42 @@ import ParallaxMath
         }
     }
 
+    /// A turned face as a detector sees it: the landmarks the head hides sit on the visible
+    /// outline (the extreme of the canonical mesh's visible vertices at their height, on their
+    /// side), not where they are. Weighing them down (``HeadPoseEstimator/hiddenSide``) keeps
+    /// the pose where the visible landmarks put it; fitting them as they are pulls it frontal.
+    @Test func hiddenLandmarksOnTheOutlineStopPullingThePose() throws {
+        var withHidden = HeadPoseEstimator(model: .ibug68)
+        withHidden.hiddenSide = true
+        var without = withHidden
+        without.hiddenSide = false
+        var errors: [(yaw: Double, with: Double, without: Double, hidden: Int)] = []
+        for yaw in [-75.0, -60, -45, 45, 60, 75] {
+            let truth = FaceFixtures.pose(HeadAngles(pitch: 5, yaw: yaw, roll: -3))
+            let pixels = try FaceFixtures.outlinePixels(.ibug68, truth)
+            let a = try withHidden.fit(pixels: pixels, camera: FaceFixtures.camera)
+            let b = try without.fit(pixels: pixels, camera: FaceFixtures.camera)
+            errors.append((yaw, FaceFixtures.degrees(a.cameraFromHead.rotation, truth.rotation), FaceFixtures.degrees(b.cameraFromHead.rotation, truth.rotation), a.hidden.count))
+        }
+        let summary = errors.map { String(format: "yaw %.0f: %.2f° vs %.2f° (%d hidden)", $0.yaw, $0.with, $0.without, $0.hidden) }.joined(separator: "; ")
+        #expect(errors.allSatisfy { $0.hidden > 0 }, "\(summary)")
+        let meanWith = errors.map(\.with).reduce(0, +) / Double(errors.count), meanWithout = errors.map(\.without).reduce(0, +) / Double(errors.count)
+        #expect(meanWith < 0.7 * meanWithout, "\(summary)")
+        #expect(errors.allSatisfy { $0.with <= $0.without + 0.5 }, "\(summary)")
+    }
+
+    /// A frontal face hides at most the ends of its jaw line (at the ears, on the outline seen
+    /// from 0.6 m), and exact landmarks keep their exact pose with the hidden side weighed down.
+    @Test func aFrontalFaceHidesAtMostItsJawsEnds() throws {
+        let estimator = HeadPoseEstimator(model: .ibug68)
+        let truth = FaceFixtures.pose(HeadAngles(pitch: 0, yaw: 0, roll: 0))
+        let fit = try estimator.fit(pixels: FaceFixtures.pixels(.ibug68, truth), camera: FaceFixtures.camera)
+        #expect(Set(fit.hidden).isSubset(of: [0, 1, 15, 16]), "\(fit.hidden)")
+        #expect(FaceFixtures.degrees(fit.cameraFromHead.rotation, truth.rotation) < 1e-5)
+        let visibility = try #require(FaceModel.ibug68.visibility(cameraFromHead: truth))
+        #expect(visibility[17...].allSatisfy { HeadPoseEstimator.hiddenWeight($0) == 1 }, "\(visibility)")
+    }
+
     /// 2 px of noise on the 68 points: a few degrees at most, never the mirrored pose.
     @Test func noisyLandmarksStayClose() throws {
         let estimator = HeadPoseEstimator(model: .ibug68)
