@@ -1,3 +1,4 @@
+import CKernels
 import Dispatch
 import ParallaxImage
 import ParallaxOptions
@@ -52,6 +53,13 @@ public struct SemiGlobalMatching: Sendable {
         /// disparities per operation); off, always in 16 bits. The same disparities either
         /// way: for tests that compare the two.
         var byteLanesWhereTheyFit = true
+        /// The census costs and the byte-lane sweeps in CKernels' C loops (AVX-512, AVX2 or
+        /// portable, chosen at run time); off, in the Swift loops they replaced. The same
+        /// disparities either way: for tests that compare the two.
+        var cKernels = true
+        /// CKernels' variant (`parallax_kernels_level`): −1 the processor's best; tests pass
+        /// each and compare.
+        var kernelLevel: Int32 = -1
 
         public init() {}
     }
@@ -170,6 +178,12 @@ public struct SemiGlobalMatching: Sendable {
                           width w: Int, depth: Int) {
         let dCount = options.disparities
         let outsideCost = UInt8(options.censusWidth * options.censusHeight)
+        if options.cKernels {
+            for y in rows {
+                parallax_census_cost_row(lp + y * w, rp + y * w, Int32(w), Int32(depth), Int32(dCount), outsideCost, c + y * w * depth, options.kernelLevel)
+            }
+            return
+        }
         let full = dCount / Self.lanes * Self.lanes
         for y in rows {
             let row = rp + y * w

@@ -1,0 +1,105 @@
+// The semi-global matching and census loops, written once and compiled once per instruction set
+// by kernels.c (which defines KFN(name) and KATTR before including this file). Plain C loops over
+// the disparities, which the compiler vectorizes at the width the variant's target allows; the
+// byte arithmetic wraps exactly as the Swift lanes it replaces did.
+
+// The vector types (kernels.c): vNb N bytes, vNw N 16-bit lanes, vNbu/vNwu their unaligned
+// forms. The main loop runs KVB lanes at a time, then 32 and 16 for the rest of the depth.
+
+/// One path's costs at disparities d … d + N − 1 from its previous pixel's (`f`, with pads at
+/// f[−1] and f[depth]), lanes beyond the searched disparities 255 (`beyond`: all ones there).
+#define SGM_PATHV(N, f, J, B) \
+    ((((cd + __builtin_elementwise_min(__builtin_elementwise_min(*(const v##N##bu *)((f) + d), \
+        (v##N##b)(__builtin_elementwise_min(*(const v##N##bu *)((f) + d - 1), *(const v##N##bu *)((f) + d + 1)) + p1v)), (J))) - (B))) | beyond)
+
+/// One chunk of N disparities for `count` (2 or 4) paths: path costs stored, minima kept in
+/// m0…m3 (vectors of N lanes), sums (+ prev) stored.
+#define SGM_CHUNK(N, COUNT) { \
+    const v##N##b p1v = (v##N##b){0} + p1; \
+    const v##N##b cd = *(const v##N##bu *)(c + d), beyond = *(const v##N##bu *)(mask + d); \
+    const v##N##b v0 = SGM_PATHV(N, f0, (v##N##b){0} + j0, (v##N##b){0} + b0); \
+    const v##N##b v1 = SGM_PATHV(N, f1, (v##N##b){0} + j1, (v##N##b){0} + b1); \
+    *(v##N##bu *)(o0 + d) = v0; *(v##N##bu *)(o1 + d) = v1; \
+    v##N##w sum = __builtin_convertvector(v0, v##N##w) + __builtin_convertvector(v1, v##N##w); \
+    if (COUNT == 4) { \
+        const v##N##b v2 = SGM_PATHV(N, f2, (v##N##b){0} + j2, (v##N##b){0} + b2); \
+        const v##N##b v3 = SGM_PATHV(N, f3, (v##N##b){0} + j3, (v##N##b){0} + b3); \
+        *(v##N##bu *)(o2 + d) = v2; *(v##N##bu *)(o3 + d) = v3; \
+        sum += __builtin_convertvector(v2, v##N##w) + __builtin_convertvector(v3, v##N##w); \
+        l2 = KFN(min8)(l2, __builtin_reduce_min(v2)); l3 = KFN(min8)(l3, __builtin_reduce_min(v3)); \
+    } \
+    l0 = KFN(min8)(l0, __builtin_reduce_min(v0)); l1 = KFN(min8)(l1, __builtin_reduce_min(v1)); \
+    if (prev) sum += *(const v##N##wu *)(prev + d); \
+    *(v##N##wu *)(total + d) = sum; \
+}
+
+static inline KATTR uint8_t KFN(min8)(uint8_t a, uint8_t b) { return b < a ? b : a; }
+
+/// Two or four paths at one pixel over all its disparities (`count`), vectorized over them.
+static inline KATTR void KFN(sgm_pixel)(int count, int depth, const uint8_t *restrict c, const uint8_t *restrict mask, uint8_t p1,
+                                        const uint8_t *const *from, const uint8_t *jumps, const uint8_t *lows, uint8_t *const *out,
+                                        const uint16_t *restrict prev, uint16_t *restrict total, uint8_t *lowest) {
+    const uint8_t *restrict f0 = from[0], *restrict f1 = from[1], *restrict f2 = from[2], *restrict f3 = from[3];
+    uint8_t *restrict o0 = out[0], *restrict o1 = out[1], *restrict o2 = out[2], *restrict o3 = out[3];
+    const uint8_t j0 = jumps[0], j1 = jumps[1], j2 = jumps[2], j3 = jumps[3];
+    const uint8_t b0 = lows[0], b1 = lows[1], b2 = lows[2], b3 = lows[3];
+    uint8_t l0 = 255, l1 = 255, l2 = 255, l3 = 255;
+    int d = 0;
+    if (count == 4) {
+        for (; d + KVB <= depth; d += KVB) SGM_CHUNK_MAIN(4)
+        if (KVB > 32) for (; d + 32 <= depth; d += 32) SGM_CHUNK(32, 4)
+        for (; d + 16 <= depth; d += 16) SGM_CHUNK(16, 4)
+    } else {
+        for (; d + KVB <= depth; d += KVB) SGM_CHUNK_MAIN(2)
+        if (KVB > 32) for (; d + 32 <= depth; d += 32) SGM_CHUNK(32, 2)
+        for (; d + 16 <= depth; d += 16) SGM_CHUNK(16, 2)
+    }
+    lowest[0] = l0; lowest[1] = l1; lowest[2] = l2; lowest[3] = l3;
+}
+
+static KATTR void KFN(sgm_row)(const parallax_sgm_sweep *s, int y, int step, int forward, int16_t *sums, const int16_t *base) {
+    const int w = s->width, h = s->height, depth = s->depth, nd = s->disparities, count = s->count;
+    const size_t stride = (size_t)depth + 32;
+    const int current = step & 1, previous = current ^ 1;
+    const uint8_t *gray = s->gray;
+    for (int xs = 0; xs < w; xs++) {
+        const int x = forward ? xs : w - 1 - xs;
+        const uint8_t *from[4] = {s->zeros + 16, s->zeros + 16, s->zeros + 16, s->zeros + 16};
+        uint8_t *out[4] = {NULL, NULL, NULL, NULL};
+        uint8_t jumps[4] = {0, 0, 0, 0}, lows[4] = {0, 0, 0, 0}, lowest[4];
+        for (int k = 0; k < count; k++) {
+            const int nx = x + s->dx[k], ny = y + s->dy[k];
+            out[k] = s->rows + ((size_t)(current * count + k) * w + x) * stride + 16;
+            if (nx < 0 || nx >= w || ny < 0 || ny >= h) {
+                from[k] = s->zeros + 16;
+                jumps[k] = 0;
+                lows[k] = 0;
+                continue;
+            }
+            const int row = ny == y ? current : previous;
+            const size_t slot = (size_t)(row * count + k) * w + nx;
+            from[k] = s->rows + slot * stride + 16;
+            lows[k] = s->minima[slot];
+            const int change = (int)gray[(size_t)y * w + x] - (int)gray[(size_t)ny * w + nx];
+            jumps[k] = (uint8_t)(lows[k] + s->large[change < 0 ? -change : change]);
+        }
+        const uint8_t *c = s->cost + ((size_t)y * w + x) * depth;
+        int16_t *total = sums + (size_t)x * depth;
+        const int16_t *prev = base ? base + (size_t)x * depth : NULL;
+        KFN(sgm_pixel)(count, depth, c, s->beyond, s->p1, from, jumps, lows, out, (const uint16_t *)prev, (uint16_t *)total, lowest);
+        for (int k = 0; k < count; k++) s->minima[(size_t)(current * count + k) * w + x] = lowest[k];
+    }
+}
+
+static KATTR void KFN(census_row)(const uint64_t *restrict left, const uint64_t *restrict reversedRight, int w, int depth, int nd,
+                                  uint8_t outside, uint8_t *restrict cost) {
+    for (int x = 0; x < w; x++) {
+        uint8_t *restrict out = cost + (size_t)x * depth;
+        const uint64_t cl = left[x];
+        const uint64_t *restrict row = reversedRight + (w - 1 - x);
+        const int limit = nd < x + 1 ? nd : x + 1;
+        for (int d = 0; d < limit; d++) out[d] = (uint8_t)__builtin_popcountll(cl ^ row[d]);
+        for (int d = limit; d < nd; d++) out[d] = outside;
+        for (int d = nd; d < depth; d++) out[d] = 0;
+    }
+}
