@@ -21,11 +21,16 @@
     typedef uint8_t v##N##bu __attribute__((vector_size(N), aligned(1))); \
     typedef uint16_t v##N##w __attribute__((vector_size(2 * N))); \
     typedef uint16_t v##N##wu __attribute__((vector_size(2 * N), aligned(1)));
+typedef int16_t v16s __attribute__((vector_size(32)));
+typedef int16_t v16su __attribute__((vector_size(32), aligned(1)));
 PARALLAX_VECTORS(16)
 PARALLAX_VECTORS(32)
 PARALLAX_VECTORS(64)
 #define SGM_CHUNK_X(N, COUNT) SGM_CHUNK(N, COUNT)
 #define SGM_CHUNK_MAIN(COUNT) SGM_CHUNK_X(KVB, COUNT)
+#define SGM_MINIMA_X(N) v##N##b m0 = (v##N##b){0} + 255, m1 = m0, m2 = m0, m3 = m0;
+#define SGM_MINIMA(N) SGM_MINIMA_X(N)
+#define SGM_MAIN_MINIMA SGM_MINIMA(KVB)
 
 #define KVB 16
 #define KATTR
@@ -100,6 +105,17 @@ void parallax_census_cost_row(const uint64_t *left, const uint64_t *reversedRigh
     case 1: census_row_avx2(left, reversedRight, width, depth, disparities, outside, cost); return;
 #endif
     default: census_row_portable(left, reversedRight, width, depth, disparities, outside, cost); return;
+    }
+}
+
+void parallax_sgm_row_winners(const int16_t *sums, int width, int depth, int disparities, int keep, int leftRight, int subpixel,
+                              int16_t *rc, int16_t *rb, int32_t *integer, float *out, int level) {
+    switch (parallax_kernels_level(level)) {
+#ifdef PARALLAX_X86
+    case 2: row_winners_avx512(sums, width, depth, disparities, keep, leftRight, subpixel, rc, rb, integer, out); return;
+    case 1: row_winners_avx2(sums, width, depth, disparities, keep, leftRight, subpixel, rc, rb, integer, out); return;
+#endif
+    default: row_winners_portable(sums, width, depth, disparities, keep, leftRight, subpixel, rc, rb, integer, out); return;
     }
 }
 

@@ -48,6 +48,15 @@ typedef struct parallax_sgm_sweep {
 /// base[x·depth + d] when base is not NULL).
 void parallax_sgm_sweep_row(const parallax_sgm_sweep *sweep, int y, int step, int forward, int16_t *sums, const int16_t *base, int level);
 
+/// Winner-take-all over one row of summed costs (sums[x·depth + d], each below 2¹⁵) for
+/// d < min(disparities, x + 1): the first disparity of lowest cost, kept when unique (no cost
+/// more than 1 px away at or below (lowest·100 − 1) / keep; keep = 0: no test), refined by a
+/// parabola when `subpixel`, into out[x] (left NaN where none); then made NaN where the right
+/// image's own winner differs by more than `leftRight` px (negative: no check). Scratch: rc and
+/// rb width + depth entries, integer width.
+void parallax_sgm_row_winners(const int16_t *sums, int width, int depth, int disparities, int keep, int leftRight, int subpixel,
+                              int16_t *rc, int16_t *rb, int32_t *integer, float *out, int level);
+
 /// Census distances cost[x·depth + d] = popcount(left[x] ^ reversedRight[w − 1 − x + d]) of one
 /// row for d < disparities where x ≥ d (else `outside`), 0 for disparities ≤ d < depth.
 void parallax_census_cost_row(const uint64_t *left, const uint64_t *reversedRight, int width, int depth, int disparities,

@@ -26,9 +26,9 @@
         const v##N##b v3 = SGM_PATHV(N, f3, (v##N##b){0} + j3, (v##N##b){0} + b3); \
         *(v##N##bu *)(o2 + d) = v2; *(v##N##bu *)(o3 + d) = v3; \
         sum += __builtin_convertvector(v2, v##N##w) + __builtin_convertvector(v3, v##N##w); \
-        l2 = KFN(min8)(l2, __builtin_reduce_min(v2)); l3 = KFN(min8)(l3, __builtin_reduce_min(v3)); \
+        LOWEST(2, v2); LOWEST(3, v3); \
     } \
-    l0 = KFN(min8)(l0, __builtin_reduce_min(v0)); l1 = KFN(min8)(l1, __builtin_reduce_min(v1)); \
+    LOWEST(0, v0); LOWEST(1, v1); \
     if (prev) sum += *(const v##N##wu *)(prev + d); \
     *(v##N##wu *)(total + d) = sum; \
 }
@@ -44,16 +44,30 @@ static inline KATTR void KFN(sgm_pixel)(int count, int depth, const uint8_t *res
     const uint8_t j0 = jumps[0], j1 = jumps[1], j2 = jumps[2], j3 = jumps[3];
     const uint8_t b0 = lows[0], b1 = lows[1], b2 = lows[2], b3 = lows[3];
     uint8_t l0 = 255, l1 = 255, l2 = 255, l3 = 255;
+    // The main loop keeps each path's lowest lanes in a vector (one reduction per pixel); the
+    // shorter tails reduce each chunk.
+    SGM_MAIN_MINIMA
     int d = 0;
+#define LOWEST(k, v) m##k = __builtin_elementwise_min(m##k, v)
     if (count == 4) {
         for (; d + KVB <= depth; d += KVB) SGM_CHUNK_MAIN(4)
-        if (KVB > 32) for (; d + 32 <= depth; d += 32) SGM_CHUNK(32, 4)
-        for (; d + 16 <= depth; d += 16) SGM_CHUNK(16, 4)
     } else {
         for (; d + KVB <= depth; d += KVB) SGM_CHUNK_MAIN(2)
-        if (KVB > 32) for (; d + 32 <= depth; d += 32) SGM_CHUNK(32, 2)
-        for (; d + 16 <= depth; d += 16) SGM_CHUNK(16, 2)
     }
+    if (d > 0) {
+        l0 = __builtin_reduce_min(m0); l1 = __builtin_reduce_min(m1);
+        if (count == 4) { l2 = __builtin_reduce_min(m2); l3 = __builtin_reduce_min(m3); }
+    }
+#undef LOWEST
+#define LOWEST(k, v) l##k = KFN(min8)(l##k, __builtin_reduce_min(v))
+    if (count == 4) {
+        if (KVB > 32) for (; d + 32 <= depth; d += 32) SGM_CHUNK(32, 4)
+        if (KVB > 16) for (; d + 16 <= depth; d += 16) SGM_CHUNK(16, 4)
+    } else {
+        if (KVB > 32) for (; d + 32 <= depth; d += 32) SGM_CHUNK(32, 2)
+        if (KVB > 16) for (; d + 16 <= depth; d += 16) SGM_CHUNK(16, 2)
+    }
+#undef LOWEST
     lowest[0] = l0; lowest[1] = l1; lowest[2] = l2; lowest[3] = l3;
 }
 
@@ -101,5 +115,75 @@ static KATTR void KFN(census_row)(const uint64_t *restrict left, const uint64_t 
         for (int d = 0; d < limit; d++) out[d] = (uint8_t)__builtin_popcountll(cl ^ row[d]);
         for (int d = limit; d < nd; d++) out[d] = outside;
         for (int d = nd; d < depth; d++) out[d] = 0;
+    }
+}
+
+/// The winners of one row of summed costs (see parallax_sgm_row_winners).
+static KATTR void KFN(row_winners)(const int16_t *restrict sums, int w, int depth, int nd, int keep, int leftRight, int subpixel,
+                                   int16_t *restrict rc, int16_t *restrict rb, int32_t *restrict integer, float *restrict out) {
+    for (int i = 0; i < w + depth; i++) { rc[i] = INT16_MAX; rb[i] = INT16_MAX; }
+    for (int x = 0; x < w; x++) {
+        integer[x] = -1;
+        const int16_t *restrict v = sums + (size_t)x * depth;
+        const int limit = nd < x + 1 ? nd : x + 1;
+        int16_t *restrict r = rc + (w - 1 - x);
+        int16_t *restrict rbest = rb + (w - 1 - x);
+        // The lowest cost, and the right image's winners (the first, lowest x, of equal costs):
+        // 16 disparities at a time, lanes at or beyond `limit` made the largest cost.
+        const v16s top = (v16s){0} + INT16_MAX, limits = (v16s){0} + (int16_t)limit;
+        v16s lanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        v16s low = top;
+        for (int d = 0; d < limit; d += 16) {
+            const v16s inside = (v16s)(lanes < limits);
+            const v16s c = (*(const v16su *)(v + d) & inside) | (top & ~inside);
+            low = __builtin_elementwise_min(low, c);
+            const v16s old = *(const v16su *)(r + d);
+            const v16s better = (v16s)(c < old);
+            *(v16su *)(r + d) = (c & better) | (old & ~better);
+            *(v16su *)(rbest + d) = (lanes & better) | (*(const v16su *)(rbest + d) & ~better);
+            lanes += 16;
+        }
+        const int16_t lowest = __builtin_reduce_min(low);
+        const int bestCost = lowest;
+        // The first disparity at the lowest cost: its group of 16, then its lane.
+        int best = 0;
+        for (; best + 16 <= limit; best += 16) {
+            v16w probe = *(const v16wu *)(v + best);
+            if (__builtin_reduce_or((v16w)(probe == (v16w){0} + (uint16_t)bestCost))) break;
+        }
+        while (best < limit && v[best] != bestCost) best++;
+        // Unique: no cost more than 1 px away at or below the threshold.
+        if (bestCost > 0 && keep > 0) {
+            const int threshold = (bestCost * 100 - 1) / keep;
+            if (threshold >= 0) {
+                const int t = threshold < INT16_MAX - 1 ? threshold : INT16_MAX - 1;
+                // The lowest cost away from the winner's ±1 px.
+                const v16s near0 = (v16s){0} + (int16_t)(best - 1), near1 = (v16s){0} + (int16_t)(best + 1);
+                v16s index = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+                v16s far = top;
+                for (int d = 0; d < limit; d += 16) {
+                    const v16s skip = (v16s)(index >= limits) | ((v16s)(index >= near0) & (v16s)(index <= near1));
+                    far = __builtin_elementwise_min(far, (*(const v16su *)(v + d) & ~skip) | (top & skip));
+                    index += 16;
+                }
+                const int away = __builtin_reduce_min(far);
+                if (away <= t) continue;
+            }
+        }
+        integer[x] = best;
+        float value = (float)best;
+        if (subpixel && best > 0 && best < limit - 1) {
+            const int a = v[best - 1], b = v[best + 1];
+            const int denominator = a + b - 2 * bestCost;
+            if (denominator > 0) value += (float)(a - b) / (float)(2 * denominator);
+        }
+        out[x] = value;
+    }
+    if (leftRight < 0) return;
+    for (int x = 0; x < w; x++) {
+        if (integer[x] < 0) continue;
+        const int partner = rb[w - 1 - (x - integer[x])];
+        const int difference = partner - integer[x];
+        if (partner != INT16_MAX && (difference < 0 ? -difference : difference) > leftRight) out[x] = NAN;
     }
 }
