@@ -24,7 +24,9 @@ extension SemiGlobalMatching {
     /// sums are read back once, never written twice). Two threads: the sweeps run at once, each
     /// writing its own sums; the rows are then added and chosen in halves. Integers: the same
     /// disparities either way.
-    func aggregateAndChoose(_ cost: UnsafePointer<UInt8>, gray: [UInt8], width w: Int, height h: Int, depth: Int) -> ImageBuffer<Float> {
+    /// `first` (and `second`, needed with two threads) hold `w·h·depth` sums each.
+    func aggregateAndChoose(_ cost: UnsafePointer<UInt8>, gray: [UInt8], width w: Int, height h: Int, depth: Int,
+                            first: UnsafeMutablePointer<UInt16>, second: UnsafeMutablePointer<UInt16>?) -> ImageBuffer<Float> {
         let down: [Direction] = options.paths == 8
             ? [Direction(dx: -1, dy: 0), Direction(dx: 0, dy: -1), Direction(dx: -1, dy: -1), Direction(dx: 1, dy: -1)]
             : [Direction(dx: -1, dy: 0), Direction(dx: 0, dy: -1)]
@@ -33,13 +35,10 @@ extension SemiGlobalMatching {
         let narrow = options.byteLanesWhereTheyFit && options.censusWidth * options.censusHeight + options.p1 + options.p2 <= Int(UInt8.max)
         let penalties = largePenalties()
         var out = [Float](repeating: .nan, count: w * h)
-        let volume = w * h * depth
-        let first = UnsafeMutablePointer<UInt16>.allocate(capacity: volume)
-        defer { first.deallocate() }
         gray.withUnsafeBufferPointer { g in
             out.withUnsafeMutableBufferPointer { o in
                 guard let g = g.baseAddress, let o = o.baseAddress else { return }
-                guard options.threads > 1 else {
+                guard options.threads > 1, let second else {
                     sweep(down, narrow: narrow, cost: cost, gray: g, penalties: penalties, into: .volume(first), width: w, height: h, depth: depth)
                     let chooser = RowWinners(matcher: self, width: w, depth: depth)
                     let row = UnsafeMutablePointer<UInt16>.allocate(capacity: w * depth)
@@ -48,8 +47,6 @@ extension SemiGlobalMatching {
                           into: .rows(base: first, row: row) { y, sums in chooser.choose(row: y, sums: sums, out: o + y * w) }, width: w, height: h, depth: depth)
                     return
                 }
-                let second = UnsafeMutablePointer<UInt16>.allocate(capacity: volume)
-                defer { second.deallocate() }
                 // The sweeps read the shared costs and write disjoint sums; then each thread
                 // adds and chooses half of the rows.
                 let shared = SharedWithThreads((cost, g, first, second, o))
