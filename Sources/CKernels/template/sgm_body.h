@@ -35,14 +35,15 @@
 
 static inline KATTR uint8_t KFN(min8)(uint8_t a, uint8_t b) { return b < a ? b : a; }
 
-/// Two or four paths at one pixel over all its disparities (`count`), vectorized over them.
+/// Two or four paths at one pixel over all its disparities (`count`), vectorized over them;
+/// each path's lowest cost to lowest0…3. Every per-path value comes in a scalar of its own
+/// (no small arrays: bytes stored one by one and loaded as a word stall the store buffer).
 static inline KATTR void KFN(sgm_pixel)(int count, int depth, const uint8_t *restrict c, const uint8_t *restrict mask, uint8_t p1,
-                                        const uint8_t *const *from, const uint8_t *jumps, const uint8_t *lows, uint8_t *const *out,
-                                        const uint16_t *restrict prev, uint16_t *restrict total, uint8_t *lowest) {
-    const uint8_t *restrict f0 = from[0], *restrict f1 = from[1], *restrict f2 = from[2], *restrict f3 = from[3];
-    uint8_t *restrict o0 = out[0], *restrict o1 = out[1], *restrict o2 = out[2], *restrict o3 = out[3];
-    const uint8_t j0 = jumps[0], j1 = jumps[1], j2 = jumps[2], j3 = jumps[3];
-    const uint8_t b0 = lows[0], b1 = lows[1], b2 = lows[2], b3 = lows[3];
+                                        const uint8_t *restrict f0, const uint8_t *restrict f1, const uint8_t *restrict f2, const uint8_t *restrict f3,
+                                        uint8_t j0, uint8_t j1, uint8_t j2, uint8_t j3, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3,
+                                        uint8_t *restrict o0, uint8_t *restrict o1, uint8_t *restrict o2, uint8_t *restrict o3,
+                                        const uint16_t *restrict prev, uint16_t *restrict total,
+                                        uint8_t *lowest0, uint8_t *lowest1, uint8_t *lowest2, uint8_t *lowest3) {
     uint8_t l0 = 255, l1 = 255, l2 = 255, l3 = 255;
     // The main loop keeps each path's lowest lanes in a vector (one reduction per pixel); the
     // shorter tails reduce each chunk.
@@ -68,42 +69,49 @@ static inline KATTR void KFN(sgm_pixel)(int count, int depth, const uint8_t *res
         if (KVB > 16) for (; d + 16 <= depth; d += 16) SGM_CHUNK(16, 2)
     }
 #undef LOWEST
-    lowest[0] = l0; lowest[1] = l1; lowest[2] = l2; lowest[3] = l3;
+    *lowest0 = l0; *lowest1 = l1;
+    if (count == 4) { *lowest2 = l2; *lowest3 = l3; }
 }
 
+/// Path k's source at (x, y): its previous pixel's costs f, their lowest b and b + P2 of the gray
+/// step j (zeros where the path starts), and where its own costs go (o).
+#define SGM_SOURCE(k) \
+    const uint8_t *f##k = s->zeros + 16; \
+    uint8_t j##k = 0, b##k = 0, *o##k = NULL, *lo##k = NULL; \
+    if (k < count) { \
+        const int nx = x + s->dx[k], ny = y + s->dy[k]; \
+        const size_t own = (size_t)(current * count + k) * w + x; \
+        o##k = s->rows + own * stride + 16; \
+        lo##k = s->minima + own; \
+        if (nx >= 0 && nx < w && ny >= 0 && ny < h) { \
+            const size_t slot = (size_t)((ny == y ? current : previous) * count + k) * w + nx; \
+            f##k = s->rows + slot * stride + 16; \
+            b##k = s->minima[slot]; \
+            const int change = (int)gray[(size_t)y * w + x] - (int)gray[(size_t)ny * w + nx]; \
+            j##k = (uint8_t)(b##k + s->large[change < 0 ? -change : change]); \
+        } \
+    }
+
 static KATTR void KFN(sgm_row)(const parallax_sgm_sweep *s, int y, int step, int forward, int16_t *sums, const int16_t *base) {
-    const int w = s->width, h = s->height, depth = s->depth, nd = s->disparities, count = s->count;
+    const int w = s->width, h = s->height, depth = s->depth, count = s->count;
     const size_t stride = (size_t)depth + 32;
     const int current = step & 1, previous = current ^ 1;
     const uint8_t *gray = s->gray;
+    uint8_t spare[4];
     for (int xs = 0; xs < w; xs++) {
         const int x = forward ? xs : w - 1 - xs;
-        const uint8_t *from[4] = {s->zeros + 16, s->zeros + 16, s->zeros + 16, s->zeros + 16};
-        uint8_t *out[4] = {NULL, NULL, NULL, NULL};
-        uint8_t jumps[4] = {0, 0, 0, 0}, lows[4] = {0, 0, 0, 0}, lowest[4];
-        for (int k = 0; k < count; k++) {
-            const int nx = x + s->dx[k], ny = y + s->dy[k];
-            out[k] = s->rows + ((size_t)(current * count + k) * w + x) * stride + 16;
-            if (nx < 0 || nx >= w || ny < 0 || ny >= h) {
-                from[k] = s->zeros + 16;
-                jumps[k] = 0;
-                lows[k] = 0;
-                continue;
-            }
-            const int row = ny == y ? current : previous;
-            const size_t slot = (size_t)(row * count + k) * w + nx;
-            from[k] = s->rows + slot * stride + 16;
-            lows[k] = s->minima[slot];
-            const int change = (int)gray[(size_t)y * w + x] - (int)gray[(size_t)ny * w + nx];
-            jumps[k] = (uint8_t)(lows[k] + s->large[change < 0 ? -change : change]);
-        }
+        SGM_SOURCE(0)
+        SGM_SOURCE(1)
+        SGM_SOURCE(2)
+        SGM_SOURCE(3)
         const uint8_t *c = s->cost + ((size_t)y * w + x) * depth;
-        int16_t *total = sums + (size_t)x * depth;
-        const int16_t *prev = base ? base + (size_t)x * depth : NULL;
-        KFN(sgm_pixel)(count, depth, c, s->beyond, s->p1, from, jumps, lows, out, (const uint16_t *)prev, (uint16_t *)total, lowest);
-        for (int k = 0; k < count; k++) s->minima[(size_t)(current * count + k) * w + x] = lowest[k];
+        uint16_t *total = (uint16_t *)sums + (size_t)x * depth;
+        const uint16_t *prev = base ? (const uint16_t *)base + (size_t)x * depth : NULL;
+        KFN(sgm_pixel)(count, depth, c, s->beyond, s->p1, f0, f1, f2, f3, j0, j1, j2, j3, b0, b1, b2, b3, o0, o1, o2, o3, prev, total,
+                       lo0, lo1, lo2 ? lo2 : &spare[2], lo3 ? lo3 : &spare[3]);
     }
 }
+#undef SGM_SOURCE
 
 static KATTR void KFN(census_row)(const uint64_t *restrict left, const uint64_t *restrict reversedRight, int w, int depth, int nd,
                                   uint8_t outside, uint8_t *restrict cost) {
@@ -145,11 +153,11 @@ static KATTR void KFN(row_winners)(const int16_t *restrict sums, int w, int dept
         }
         const int16_t lowest = __builtin_reduce_min(low);
         const int bestCost = lowest;
-        // The first disparity at the lowest cost: its group of 16, then its lane.
+        // The first disparity at the lowest cost: its group, then its lane.
         int best = 0;
         for (; best + 16 <= limit; best += 16) {
-            v16w probe = *(const v16wu *)(v + best);
-            if (__builtin_reduce_or((v16w)(probe == (v16w){0} + (uint16_t)bestCost))) break;
+            v16s probe = *(const v16su *)(v + best);
+            if (__builtin_reduce_or((v16s)(probe == (v16s){0} + (int16_t)bestCost))) break;
         }
         while (best < limit && v[best] != bestCost) best++;
         // Unique: no cost more than 1 px away at or below the threshold.
