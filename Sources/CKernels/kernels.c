@@ -23,6 +23,10 @@
     typedef uint16_t v##N##wu __attribute__((vector_size(2 * N), aligned(1)));
 typedef int16_t v16s __attribute__((vector_size(32)));
 typedef int16_t v16su __attribute__((vector_size(32), aligned(1)));
+typedef int16_t v32s __attribute__((vector_size(64)));
+typedef int16_t v32su __attribute__((vector_size(64), aligned(1)));
+#define LANES16 {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+#define LANES32 {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}
 PARALLAX_VECTORS(16)
 PARALLAX_VECTORS(32)
 PARALLAX_VECTORS(64)

@@ -137,21 +137,27 @@ static KATTR void KFN(row_winners)(const int16_t *restrict sums, int w, int dept
         int16_t *restrict r = rc + (w - 1 - x);
         int16_t *restrict rbest = rb + (w - 1 - x);
         // The lowest cost, and the right image's winners (the first, lowest x, of equal costs):
-        // 16 disparities at a time, lanes at or beyond `limit` made the largest cost.
-        const v16s top = (v16s){0} + INT16_MAX, limits = (v16s){0} + (int16_t)limit;
-        v16s lanes = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-        v16s low = top;
-        for (int d = 0; d < limit; d += 16) {
-            const v16s inside = (v16s)(lanes < limits);
-            const v16s c = (*(const v16su *)(v + d) & inside) | (top & ~inside);
-            low = __builtin_elementwise_min(low, c);
-            const v16s old = *(const v16su *)(r + d);
-            const v16s better = (v16s)(c < old);
-            *(v16su *)(r + d) = (c & better) | (old & ~better);
-            *(v16su *)(rbest + d) = (lanes & better) | (*(const v16su *)(rbest + d) & ~better);
-            lanes += 16;
+        // 32 (AVX-512) or 16 disparities at a time, lanes at or beyond `limit` the largest cost.
+        int16_t lowest = INT16_MAX;
+        int d = 0;
+#define WIN_FIRST(N) { \
+            const v##N##s top = (v##N##s){0} + INT16_MAX, limits = (v##N##s){0} + (int16_t)limit; \
+            v##N##s low = top; \
+            for (; d < limit && d + N <= depth; d += N) { \
+                const v##N##s lanes = (v##N##s)LANES##N + (int16_t)d; \
+                const v##N##s inside = (v##N##s)(lanes < limits); \
+                const v##N##s c = (*(const v##N##su *)(v + d) & inside) | (top & ~inside); \
+                low = __builtin_elementwise_min(low, c); \
+                const v##N##s old = *(const v##N##su *)(r + d); \
+                const v##N##s better = (v##N##s)(c < old); \
+                *(v##N##su *)(r + d) = (c & better) | (old & ~better); \
+                *(v##N##su *)(rbest + d) = (lanes & better) | (*(const v##N##su *)(rbest + d) & ~better); \
+            } \
+            const int16_t m = __builtin_reduce_min(low); \
+            lowest = m < lowest ? m : lowest; \
         }
-        const int16_t lowest = __builtin_reduce_min(low);
+        if (KVB == 64) WIN_FIRST(32)
+        WIN_FIRST(16)
         const int bestCost = lowest;
         // The first disparity at the lowest cost: its group, then its lane.
         int best = 0;
@@ -166,15 +172,22 @@ static KATTR void KFN(row_winners)(const int16_t *restrict sums, int w, int dept
             if (threshold >= 0) {
                 const int t = threshold < INT16_MAX - 1 ? threshold : INT16_MAX - 1;
                 // The lowest cost away from the winner's ±1 px.
-                const v16s near0 = (v16s){0} + (int16_t)(best - 1), near1 = (v16s){0} + (int16_t)(best + 1);
-                v16s index = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-                v16s far = top;
-                for (int d = 0; d < limit; d += 16) {
-                    const v16s skip = (v16s)(index >= limits) | ((v16s)(index >= near0) & (v16s)(index <= near1));
-                    far = __builtin_elementwise_min(far, (*(const v16su *)(v + d) & ~skip) | (top & skip));
-                    index += 16;
+                int away = INT16_MAX;
+                d = 0;
+#define WIN_AWAY(N) { \
+                    const v##N##s top = (v##N##s){0} + INT16_MAX, limits = (v##N##s){0} + (int16_t)limit; \
+                    const v##N##s near0 = (v##N##s){0} + (int16_t)(best - 1), near1 = (v##N##s){0} + (int16_t)(best + 1); \
+                    v##N##s far = top; \
+                    for (; d < limit && d + N <= depth; d += N) { \
+                        const v##N##s index = (v##N##s)LANES##N + (int16_t)d; \
+                        const v##N##s skip = (v##N##s)(index >= limits) | ((v##N##s)(index >= near0) & (v##N##s)(index <= near1)); \
+                        far = __builtin_elementwise_min(far, (*(const v##N##su *)(v + d) & ~skip) | (top & skip)); \
+                    } \
+                    const int m = __builtin_reduce_min(far); \
+                    away = m < away ? m : away; \
                 }
-                const int away = __builtin_reduce_min(far);
+                if (KVB == 64) WIN_AWAY(32)
+                WIN_AWAY(16)
                 if (away <= t) continue;
             }
         }
@@ -187,6 +200,8 @@ static KATTR void KFN(row_winners)(const int16_t *restrict sums, int w, int dept
         }
         out[x] = value;
     }
+#undef WIN_FIRST
+#undef WIN_AWAY
     if (leftRight < 0) return;
     for (int x = 0; x < w; x++) {
         if (integer[x] < 0) continue;
