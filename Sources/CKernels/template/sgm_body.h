@@ -74,17 +74,21 @@ static inline KATTR void KFN(sgm_pixel)(int count, int depth, const uint8_t *res
 }
 
 /// Path k's source at (x, y): its previous pixel's costs f, their lowest b and b + P2 of the gray
-/// step j (zeros where the path starts), and where its own costs go (o).
+/// step j (zeros where the path starts), and where its own costs go (o). The paths along the
+/// row come from the pixel before in the sweep (xs − 1); the others from the row before.
 #define SGM_SOURCE(k) \
     const uint8_t *f##k = s->zeros + 16; \
     uint8_t j##k = 0, b##k = 0, *o##k = NULL, *lo##k = NULL; \
     if (k < count) { \
         const int nx = x + s->dx[k], ny = y + s->dy[k]; \
-        const size_t own = (size_t)(current * count + k) * w + x; \
+        /* A path along the row needs only its previous pixel: two slots, by the parity of xs, \
+           stay in the first level cache (the others keep two rows). */ \
+        const int along = s->dy[k] == 0; \
+        const size_t own = along ? (size_t)((xs & 1) * count + k) * w : (size_t)(current * count + k) * w + x; \
         o##k = s->rows + own * stride + 16; \
         lo##k = s->minima + own; \
         if (nx >= 0 && nx < w && ny >= 0 && ny < h) { \
-            const size_t slot = (size_t)((ny == y ? current : previous) * count + k) * w + nx; \
+            const size_t slot = along ? (size_t)(((xs & 1) ^ 1) * count + k) * w : (size_t)(previous * count + k) * w + nx; \
             f##k = s->rows + slot * stride + 16; \
             b##k = s->minima[slot]; \
             const int change = (int)gray[(size_t)y * w + x] - (int)gray[(size_t)ny * w + nx]; \
