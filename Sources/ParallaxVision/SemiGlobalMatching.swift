@@ -19,11 +19,13 @@ import Synchronization
 /// search is limited to the disparities the right image still covers (`d ≤ x`).
 ///
 /// Integer arithmetic throughout the cost and aggregation, so results are bit-identical on every
-/// run: census costs in bytes, path costs in bytes where they fit (16 disparities per SIMD
-/// operation; with the default penalties) or else in 16 bits (8), sums in 16 bits. One thread
-/// holds the costs (1 byte per pixel and disparity) and one direction's sums (2 bytes); the
-/// other direction's sums are added row by row and each row's winners chosen at once
-/// (``aggregateAndChoose(_:gray:width:height:depth:first:second:)``, ``RowWinners``).
+/// run: census costs in bytes, path costs in bytes where they fit (with the default penalties;
+/// in C, CKernels, 64 disparities per instruction with AVX-512, 32 with AVX2, 16 portably, the
+/// same bits each) or else in 16 bits (8 per SIMD operation, in Swift), sums in 16 bits. One
+/// thread holds the costs (1 byte per pixel and disparity) and one direction's sums (2 bytes),
+/// kept between pairs (``Workspace``); the other direction's sums are added row by row and each
+/// row's winners chosen at once (``aggregateAndChoose(_:gray:width:height:depth:first:second:)``,
+/// ``RowWinners``).
 public struct SemiGlobalMatching: Sendable {
     /// How the pair is matched: the options of the `stereo-depth` analyzer are these, under the
     /// same names, each declared here once with its unit and range.
