@@ -56,5 +56,10 @@ let package = Package(
             dependencies: [.product(name: "Parallax", package: "Parallax")],
             path: "Sources/StereoBenchmark"
         ),
+        .executableTarget(
+            name: "bilateral-benchmark",
+            dependencies: [.product(name: "Parallax", package: "Parallax")],
+            path: "Sources/BilateralBenchmark"
+        ),
     ]
 )

@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// Filters for depth images (m, NaN where invalid): the steps depth SDKs run before using depth.
@@ -16,6 +17,13 @@ public enum DepthFiltering {
     /// colour image's edges too. Invalid pixels stay invalid.
     public static func bilateral(_ depth: ImageBuffer<Float>, radius: Int, sigmaSpace: Double, sigmaRange: (Float) -> Float,
                                  guide: ImageBuffer<UInt8>? = nil, sigmaGuide: Double = 10) -> ImageBuffer<Float> {
+        bilateral(depth, radius: radius, sigmaSpace: sigmaSpace, sigmaRange: sigmaRange, guide: guide, sigmaGuide: sigmaGuide, kernelLevel: -1)
+    }
+
+    /// ``bilateral(_:radius:sigmaSpace:sigmaRange:guide:sigmaGuide:)`` on CKernels' variant
+    /// `kernelLevel` (−1: the processor's best; tests pass each and compare).
+    static func bilateral(_ depth: ImageBuffer<Float>, radius: Int, sigmaSpace: Double, sigmaRange: (Float) -> Float,
+                          guide: ImageBuffer<UInt8>?, sigmaGuide: Double, kernelLevel: Int32) -> ImageBuffer<Float> {
         let w = depth.width, h = depth.height, r = max(0, radius)
         guard r > 0, w > 0, h > 0 else { return depth }
         let guide = guide.flatMap { $0.width == w && $0.height == h && $0.channels == 1 ? $0 : nil }
@@ -29,37 +37,31 @@ public enum DepthFiltering {
         let cutoff: Float = 4.5, steps = 1023
         let rangeTable = (0...steps).map { Float(exp(-Double($0) * Double(cutoff) / Double(steps))) } + [0]
         let guideTable = (0...255).map { Float(exp(-Double($0 * $0) / (2 * sigmaGuide * sigmaGuide))) }
+        // Each valid centre's scale from Δz² to the range table's index (σr from the caller's
+        // closure, once per pixel); the window sums in C (CKernels: 16 or 8 pixels at once
+        // where the processor has AVX-512 or AVX2, each lane the same operations in the same
+        // order as one pixel alone: the same bits as this Swift loop gave before).
+        let toIndex = depth.samples.map { c -> Float in
+            guard c.isFinite else { return 0 }
+            let s = max(sigmaRange(c), 1e-6)
+            return Float(steps) / (cutoff * 2 * s * s)
+        }
         var out = depth.samples
-        let side = 2 * r + 1
+        let guideSamples = guide?.samples
         depth.withUnsafeSamples { z in
+            toIndex.withUnsafeBufferPointer { ti in
             rangeTable.withUnsafeBufferPointer { rt in
             guideTable.withUnsafeBufferPointer { gt in
             spatial.withUnsafeBufferPointer { sp in
-                let g = guide?.samples
-                for y in 0..<h {
-                    for x in 0..<w {
-                        let c = z[y * w + x]
-                        guard c.isFinite else { continue }
-                        let s = max(sigmaRange(c), 1e-6)
-                        let toIndex = Float(steps) / (cutoff * 2 * s * s)
-                        let gc = g.map { Int($0[y * w + x]) } ?? 0
-                        var sum: Float = 0, total: Float = 0
-                        for yy in max(0, y - r)...min(h - 1, y + r) {
-                            let row = yy * w, spatialRow = (yy - y + r) * side - x + r
-                            for xx in max(0, x - r)...min(w - 1, x + r) {
-                                let v = z[row + xx]
-                                guard v.isFinite else { continue }
-                                let dz = v - c
-                                let k = min(Float(steps + 1), dz * dz * toIndex)
-                                var weight = sp[spatialRow + xx] * rt[Int(k)]
-                                if let g { weight *= gt[abs(Int(g[row + xx]) - gc)] }
-                                sum += weight * v
-                                total += weight
-                            }
-                        }
-                        out[y * w + x] = total > 0 ? sum / total : c
-                    }
+            out.withUnsafeMutableBufferPointer { o in
+                guard let z = z.baseAddress, let ti = ti.baseAddress, let rt = rt.baseAddress, let gt = gt.baseAddress,
+                      let sp = sp.baseAddress, let o = o.baseAddress else { return }
+                let run = { (g: UnsafePointer<UInt8>?) in
+                    parallax_bilateral_rows(z, ti, Int32(w), Int32(h), Int32(r), sp, rt, Int32(steps), g, gt, 0, Int32(h), o, kernelLevel)
                 }
+                if let guideSamples { guideSamples.withUnsafeBufferPointer { run($0.baseAddress) } } else { run(nil) }
+            }
+            }
             }
             }
             }

@@ -1,3 +1,4 @@
+import CKernels
 import Dispatch
 import ParallaxImage
 
@@ -23,7 +24,9 @@ extension SemiGlobalMatching {
     /// sums are read back once, never written twice). Two threads: the sweeps run at once, each
     /// writing its own sums; the rows are then added and chosen in halves. Integers: the same
     /// disparities either way.
-    func aggregateAndChoose(_ cost: UnsafePointer<UInt8>, gray: [UInt8], width w: Int, height h: Int, depth: Int) -> ImageBuffer<Float> {
+    /// `first` (and `second`, needed with two threads) hold `w·h·depth` sums each.
+    func aggregateAndChoose(_ cost: UnsafePointer<UInt8>, gray: [UInt8], width w: Int, height h: Int, depth: Int,
+                            first: UnsafeMutablePointer<UInt16>, second: UnsafeMutablePointer<UInt16>?) -> ImageBuffer<Float> {
         let down: [Direction] = options.paths == 8
             ? [Direction(dx: -1, dy: 0), Direction(dx: 0, dy: -1), Direction(dx: -1, dy: -1), Direction(dx: 1, dy: -1)]
             : [Direction(dx: -1, dy: 0), Direction(dx: 0, dy: -1)]
@@ -32,13 +35,10 @@ extension SemiGlobalMatching {
         let narrow = options.byteLanesWhereTheyFit && options.censusWidth * options.censusHeight + options.p1 + options.p2 <= Int(UInt8.max)
         let penalties = largePenalties()
         var out = [Float](repeating: .nan, count: w * h)
-        let volume = w * h * depth
-        let first = UnsafeMutablePointer<UInt16>.allocate(capacity: volume)
-        defer { first.deallocate() }
         gray.withUnsafeBufferPointer { g in
             out.withUnsafeMutableBufferPointer { o in
                 guard let g = g.baseAddress, let o = o.baseAddress else { return }
-                guard options.threads > 1 else {
+                guard options.threads > 1, let second else {
                     sweep(down, narrow: narrow, cost: cost, gray: g, penalties: penalties, into: .volume(first), width: w, height: h, depth: depth)
                     let chooser = RowWinners(matcher: self, width: w, depth: depth)
                     let row = UnsafeMutablePointer<UInt16>.allocate(capacity: w * depth)
@@ -47,8 +47,6 @@ extension SemiGlobalMatching {
                           into: .rows(base: first, row: row) { y, sums in chooser.choose(row: y, sums: sums, out: o + y * w) }, width: w, height: h, depth: depth)
                     return
                 }
-                let second = UnsafeMutablePointer<UInt16>.allocate(capacity: volume)
-                defer { second.deallocate() }
                 // The sweeps read the shared costs and write disjoint sums; then each thread
                 // adds and chooses half of the rows.
                 let shared = SharedWithThreads((cost, g, first, second, o))
@@ -89,10 +87,54 @@ extension SemiGlobalMatching {
     /// a path's cost never exceeds 255) or on 16-bit lanes.
     private func sweep(_ directions: [Direction], narrow: Bool, cost: UnsafePointer<UInt8>, gray: UnsafePointer<UInt8>, penalties: [Int],
                        into output: SweepOutput, width w: Int, height h: Int, depth: Int) {
-        if narrow {
+        if narrow && options.cKernels {
+            kernelSweep(directions, cost: cost, gray: gray, penalties: penalties, into: output, width: w, height: h, depth: depth)
+        } else if narrow {
             sweep(directions, lanes: SIMD16<UInt8>.self, cost: cost, gray: gray, penalties: penalties, into: output, width: w, height: h, depth: depth)
         } else {
             sweep(directions, lanes: SIMD8<Int16>.self, cost: cost, gray: gray, penalties: penalties, into: output, width: w, height: h, depth: depth)
+        }
+    }
+
+    /// ``sweep(_:lanes:cost:gray:penalties:into:width:height:depth:)`` on byte lanes in C
+    /// (`parallax_sgm_sweep_row`, one row per call, vectorized over all of a pixel's disparities
+    /// at the processor's widest lanes): the same costs, sums and minima, in the same order.
+    private func kernelSweep(_ directions: [Direction], cost: UnsafePointer<UInt8>, gray: UnsafePointer<UInt8>, penalties: [Int],
+                             into output: SweepOutput, width w: Int, height h: Int, depth: Int) {
+        let count = directions.count
+        // Each pixel's path costs between 16 bytes of 255 on either side (the C loop's layout).
+        let stride = depth + 32
+        let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * count * w * stride)
+        rows.initialize(repeating: .max, count: 2 * count * w * stride)
+        let minima = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * count * w)
+        minima.initialize(repeating: 0, count: 2 * count * w)
+        let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: stride)
+        zeros.initialize(repeating: 0, count: stride)
+        let large = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        large.initialize(from: penalties.map { UInt8(truncatingIfNeeded: $0) }, count: 256)
+        let beyond = UnsafeMutablePointer<UInt8>.allocate(capacity: depth)
+        for d in 0..<depth { (beyond + d).initialize(to: d < options.disparities ? 0 : .max) }
+        defer { rows.deallocate(); minima.deallocate(); zeros.deallocate(); large.deallocate(); beyond.deallocate() }
+        let d = directions.map { (Int32($0.dx), Int32($0.dy)) } + Array(repeating: (Int32(0), Int32(0)), count: 4 - count)
+        var sweep = parallax_sgm_sweep(width: Int32(w), height: Int32(h), depth: Int32(depth), disparities: Int32(options.disparities),
+                                       count: Int32(count), dx: (d[0].0, d[1].0, d[2].0, d[3].0), dy: (d[0].1, d[1].1, d[2].1, d[3].1),
+                                       p1: UInt8(truncatingIfNeeded: options.p1), large: UnsafePointer(large), cost: cost, gray: gray,
+                                       rows: rows, minima: minima, zeros: UnsafePointer(zeros), beyond: UnsafePointer(beyond))
+        let forward = directions[0].dx < 0
+        withUnsafePointer(to: &sweep) { s in
+            for step in 0..<h {
+                let y = forward ? step : h - 1 - step
+                switch output {
+                case let .volume(volume):
+                    let sums = UnsafeMutableRawPointer(volume + y * w * depth).assumingMemoryBound(to: Int16.self)
+                    parallax_sgm_sweep_row(s, Int32(y), Int32(step), forward ? 1 : 0, sums, nil, options.kernelLevel)
+                case let .rows(base, row, done):
+                    let sums = UnsafeMutableRawPointer(row).assumingMemoryBound(to: Int16.self)
+                    let previous = UnsafeRawPointer(base + y * w * depth).assumingMemoryBound(to: Int16.self)
+                    parallax_sgm_sweep_row(s, Int32(y), Int32(step), forward ? 1 : 0, sums, previous, options.kernelLevel)
+                    done(y, UnsafePointer(row))
+                }
+            }
         }
     }
 

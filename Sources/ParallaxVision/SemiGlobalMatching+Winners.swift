@@ -1,3 +1,5 @@
+import CKernels
+
 extension SemiGlobalMatching {
     /// Winner-take-all over one row of summed costs with the uniqueness, left-right and
     /// sub-pixel steps, 8 disparities per SIMD operation; its scratch rows kept between rows.
@@ -10,6 +12,8 @@ extension SemiGlobalMatching {
         private var rightCost: [Int16], rightBest: [Int16]
         /// Each left pixel's integer winner, −1 where none.
         private var integer: [Int]
+        /// The same for the C loop (`parallax_sgm_row_winners`).
+        private var integer32: [Int32]
 
         init(matcher: SemiGlobalMatching, width: Int, depth: Int) {
             self.width = width
@@ -18,6 +22,7 @@ extension SemiGlobalMatching {
             rightCost = [Int16](repeating: .max, count: width + depth)
             rightBest = [Int16](repeating: .max, count: width + depth)
             integer = [Int](repeating: -1, count: width)
+            integer32 = [Int32](repeating: -1, count: options.cKernels ? width : 0)
         }
 
         /// The disparities of row `y` from its sums (`sums[x·depth + d]`, below 2¹⁵: see
@@ -29,6 +34,18 @@ extension SemiGlobalMatching {
             // The uniqueness test in integers: cost·keep < best·100 means "nearly as good", that is
             // cost ≤ (best·100 − 1) / keep.
             let keep = Int((100 * (1 - options.uniqueness)).rounded())
+            if options.cKernels {
+                rightCost.withUnsafeMutableBufferPointer { rc in
+                    rightBest.withUnsafeMutableBufferPointer { rb in
+                        integer32.withUnsafeMutableBufferPointer { integer in
+                            guard let rc = rc.baseAddress, let rb = rb.baseAddress, let integer = integer.baseAddress else { return }
+                            parallax_sgm_row_winners(s, Int32(w), Int32(depth), Int32(dCount), Int32(keep), Int32(max(-1, options.leftRightDifference)),
+                                                     options.subpixel ? 1 : 0, rc, rb, integer, out, options.kernelLevel)
+                        }
+                    }
+                }
+                return
+            }
             let laneIndex = SumLanes(0, 1, 2, 3, 4, 5, 6, 7)
             let none = SumLanes(repeating: .max)
             rightCost.withUnsafeMutableBufferPointer { rcBuffer in

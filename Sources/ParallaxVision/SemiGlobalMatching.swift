@@ -1,6 +1,8 @@
+import CKernels
 import Dispatch
 import ParallaxImage
 import ParallaxOptions
+import Synchronization
 
 /// Semi-global matching (Hirschmüller 2008) of a rectified stereo pair: a disparity for each
 /// pixel of the left image such that `left(x, y)` shows what `right(x − d, y)` shows.
@@ -17,11 +19,13 @@ import ParallaxOptions
 /// search is limited to the disparities the right image still covers (`d ≤ x`).
 ///
 /// Integer arithmetic throughout the cost and aggregation, so results are bit-identical on every
-/// run: census costs in bytes, path costs in bytes where they fit (16 disparities per SIMD
-/// operation; with the default penalties) or else in 16 bits (8), sums in 16 bits. One thread
-/// holds the costs (1 byte per pixel and disparity) and one direction's sums (2 bytes); the
-/// other direction's sums are added row by row and each row's winners chosen at once
-/// (``aggregateAndChoose(_:gray:width:height:depth:)``, ``RowWinners``).
+/// run: census costs in bytes, path costs in bytes where they fit (with the default penalties;
+/// in C, CKernels, 64 disparities per instruction with AVX-512, 32 with AVX2, 16 portably, the
+/// same bits each) or else in 16 bits (8 per SIMD operation, in Swift), sums in 16 bits. One
+/// thread holds the costs (1 byte per pixel and disparity) and one direction's sums (2 bytes),
+/// kept between pairs (``Workspace``); the other direction's sums are added row by row and each
+/// row's winners chosen at once (``aggregateAndChoose(_:gray:width:height:depth:first:second:)``,
+/// ``RowWinners``).
 public struct SemiGlobalMatching: Sendable {
     /// How the pair is matched: the options of the `stereo-depth` analyzer are these, under the
     /// same names, each declared here once with its unit and range.
@@ -52,6 +56,13 @@ public struct SemiGlobalMatching: Sendable {
         /// disparities per operation); off, always in 16 bits. The same disparities either
         /// way: for tests that compare the two.
         var byteLanesWhereTheyFit = true
+        /// The census costs and the byte-lane sweeps in CKernels' C loops (AVX-512, AVX2 or
+        /// portable, chosen at run time); off, in the Swift loops they replaced. The same
+        /// disparities either way: for tests that compare the two.
+        var cKernels = true
+        /// CKernels' variant (`parallax_kernels_level`): −1 the processor's best; tests pass
+        /// each and compare.
+        var kernelLevel: Int32 = -1
 
         public init() {}
     }
@@ -82,6 +93,8 @@ public struct SemiGlobalMatching: Sendable {
     }
 
     public var options: Options
+    /// The cost and sums volumes, kept between pairs (``Workspace``).
+    private let workspace = Workspace()
     public init(options: Options = Options()) { self.options = options }
 
     /// The left image's disparity (px), NaN where none passed the checks. Both images are 8-bit,
@@ -97,14 +110,14 @@ public struct SemiGlobalMatching: Sendable {
         let (volume, overflow) = (w * h).multipliedReportingOverflow(by: depth)
         guard !overflow, volume <= Self.maxVolume else { throw MatchingError.tooLarge(width: w, height: h, disparities: options.disparities) }
         guard w > 0, h > 0 else { return ImageBuffer(width: w, height: h, repeating: .nan) }
-        let cost = costVolume(left, right, depth: depth)
-        defer { cost.deallocate() }
-        guard let costs = cost.baseAddress else { return ImageBuffer(width: w, height: h, repeating: .nan) }
-        var disparity = aggregateAndChoose(costs, gray: left.samples, width: w, height: h, depth: depth)
-        if options.speckleWindow > 0 {
-            SpeckleFilter.apply(&disparity, maxSize: options.speckleWindow, maxStep: Float(options.speckleRange))
+        return workspace.withVolumes(volume, second: options.threads > 1) { cost, first, second in
+            costVolume(left, right, depth: depth, into: cost)
+            var disparity = aggregateAndChoose(cost, gray: left.samples, width: w, height: h, depth: depth, first: first, second: second)
+            if options.speckleWindow > 0 {
+                SpeckleFilter.apply(&disparity, maxSize: options.speckleWindow, maxStep: Float(options.speckleRange))
+            }
+            return disparity
         }
-        return disparity
     }
 
     private func checkOptions() throws {
@@ -138,21 +151,20 @@ public struct SemiGlobalMatching: Sendable {
     /// The summed costs, as the winners read them (signed: below 2¹⁵).
     typealias SumLanes = SIMD8<Int16>
 
-    /// Census distances `cost[(y·w + x)·depth + d]` of left `(x, y)` and right `(x − d, y)`, one
+    /// Census distances `c[(y·w + x)·depth + d]` of left `(x, y)` and right `(x − d, y)`, one
     /// byte each (at most 63 bits differ); where the right image has no pixel (`x − d < 0`) the
     /// window's pixel count. Lanes `d ≥ disparities` (up to a multiple of ``depthMultiple``)
     /// hold 0: the sweeps give them their lanes' `outside` cost.
-    func costVolume(_ left: ImageBuffer<UInt8>, _ right: ImageBuffer<UInt8>, depth: Int) -> UnsafeMutableBufferPointer<UInt8> {
+    func costVolume(_ left: ImageBuffer<UInt8>, _ right: ImageBuffer<UInt8>, depth: Int, into c: UnsafeMutablePointer<UInt8>) {
         let w = left.width, h = left.height
         let l = CensusTransform.transform(left, windowWidth: options.censusWidth, windowHeight: options.censusHeight)
         // The right census with each row reversed, so the right pixels x − d, x − d − 1, … of
         // consecutive disparities are consecutive in memory.
         var reversed = CensusTransform.transform(right, windowWidth: options.censusWidth, windowHeight: options.censusHeight)
         for y in 0..<h { reversed[(y * w)..<((y + 1) * w)].reverse() }
-        let cost = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: w * h * depth)
         l.withUnsafeBufferPointer { lb in
             reversed.withUnsafeBufferPointer { rb in
-                guard let lp = lb.baseAddress, let rp = rb.baseAddress, let c = cost.baseAddress else { return }
+                guard let lp = lb.baseAddress, let rp = rb.baseAddress else { return }
                 // Rows are independent: with two threads each takes half of them.
                 let shared = SharedWithThreads((lp, rp, c))
                 guard options.threads > 1, h > 1 else { return costRows(0..<h, left: lp, reversedRight: rp, cost: c, width: w, depth: depth) }
@@ -162,14 +174,19 @@ public struct SemiGlobalMatching: Sendable {
                 }
             }
         }
-        return cost
     }
 
-    /// ``costVolume(_:_:depth:)`` for `rows`, from the left census and the reversed right one.
+    /// ``costVolume(_:_:depth:into:)`` for `rows`, from the left census and the reversed right one.
     private func costRows(_ rows: Range<Int>, left lp: UnsafePointer<UInt64>, reversedRight rp: UnsafePointer<UInt64>, cost c: UnsafeMutablePointer<UInt8>,
                           width w: Int, depth: Int) {
         let dCount = options.disparities
         let outsideCost = UInt8(options.censusWidth * options.censusHeight)
+        if options.cKernels {
+            for y in rows {
+                parallax_census_cost_row(lp + y * w, rp + y * w, Int32(w), Int32(depth), Int32(dCount), outsideCost, c + y * w * depth, options.kernelLevel)
+            }
+            return
+        }
         let full = dCount / Self.lanes * Self.lanes
         for y in rows {
             let row = rp + y * w
@@ -217,4 +234,75 @@ public struct SemiGlobalMatching: Sendable {
 struct SharedWithThreads<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+
+extension SemiGlobalMatching {
+    /// The matcher's large buffers, kept from one pair to the next: the cost volume (1 byte per
+    /// pixel and disparity) and one or two volumes of sums (2 bytes each).
+    ///
+    /// Buffers this large (a 1282×1110 pair with 224 disparities needs 320 MB + 640 MB) come
+    /// from `mmap` and go back on `free` whatever `mallopt` says (glibc serves blocks above
+    /// 32 MB from the heap never), so a fresh pair would page-fault every page of them again:
+    /// a third of the time on such a pair. Like OpenCV's StereoSGBM, which keeps its buffer in
+    /// the matcher object, a matcher keeps them until it is released. Copies of a matcher share
+    /// them; a call that finds them in use (another thread matching with a copy) takes fresh
+    /// ones for itself, so calls never wait on each other and results never depend on it.
+    final class Workspace: Sendable {
+        private struct Buffers {
+            var cost: UnsafeMutablePointer<UInt8>?
+            var costCapacity = 0
+            var sums: UnsafeMutablePointer<UInt16>?
+            var sumsCapacity = 0
+            var second: UnsafeMutablePointer<UInt16>?
+            var secondCapacity = 0
+        }
+
+        private let buffers = Mutex(Buffers())
+
+        init() {}
+
+        deinit {
+            buffers.withLock { b in
+                b.cost?.deallocate()
+                b.sums?.deallocate()
+                b.second?.deallocate()
+            }
+        }
+
+        /// `body` with `volume` bytes of cost, `volume` 16-bit sums, and a second such volume
+        /// when `second` (contents unspecified: the matcher writes every entry before reading it).
+        func withVolumes<Result: Sendable>(_ volume: Int, second: Bool,
+                                           _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt16>, UnsafeMutablePointer<UInt16>?) -> Result) -> Result {
+            let kept: Result? = buffers.withLockIfAvailable { b -> Result in
+                if b.costCapacity < volume {
+                    b.cost?.deallocate()
+                    b.cost = .allocate(capacity: volume)
+                    b.costCapacity = volume
+                }
+                if b.sumsCapacity < volume {
+                    b.sums?.deallocate()
+                    b.sums = .allocate(capacity: volume)
+                    b.sumsCapacity = volume
+                }
+                if second && b.secondCapacity < volume {
+                    b.second?.deallocate()
+                    b.second = .allocate(capacity: volume)
+                    b.secondCapacity = volume
+                }
+                guard let cost = b.cost, let sums = b.sums else { return Self.withFresh(volume, second: second, body) }
+                return body(cost, sums, second ? b.second : nil)
+            }
+            return kept ?? Self.withFresh(volume, second: second, body)
+        }
+
+        private static func withFresh<Result>(_ volume: Int, second: Bool,
+                                              _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt16>, UnsafeMutablePointer<UInt16>?) -> Result) -> Result {
+            let cost = UnsafeMutablePointer<UInt8>.allocate(capacity: volume)
+            let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: volume)
+            let other: UnsafeMutablePointer<UInt16>? = second ? .allocate(capacity: volume) : nil
+            defer { cost.deallocate(); sums.deallocate(); other?.deallocate() }
+            return body(cost, sums, other)
+        }
+    }
 }
