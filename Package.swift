@@ -137,11 +137,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The inner loops of FAST, ORB, the pyramid's resampling, separable filters and Hamming
+        // matching in C (AVX2/POPCNT chosen at run time, a portable path with identical results):
+        // not API, called only behind ParallaxImage's and ParallaxVision's Swift types (issue 47).
+        .target(name: "CFeatureKernels", path: "Sources/CFeatureKernels"),
         // Images (storage, pyramids, gradients): below Core, which carries them in packets.
-        .target(name: "ParallaxImage", dependencies: ["ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxImage", dependencies: ["CFeatureKernels", "ParallaxMath"], swiftSettings: strictSettings),
         // Vision algorithms several plugins share (detectors, LK, ORB, matching, two-view
         // geometry, triangulation): know no packets.
-        .target(name: "ParallaxVision", dependencies: ["CZlib", "ParallaxOptions", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxVision", dependencies: ["CFeatureKernels", "CZlib", "ParallaxOptions", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Inertial algorithms several plugins share (strapdown propagation with its error
         // covariance, static initialization): know no packets.
         // Correlation-filter tracking (FFTW): what track-object and image tracking share.
@@ -242,8 +246,8 @@ let package = Package(
         .testTarget(name: "FeatureTrackingTests", dependencies: ["TestSupport", "VisionTestSupport", "FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxCodecs", "ParallaxEval"], swiftSettings: strictSettings),
         .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxVision", "ParallaxBus", "ParallaxPayloads", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking", "ParallaxVision", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxVisionTests", dependencies: ["VisionTestSupport", "TestSupport", "ParallaxCodecs", "ParallaxEval", "ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxImageTests", dependencies: ["ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxVisionTests", dependencies: ["CFeatureKernels", "VisionTestSupport", "TestSupport", "ParallaxCodecs", "ParallaxEval", "ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxImageTests", dependencies: ["CFeatureKernels", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxBusTests", dependencies: ["ParallaxOptions", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxPayloadsTests", dependencies: ["ParallaxPayloads", "ParallaxFiles", "ParallaxBus", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["TestSupport", "Diagnostics", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxMath", "ParallaxOutputs"], swiftSettings: strictSettings),

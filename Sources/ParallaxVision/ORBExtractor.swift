@@ -1,3 +1,4 @@
+import CFeatureKernels
 import Foundation
 import ParallaxImage
 import ParallaxMath
@@ -106,20 +107,23 @@ public struct ORBExtractor: Sendable {
         fast.border = border
         let scores = fast.scores(image)
         let w = image.width, h = image.height
-        var candidates: [(index: Int, score: Float)] = []
-        scores.pixels.withUnsafeBufferPointer { s in
-            for y in border..<max(border, h - border) {
-                for x in border..<max(border, w - border) {
-                    let i = y * w + x, v = s[i]
-                    guard v > 0 else { continue }
-                    // Strictly greater than the neighbours before it in raster order, at least
-                    // equal to the ones after: exactly one survivor on a plateau.
-                    guard v > s[i - w - 1], v > s[i - w], v > s[i - w + 1], v > s[i - 1],
-                          v >= s[i + 1], v >= s[i + w - 1], v >= s[i + w], v >= s[i + w + 1] else { continue }
-                    candidates.append((i, v))
+        // 3×3 non-maximum suppression in CFeatureKernels (skips zero scores eight at a time):
+        // strictly greater than the neighbours before it in raster order, at least equal to the
+        // ones after, so exactly one survivor on a plateau; raster order kept.
+        let interior = max(0, w - 2 * border) * max(0, h - 2 * border)
+        var indices = [Int64](repeating: 0, count: interior), values = [Float](repeating: 0, count: interior)
+        let found = scores.pixels.withUnsafeBufferPointer { s in
+            indices.withUnsafeMutableBufferPointer { ip in
+                values.withUnsafeMutableBufferPointer { vp in
+                    guard let sb = s.baseAddress, let ib = ip.baseAddress, let vb = vp.baseAddress else { return 0 }
+                    return pxl_nms_candidates(sb, w, h, border, ib, vb, interior)
                 }
             }
         }
+        let n = min(found, interior)  // one candidate per interior pixel at most
+        var candidates: [(index: Int, score: Float)] = []
+        candidates.reserveCapacity(n)
+        for k in 0..<n { candidates.append((Int(indices[k]), values[k])) }
         candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
         var corners = candidates.prefix(2 * count).map { c in
             Corner(x: c.index % w, y: c.index / w, response: Self.harrisResponse(image, x: c.index % w, y: c.index / w))
@@ -179,14 +183,17 @@ public struct ORBExtractor: Sendable {
     static func describe(_ smoothed: GrayImage, x: Int, y: Int, angle: Float, pattern: BRIEFPattern) -> BinaryDescriptor {
         let c = cosf(angle), s = sinf(angle), w = smoothed.width
         var descriptor = BinaryDescriptor()
+        // In CFeatureKernels: eight pairs at a time (AVX2: rotation, rounding to nearest-even
+        // and a gather of the samples), the same arithmetic per point as
+        // `Int((c·x − s·y).rounded(.toNearestOrEven))`.
         smoothed.pixels.withUnsafeBufferPointer { p in
-            let centre = y * w + x
-            func sample(_ q: SIMD2<Float>) -> Float {
-                let u = Int((c * q.x - s * q.y).rounded(.toNearestOrEven)), v = Int((s * q.x + c * q.y).rounded(.toNearestOrEven))
-                return p[centre + v * w + u]
-            }
-            for (k, pair) in pattern.pairs.enumerated() where sample(pair.first) < sample(pair.second) {
-                descriptor.set(k)
+            pattern.coordinates.withUnsafeBufferPointer { q in
+                guard let base = p.baseAddress, let pq = q.baseAddress else { return }
+                var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                withUnsafeMutablePointer(to: &words) { wp in
+                    wp.withMemoryRebound(to: UInt64.self, capacity: 4) { pxl_brief_describe(base + (y * w + x), w, c, s, pq, $0) }
+                }
+                descriptor.words = SIMD4(words.0, words.1, words.2, words.3)
             }
         }
         return descriptor

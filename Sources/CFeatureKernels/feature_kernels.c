@@ -1,0 +1,377 @@
+// See include/parallax_feature_kernels.h. Written for Parallax (issue 47).
+#include "parallax_feature_kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+// One pixel's arithmetic must stay exactly as written (results are bit-identical to the Swift
+// code these loops replaced): never fuse a multiply and an add.
+#pragma clang fp contract(off)
+
+#if defined(__x86_64__) || defined(__i386__)
+#define PXL_X86 1
+#include <immintrin.h>
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// Dispatch
+
+static int pxl_detected = -1;  // bit 0 AVX2, bit 1 POPCNT
+static int pxl_portable = 0;
+
+static int pxl_detect(void) {
+    int d = __atomic_load_n(&pxl_detected, __ATOMIC_RELAXED);
+    if (d >= 0) return d;
+    d = 0;
+#ifdef PXL_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) d |= 1;
+    if (__builtin_cpu_supports("popcnt")) d |= 2;
+#endif
+    __atomic_store_n(&pxl_detected, d, __ATOMIC_RELAXED);
+    return d;
+}
+
+int pxl_kernels_features(void) {
+    return __atomic_load_n(&pxl_portable, __ATOMIC_RELAXED) ? 0 : pxl_detect();
+}
+
+void pxl_kernels_force_portable(int portable) { __atomic_store_n(&pxl_portable, portable ? 1 : 0, __ATOMIC_RELAXED); }
+
+#define PXL_HAS_AVX2() (pxl_kernels_features() & 1)
+#define PXL_HAS_POPCNT() (pxl_kernels_features() & 2)
+
+// ---------------------------------------------------------------------------------------------
+// FAST-9
+
+static inline int pxl_has_arc(uint32_t mask) {
+    uint32_t m = mask | mask << 16, run = m;
+    for (int k = 1; k < 9; k++) run &= m >> k;
+    return run != 0;
+}
+
+/// Swift's `max(x, 0)`: `0 >= x ? 0 : x` (NaN stays NaN).
+static inline float pxl_max0(float x) { return 0.0f >= x ? 0.0f : x; }
+
+static inline float pxl_fast_pixel(const float *p, const ptrdiff_t *off, float threshold) {
+    float c = p[0], hi = c + threshold, lo = c - threshold;
+    float n = p[off[0]], e = p[off[4]], s = p[off[8]], wv = p[off[12]];
+    int brighter = (n > hi) + (e > hi) + (s > hi) + (wv > hi);
+    int darker = (n < lo) + (e < lo) + (s < lo) + (wv < lo);
+    if (brighter < 2 && darker < 2) return 0.0f;
+    uint32_t bright = 0, dark = 0;
+    float score = 0.0f;
+    for (int k = 0; k < 16; k++) {
+        float v = p[off[k]];
+        bright |= (uint32_t)(v > hi) << k;
+        dark |= (uint32_t)(v < lo) << k;
+        score += pxl_max0(v - hi) + pxl_max0(lo - v);
+    }
+    return (pxl_has_arc(bright) || pxl_has_arc(dark)) ? score : 0.0f;
+}
+
+#ifdef PXL_X86
+__attribute__((target("avx2"))) static void pxl_fast_row_avx2(const float *image, ptrdiff_t row, ptrdiff_t x0, ptrdiff_t x1,
+                                                               float threshold, const ptrdiff_t *off, float *out) {
+    const __m256 t = _mm256_set1_ps(threshold), zero = _mm256_setzero_ps();
+    const __m256i izero = _mm256_setzero_si256(), minus_one = _mm256_set1_epi32(-1);
+    ptrdiff_t x = x0;
+    for (; x + 8 <= x1; x += 8) {
+        const float *p = image + row + x;
+        __m256 c = _mm256_loadu_ps(p), hi = _mm256_add_ps(c, t), lo = _mm256_sub_ps(c, t);
+        __m256i nb = izero, nd = izero;  // minus the number of compass pixels passing
+        for (int q = 0; q < 16; q += 4) {
+            __m256 v = _mm256_loadu_ps(p + off[q]);
+            nb = _mm256_add_epi32(nb, _mm256_castps_si256(_mm256_cmp_ps(v, hi, _CMP_GT_OQ)));
+            nd = _mm256_add_epi32(nd, _mm256_castps_si256(_mm256_cmp_ps(v, lo, _CMP_LT_OQ)));
+        }
+        __m256i pass = _mm256_or_si256(_mm256_cmpgt_epi32(minus_one, nb), _mm256_cmpgt_epi32(minus_one, nd));
+        if (_mm256_testz_si256(pass, pass)) {
+            _mm256_storeu_ps(out + row + x, zero);
+            continue;
+        }
+        __m256i bright = izero, dark = izero;
+        __m256 score = zero;
+        for (int k = 0; k < 16; k++) {
+            __m256 v = _mm256_loadu_ps(p + off[k]);
+            __m256i bit = _mm256_set1_epi32(1 << k);
+            bright = _mm256_or_si256(bright, _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(v, hi, _CMP_GT_OQ)), bit));
+            dark = _mm256_or_si256(dark, _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(v, lo, _CMP_LT_OQ)), bit));
+            // max(0, x) returns x when either is NaN, as Swift's max(x, 0); a −0 term cannot reach
+            // the sum's sign (the sum starts at +0).
+            __m256 a = _mm256_max_ps(zero, _mm256_sub_ps(v, hi)), b = _mm256_max_ps(zero, _mm256_sub_ps(lo, v));
+            score = _mm256_add_ps(score, _mm256_add_ps(a, b));
+        }
+        __m256i mb = _mm256_or_si256(bright, _mm256_slli_epi32(bright, 16)), md = _mm256_or_si256(dark, _mm256_slli_epi32(dark, 16));
+        __m256i rb = mb, rd = md;
+        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 1)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 1));
+        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 2)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 2));
+        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 3)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 3));
+        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 4)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 4));
+        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 5)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 5));
+        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 6)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 6));
+        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 7)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 7));
+        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 8)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 8));
+        __m256i none = _mm256_and_si256(_mm256_cmpeq_epi32(rb, izero), _mm256_cmpeq_epi32(rd, izero));
+        __m256i corner = _mm256_andnot_si256(none, pass);
+        _mm256_storeu_ps(out + row + x, _mm256_and_ps(_mm256_castsi256_ps(corner), score));
+    }
+    for (; x < x1; x++) out[row + x] = pxl_fast_pixel(image + row + x, off, threshold);
+}
+#endif
+
+void pxl_fast_scores(const float *image, ptrdiff_t w, ptrdiff_t h, ptrdiff_t border, float threshold,
+                     const ptrdiff_t offsets[16], float *out) {
+    ptrdiff_t b = border < 3 ? 3 : border;
+    if (h <= 0 || w <= 0) return;
+    if (w - b <= b || h - b <= b) {
+        memset(out, 0, sizeof(float) * (size_t)w * (size_t)h);
+        return;
+    }
+    ptrdiff_t y1 = h - b, x1 = w - b;
+    memset(out, 0, sizeof(float) * (size_t)b * (size_t)w);
+    for (ptrdiff_t y = b; y < y1; y++) {
+        ptrdiff_t row = y * w;
+        memset(out + row, 0, sizeof(float) * (size_t)b);
+        memset(out + row + x1, 0, sizeof(float) * (size_t)(w - x1));
+#ifdef PXL_X86
+        if (PXL_HAS_AVX2()) { pxl_fast_row_avx2(image, row, b, x1, threshold, offsets, out); continue; }
+#endif
+        for (ptrdiff_t x = b; x < x1; x++) out[row + x] = pxl_fast_pixel(image + row + x, offsets, threshold);
+    }
+    if (y1 < h) memset(out + y1 * w, 0, sizeof(float) * (size_t)(h - y1) * (size_t)w);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Non-maximum suppression
+
+static inline int pxl_is_peak(const float *s, ptrdiff_t i, ptrdiff_t w) {
+    float v = s[i];
+    return v > s[i - w - 1] && v > s[i - w] && v > s[i - w + 1] && v > s[i - 1] &&
+           v >= s[i + 1] && v >= s[i + w - 1] && v >= s[i + w] && v >= s[i + w + 1];
+}
+
+#ifdef PXL_X86
+__attribute__((target("avx2"))) static size_t pxl_nms_row_avx2(const float *s, ptrdiff_t row, ptrdiff_t x0, ptrdiff_t x1, ptrdiff_t w,
+                                                                int64_t *indices, float *values, size_t capacity, size_t n) {
+    const __m256 zero = _mm256_setzero_ps();
+    ptrdiff_t x = x0;
+    for (; x + 8 <= x1; x += 8) {
+        unsigned bits = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(s + row + x), zero, _CMP_GT_OQ));
+        while (bits) {
+            ptrdiff_t i = row + x + __builtin_ctz(bits);
+            bits &= bits - 1;
+            if (pxl_is_peak(s, i, w)) {
+                if (n < capacity) { indices[n] = i; values[n] = s[i]; }
+                n++;
+            }
+        }
+    }
+    for (; x < x1; x++) {
+        ptrdiff_t i = row + x;
+        if (s[i] > 0 && pxl_is_peak(s, i, w)) {
+            if (n < capacity) { indices[n] = i; values[n] = s[i]; }
+            n++;
+        }
+    }
+    return n;
+}
+#endif
+
+size_t pxl_nms_candidates(const float *scores, ptrdiff_t w, ptrdiff_t h, ptrdiff_t border,
+                          int64_t *indices, float *values, size_t capacity) {
+    size_t n = 0;
+    ptrdiff_t y1 = h - border > border ? h - border : border, x1 = w - border > border ? w - border : border;
+    for (ptrdiff_t y = border; y < y1; y++) {
+        ptrdiff_t row = y * w;
+#ifdef PXL_X86
+        if (PXL_HAS_AVX2()) { n = pxl_nms_row_avx2(scores, row, border, x1, w, indices, values, capacity, n); continue; }
+#endif
+        for (ptrdiff_t x = border; x < x1; x++) {
+            ptrdiff_t i = row + x;
+            if (scores[i] > 0 && pxl_is_peak(scores, i, w)) {
+                if (n < capacity) { indices[n] = i; values[n] = scores[i]; }
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Separable filter
+
+#ifdef PXL_X86
+__attribute__((target("avx2"))) static void pxl_weighted_sum_avx2(const float *base, const ptrdiff_t *starts, const float *weights,
+                                                                   ptrdiff_t taps, ptrdiff_t n, float *out) {
+    ptrdiff_t x = 0;
+    for (; x + 8 <= n; x += 8) {
+        __m256 acc = _mm256_setzero_ps();
+        for (ptrdiff_t k = 0; k < taps; k++)
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(weights[k]), _mm256_loadu_ps(base + starts[k] + x)));
+        _mm256_storeu_ps(out + x, acc);
+    }
+    for (; x < n; x++) {
+        float acc = 0.0f;
+        for (ptrdiff_t k = 0; k < taps; k++) acc += weights[k] * base[starts[k] + x];
+        out[x] = acc;
+    }
+}
+#endif
+
+/// out[x] = Σ_k weights[k]·base[starts[k] + x], from 0 in tap order.
+static void pxl_weighted_sum(const float *base, const ptrdiff_t *starts, const float *weights, ptrdiff_t taps, ptrdiff_t n, float *out) {
+#ifdef PXL_X86
+    if (PXL_HAS_AVX2()) { pxl_weighted_sum_avx2(base, starts, weights, taps, n, out); return; }
+#endif
+    for (ptrdiff_t x = 0; x < n; x++) {
+        float acc = 0.0f;
+        for (ptrdiff_t k = 0; k < taps; k++) acc += weights[k] * base[starts[k] + x];
+        out[x] = acc;
+    }
+}
+
+void pxl_filter_vertical(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
+                         const ptrdiff_t *row_starts, float *out) {
+    for (ptrdiff_t y = 0; y < h; y++) pxl_weighted_sum(src, row_starts + y * taps, weights, taps, w, out + y * w);
+}
+
+void pxl_filter_horizontal(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
+                           const ptrdiff_t *columns, const ptrdiff_t *tap_starts, float *scratch, float *out) {
+    for (ptrdiff_t y = 0; y < h; y++) {
+        const float *row = src + y * w;
+        for (ptrdiff_t i = 0; i < w + taps - 1; i++) scratch[i] = row[columns[i]];
+        pxl_weighted_sum(scratch, tap_starts, weights, taps, w, out + y * w);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bilinear resampling
+
+static void pxl_resize_row(const float *line, const ptrdiff_t *x0, const ptrdiff_t *x1, const float *fx, ptrdiff_t dw, float *out) {
+    for (ptrdiff_t x = 0; x < dw; x++) {
+        float a = line[x0[x]];
+        out[x] = a + (line[x1[x]] - a) * fx[x];
+    }
+}
+
+#ifdef PXL_X86
+__attribute__((target("avx2"))) static void pxl_lerp_rows_avx2(const float *top, const float *bottom, float fy, ptrdiff_t n, float *out) {
+    __m256 f = _mm256_set1_ps(fy);
+    ptrdiff_t x = 0;
+    for (; x + 8 <= n; x += 8) {
+        __m256 t = _mm256_loadu_ps(top + x), b = _mm256_loadu_ps(bottom + x);
+        _mm256_storeu_ps(out + x, _mm256_add_ps(t, _mm256_mul_ps(_mm256_sub_ps(b, t), f)));
+    }
+    for (; x < n; x++) out[x] = top[x] + (bottom[x] - top[x]) * fy;
+}
+#endif
+
+void pxl_resize_bilinear(const float *src, ptrdiff_t sw, const ptrdiff_t *x0, const ptrdiff_t *x1, const float *fx,
+                         ptrdiff_t dw, const ptrdiff_t *y0, const ptrdiff_t *y1, const float *fy, ptrdiff_t dh,
+                         float *scratch, float *out) {
+    // Two cached horizontally interpolated source rows (each source row is used by up to
+    // ~2 destination rows when shrinking).
+    float *cache[2] = {scratch, scratch + dw};
+    ptrdiff_t cached[2] = {-1, -1};
+    for (ptrdiff_t y = 0; y < dh; y++) {
+        const float *rows[2];
+        ptrdiff_t want[2] = {y0[y], y1[y]};
+        for (int r = 0; r < 2; r++) {
+            int slot = cached[0] == want[r] ? 0 : cached[1] == want[r] ? 1 : -1;
+            if (slot < 0) {
+                // Evict the slot the other wanted row does not use.
+                // Row 0: keep row 1 if cached. Row 1: never evict row 0's slot.
+                if (r == 0) slot = cached[0] == want[1] ? 1 : 0;
+                else slot = rows[0] == cache[0] ? 1 : 0;
+                pxl_resize_row(src + want[r] * sw, x0, x1, fx, dw, cache[slot]);
+                cached[slot] = want[r];
+            }
+            rows[r] = cache[slot];
+        }
+        float *o = out + y * dw;
+#ifdef PXL_X86
+        if (PXL_HAS_AVX2()) { pxl_lerp_rows_avx2(rows[0], rows[1], fy[y], dw, o); continue; }
+#endif
+        for (ptrdiff_t x = 0; x < dw; x++) o[x] = rows[0][x] + (rows[1][x] - rows[0][x]) * fy[y];
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steered BRIEF
+
+#ifdef PXL_X86
+__attribute__((target("avx2"))) static void pxl_brief_avx2(const float *centre, ptrdiff_t w, float c, float s, const float *pattern,
+                                                            uint64_t out[4]) {
+    const __m256 vc = _mm256_set1_ps(c), vs = _mm256_set1_ps(s);
+    const __m256i vw = _mm256_set1_epi32((int)w);
+    uint64_t words[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 256; k += 8) {
+        __m256 ax = _mm256_loadu_ps(pattern + k), ay = _mm256_loadu_ps(pattern + 256 + k);
+        __m256 bx = _mm256_loadu_ps(pattern + 512 + k), by = _mm256_loadu_ps(pattern + 768 + k);
+        // Rounded to nearest, ties to even (the default MXCSR mode), as Swift's .toNearestOrEven.
+        __m256i au = _mm256_cvtps_epi32(_mm256_sub_ps(_mm256_mul_ps(vc, ax), _mm256_mul_ps(vs, ay)));
+        __m256i av = _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(vs, ax), _mm256_mul_ps(vc, ay)));
+        __m256i bu = _mm256_cvtps_epi32(_mm256_sub_ps(_mm256_mul_ps(vc, bx), _mm256_mul_ps(vs, by)));
+        __m256i bv = _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(vs, bx), _mm256_mul_ps(vc, by)));
+        __m256 a = _mm256_i32gather_ps(centre, _mm256_add_epi32(_mm256_mullo_epi32(av, vw), au), 4);
+        __m256 b = _mm256_i32gather_ps(centre, _mm256_add_epi32(_mm256_mullo_epi32(bv, vw), bu), 4);
+        uint64_t bits = (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_LT_OQ));
+        words[k >> 6] |= bits << (k & 63);
+    }
+    memcpy(out, words, sizeof words);
+}
+#endif
+
+void pxl_brief_describe(const float *centre, ptrdiff_t w, float c, float s, const float *pattern, uint64_t out[4]) {
+#ifdef PXL_X86
+    // 32-bit gather offsets: ±19 rows of the image fit for any width below 2^26.
+    if (PXL_HAS_AVX2() && w < ((ptrdiff_t)1 << 26)) { pxl_brief_avx2(centre, w, c, s, pattern, out); return; }
+#endif
+    uint64_t words[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 256; k++) {
+        float ax = pattern[k], ay = pattern[256 + k], bx = pattern[512 + k], by = pattern[768 + k];
+        ptrdiff_t au = (ptrdiff_t)nearbyintf(c * ax - s * ay), av = (ptrdiff_t)nearbyintf(s * ax + c * ay);
+        ptrdiff_t bu = (ptrdiff_t)nearbyintf(c * bx - s * by), bv = (ptrdiff_t)nearbyintf(s * bx + c * by);
+        if (centre[av * w + au] < centre[bv * w + bu]) words[k >> 6] |= (uint64_t)1 << (k & 63);
+    }
+    memcpy(out, words, sizeof words);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hamming matching
+
+#define PXL_MATCH_BODY(POPCOUNT)                                                                   \
+    for (ptrdiff_t i = 0; i < nq; i++) {                                                           \
+        const uint64_t *q = query + 4 * i;                                                         \
+        uint64_t q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];                                       \
+        int32_t b = INT32_MAX, sec = INT32_MAX, bi = -1;                                           \
+        for (ptrdiff_t j = 0; j < nt; j++) {                                                       \
+            const uint64_t *t = train + 4 * j;                                                     \
+            int32_t d = (int32_t)(POPCOUNT(q0 ^ t[0]) + POPCOUNT(q1 ^ t[1]) + POPCOUNT(q2 ^ t[2]) + \
+                                  POPCOUNT(q3 ^ t[3]));                                            \
+            if (d < b) { sec = b; b = d; bi = (int32_t)j; } else if (d < sec) { sec = d; }         \
+            if (d < train_best[j]) { train_best[j] = d; train_best_query[j] = (int32_t)i; }        \
+        }                                                                                          \
+        best[i] = b; second[i] = sec; best_index[i] = bi;                                          \
+    }
+
+#ifdef PXL_X86
+__attribute__((target("popcnt"))) static void pxl_hamming_popcnt(const uint64_t *query, ptrdiff_t nq, const uint64_t *train, ptrdiff_t nt,
+                                                                  int32_t *best, int32_t *second, int32_t *best_index,
+                                                                  int32_t *train_best, int32_t *train_best_query) {
+    PXL_MATCH_BODY(__builtin_popcountll)
+}
+#endif
+
+void pxl_hamming_match(const uint64_t *query, ptrdiff_t nq, const uint64_t *train, ptrdiff_t nt,
+                       int32_t *best, int32_t *second, int32_t *best_index,
+                       int32_t *train_best, int32_t *train_best_query) {
+#ifdef PXL_X86
+    if (PXL_HAS_POPCNT()) {
+        pxl_hamming_popcnt(query, nq, train, nt, best, second, best_index, train_best, train_best_query);
+        return;
+    }
+#endif
+    PXL_MATCH_BODY(__builtin_popcountll)
+}
