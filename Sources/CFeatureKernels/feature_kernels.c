@@ -91,16 +91,11 @@ __attribute__((target("avx2"))) static void pxl_fast_row_avx2(const float *image
             continue;
         }
         __m256i bright = izero, dark = izero;
-        __m256 score = zero;
         for (int k = 0; k < 16; k++) {
             __m256 v = _mm256_loadu_ps(p + off[k]);
             __m256i bit = _mm256_set1_epi32(1 << k);
             bright = _mm256_or_si256(bright, _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(v, hi, _CMP_GT_OQ)), bit));
             dark = _mm256_or_si256(dark, _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(v, lo, _CMP_LT_OQ)), bit));
-            // max(0, x) returns x when either is NaN, as Swift's max(x, 0); a −0 term cannot reach
-            // the sum's sign (the sum starts at +0).
-            __m256 a = _mm256_max_ps(zero, _mm256_sub_ps(v, hi)), b = _mm256_max_ps(zero, _mm256_sub_ps(lo, v));
-            score = _mm256_add_ps(score, _mm256_add_ps(a, b));
         }
         __m256i mb = _mm256_or_si256(bright, _mm256_slli_epi32(bright, 16)), md = _mm256_or_si256(dark, _mm256_slli_epi32(dark, 16));
         __m256i rb = mb, rd = md;
@@ -114,6 +109,19 @@ __attribute__((target("avx2"))) static void pxl_fast_row_avx2(const float *image
         rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 8)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 8));
         __m256i none = _mm256_and_si256(_mm256_cmpeq_epi32(rb, izero), _mm256_cmpeq_epi32(rd, izero));
         __m256i corner = _mm256_andnot_si256(none, pass);
+        if (_mm256_testz_si256(corner, corner)) {
+            _mm256_storeu_ps(out + row + x, zero);
+            continue;
+        }
+        // The score only where some lane is a corner: summed in circle order, per lane.
+        __m256 score = zero;
+        for (int k = 0; k < 16; k++) {
+            __m256 v = _mm256_loadu_ps(p + off[k]);
+            // max(0, x) returns x when either is NaN, as Swift's max(x, 0); a −0 term cannot reach
+            // the sum's sign (the sum starts at +0).
+            __m256 a = _mm256_max_ps(zero, _mm256_sub_ps(v, hi)), b = _mm256_max_ps(zero, _mm256_sub_ps(lo, v));
+            score = _mm256_add_ps(score, _mm256_add_ps(a, b));
+        }
         _mm256_storeu_ps(out + row + x, _mm256_and_ps(_mm256_castsi256_ps(corner), score));
     }
     for (; x < x1; x++) out[row + x] = pxl_fast_pixel(image + row + x, off, threshold);
@@ -157,14 +165,25 @@ __attribute__((target("avx2"))) static size_t pxl_nms_row_avx2(const float *s, p
     const __m256 zero = _mm256_setzero_ps();
     ptrdiff_t x = x0;
     for (; x + 8 <= x1; x += 8) {
-        unsigned bits = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(s + row + x), zero, _CMP_GT_OQ));
+        const float *c = s + row + x;
+        __m256 v = _mm256_loadu_ps(c);
+        __m256 keep = _mm256_cmp_ps(v, zero, _CMP_GT_OQ);
+        if (_mm256_testz_ps(keep, keep)) continue;
+        // Strictly greater than the 4 neighbours before in raster order, ≥ the 4 after.
+        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c - w - 1), _CMP_GT_OQ));
+        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c - w), _CMP_GT_OQ));
+        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c - w + 1), _CMP_GT_OQ));
+        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c - 1), _CMP_GT_OQ));
+        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c + 1), _CMP_GE_OQ));
+        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c + w - 1), _CMP_GE_OQ));
+        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c + w), _CMP_GE_OQ));
+        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c + w + 1), _CMP_GE_OQ));
+        unsigned bits = (unsigned)_mm256_movemask_ps(keep);
         while (bits) {
             ptrdiff_t i = row + x + __builtin_ctz(bits);
             bits &= bits - 1;
-            if (pxl_is_peak(s, i, w)) {
-                if (n < capacity) { indices[n] = i; values[n] = s[i]; }
-                n++;
-            }
+            if (n < capacity) { indices[n] = i; values[n] = s[i]; }
+            n++;
         }
     }
     for (; x < x1; x++) {
@@ -205,6 +224,23 @@ size_t pxl_nms_candidates(const float *scores, ptrdiff_t w, ptrdiff_t h, ptrdiff
 __attribute__((target("avx2"))) static void pxl_weighted_sum_avx2(const float *base, const ptrdiff_t *starts, const float *weights,
                                                                    ptrdiff_t taps, ptrdiff_t n, float *out) {
     ptrdiff_t x = 0;
+    if (taps == 7) {
+        const float *s0 = base + starts[0], *s1 = base + starts[1], *s2 = base + starts[2], *s3 = base + starts[3];
+        const float *s4 = base + starts[4], *s5 = base + starts[5], *s6 = base + starts[6];
+        const __m256 w0 = _mm256_set1_ps(weights[0]), w1 = _mm256_set1_ps(weights[1]), w2 = _mm256_set1_ps(weights[2]);
+        const __m256 w3 = _mm256_set1_ps(weights[3]), w4 = _mm256_set1_ps(weights[4]), w5 = _mm256_set1_ps(weights[5]);
+        const __m256 w6 = _mm256_set1_ps(weights[6]);
+        for (; x + 8 <= n; x += 8) {
+            __m256 acc = _mm256_add_ps(_mm256_setzero_ps(), _mm256_mul_ps(w0, _mm256_loadu_ps(s0 + x)));
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(w1, _mm256_loadu_ps(s1 + x)));
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(w2, _mm256_loadu_ps(s2 + x)));
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(w3, _mm256_loadu_ps(s3 + x)));
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(w4, _mm256_loadu_ps(s4 + x)));
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(w5, _mm256_loadu_ps(s5 + x)));
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(w6, _mm256_loadu_ps(s6 + x)));
+            _mm256_storeu_ps(out + x, acc);
+        }
+    }
     for (; x + 8 <= n; x += 8) {
         __m256 acc = _mm256_setzero_ps();
         for (ptrdiff_t k = 0; k < taps; k++)
@@ -240,7 +276,11 @@ void pxl_filter_horizontal(const float *src, ptrdiff_t w, ptrdiff_t h, const flo
                            const ptrdiff_t *columns, const ptrdiff_t *tap_starts, float *scratch, float *out) {
     for (ptrdiff_t y = 0; y < h; y++) {
         const float *row = src + y * w;
-        for (ptrdiff_t i = 0; i < w + taps - 1; i++) scratch[i] = row[columns[i]];
+        // columns[i] = i − radius inside the row: copy that run, reflect only the ends.
+        ptrdiff_t r = (taps - 1) / 2;
+        for (ptrdiff_t i = 0; i < r && i < w + taps - 1; i++) scratch[i] = row[columns[i]];
+        if (w > 0) memcpy(scratch + r, row, sizeof(float) * (size_t)w);
+        for (ptrdiff_t i = r + w; i < w + taps - 1; i++) scratch[i] = row[columns[i]];
         pxl_weighted_sum(scratch, tap_starts, weights, taps, w, out + y * w);
     }
 }
@@ -248,7 +288,27 @@ void pxl_filter_horizontal(const float *src, ptrdiff_t w, ptrdiff_t h, const flo
 // ---------------------------------------------------------------------------------------------
 // Bilinear resampling
 
+#ifdef PXL_X86
+__attribute__((target("avx2"))) static void pxl_resize_row_avx2(const float *line, const ptrdiff_t *x0, const ptrdiff_t *x1, const float *fx,
+                                                                 ptrdiff_t dw, float *out) {
+    ptrdiff_t x = 0;
+    for (; x + 4 <= dw; x += 4) {
+        // 64-bit column indices: gather four at a time.
+        __m256i i0 = _mm256_loadu_si256((const __m256i *)(x0 + x)), i1 = _mm256_loadu_si256((const __m256i *)(x1 + x));
+        __m128 a = _mm256_i64gather_ps(line, i0, 4), b = _mm256_i64gather_ps(line, i1, 4);
+        _mm_storeu_ps(out + x, _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), _mm_loadu_ps(fx + x))));
+    }
+    for (; x < dw; x++) {
+        float a = line[x0[x]];
+        out[x] = a + (line[x1[x]] - a) * fx[x];
+    }
+}
+#endif
+
 static void pxl_resize_row(const float *line, const ptrdiff_t *x0, const ptrdiff_t *x1, const float *fx, ptrdiff_t dw, float *out) {
+#ifdef PXL_X86
+    if (PXL_HAS_AVX2()) { pxl_resize_row_avx2(line, x0, x1, fx, dw, out); return; }
+#endif
     for (ptrdiff_t x = 0; x < dw; x++) {
         float a = line[x0[x]];
         out[x] = a + (line[x1[x]] - a) * fx[x];

@@ -110,21 +110,36 @@ public struct ORBExtractor: Sendable {
         // 3×3 non-maximum suppression in CFeatureKernels (skips zero scores eight at a time):
         // strictly greater than the neighbours before it in raster order, at least equal to the
         // ones after, so exactly one survivor on a plateau; raster order kept.
-        let interior = max(0, w - 2 * border) * max(0, h - 2 * border)
-        var indices = [Int64](repeating: 0, count: interior), values = [Float](repeating: 0, count: interior)
+        // At most one survivor per 2×2 block (a survivor's right, lower and lower-right
+        // neighbours cannot survive), so a quarter of the interior, rounded up per side, holds
+        // them all; the buffers are written before they are read.
+        let capacity = ((max(0, w - 2 * border) + 1) / 2) * ((max(0, h - 2 * border) + 1) / 2)
+        var indices = [Int64](unsafeUninitializedCapacity: capacity) { _, n in n = capacity }
+        var values = [Float](unsafeUninitializedCapacity: capacity) { _, n in n = capacity }
         let found = scores.pixels.withUnsafeBufferPointer { s in
             indices.withUnsafeMutableBufferPointer { ip in
                 values.withUnsafeMutableBufferPointer { vp in
                     guard let sb = s.baseAddress, let ib = ip.baseAddress, let vb = vp.baseAddress else { return 0 }
-                    return pxl_nms_candidates(sb, w, h, border, ib, vb, interior)
+                    return pxl_nms_candidates(sb, w, h, border, ib, vb, capacity)
                 }
             }
         }
-        let n = min(found, interior)  // one candidate per interior pixel at most
-        var candidates: [(index: Int, score: Float)] = []
-        candidates.reserveCapacity(n)
-        for k in 0..<n { candidates.append((Int(indices[k]), values[k])) }
-        candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
+        let n = min(found, capacity)
+        // Strongest first, ties by raster index: one UInt64 key per candidate (the score's bits
+        // inverted — positive floats order as their bit patterns — above the index), sorted without
+        // a closure; the same order as sorting (score descending, index ascending).
+        var candidates: [(index: Int, score: Float)]
+        if w * h <= Int(UInt32.max) {
+            var keys = [UInt64](unsafeUninitializedCapacity: n) { k, initialized in
+                for i in 0..<n { k[i] = UInt64(UInt32.max - values[i].bitPattern) << 32 | UInt64(indices[i]) }
+                initialized = n
+            }
+            keys.sort()
+            candidates = keys.prefix(2 * count).map { k in (Int(k & 0xffff_ffff), Float(bitPattern: UInt32.max - UInt32(k >> 32))) }
+        } else {
+            candidates = (0..<n).map { (Int(indices[$0]), values[$0]) }
+            candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
+        }
         var corners = candidates.prefix(2 * count).map { c in
             Corner(x: c.index % w, y: c.index / w, response: Self.harrisResponse(image, x: c.index % w, y: c.index / w))
         }
