@@ -74,38 +74,41 @@ static inline float pxl_fast_pixel(const float *p, const ptrdiff_t *off, float t
 __attribute__((target("avx2"))) static void pxl_fast_row_avx2(const float *image, ptrdiff_t row, ptrdiff_t x0, ptrdiff_t x1,
                                                                float threshold, const ptrdiff_t *off, float *out) {
     const __m256 t = _mm256_set1_ps(threshold), zero = _mm256_setzero_ps();
-    const __m256i izero = _mm256_setzero_si256(), minus_one = _mm256_set1_epi32(-1);
+    const __m256i izero = _mm256_setzero_si256();
     ptrdiff_t x = x0;
     for (; x + 8 <= x1; x += 8) {
         const float *p = image + row + x;
         __m256 c = _mm256_loadu_ps(p), hi = _mm256_add_ps(c, t), lo = _mm256_sub_ps(c, t);
-        __m256i nb = izero, nd = izero;  // minus the number of compass pixels passing
-        for (int q = 0; q < 16; q += 4) {
-            __m256 v = _mm256_loadu_ps(p + off[q]);
-            nb = _mm256_add_epi32(nb, _mm256_castps_si256(_mm256_cmp_ps(v, hi, _CMP_GT_OQ)));
-            nd = _mm256_add_epi32(nd, _mm256_castps_si256(_mm256_cmp_ps(v, lo, _CMP_LT_OQ)));
-        }
-        __m256i pass = _mm256_or_si256(_mm256_cmpgt_epi32(minus_one, nb), _mm256_cmpgt_epi32(minus_one, nd));
+        // Quick rejection, exact: 9 contiguous circle pixels always include two neighbouring
+        // compass pixels (0-4, 4-8, 8-12 or 12-0) of the same kind.
+        __m256 v0 = _mm256_loadu_ps(p + off[0]), v4 = _mm256_loadu_ps(p + off[4]);
+        __m256 v8 = _mm256_loadu_ps(p + off[8]), v12 = _mm256_loadu_ps(p + off[12]);
+        __m256 b0 = _mm256_cmp_ps(v0, hi, _CMP_GT_OQ), b4 = _mm256_cmp_ps(v4, hi, _CMP_GT_OQ);
+        __m256 b8 = _mm256_cmp_ps(v8, hi, _CMP_GT_OQ), b12 = _mm256_cmp_ps(v12, hi, _CMP_GT_OQ);
+        __m256 d0 = _mm256_cmp_ps(v0, lo, _CMP_LT_OQ), d4 = _mm256_cmp_ps(v4, lo, _CMP_LT_OQ);
+        __m256 d8 = _mm256_cmp_ps(v8, lo, _CMP_LT_OQ), d12 = _mm256_cmp_ps(v12, lo, _CMP_LT_OQ);
+        __m256 pb = _mm256_and_ps(_mm256_or_ps(b0, b8), _mm256_or_ps(b4, b12));
+        __m256 pd = _mm256_and_ps(_mm256_or_ps(d0, d8), _mm256_or_ps(d4, d12));
+        // (b0|b8)&(b4|b12) is exactly "some neighbouring pair": every pair of one from {0, 8} and
+        // one from {4, 12} is a neighbouring pair.
+        __m256i pass = _mm256_castps_si256(_mm256_or_ps(pb, pd));
         if (_mm256_testz_si256(pass, pass)) {
             _mm256_storeu_ps(out + row + x, zero);
             continue;
         }
         __m256i bright = izero, dark = izero;
+#pragma clang loop unroll(full)
         for (int k = 0; k < 16; k++) {
             __m256 v = _mm256_loadu_ps(p + off[k]);
             __m256i bit = _mm256_set1_epi32(1 << k);
             bright = _mm256_or_si256(bright, _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(v, hi, _CMP_GT_OQ)), bit));
             dark = _mm256_or_si256(dark, _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(v, lo, _CMP_LT_OQ)), bit));
         }
+        // 9 contiguous set bits (wrapping): runs of 2, 4, 8, then one more.
         __m256i mb = _mm256_or_si256(bright, _mm256_slli_epi32(bright, 16)), md = _mm256_or_si256(dark, _mm256_slli_epi32(dark, 16));
-        __m256i rb = mb, rd = md;
-        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 1)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 1));
-        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 2)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 2));
-        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 3)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 3));
-        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 4)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 4));
-        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 5)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 5));
-        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 6)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 6));
-        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 7)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 7));
+        __m256i rb = _mm256_and_si256(mb, _mm256_srli_epi32(mb, 1)), rd = _mm256_and_si256(md, _mm256_srli_epi32(md, 1));
+        rb = _mm256_and_si256(rb, _mm256_srli_epi32(rb, 2)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(rd, 2));
+        rb = _mm256_and_si256(rb, _mm256_srli_epi32(rb, 4)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(rd, 4));
         rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 8)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 8));
         __m256i none = _mm256_and_si256(_mm256_cmpeq_epi32(rb, izero), _mm256_cmpeq_epi32(rd, izero));
         __m256i corner = _mm256_andnot_si256(none, pass);
@@ -115,6 +118,7 @@ __attribute__((target("avx2"))) static void pxl_fast_row_avx2(const float *image
         }
         // The score only where some lane is a corner: summed in circle order, per lane.
         __m256 score = zero;
+#pragma clang loop unroll(full)
         for (int k = 0; k < 16; k++) {
             __m256 v = _mm256_loadu_ps(p + off[k]);
             // max(0, x) returns x when either is NaN, as Swift's max(x, 0); a −0 term cannot reach
