@@ -278,14 +278,22 @@ void pxl_filter_vertical(const float *src, ptrdiff_t w, ptrdiff_t h, const float
 
 void pxl_filter_horizontal(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
                            const ptrdiff_t *columns, const ptrdiff_t *tap_starts, float *scratch, float *out) {
+    ptrdiff_t r = (taps - 1) / 2;
     for (ptrdiff_t y = 0; y < h; y++) {
         const float *row = src + y * w;
-        // columns[i] = i − radius inside the row: copy that run, reflect only the ends.
-        ptrdiff_t r = (taps - 1) / 2;
-        for (ptrdiff_t i = 0; i < r && i < w + taps - 1; i++) scratch[i] = row[columns[i]];
-        if (w > 0) memcpy(scratch + r, row, sizeof(float) * (size_t)w);
-        for (ptrdiff_t i = r + w; i < w + taps - 1; i++) scratch[i] = row[columns[i]];
-        pxl_weighted_sum(scratch, tap_starts, weights, taps, w, out + y * w);
+        float *o = out + y * w;
+        if (w < 2 * r + 1) {
+            for (ptrdiff_t i = 0; i < w + taps - 1; i++) scratch[i] = row[columns[i]];
+            pxl_weighted_sum(scratch, tap_starts, weights, taps, w, o);
+            continue;
+        }
+        // The padded row is the row itself from column r to w − r − 1 (pad[x + k] = row[x − r + k]):
+        // read it in place; only the r columns at each end go through a reflected copy.
+        pxl_weighted_sum(row, tap_starts, weights, taps, w - 2 * r, o + r);
+        for (ptrdiff_t i = 0; i < 3 * r; i++) scratch[i] = row[columns[i]];
+        pxl_weighted_sum(scratch, tap_starts, weights, taps, r, o);
+        for (ptrdiff_t i = 0; i < 3 * r; i++) scratch[i] = row[columns[w - r + i]];
+        pxl_weighted_sum(scratch, tap_starts, weights, taps, r, o + w - r);
     }
 }
 
@@ -438,4 +446,109 @@ void pxl_hamming_match(const uint64_t *query, ptrdiff_t nq, const uint64_t *trai
     }
 #endif
     PXL_MATCH_BODY(__builtin_popcountll)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Intensity-centroid moments
+
+static void pxl_moments_one(const float *image, ptrdiff_t w, int64_t centre, ptrdiff_t radius, const ptrdiff_t *half_widths,
+                            float *m10_out, float *m01_out) {
+    float m10 = 0.0f, m01 = 0.0f;
+    for (ptrdiff_t dy = -radius; dy <= radius; dy++) {
+        ptrdiff_t half = half_widths[dy < 0 ? -dy : dy];
+        const float *row = image + centre + dy * w;
+        float row_sum = 0.0f;
+        for (ptrdiff_t dx = -half; dx <= half; dx++) {
+            float v = row[dx];
+            m10 += (float)dx * v;
+            row_sum += v;
+        }
+        m01 += (float)dy * row_sum;
+    }
+    *m10_out = m10;
+    *m01_out = m01;
+}
+
+#ifdef PXL_X86
+/// Eight patches at once, one per lane: each lane runs exactly the scalar sequence of operations.
+__attribute__((target("avx2"))) static void pxl_moments_avx2(const float *image, ptrdiff_t w, const int64_t *centres, ptrdiff_t radius,
+                                                              const ptrdiff_t *half_widths, float *m10_out, float *m01_out) {
+    __m256i base = _mm256_setr_epi32((int)centres[0], (int)centres[1], (int)centres[2], (int)centres[3],
+                                     (int)centres[4], (int)centres[5], (int)centres[6], (int)centres[7]);
+    __m256 m10 = _mm256_setzero_ps(), m01 = _mm256_setzero_ps();
+    for (ptrdiff_t dy = -radius; dy <= radius; dy++) {
+        ptrdiff_t half = half_widths[dy < 0 ? -dy : dy];
+        __m256i row = _mm256_add_epi32(base, _mm256_set1_epi32((int)(dy * w)));
+        __m256 row_sum = _mm256_setzero_ps();
+        for (ptrdiff_t dx = -half; dx <= half; dx++) {
+            __m256 v = _mm256_i32gather_ps(image, _mm256_add_epi32(row, _mm256_set1_epi32((int)dx)), 4);
+            m10 = _mm256_add_ps(m10, _mm256_mul_ps(_mm256_set1_ps((float)dx), v));
+            row_sum = _mm256_add_ps(row_sum, v);
+        }
+        m01 = _mm256_add_ps(m01, _mm256_mul_ps(_mm256_set1_ps((float)dy), row_sum));
+    }
+    _mm256_storeu_ps(m10_out, m10);
+    _mm256_storeu_ps(m01_out, m01);
+}
+#endif
+
+void pxl_patch_moments(const float *image, ptrdiff_t w, ptrdiff_t pixel_count, const int64_t *centres, ptrdiff_t count,
+                       ptrdiff_t radius, const ptrdiff_t *half_widths, float *m10, float *m01) {
+    ptrdiff_t i = 0;
+#ifdef PXL_X86
+    // 32-bit gather indices: the whole image must be addressable by them.
+    if (PXL_HAS_AVX2() && pixel_count < ((ptrdiff_t)1 << 31))
+        for (; i + 8 <= count; i += 8) pxl_moments_avx2(image, w, centres + i, radius, half_widths, m10 + i, m01 + i);
+#else
+    (void)pixel_count;
+#endif
+    for (; i < count; i++) pxl_moments_one(image, w, centres[i], radius, half_widths, m10 + i, m01 + i);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Selection
+
+static inline void pxl_swap(uint64_t *a, uint64_t *b) { uint64_t t = *a; *a = *b; *b = t; }
+
+/// Max-heap sift of keys[i] within keys[0..<n].
+static void pxl_sift_down(uint64_t *keys, size_t i, size_t n) {
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= n) return;
+        if (child + 1 < n && keys[child + 1] > keys[child]) child++;
+        if (keys[i] >= keys[child]) return;
+        pxl_swap(&keys[i], &keys[child]);
+        i = child;
+    }
+}
+
+void pxl_sort_smallest(uint64_t *keys, size_t n, size_t k) {
+    if (k > n) k = n;
+    if (k == 0) return;
+    if (k < n) {
+        // Quickselect (median of three, Lomuto on distinct keys) until the k smallest lead.
+        size_t lo = 0, hi = n - 1;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (keys[mid] < keys[lo]) pxl_swap(&keys[mid], &keys[lo]);
+            if (keys[hi] < keys[lo]) pxl_swap(&keys[hi], &keys[lo]);
+            if (keys[hi] < keys[mid]) pxl_swap(&keys[hi], &keys[mid]);
+            pxl_swap(&keys[mid], &keys[hi]);  // pivot (the median) at hi
+            uint64_t pivot = keys[hi];
+            size_t store = lo;
+            for (size_t i = lo; i < hi; i++)
+                if (keys[i] < pivot) pxl_swap(&keys[i], &keys[store++]);
+            pxl_swap(&keys[store], &keys[hi]);
+            // keys[store] is now in its sorted place.
+            if (store == k - 1 || store == k) break;
+            if (store > k) hi = store - 1;
+            else lo = store + 1;
+        }
+    }
+    // Heap sort of the first k (no allocation, O(k log k)).
+    for (size_t start = k / 2; start-- > 0;) pxl_sift_down(keys, start, k);
+    for (size_t end = k; end-- > 1;) {
+        pxl_swap(&keys[0], &keys[end]);
+        pxl_sift_down(keys, 0, end);
+    }
 }

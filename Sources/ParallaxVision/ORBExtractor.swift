@@ -60,8 +60,8 @@ public struct ORBExtractor: Sendable {
             guard !corners.isEmpty else { continue }
             let smoothed = levelImage.gaussianBlurred(sigma: 2, radius: 3)
             let sx = Double(image.width) / Double(levelImage.width), sy = Double(image.height) / Double(levelImage.height)
-            for corner in corners {
-                let angle = Self.orientation(levelImage, x: corner.x, y: corner.y)
+            let angles = Self.orientations(levelImage, at: corners.map { $0.y * levelImage.width + $0.x })
+            for (corner, angle) in zip(corners, angles) {
                 let descriptor = Self.describe(smoothed, x: corner.x, y: corner.y, angle: angle, pattern: .standard)
                 features.append(ORBFeature(pixel: Vector2((Double(corner.x) + 0.5) * sx - 0.5, (Double(corner.y) + 0.5) * sy - 0.5),
                                            level: level, scale: Float(sx), angle: angle, response: corner.response,
@@ -134,7 +134,10 @@ public struct ORBExtractor: Sendable {
                 for i in 0..<n { k[i] = UInt64(UInt32.max - values[i].bitPattern) << 32 | UInt64(indices[i]) }
                 initialized = n
             }
-            keys.sort()
+            // Only the 2·count first are needed: select them, then sort those (keys are distinct).
+            keys.withUnsafeMutableBufferPointer { k in
+                if let base = k.baseAddress { pxl_sort_smallest(base, n, min(n, 2 * count)) }
+            }
             candidates = keys.prefix(2 * count).map { k in (Int(k & 0xffff_ffff), Float(bitPattern: UInt32.max - UInt32(k >> 32))) }
         } else {
             candidates = (0..<n).map { (Int(indices[$0]), values[$0]) }
@@ -176,21 +179,23 @@ public struct ORBExtractor: Sendable {
 
     /// Angle of the intensity centroid of the circular patch around `(x, y)` (radians).
     static func orientation(_ image: GrayImage, x: Int, y: Int) -> Float {
-        let w = image.width, r = orientationRadius
-        var m10: Float = 0, m01: Float = 0
+        orientations(image, at: [y * image.width + x])[0]
+    }
+
+    /// Angles of the intensity centroids of the circular patches around `centres` (pixel
+    /// indices, each at least ``orientationRadius`` from the image's edges) (radians). The
+    /// moments are summed in CFeatureKernels, eight patches at a time (one per AVX2 lane, each
+    /// in the same order as one patch alone: row by row, `m10 += dx·v`, `m01 += dy·rowSum`).
+    static func orientations(_ image: GrayImage, at centres: [Int]) -> [Float] {
+        let n = centres.count
+        guard n > 0 else { return [] }
+        var m10 = [Float](repeating: 0, count: n), m01 = m10
+        let starts = centres.map { Int64($0) }
         image.pixels.withUnsafeBufferPointer { p in
-            for dy in -r...r {
-                let half = patchHalfWidths[abs(dy)], row = (y + dy) * w + x
-                var rowSum: Float = 0
-                for dx in -half...half {
-                    let v = p[row + dx]
-                    m10 += Float(dx) * v
-                    rowSum += v
-                }
-                m01 += Float(dy) * rowSum
-            }
+            guard let base = p.baseAddress else { return }
+            pxl_patch_moments(base, image.width, p.count, starts, n, orientationRadius, patchHalfWidths, &m10, &m01)
         }
-        return atan2f(m01, m10)
+        return (0..<n).map { atan2f(m01[$0], m10[$0]) }
     }
 
     /// The steered BRIEF descriptor: pattern rotated by `angle`, nearest-pixel samples of the

@@ -63,6 +63,15 @@ void pxl_hamming_match(const uint64_t *query, ptrdiff_t nq, const uint64_t *trai
                        int32_t *best, int32_t *second, int32_t *best_index,
                        int32_t *train_best, int32_t *train_best_query);
 
+/// Intensity-centroid moments of the circular patches around `count` centres (pixel indices of
+/// `image`, row stride `w`, `pixel_count` pixels): for each, exactly
+/// `for dy in −r…r { s = 0; for dx in −half[|dy|]…half[|dy|] { v = p[c + dy·w + dx]; m10 += dx·v; s += v }; m01 += dy·s }`.
+void pxl_patch_moments(const float *image, ptrdiff_t w, ptrdiff_t pixel_count, const int64_t *centres, ptrdiff_t count,
+                       ptrdiff_t radius, const ptrdiff_t *half_widths, float *m10, float *m01);
+
+/// Reorders `keys` (distinct) so that its first `k` are the `k` smallest, ascending.
+void pxl_sort_smallest(uint64_t *keys, size_t n, size_t k);
+
 #ifdef __cplusplus
 }
 #endif
