@@ -301,14 +301,13 @@ void pxl_filter_horizontal(const float *src, ptrdiff_t w, ptrdiff_t h, const flo
 // Bilinear resampling
 
 #ifdef PXL_X86
-__attribute__((target("avx2"))) static void pxl_resize_row_avx2(const float *line, const ptrdiff_t *x0, const ptrdiff_t *x1, const float *fx,
+__attribute__((target("avx2"))) static void pxl_resize_row_avx2(const float *line, const int32_t *x0, const int32_t *x1, const float *fx,
                                                                  ptrdiff_t dw, float *out) {
     ptrdiff_t x = 0;
-    for (; x + 4 <= dw; x += 4) {
-        // 64-bit column indices: gather four at a time.
+    for (; x + 8 <= dw; x += 8) {
         __m256i i0 = _mm256_loadu_si256((const __m256i *)(x0 + x)), i1 = _mm256_loadu_si256((const __m256i *)(x1 + x));
-        __m128 a = _mm256_i64gather_ps(line, i0, 4), b = _mm256_i64gather_ps(line, i1, 4);
-        _mm_storeu_ps(out + x, _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), _mm_loadu_ps(fx + x))));
+        __m256 a = _mm256_i32gather_ps(line, i0, 4), b = _mm256_i32gather_ps(line, i1, 4);
+        _mm256_storeu_ps(out + x, _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), _mm256_loadu_ps(fx + x))));
     }
     for (; x < dw; x++) {
         float a = line[x0[x]];
@@ -317,9 +316,12 @@ __attribute__((target("avx2"))) static void pxl_resize_row_avx2(const float *lin
 }
 #endif
 
-static void pxl_resize_row(const float *line, const ptrdiff_t *x0, const ptrdiff_t *x1, const float *fx, ptrdiff_t dw, float *out) {
+static void pxl_resize_row(const float *line, const ptrdiff_t *x0, const ptrdiff_t *x1, const int32_t *x0_32, const int32_t *x1_32,
+                           const float *fx, ptrdiff_t dw, float *out) {
 #ifdef PXL_X86
-    if (PXL_HAS_AVX2()) { pxl_resize_row_avx2(line, x0, x1, fx, dw, out); return; }
+    if (x0_32 && PXL_HAS_AVX2()) { pxl_resize_row_avx2(line, x0_32, x1_32, fx, dw, out); return; }
+#else
+    (void)x0_32; (void)x1_32;
 #endif
     for (ptrdiff_t x = 0; x < dw; x++) {
         float a = line[x0[x]];
@@ -341,7 +343,14 @@ __attribute__((target("avx2"))) static void pxl_lerp_rows_avx2(const float *top,
 
 void pxl_resize_bilinear(const float *src, ptrdiff_t sw, const ptrdiff_t *x0, const ptrdiff_t *x1, const float *fx,
                          ptrdiff_t dw, const ptrdiff_t *y0, const ptrdiff_t *y1, const float *fy, ptrdiff_t dh,
-                         float *scratch, float *out) {
+                         float *scratch, int32_t *index_scratch, float *out) {
+    // 32-bit copies of the column taps for 8-wide gathers, when the source row is narrow enough.
+    const int32_t *x0_32 = NULL, *x1_32 = NULL;
+    if (sw < ((ptrdiff_t)1 << 31)) {
+        for (ptrdiff_t x = 0; x < dw; x++) { index_scratch[x] = (int32_t)x0[x]; index_scratch[dw + x] = (int32_t)x1[x]; }
+        x0_32 = index_scratch;
+        x1_32 = index_scratch + dw;
+    }
     // Two cached horizontally interpolated source rows (each source row is used by up to
     // ~2 destination rows when shrinking).
     float *cache[2] = {scratch, scratch + dw};
@@ -356,7 +365,7 @@ void pxl_resize_bilinear(const float *src, ptrdiff_t sw, const ptrdiff_t *x0, co
                 // Row 0: keep row 1 if cached. Row 1: never evict row 0's slot.
                 if (r == 0) slot = cached[0] == want[1] ? 1 : 0;
                 else slot = rows[0] == cache[0] ? 1 : 0;
-                pxl_resize_row(src + want[r] * sw, x0, x1, fx, dw, cache[slot]);
+                pxl_resize_row(src + want[r] * sw, x0, x1, x0_32, x1_32, fx, dw, cache[slot]);
                 cached[slot] = want[r];
             }
             rows[r] = cache[slot];
@@ -550,5 +559,17 @@ void pxl_sort_smallest(uint64_t *keys, size_t n, size_t k) {
     for (size_t end = k; end-- > 1;) {
         pxl_swap(&keys[0], &keys[end]);
         pxl_sift_down(keys, 0, end);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Separable filter, fused
+
+void pxl_filter_separable(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
+                          const ptrdiff_t *row_starts, const ptrdiff_t *columns, const ptrdiff_t *tap_starts,
+                          float *row_scratch, float *pad_scratch, float *out) {
+    for (ptrdiff_t y = 0; y < h; y++) {
+        pxl_weighted_sum(src, row_starts + y * taps, weights, taps, w, row_scratch);
+        pxl_filter_horizontal(row_scratch, w, 1, weights, taps, columns, tap_starts, pad_scratch, out + y * w);
     }
 }

@@ -28,12 +28,14 @@ extension GrayImage {
         }
         let (count, overflow) = dw.multipliedReportingOverflow(by: dh)
         precondition(!overflow, "GrayImage.resized: \(dw)×\(dh) pixels overflow")
-        var scratch = [Float](repeating: 0, count: 2 * dw)
+        var scratch = [Float](repeating: 0, count: 2 * dw), indices = [Int32](repeating: 0, count: 2 * dw)
         let out = [Float](unsafeUninitializedCapacity: count) { o, initialized in
             pixels.withUnsafeBufferPointer { p in
                 scratch.withUnsafeMutableBufferPointer { sc in
-                    guard let src = p.baseAddress, let dst = o.baseAddress, let scr = sc.baseAddress else { return }
-                    pxl_resize_bilinear(src, w, x0s, x1s, fxs, dw, y0s, y1s, fys, dh, scr, dst)
+                    indices.withUnsafeMutableBufferPointer { ix in
+                        guard let src = p.baseAddress, let dst = o.baseAddress, let scr = sc.baseAddress, let ixs = ix.baseAddress else { return }
+                        pxl_resize_bilinear(src, w, x0s, x1s, fxs, dw, y0s, y1s, fys, dh, scr, ixs, dst)
+                    }
                 }
             }
             initialized = count
@@ -50,28 +52,23 @@ extension GrayImage {
         let total = kernel.reduce(0, +)
         kernel = kernel.map { $0 / total }
         let w = width, h = height, taps = kernel.count
-        // Reflected source rows per output row and source columns of each padded row, then one
-        // vectorized pass each way (CFeatureKernels), each output summed from 0 in tap order as
-        // before.
+        // Reflected source rows per output row and source columns of each padded row, then, row by
+        // row, the vertical pass into a row buffer and the horizontal pass out of it (vectorized,
+        // CFeatureKernels), each output summed from 0 in tap order as before.
         var rowStarts = [Int](repeating: 0, count: h * taps)
         for y in 0..<h {
             for k in 0..<taps { rowStarts[y * taps + k] = ImagePyramid.reflect(y + k - radius, h) * w }
         }
         let columns = (0..<(w + 2 * radius)).map { ImagePyramid.reflect($0 - radius, w) }
         let tapStarts = Array(0..<taps)
-        var padded = [Float](repeating: 0, count: w + 2 * radius)
-        let tmp = [Float](unsafeUninitializedCapacity: w * h) { t, initialized in
-            pixels.withUnsafeBufferPointer { p in
-                guard let src = p.baseAddress, let dst = t.baseAddress else { return }
-                pxl_filter_vertical(src, w, h, kernel, taps, rowStarts, dst)
-            }
-            initialized = w * h
-        }
+        var padded = [Float](repeating: 0, count: w + 2 * radius), row = [Float](repeating: 0, count: w)
         let out = [Float](unsafeUninitializedCapacity: w * h) { o, initialized in
-            tmp.withUnsafeBufferPointer { t in
+            pixels.withUnsafeBufferPointer { p in
                 padded.withUnsafeMutableBufferPointer { pad in
-                    guard let src = t.baseAddress, let dst = o.baseAddress, let scr = pad.baseAddress else { return }
-                    pxl_filter_horizontal(src, w, h, kernel, taps, columns, tapStarts, scr, dst)
+                    row.withUnsafeMutableBufferPointer { r in
+                        guard let src = p.baseAddress, let dst = o.baseAddress, let scr = pad.baseAddress, let rs = r.baseAddress else { return }
+                        pxl_filter_separable(src, w, h, kernel, taps, rowStarts, columns, tapStarts, rs, scr, dst)
+                    }
                 }
             }
             initialized = w * h

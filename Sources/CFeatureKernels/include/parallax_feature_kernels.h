@@ -43,12 +43,19 @@ void pxl_filter_vertical(const float *src, ptrdiff_t w, ptrdiff_t h, const float
 void pxl_filter_horizontal(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
                            const ptrdiff_t *columns, const ptrdiff_t *tap_starts, float *scratch, float *out);
 
+/// Both passes, row by row: the vertical pass of row y into `row_scratch` (w floats), then its
+/// horizontal pass into out (as pxl_filter_vertical followed by pxl_filter_horizontal, without
+/// the intermediate image).
+void pxl_filter_separable(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
+                          const ptrdiff_t *row_starts, const ptrdiff_t *columns, const ptrdiff_t *tap_starts,
+                          float *row_scratch, float *pad_scratch, float *out);
+
 /// Bilinear resampling with precomputed taps: for destination (x, y),
 /// top = s[y0,x0] + (s[y0,x1] − s[y0,x0])·fx, bottom likewise on row y1, out = top + (bottom − top)·fy.
-/// `scratch` holds 2·dw floats.
+/// `scratch` holds 2·dw floats, `index_scratch` 2·dw int32.
 void pxl_resize_bilinear(const float *src, ptrdiff_t sw, const ptrdiff_t *x0, const ptrdiff_t *x1, const float *fx,
                          ptrdiff_t dw, const ptrdiff_t *y0, const ptrdiff_t *y1, const float *fy, ptrdiff_t dh,
-                         float *scratch, float *out);
+                         float *scratch, int32_t *index_scratch, float *out);
 
 /// Steered BRIEF: for k < 256, u = rint(c·x − s·y), v = rint(s·x + c·y) (nearest, ties to even) for
 /// both points of pair k (pattern: x1[256], y1[256], x2[256], y2[256]); bit k set when
