@@ -301,12 +301,30 @@ void pxl_filter_horizontal(const float *src, ptrdiff_t w, ptrdiff_t h, const flo
 // Bilinear resampling
 
 #ifdef PXL_X86
-__attribute__((target("avx2"))) static void pxl_resize_row_avx2(const float *line, const int32_t *x0, const int32_t *x1, const float *fx,
-                                                                 ptrdiff_t dw, float *out) {
+__attribute__((target("avx2"))) static void pxl_resize_row_avx2(const float *line, ptrdiff_t line_width, const int32_t *x0, const int32_t *x1,
+                                                                 const float *fx, ptrdiff_t dw, float *out) {
     ptrdiff_t x = 0;
+    const __m256i seven = _mm256_set1_epi32(7);
     for (; x + 8 <= dw; x += 8) {
-        __m256i i0 = _mm256_loadu_si256((const __m256i *)(x0 + x)), i1 = _mm256_loadu_si256((const __m256i *)(x1 + x));
-        __m256 a = _mm256_i32gather_ps(line, i0, 4), b = _mm256_i32gather_ps(line, i1, 4);
+        // Taps monotonic: the eight outputs read source columns base … base + 15 at most. Two
+        // plain loads and in-register permutes select them (gathers are slow on processors with
+        // the gather-data-sampling mitigation); blocks that reach farther are done one by one.
+        int32_t base = x0[x];
+        if (x1[x + 7] - base >= 16 || (ptrdiff_t)base + 16 > line_width) {
+            for (ptrdiff_t i = x; i < x + 8; i++) {
+                float a = line[x0[i]];
+                out[i] = a + (line[x1[i]] - a) * fx[i];
+            }
+            continue;
+        }
+        __m256 lo = _mm256_loadu_ps(line + base), hi = _mm256_loadu_ps(line + base + 8);
+        __m256i vb = _mm256_set1_epi32(base);
+        __m256i ra = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(x0 + x)), vb);
+        __m256i rb = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(x1 + x)), vb);
+        __m256 a = _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, ra), _mm256_permutevar8x32_ps(hi, ra),
+                                    _mm256_castsi256_ps(_mm256_cmpgt_epi32(ra, seven)));
+        __m256 b = _mm256_blendv_ps(_mm256_permutevar8x32_ps(lo, rb), _mm256_permutevar8x32_ps(hi, rb),
+                                    _mm256_castsi256_ps(_mm256_cmpgt_epi32(rb, seven)));
         _mm256_storeu_ps(out + x, _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), _mm256_loadu_ps(fx + x))));
     }
     for (; x < dw; x++) {
@@ -316,12 +334,12 @@ __attribute__((target("avx2"))) static void pxl_resize_row_avx2(const float *lin
 }
 #endif
 
-static void pxl_resize_row(const float *line, const ptrdiff_t *x0, const ptrdiff_t *x1, const int32_t *x0_32, const int32_t *x1_32,
+static void pxl_resize_row(const float *line, ptrdiff_t line_width, const ptrdiff_t *x0, const ptrdiff_t *x1, const int32_t *x0_32, const int32_t *x1_32,
                            const float *fx, ptrdiff_t dw, float *out) {
 #ifdef PXL_X86
-    if (x0_32 && PXL_HAS_AVX2()) { pxl_resize_row_avx2(line, x0_32, x1_32, fx, dw, out); return; }
+    if (x0_32 && PXL_HAS_AVX2()) { pxl_resize_row_avx2(line, line_width, x0_32, x1_32, fx, dw, out); return; }
 #else
-    (void)x0_32; (void)x1_32;
+    (void)x0_32; (void)x1_32; (void)line_width;
 #endif
     for (ptrdiff_t x = 0; x < dw; x++) {
         float a = line[x0[x]];
@@ -365,7 +383,7 @@ void pxl_resize_bilinear(const float *src, ptrdiff_t sw, const ptrdiff_t *x0, co
                 // Row 0: keep row 1 if cached. Row 1: never evict row 0's slot.
                 if (r == 0) slot = cached[0] == want[1] ? 1 : 0;
                 else slot = rows[0] == cache[0] ? 1 : 0;
-                pxl_resize_row(src + want[r] * sw, x0, x1, x0_32, x1_32, fx, dw, cache[slot]);
+                pxl_resize_row(src + want[r] * sw, sw, x0, x1, x0_32, x1_32, fx, dw, cache[slot]);
                 cached[slot] = want[r];
             }
             rows[r] = cache[slot];
