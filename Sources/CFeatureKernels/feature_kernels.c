@@ -16,7 +16,7 @@
 // ---------------------------------------------------------------------------------------------
 // Dispatch
 
-static int pxl_detected = -1;  // bit 0 AVX2, bit 1 POPCNT
+static int pxl_detected = -1;  // bit 0 AVX2, bit 1 POPCNT, bit 2 AVX-512 VPOPCNTDQ (+F, VL)
 static int pxl_portable = 0;
 
 static int pxl_detect(void) {
@@ -27,6 +27,9 @@ static int pxl_detect(void) {
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) d |= 1;
     if (__builtin_cpu_supports("popcnt")) d |= 2;
+    if ((d & 1) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512vpopcntdq"))
+        d |= 4;
 #endif
     __atomic_store_n(&pxl_detected, d, __ATOMIC_RELAXED);
     return d;
@@ -40,6 +43,7 @@ void pxl_kernels_force_portable(int portable) { __atomic_store_n(&pxl_portable, 
 
 #define PXL_HAS_AVX2() (pxl_kernels_features() & 1)
 #define PXL_HAS_POPCNT() (pxl_kernels_features() & 2)
+#define PXL_HAS_VPOPCNT() (pxl_kernels_features() & 4)
 
 // ---------------------------------------------------------------------------------------------
 // FAST-9
@@ -463,10 +467,82 @@ __attribute__((target("popcnt"))) static void pxl_hamming_popcnt(const uint64_t 
 }
 #endif
 
+#ifdef PXL_X86
+/// Eight train descriptors per step: four 512-bit XORs and VPOPCNTQs, the 64-bit counts summed
+/// to eight 32-bit distances in train order. Per query, each of the 8 lanes keeps the best,
+/// second best and first index of the best over its trains (j ≡ lane mod 8), merged at the end
+/// into exactly what the sequential loop gives (best = minimum, lowest index with it; second =
+/// second smallest of all distances); per train, the nearest query so far by a strict "<", as
+/// the sequential loop. Remaining trains (nt mod 8) run the sequential loop on the merged state.
+__attribute__((target("avx512f,avx512vl,avx512vpopcntdq,avx2,popcnt")))
+static void pxl_hamming_vpopcnt(const uint64_t *query, ptrdiff_t nq, const uint64_t *train, ptrdiff_t nt,
+                                int32_t *best, int32_t *second, int32_t *best_index,
+                                int32_t *train_best, int32_t *train_best_query) {
+    const ptrdiff_t vector_end = nt - nt % 8;
+    const __m512i order = _mm512_setr_epi64(0, 2, 1, 3, 4, 6, 5, 7);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for (ptrdiff_t i = 0; i < nq; i++) {
+        const uint64_t *q = query + 4 * i;
+        __m512i qq = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)q));
+        __m256i vb = _mm256_set1_epi32(INT32_MAX), vs = vb, vbi = _mm256_set1_epi32(-1);
+        __m256i vi = _mm256_set1_epi32((int32_t)i);
+        for (ptrdiff_t j = 0; j < vector_end; j += 8) {
+            const uint64_t *t = train + 4 * j;
+            __m512i p0 = _mm512_popcnt_epi64(_mm512_xor_si512(qq, _mm512_loadu_si512((const void *)t)));
+            __m512i p1 = _mm512_popcnt_epi64(_mm512_xor_si512(qq, _mm512_loadu_si512((const void *)(t + 8))));
+            __m512i p2 = _mm512_popcnt_epi64(_mm512_xor_si512(qq, _mm512_loadu_si512((const void *)(t + 16))));
+            __m512i p3 = _mm512_popcnt_epi64(_mm512_xor_si512(qq, _mm512_loadu_si512((const void *)(t + 24))));
+            // Pair sums per 128-bit block: r0 block k = [p0 pair k, p1 pair k].
+            __m512i r0 = _mm512_add_epi64(_mm512_unpacklo_epi64(p0, p1), _mm512_unpackhi_epi64(p0, p1));
+            __m512i r1 = _mm512_add_epi64(_mm512_unpacklo_epi64(p2, p3), _mm512_unpackhi_epi64(p2, p3));
+            // Blocks 0+1 and 2+3 of each: descriptors (j, j+2 | j+1, j+3 | j+4, j+6 | j+5, j+7).
+            __m512i x = _mm512_shuffle_i64x2(r0, r1, 0x88), y = _mm512_shuffle_i64x2(r0, r1, 0xDD);
+            __m256i d = _mm512_cvtepi64_epi32(_mm512_permutexvar_epi64(order, _mm512_add_epi64(x, y)));
+            // Per lane, as the sequential loop: d < best → second = best, best = d; else second = min.
+            __m256i lt = _mm256_cmpgt_epi32(vb, d);
+            vs = _mm256_blendv_epi8(_mm256_min_epi32(vs, d), vb, lt);
+            vb = _mm256_blendv_epi8(vb, d, lt);
+            vbi = _mm256_blendv_epi8(vbi, _mm256_add_epi32(lane, _mm256_set1_epi32((int32_t)j)), lt);
+            // Per train: strictly nearer than any earlier query.
+            __m256i tb = _mm256_loadu_si256((const __m256i *)(train_best + j));
+            __m256i tq = _mm256_loadu_si256((const __m256i *)(train_best_query + j));
+            __m256i nearer = _mm256_cmpgt_epi32(tb, d);
+            _mm256_storeu_si256((__m256i *)(train_best + j), _mm256_blendv_epi8(tb, d, nearer));
+            _mm256_storeu_si256((__m256i *)(train_best_query + j), _mm256_blendv_epi8(tq, vi, nearer));
+        }
+        int32_t lb[8], ls[8], li[8];
+        _mm256_storeu_si256((__m256i *)lb, vb);
+        _mm256_storeu_si256((__m256i *)ls, vs);
+        _mm256_storeu_si256((__m256i *)li, vbi);
+        // Merge the lanes: best = smallest lane best, lowest index among lanes with it; second =
+        // the second smallest of the lane bests (duplicates count) or a lane's second if smaller.
+        int32_t b = INT32_MAX, sec = INT32_MAX, bi = -1;
+        for (int l = 0; l < 8; l++) {
+            if (lb[l] < b || (lb[l] == b && li[l] < bi)) { sec = b < sec ? b : sec; b = lb[l]; bi = li[l]; }
+            else if (lb[l] < sec) sec = lb[l];
+            if (ls[l] < sec) sec = ls[l];
+        }
+        if (bi < 0) { b = INT32_MAX; sec = INT32_MAX; }
+        for (ptrdiff_t j = vector_end; j < nt; j++) {
+            const uint64_t *t = train + 4 * j;
+            int32_t dj = (int32_t)(__builtin_popcountll(q[0] ^ t[0]) + __builtin_popcountll(q[1] ^ t[1]) +
+                                   __builtin_popcountll(q[2] ^ t[2]) + __builtin_popcountll(q[3] ^ t[3]));
+            if (dj < b) { sec = b; b = dj; bi = (int32_t)j; } else if (dj < sec) { sec = dj; }
+            if (dj < train_best[j]) { train_best[j] = dj; train_best_query[j] = (int32_t)i; }
+        }
+        best[i] = b; second[i] = sec; best_index[i] = bi;
+    }
+}
+#endif
+
 void pxl_hamming_match(const uint64_t *query, ptrdiff_t nq, const uint64_t *train, ptrdiff_t nt,
                        int32_t *best, int32_t *second, int32_t *best_index,
                        int32_t *train_best, int32_t *train_best_query) {
 #ifdef PXL_X86
+    if (PXL_HAS_VPOPCNT()) {
+        pxl_hamming_vpopcnt(query, nq, train, nt, best, second, best_index, train_best, train_best_query);
+        return;
+    }
     if (PXL_HAS_POPCNT()) {
         pxl_hamming_popcnt(query, nq, train, nt, best, second, best_index, train_best, train_best_query);
         return;
