@@ -143,8 +143,9 @@ public struct ORBExtractor: Sendable {
             candidates = (0..<n).map { (Int(indices[$0]), values[$0]) }
             candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
         }
-        var corners = candidates.prefix(2 * count).map { c in
-            Corner(x: c.index % w, y: c.index / w, response: Self.harrisResponse(image, x: c.index % w, y: c.index / w))
+        let responses = Self.harrisResponses(image, at: candidates.prefix(2 * count).map(\.index))
+        var corners = zip(candidates.prefix(2 * count), responses).map { c, response in
+            Corner(x: c.index % w, y: c.index / w, response: response)
         }
         corners.sort { $0.response != $1.response ? $0.response > $1.response : ($0.y, $0.x) < ($1.y, $1.x) }
         return Array(corners.prefix(count))
@@ -153,23 +154,29 @@ public struct ORBExtractor: Sendable {
     /// Harris response `det(M) − 0.04·trace(M)²` of the 7×7 structure tensor of Sobel
     /// gradients around `(x, y)` (needs 4 px of margin).
     static func harrisResponse(_ image: GrayImage, x: Int, y: Int) -> Float {
-        let w = image.width
-        var a: Float = 0, b: Float = 0, c: Float = 0
+        harrisResponses(image, at: [y * image.width + x])[0]
+    }
+
+    /// Harris responses around `centres` (pixel indices, 4 px from the edges). The tensor sums
+    /// run in CFeatureKernels, eight windows at a time (one per AVX2 lane, each summed in the
+    /// order of one window alone: rows outer, `a += dx²`, `b += dy²`, `c += dx·dy`).
+    static func harrisResponses(_ image: GrayImage, at centres: [Int]) -> [Float] {
+        let n = centres.count
+        guard n > 0 else { return [] }
+        var a = [Float](repeating: 0, count: n), b = a, c = a
+        let starts = centres.map { Int64($0) }
         image.pixels.withUnsafeBufferPointer { p in
-            for v in (y - 3)...(y + 3) {
-                for u in (x - 3)...(x + 3) {
-                    let i = v * w + u
-                    let dx = (p[i - w + 1] + 2 * p[i + 1] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - 1] + p[i + w - 1])
-                    let dy = (p[i + w - 1] + 2 * p[i + w] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - w] + p[i - w + 1])
-                    a += dx * dx; b += dy * dy; c += dx * dy
-                }
-            }
+            guard let base = p.baseAddress else { return }
+            pxl_harris_sums(base, image.width, p.count, starts, n, &a, &b, &c)
         }
         // Scale as OpenCV (1 / (4 · 7 · 255))² per gradient product, so responses are comparable
         // to its ORB's; ranking is unaffected.
         let scale: Float = 1 / (4 * 7 * 255)
-        a *= scale * scale; b *= scale * scale; c *= scale * scale
-        return a * b - c * c - 0.04 * (a + b) * (a + b)
+        return (0..<n).map { k in
+            var sa = a[k], sb = b[k], sc = c[k]
+            sa *= scale * scale; sb *= scale * scale; sc *= scale * scale
+            return sa * sb - sc * sc - 0.04 * (sa + sb) * (sa + sb)
+        }
     }
 
     /// Row half-widths of the circular orientation patch: `|dx| ≤ halfWidth[|dy|]`.

@@ -6,8 +6,8 @@ import ParallaxMath
 import VisionTestSupport
 @testable import ParallaxVision
 
-/// Since issue 47 FAST, the non-maximum suppression, the orientation moments, the steered BRIEF
-/// test and Hamming matching run in CFeatureKernels (AVX2/POPCNT where the machine has them, a
+/// Since issue 47 FAST, the non-maximum suppression, the Harris sums, the orientation moments,
+/// the steered BRIEF test and Hamming matching run in CFeatureKernels (AVX2/POPCNT where the machine has them, a
 /// portable path otherwise). Their results must be bit-identical to the Swift loops they
 /// replaced, kept below as the reference, on every path; `resized`/`gaussianBlurred` are checked
 /// the same way in ParallaxImageTests.
@@ -161,10 +161,26 @@ import VisionTestSupport
         }
         candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
         var corners = candidates.prefix(2 * count).map { c in
-            ORBExtractor.Corner(x: c.index % w, y: c.index / w, response: ORBExtractor.harrisResponse(image, x: c.index % w, y: c.index / w))
+            ORBExtractor.Corner(x: c.index % w, y: c.index / w, response: referenceHarris(image, x: c.index % w, y: c.index / w))
         }
         corners.sort { $0.response != $1.response ? $0.response > $1.response : ($0.y, $0.x) < ($1.y, $1.x) }
         return Array(corners.prefix(count))
+    }
+
+    static func referenceHarris(_ image: GrayImage, x: Int, y: Int) -> Float {
+        let w = image.width, p = image.pixels
+        var a: Float = 0, b: Float = 0, c: Float = 0
+        for v in (y - 3)...(y + 3) {
+            for u in (x - 3)...(x + 3) {
+                let i = v * w + u
+                let dx = (p[i - w + 1] + 2 * p[i + 1] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - 1] + p[i + w - 1])
+                let dy = (p[i + w - 1] + 2 * p[i + w] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - w] + p[i - w + 1])
+                a += dx * dx; b += dy * dy; c += dx * dy
+            }
+        }
+        let scale: Float = 1 / (4 * 7 * 255)
+        a *= scale * scale; b *= scale * scale; c *= scale * scale
+        return a * b - c * c - 0.04 * (a + b) * (a + b)
     }
 
     static func referenceOrientation(_ image: GrayImage, x: Int, y: Int) -> Float {

@@ -76,6 +76,12 @@ void pxl_hamming_match(const uint64_t *query, ptrdiff_t nq, const uint64_t *trai
 void pxl_patch_moments(const float *image, ptrdiff_t w, ptrdiff_t pixel_count, const int64_t *centres, ptrdiff_t count,
                        ptrdiff_t radius, const ptrdiff_t *half_widths, float *m10, float *m01);
 
+/// Sums of the 7×7 structure tensor of Sobel gradients around each centre (pixel indices, 4 px
+/// from the edges): for v, u in −3…3 (rows outer), dx = (ne + 2·e + se) − (nw + 2·w + sw),
+/// dy = (sw + 2·s + se) − (nw + 2·n + ne), a += dx², b += dy², c += dx·dy, in that order.
+void pxl_harris_sums(const float *image, ptrdiff_t w, ptrdiff_t pixel_count, const int64_t *centres, ptrdiff_t count,
+                     float *a, float *b, float *c);
+
 /// Reorders `keys` (distinct) so that its first `k` are the `k` smallest, ascending.
 void pxl_sort_smallest(uint64_t *keys, size_t n, size_t k);
 
