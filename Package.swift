@@ -140,11 +140,15 @@ let package = Package(
         // The innermost loops of semi-global matching and the bilateral filter in C, compiled for
         // AVX-512, AVX2 and the portable baseline, chosen at run time; bit-identical results. Not API.
         .target(name: "CKernels", path: "Sources/CKernels"),
+        // The inner loops of FAST, ORB, the pyramid's resampling, separable filters and Hamming
+        // matching in C (AVX2/POPCNT chosen at run time, a portable path with identical results):
+        // not API, called only behind ParallaxImage's and ParallaxVision's Swift types (issue 47).
+        .target(name: "CFeatureKernels", path: "Sources/CFeatureKernels"),
         // Images (storage, pyramids, gradients): below Core, which carries them in packets.
-        .target(name: "ParallaxImage", dependencies: ["CKernels", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxImage", dependencies: ["CKernels", "CFeatureKernels", "ParallaxMath"], swiftSettings: strictSettings),
         // Vision algorithms several plugins share (detectors, LK, ORB, matching, two-view
         // geometry, triangulation): know no packets.
-        .target(name: "ParallaxVision", dependencies: ["CKernels", "CZlib", "ParallaxOptions", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxVision", dependencies: ["CKernels", "CFeatureKernels", "CZlib", "ParallaxOptions", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
         // Inertial algorithms several plugins share (strapdown propagation with its error
         // covariance, static initialization): know no packets.
         // Correlation-filter tracking (FFTW): what track-object and image tracking share.
@@ -245,8 +249,8 @@ let package = Package(
         .testTarget(name: "FeatureTrackingTests", dependencies: ["TestSupport", "VisionTestSupport", "FeatureTracking", "ParallaxVision", "ParallaxImage", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxMath", "ParallaxGeometry", "ParallaxSim", "ParallaxCodecs", "ParallaxEval"], swiftSettings: strictSettings),
         .testTarget(name: "TriangulationTests", dependencies: ["Triangulation", "ParallaxVision", "ParallaxBus", "ParallaxPayloads", "ParallaxMath", "ParallaxGeometry", "ParallaxTesting"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking", "ParallaxVision", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxVisionTests", dependencies: ["CKernels", "VisionTestSupport", "TestSupport", "ParallaxCodecs", "ParallaxEval", "ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
-        .testTarget(name: "ParallaxImageTests", dependencies: ["ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxVisionTests", dependencies: ["CKernels", "CFeatureKernels", "VisionTestSupport", "TestSupport", "ParallaxCodecs", "ParallaxEval", "ParallaxVision", "ParallaxImage", "ParallaxGeometry", "ParallaxMath"], swiftSettings: strictSettings),
+        .testTarget(name: "ParallaxImageTests", dependencies: ["CFeatureKernels", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxBusTests", dependencies: ["ParallaxOptions", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "ParallaxPayloadsTests", dependencies: ["ParallaxPayloads", "ParallaxFiles", "ParallaxBus", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["TestSupport", "Diagnostics", "ParallaxBus", "ParallaxPayloads", "ParallaxTesting", "ParallaxMath", "ParallaxOutputs"], swiftSettings: strictSettings),

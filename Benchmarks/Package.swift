@@ -61,5 +61,14 @@ let package = Package(
             dependencies: [.product(name: "Parallax", package: "Parallax")],
             path: "Sources/BilateralBenchmark"
         ),
+        .executableTarget(
+            name: "orb-benchmark",
+            dependencies: [
+                .product(name: "ParallaxBus", package: "Parallax"), .product(name: "ParallaxCodecs", package: "Parallax"),
+                .product(name: "ParallaxImage", package: "Parallax"), .product(name: "ParallaxMath", package: "Parallax"),
+                .product(name: "ParallaxVision", package: "Parallax"),
+            ],
+            path: "Sources/ORBBenchmark"
+        ),
     ]
 )

@@ -1,3 +1,4 @@
+import CFeatureKernels
 import Foundation
 
 extension GrayImage {
@@ -7,30 +8,37 @@ extension GrayImage {
     public func resized(width dw: Int, height dh: Int) -> GrayImage {
         precondition(dw > 0 && dh > 0, "GrayImage.resized: empty size")
         let sx = Float(width) / Float(dw), sy = Float(height) / Float(dh)
-        // Horizontal taps once per column.
-        var x0s = [Int](repeating: 0, count: dw), fxs = [Float](repeating: 0, count: dw)
-        for x in 0..<dw {
-            let fx = min(max((Float(x) + 0.5) * sx - 0.5, 0), Float(width - 1))
-            x0s[x] = min(Int(fx), max(width - 2, 0))
-            fxs[x] = width > 1 ? fx - Float(x0s[x]) : 0
-        }
-        var out = [Float](repeating: 0, count: dw * dh)
         let w = width, h = height
-        pixels.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { o in
-                for y in 0..<dh {
-                    let fy = min(max((Float(y) + 0.5) * sy - 0.5, 0), Float(h - 1))
-                    let y0 = min(Int(fy), max(h - 2, 0)), y1 = min(y0 + 1, h - 1)
-                    let wy = h > 1 ? fy - Float(y0) : 0
-                    let r0 = y0 * w, r1 = y1 * w
-                    for x in 0..<dw {
-                        let x0 = x0s[x], x1 = min(x0 + 1, w - 1), wx = fxs[x]
-                        let top = p[r0 + x0] + (p[r0 + x1] - p[r0 + x0]) * wx
-                        let bottom = p[r1 + x0] + (p[r1 + x1] - p[r1 + x0]) * wx
-                        o[y * dw + x] = top + (bottom - top) * wy
+        // Taps once per column and once per row; the C loop (CFeatureKernels) interpolates each
+        // needed source row once horizontally, then blends pairs of rows (vectorized), with the
+        // same per-pixel arithmetic as before: top = a + (b − a)·fx, out = top + (bottom − top)·fy.
+        var x0s = [Int](repeating: 0, count: dw), x1s = x0s, fxs = [Float](repeating: 0, count: dw)
+        for x in 0..<dw {
+            let fx = min(max((Float(x) + 0.5) * sx - 0.5, 0), Float(w - 1))
+            x0s[x] = min(Int(fx), max(w - 2, 0))
+            x1s[x] = min(x0s[x] + 1, w - 1)
+            fxs[x] = w > 1 ? fx - Float(x0s[x]) : 0
+        }
+        var y0s = [Int](repeating: 0, count: dh), y1s = y0s, fys = [Float](repeating: 0, count: dh)
+        for y in 0..<dh {
+            let fy = min(max((Float(y) + 0.5) * sy - 0.5, 0), Float(h - 1))
+            y0s[y] = min(Int(fy), max(h - 2, 0))
+            y1s[y] = min(y0s[y] + 1, h - 1)
+            fys[y] = h > 1 ? fy - Float(y0s[y]) : 0
+        }
+        let (count, overflow) = dw.multipliedReportingOverflow(by: dh)
+        precondition(!overflow, "GrayImage.resized: \(dw)×\(dh) pixels overflow")
+        var scratch = [Float](repeating: 0, count: 2 * dw), indices = [Int32](repeating: 0, count: 2 * dw)
+        let out = [Float](unsafeUninitializedCapacity: count) { o, initialized in
+            pixels.withUnsafeBufferPointer { p in
+                scratch.withUnsafeMutableBufferPointer { sc in
+                    indices.withUnsafeMutableBufferPointer { ix in
+                        guard let src = p.baseAddress, let dst = o.baseAddress, let scr = sc.baseAddress, let ixs = ix.baseAddress else { return }
+                        pxl_resize_bilinear(src, w, x0s, x1s, fxs, dw, y0s, y1s, fys, dh, scr, ixs, dst)
                     }
                 }
             }
+            initialized = count
         }
         return GrayImage(width: dw, height: dh, pixels: out)
     }
@@ -43,37 +51,27 @@ extension GrayImage {
         var kernel = (-radius...radius).map { i in Float(exp(-0.5 * Double(i * i) / Double(sigma * sigma))) }
         let total = kernel.reduce(0, +)
         kernel = kernel.map { $0 / total }
-        let w = width, h = height
-        var tmp = [Float](repeating: 0, count: w * h), out = tmp
-        pixels.withUnsafeBufferPointer { p in
-            tmp.withUnsafeMutableBufferPointer { t in
-                // Vertical pass over whole rows (vectorizes).
-                guard let pp = p.baseAddress, let tp = t.baseAddress else { return }
-                for y in 0..<h {
-                    let row = tp + y * w
-                    for (k, weight) in kernel.enumerated() {
-                        let src = pp + ImagePyramid.reflect(y + k - radius, h) * w
-                        for x in 0..<w { row[x] += weight * src[x] }
-                    }
-                }
-            }
+        let w = width, h = height, taps = kernel.count
+        // Reflected source rows per output row and source columns of each padded row, then, row by
+        // row, the vertical pass into a row buffer and the horizontal pass out of it (vectorized,
+        // CFeatureKernels), each output summed from 0 in tap order as before.
+        var rowStarts = [Int](repeating: 0, count: h * taps)
+        for y in 0..<h {
+            for k in 0..<taps { rowStarts[y * taps + k] = ImagePyramid.reflect(y + k - radius, h) * w }
         }
-        // Horizontal pass: each row padded with its reflection, then one vectorizable sweep per tap.
-        var padded = [Float](repeating: 0, count: w + 2 * radius)
-        tmp.withUnsafeBufferPointer { t in
-            out.withUnsafeMutableBufferPointer { o in
+        let columns = (0..<(w + 2 * radius)).map { ImagePyramid.reflect($0 - radius, w) }
+        let tapStarts = Array(0..<taps)
+        var padded = [Float](repeating: 0, count: w + 2 * radius), row = [Float](repeating: 0, count: w)
+        let out = [Float](unsafeUninitializedCapacity: w * h) { o, initialized in
+            pixels.withUnsafeBufferPointer { p in
                 padded.withUnsafeMutableBufferPointer { pad in
-                    guard let tp = t.baseAddress, let op = o.baseAddress, let pp = pad.baseAddress else { return }
-                    for y in 0..<h {
-                        let row = tp + y * w, orow = op + y * w
-                        for i in 0..<(w + 2 * radius) { pp[i] = row[ImagePyramid.reflect(i - radius, w)] }
-                        for (k, weight) in kernel.enumerated() {
-                            let src = pp + k
-                            for x in 0..<w { orow[x] += weight * src[x] }
-                        }
+                    row.withUnsafeMutableBufferPointer { r in
+                        guard let src = p.baseAddress, let dst = o.baseAddress, let scr = pad.baseAddress, let rs = r.baseAddress else { return }
+                        pxl_filter_separable(src, w, h, kernel, taps, rowStarts, columns, tapStarts, rs, scr, dst)
                     }
                 }
             }
+            initialized = w * h
         }
         return GrayImage(width: w, height: h, pixels: out)
     }

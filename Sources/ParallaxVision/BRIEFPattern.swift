@@ -31,5 +31,10 @@ public struct BRIEFPattern: Sendable {
             if a != b { pairs.append(Pair(first: a, second: b)) }
         }
         self.pairs = pairs
+        coordinates = pairs.map { $0.first.x } + pairs.map { $0.first.y } + pairs.map { $0.second.x } + pairs.map { $0.second.y }
     }
+
+    /// The pairs as four runs of 256 (first x, first y, second x, second y), as the describing
+    /// loop of CFeatureKernels reads them.
+    let coordinates: [Float]
 }

@@ -1,3 +1,5 @@
+import CFeatureKernels
+
 /// Brute-force matching of binary descriptors by Hamming distance, with the usual filters:
 /// an absolute distance limit, Lowe's ratio test against the second-nearest neighbour, and a
 /// mutual (cross) check.
@@ -22,25 +24,27 @@ public struct DescriptorMatcher: Sendable {
     /// Matches in query order. Ties go to the lower index, so the result is deterministic.
     public func match(_ query: [BinaryDescriptor], _ train: [BinaryDescriptor]) -> [Match] {
         guard !query.isEmpty, !train.isEmpty else { return [] }
-        var bestQueryOfTrain = [Int](repeating: -1, count: train.count)
-        var bestDistanceOfTrain = [Int](repeating: Int.max, count: train.count)
-        var candidates: [Match] = []
-        query.withUnsafeBufferPointer { q in
-            train.withUnsafeBufferPointer { t in
-                for i in 0..<q.count {
-                    let d = q[i]
-                    var best = Int.max, second = Int.max, bestIndex = -1
-                    for j in 0..<t.count {
-                        let distance = d.distance(to: t[j])
-                        if distance < best { second = best; best = distance; bestIndex = j } else if distance < second { second = distance }
-                        if distance < bestDistanceOfTrain[j] { bestDistanceOfTrain[j] = distance; bestQueryOfTrain[j] = i }
-                    }
-                    guard best <= maxDistance else { continue }
-                    if ratio < 1, second != Int.max, Double(best) >= ratio * Double(second) { continue }
-                    candidates.append(Match(queryIndex: i, trainIndex: bestIndex, distance: best))
-                }
+        // All distances in CFeatureKernels (POPCNT where the processor has it): per query the best,
+        // the second best and the lowest index with the best; per train descriptor the query
+        // nearest to it (lowest index on ties), for the mutual check. Every distance is needed
+        // for that check, so there is no early exit.
+        var best = [Int32](repeating: 0, count: query.count), second = best, bestIndex = best
+        var bestDistanceOfTrain = [Int32](repeating: Int32.max, count: train.count)
+        var bestQueryOfTrain = [Int32](repeating: -1, count: train.count)
+        query.withUnsafeBytes { q in
+            train.withUnsafeBytes { t in
+                guard let qp = q.baseAddress?.assumingMemoryBound(to: UInt64.self),
+                      let tp = t.baseAddress?.assumingMemoryBound(to: UInt64.self) else { return }
+                pxl_hamming_match(qp, query.count, tp, train.count, &best, &second, &bestIndex, &bestDistanceOfTrain, &bestQueryOfTrain)
             }
         }
-        return crossCheck ? candidates.filter { bestQueryOfTrain[$0.trainIndex] == $0.queryIndex } : candidates
+        var candidates: [Match] = []
+        for i in 0..<query.count {
+            let b = Int(best[i]), s = second[i] == Int32.max ? Int.max : Int(second[i])
+            guard b <= maxDistance else { continue }
+            if ratio < 1, s != Int.max, Double(b) >= ratio * Double(s) { continue }
+            candidates.append(Match(queryIndex: i, trainIndex: Int(bestIndex[i]), distance: b))
+        }
+        return crossCheck ? candidates.filter { Int(bestQueryOfTrain[$0.trainIndex]) == $0.queryIndex } : candidates
     }
 }

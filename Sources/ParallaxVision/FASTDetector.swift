@@ -1,3 +1,4 @@
+import CFeatureKernels
 import ParallaxImage
 import ParallaxMath
 
@@ -21,43 +22,23 @@ public struct FASTDetector: Sendable {
                                        (0, 3), (-1, 3), (-2, 2), (-3, 1), (-3, 0), (-3, -1), (-2, -2), (-1, -3)]
 
     /// Score image: 0 where the segment test fails.
+    ///
+    /// The test runs in CFeatureKernels (eight pixels per AVX2 instruction where the processor
+    /// has it, a portable loop otherwise; both give the same scores): a quick rejection — any 9
+    /// contiguous circle pixels include at least 2 of the 4 compass pixels (0, 4, 8, 12) — then
+    /// the 16 comparisons as bit masks, the arc test on the masks and the score summed in circle
+    /// order.
     public func scores(_ image: GrayImage) -> GrayImage {
         let w = image.width, h = image.height
-        var out = [Float](repeating: 0, count: w * h)
         let offsets = Self.circle.map { $0.1 * w + $0.0 }
         let b = max(3, border)
-        let threshold = threshold
-        image.pixels.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { o in
-                offsets.withUnsafeBufferPointer { off in
-                    guard let base = p.baseAddress, let scores = o.baseAddress else { return }
-                    let north = off[0], east = off[4], south = off[8], west = off[12]
-                    for y in b..<max(b, h &- b) {
-                        for x in b..<max(b, w &- b) {
-                            let i = y &* w &+ x
-                            let c = base[i]
-                            // Quick rejection: any 9 contiguous circle pixels include at least 2 of
-                            // the 4 compass pixels (0, 4, 8, 12), so fewer than 2 passing compass
-                            // pixels rule it out.
-                            let hi = c + threshold, lo = c - threshold
-                            let n = base[i &+ north], e = base[i &+ east], s = base[i &+ south], wv = base[i &+ west]
-                            let brighter = (n > hi ? 1 : 0) &+ (e > hi ? 1 : 0) &+ (s > hi ? 1 : 0) &+ (wv > hi ? 1 : 0)
-                            let darker = (n < lo ? 1 : 0) &+ (e < lo ? 1 : 0) &+ (s < lo ? 1 : 0) &+ (wv < lo ? 1 : 0)
-                            guard brighter >= 2 || darker >= 2 else { continue }
-                            var bright: UInt32 = 0, dark: UInt32 = 0
-                            var score: Float = 0
-                            // Branch-free: the comparisons become flags, the score terms maxima.
-                            for k in 0..<16 {
-                                let v = base[i &+ off[k]]
-                                bright |= UInt32(v > hi ? 1 : 0) &<< UInt32(k)
-                                dark |= UInt32(v < lo ? 1 : 0) &<< UInt32(k)
-                                score += max(v - hi, 0) + max(lo - v, 0)
-                            }
-                            if Self.hasArc(bright) || Self.hasArc(dark) { scores[i] = score }
-                        }
-                    }
-                }
+        let count = w * h
+        let out = [Float](unsafeUninitializedCapacity: count) { o, initialized in
+            image.pixels.withUnsafeBufferPointer { p in
+                guard let base = p.baseAddress, let scores = o.baseAddress else { return }
+                pxl_fast_scores(base, w, h, b, threshold, offsets, scores)
             }
+            initialized = count
         }
         return GrayImage(width: w, height: h, pixels: out)
     }

@@ -1,3 +1,4 @@
+import CFeatureKernels
 import Foundation
 import ParallaxImage
 import ParallaxMath
@@ -59,8 +60,8 @@ public struct ORBExtractor: Sendable {
             guard !corners.isEmpty else { continue }
             let smoothed = levelImage.gaussianBlurred(sigma: 2, radius: 3)
             let sx = Double(image.width) / Double(levelImage.width), sy = Double(image.height) / Double(levelImage.height)
-            for corner in corners {
-                let angle = Self.orientation(levelImage, x: corner.x, y: corner.y)
+            let angles = Self.orientations(levelImage, at: corners.map { $0.y * levelImage.width + $0.x })
+            for (corner, angle) in zip(corners, angles) {
                 let descriptor = Self.describe(smoothed, x: corner.x, y: corner.y, angle: angle, pattern: .standard)
                 features.append(ORBFeature(pixel: Vector2((Double(corner.x) + 0.5) * sx - 0.5, (Double(corner.y) + 0.5) * sy - 0.5),
                                            level: level, scale: Float(sx), angle: angle, response: corner.response,
@@ -106,23 +107,45 @@ public struct ORBExtractor: Sendable {
         fast.border = border
         let scores = fast.scores(image)
         let w = image.width, h = image.height
-        var candidates: [(index: Int, score: Float)] = []
-        scores.pixels.withUnsafeBufferPointer { s in
-            for y in border..<max(border, h - border) {
-                for x in border..<max(border, w - border) {
-                    let i = y * w + x, v = s[i]
-                    guard v > 0 else { continue }
-                    // Strictly greater than the neighbours before it in raster order, at least
-                    // equal to the ones after: exactly one survivor on a plateau.
-                    guard v > s[i - w - 1], v > s[i - w], v > s[i - w + 1], v > s[i - 1],
-                          v >= s[i + 1], v >= s[i + w - 1], v >= s[i + w], v >= s[i + w + 1] else { continue }
-                    candidates.append((i, v))
+        // 3×3 non-maximum suppression in CFeatureKernels (skips zero scores eight at a time):
+        // strictly greater than the neighbours before it in raster order, at least equal to the
+        // ones after, so exactly one survivor on a plateau; raster order kept.
+        // At most one survivor per 2×2 block (a survivor's right, lower and lower-right
+        // neighbours cannot survive), so a quarter of the interior, rounded up per side, holds
+        // them all; the buffers are written before they are read.
+        let capacity = ((max(0, w - 2 * border) + 1) / 2) * ((max(0, h - 2 * border) + 1) / 2)
+        var indices = [Int64](unsafeUninitializedCapacity: capacity) { _, n in n = capacity }
+        var values = [Float](unsafeUninitializedCapacity: capacity) { _, n in n = capacity }
+        let found = scores.pixels.withUnsafeBufferPointer { s in
+            indices.withUnsafeMutableBufferPointer { ip in
+                values.withUnsafeMutableBufferPointer { vp in
+                    guard let sb = s.baseAddress, let ib = ip.baseAddress, let vb = vp.baseAddress else { return 0 }
+                    return pxl_nms_candidates(sb, w, h, border, ib, vb, capacity)
                 }
             }
         }
-        candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
-        var corners = candidates.prefix(2 * count).map { c in
-            Corner(x: c.index % w, y: c.index / w, response: Self.harrisResponse(image, x: c.index % w, y: c.index / w))
+        let n = min(found, capacity)
+        // Strongest first, ties by raster index: one UInt64 key per candidate (the score's bits
+        // inverted — positive floats order as their bit patterns — above the index), sorted without
+        // a closure; the same order as sorting (score descending, index ascending).
+        var candidates: [(index: Int, score: Float)]
+        if w * h <= Int(UInt32.max) {
+            var keys = [UInt64](unsafeUninitializedCapacity: n) { k, initialized in
+                for i in 0..<n { k[i] = UInt64(UInt32.max - values[i].bitPattern) << 32 | UInt64(indices[i]) }
+                initialized = n
+            }
+            // Only the 2·count first are needed: select them, then sort those (keys are distinct).
+            keys.withUnsafeMutableBufferPointer { k in
+                if let base = k.baseAddress { pxl_sort_smallest(base, n, min(n, 2 * count)) }
+            }
+            candidates = keys.prefix(2 * count).map { k in (Int(k & 0xffff_ffff), Float(bitPattern: UInt32.max - UInt32(k >> 32))) }
+        } else {
+            candidates = (0..<n).map { (Int(indices[$0]), values[$0]) }
+            candidates.sort { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }
+        }
+        let responses = Self.harrisResponses(image, at: candidates.prefix(2 * count).map(\.index))
+        var corners = zip(candidates.prefix(2 * count), responses).map { c, response in
+            Corner(x: c.index % w, y: c.index / w, response: response)
         }
         corners.sort { $0.response != $1.response ? $0.response > $1.response : ($0.y, $0.x) < ($1.y, $1.x) }
         return Array(corners.prefix(count))
@@ -131,23 +154,29 @@ public struct ORBExtractor: Sendable {
     /// Harris response `det(M) − 0.04·trace(M)²` of the 7×7 structure tensor of Sobel
     /// gradients around `(x, y)` (needs 4 px of margin).
     static func harrisResponse(_ image: GrayImage, x: Int, y: Int) -> Float {
-        let w = image.width
-        var a: Float = 0, b: Float = 0, c: Float = 0
+        harrisResponses(image, at: [y * image.width + x])[0]
+    }
+
+    /// Harris responses around `centres` (pixel indices, 4 px from the edges). The tensor sums
+    /// run in CFeatureKernels, eight windows at a time (one per AVX2 lane, each summed in the
+    /// order of one window alone: rows outer, `a += dx²`, `b += dy²`, `c += dx·dy`).
+    static func harrisResponses(_ image: GrayImage, at centres: [Int]) -> [Float] {
+        let n = centres.count
+        guard n > 0 else { return [] }
+        var a = [Float](repeating: 0, count: n), b = a, c = a
+        let starts = centres.map { Int64($0) }
         image.pixels.withUnsafeBufferPointer { p in
-            for v in (y - 3)...(y + 3) {
-                for u in (x - 3)...(x + 3) {
-                    let i = v * w + u
-                    let dx = (p[i - w + 1] + 2 * p[i + 1] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - 1] + p[i + w - 1])
-                    let dy = (p[i + w - 1] + 2 * p[i + w] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - w] + p[i - w + 1])
-                    a += dx * dx; b += dy * dy; c += dx * dy
-                }
-            }
+            guard let base = p.baseAddress else { return }
+            pxl_harris_sums(base, image.width, p.count, starts, n, &a, &b, &c)
         }
         // Scale as OpenCV (1 / (4 · 7 · 255))² per gradient product, so responses are comparable
         // to its ORB's; ranking is unaffected.
         let scale: Float = 1 / (4 * 7 * 255)
-        a *= scale * scale; b *= scale * scale; c *= scale * scale
-        return a * b - c * c - 0.04 * (a + b) * (a + b)
+        return (0..<n).map { k in
+            var sa = a[k], sb = b[k], sc = c[k]
+            sa *= scale * scale; sb *= scale * scale; sc *= scale * scale
+            return sa * sb - sc * sc - 0.04 * (sa + sb) * (sa + sb)
+        }
     }
 
     /// Row half-widths of the circular orientation patch: `|dx| ≤ halfWidth[|dy|]`.
@@ -157,21 +186,23 @@ public struct ORBExtractor: Sendable {
 
     /// Angle of the intensity centroid of the circular patch around `(x, y)` (radians).
     static func orientation(_ image: GrayImage, x: Int, y: Int) -> Float {
-        let w = image.width, r = orientationRadius
-        var m10: Float = 0, m01: Float = 0
+        orientations(image, at: [y * image.width + x])[0]
+    }
+
+    /// Angles of the intensity centroids of the circular patches around `centres` (pixel
+    /// indices, each at least ``orientationRadius`` from the image's edges) (radians). The
+    /// moments are summed in CFeatureKernels, eight patches at a time (one per AVX2 lane, each
+    /// in the same order as one patch alone: row by row, `m10 += dx·v`, `m01 += dy·rowSum`).
+    static func orientations(_ image: GrayImage, at centres: [Int]) -> [Float] {
+        let n = centres.count
+        guard n > 0 else { return [] }
+        var m10 = [Float](repeating: 0, count: n), m01 = m10
+        let starts = centres.map { Int64($0) }
         image.pixels.withUnsafeBufferPointer { p in
-            for dy in -r...r {
-                let half = patchHalfWidths[abs(dy)], row = (y + dy) * w + x
-                var rowSum: Float = 0
-                for dx in -half...half {
-                    let v = p[row + dx]
-                    m10 += Float(dx) * v
-                    rowSum += v
-                }
-                m01 += Float(dy) * rowSum
-            }
+            guard let base = p.baseAddress else { return }
+            pxl_patch_moments(base, image.width, p.count, starts, n, orientationRadius, patchHalfWidths, &m10, &m01)
         }
-        return atan2f(m01, m10)
+        return (0..<n).map { atan2f(m01[$0], m10[$0]) }
     }
 
     /// The steered BRIEF descriptor: pattern rotated by `angle`, nearest-pixel samples of the
@@ -179,14 +210,17 @@ public struct ORBExtractor: Sendable {
     static func describe(_ smoothed: GrayImage, x: Int, y: Int, angle: Float, pattern: BRIEFPattern) -> BinaryDescriptor {
         let c = cosf(angle), s = sinf(angle), w = smoothed.width
         var descriptor = BinaryDescriptor()
+        // In CFeatureKernels: eight pairs at a time (AVX2: rotation, rounding to nearest-even
+        // and a gather of the samples), the same arithmetic per point as
+        // `Int((c·x − s·y).rounded(.toNearestOrEven))`.
         smoothed.pixels.withUnsafeBufferPointer { p in
-            let centre = y * w + x
-            func sample(_ q: SIMD2<Float>) -> Float {
-                let u = Int((c * q.x - s * q.y).rounded(.toNearestOrEven)), v = Int((s * q.x + c * q.y).rounded(.toNearestOrEven))
-                return p[centre + v * w + u]
-            }
-            for (k, pair) in pattern.pairs.enumerated() where sample(pair.first) < sample(pair.second) {
-                descriptor.set(k)
+            pattern.coordinates.withUnsafeBufferPointer { q in
+                guard let base = p.baseAddress, let pq = q.baseAddress else { return }
+                var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                withUnsafeMutablePointer(to: &words) { wp in
+                    wp.withMemoryRebound(to: UInt64.self, capacity: 4) { pxl_brief_describe(base + (y * w + x), w, c, s, pq, $0) }
+                }
+                descriptor.words = SIMD4(words.0, words.1, words.2, words.3)
             }
         }
         return descriptor
