@@ -7,25 +7,15 @@ extension GrayImage {
     /// image. For shrinking by more than 2× blur first (or shrink in steps), or it aliases.
     public func resized(width dw: Int, height dh: Int) -> GrayImage {
         precondition(dw > 0 && dh > 0, "GrayImage.resized: empty size")
+        // The C loop reads the source unchecked (it used to trap on an empty one).
+        precondition(width > 0 && height > 0, "GrayImage.resized: empty source")
         let sx = Float(width) / Float(dw), sy = Float(height) / Float(dh)
         let w = width, h = height
         // Taps once per column and once per row; the C loop (CFeatureKernels) interpolates each
         // needed source row once horizontally, then blends pairs of rows (vectorized), with the
         // same per-pixel arithmetic as before: top = a + (b − a)·fx, out = top + (bottom − top)·fy.
-        var x0s = [Int](repeating: 0, count: dw), x1s = x0s, fxs = [Float](repeating: 0, count: dw)
-        for x in 0..<dw {
-            let fx = min(max((Float(x) + 0.5) * sx - 0.5, 0), Float(w - 1))
-            x0s[x] = min(Int(fx), max(w - 2, 0))
-            x1s[x] = min(x0s[x] + 1, w - 1)
-            fxs[x] = w > 1 ? fx - Float(x0s[x]) : 0
-        }
-        var y0s = [Int](repeating: 0, count: dh), y1s = y0s, fys = [Float](repeating: 0, count: dh)
-        for y in 0..<dh {
-            let fy = min(max((Float(y) + 0.5) * sy - 0.5, 0), Float(h - 1))
-            y0s[y] = min(Int(fy), max(h - 2, 0))
-            y1s[y] = min(y0s[y] + 1, h - 1)
-            fys[y] = h > 1 ? fy - Float(y0s[y]) : 0
-        }
+        let (x0s, x1s, fxs) = Self.bilinearTaps(count: dw, scale: sx, source: w)
+        let (y0s, y1s, fys) = Self.bilinearTaps(count: dh, scale: sy, source: h)
         let (count, overflow) = dw.multipliedReportingOverflow(by: dh)
         precondition(!overflow, "GrayImage.resized: \(dw)×\(dh) pixels overflow")
         var scratch = [Float](repeating: 0, count: 2 * dw), indices = [Int32](repeating: 0, count: 2 * dw)
@@ -41,6 +31,19 @@ extension GrayImage {
             initialized = count
         }
         return GrayImage(width: dw, height: dh, pixels: out)
+    }
+
+    /// For each of `count` output samples along one axis scaled by `scale` (source / output):
+    /// the two source samples it blends (of `source`) and the weight of the second.
+    private static func bilinearTaps(count: Int, scale: Float, source: Int) -> (first: [Int], second: [Int], weight: [Float]) {
+        var first = [Int](repeating: 0, count: count), second = first, weight = [Float](repeating: 0, count: count)
+        for i in 0..<count {
+            let f = min(max((Float(i) + 0.5) * scale - 0.5, 0), Float(source - 1))
+            first[i] = min(Int(f), max(source - 2, 0))
+            second[i] = min(first[i] + 1, source - 1)
+            weight[i] = source > 1 ? f - Float(first[i]) : 0
+        }
+        return (first, second, weight)
     }
 
     /// Separable Gaussian blur with a `(2·radius + 1)`-tap kernel of standard deviation `sigma`

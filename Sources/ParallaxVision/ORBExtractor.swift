@@ -196,6 +196,10 @@ public struct ORBExtractor: Sendable {
     static func orientations(_ image: GrayImage, at centres: [Int]) -> [Float] {
         let n = centres.count
         guard n > 0 else { return [] }
+        // The C loop reads the whole patch unchecked: every centre must leave it inside.
+        let w = image.width, r = orientationRadius
+        precondition(centres.allSatisfy { $0 % w >= r && $0 % w < w - r && $0 / w >= r && $0 / w < image.height - r },
+                     "ORBExtractor.orientations: a patch centre closer than \(r) px to the border")
         var m10 = [Float](repeating: 0, count: n), m01 = m10
         let starts = centres.map { Int64($0) }
         image.pixels.withUnsafeBufferPointer { p in
@@ -209,6 +213,10 @@ public struct ORBExtractor: Sendable {
     /// smoothed level, bit set where the first point is darker than the second.
     static func describe(_ smoothed: GrayImage, x: Int, y: Int, angle: Float, pattern: BRIEFPattern) -> BinaryDescriptor {
         let c = cosf(angle), s = sinf(angle), w = smoothed.width
+        // The C loop samples the rotated pattern unchecked: it must stay inside the image.
+        let reach = Int(BRIEFPattern.radius.rounded(.up)) + 1
+        precondition(x >= reach && y >= reach && x < w - reach && y < smoothed.height - reach,
+                     "ORBExtractor.describe: (\(x), \(y)) is closer than \(reach) px to the border")
         var descriptor = BinaryDescriptor()
         // In CFeatureKernels: eight pairs at a time (AVX2: rotation, rounding to nearest-even
         // and a gather of the samples), the same arithmetic per point as
