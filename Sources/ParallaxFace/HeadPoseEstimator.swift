@@ -117,15 +117,14 @@ public struct HeadPoseEstimator: Sendable {
         }
         var best = solution, bestUsed = used
         if hiddenSide {
-            // Fit again without what the pose hides, until the hidden set stops changing.
-            var hiddenSet = Set<Int>()
+            // Fit again with what the pose hides weighed down, until the weights stop changing
+            // (twice at most).
+            var applied = w
             for _ in 0..<2 {
                 guard let visibility = model.visibility(cameraFromHead: best.cameraFromModel) else { break }
-                let now = Set(visibility.indices.filter { visibility[$0] <= 0 && w[$0] > 0 })
-                let factors = visibility.map(Self.hiddenWeight)
-                guard factors.indices.contains(where: { factors[$0] < 1 && w[$0] > 0 }), now != hiddenSet || hiddenSet.isEmpty else { break }
-                hiddenSet = now
-                let reweighted = zip(w, factors).map { $0 * $1 }
+                let reweighted = zip(w, visibility).map { $0 * Self.hiddenWeight($1) }
+                guard reweighted != applied else { break }
+                applied = reweighted
                 let kept = pixels.indices.filter { reweighted[$0] > 0 }.map { pixels[$0] }
                 guard kept.count >= 6, (try? Self.requireSpread(kept)) != nil,
                       let refit = try? PerspectivePoints.solve(model: model.points, pixels: pixels, camera: camera, huber: huber, weights: reweighted)
