@@ -129,6 +129,11 @@ public struct VIOAnalyzer: Analyzer {
                 + String(format: " ms (started at %.2f), T_IC moved by %.3f° (about the camera's x, y, z: %.3f, %.3f, %.3f) and %.1f mm (along the IMU's x, y, z: %.1f, %.1f, %.1f)",
                          c.initial.timeOffset * 1000, turn, turnAxis.x, turnAxis.y, turnAxis.z, shift, shiftVector.x, shiftVector.y, shiftVector.z))
         }
+        if let c = summary.calibration, options.estimator.estimateImuIntrinsics {
+            let (a, g) = c.current.imuScalePercent
+            context.note(String(format: "IMU scale errors estimated (%%, x, y, z): accelerometer %.3f, %.3f, %.3f; gyroscope %.3f, %.3f, %.3f",
+                                a.x, a.y, a.z, g.x, g.y, g.z))
+        }
         if summary.zeroVelocityUpdates > 0 { context.note("\(summary.zeroVelocityUpdates) zero-velocity update(s) while standing still") }
         // Features are left out in every run (too short, failed their checks): a count, not a fault.
         let rejected = summary.rejectedFeatures.map { reason, count in "\(count) \(reason)" }.sorted()

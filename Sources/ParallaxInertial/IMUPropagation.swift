@@ -47,12 +47,19 @@ public struct IMUPropagation: Sendable {
         public var noise: Matrix
         /// Seconds covered.
         public var duration: Double
+        /// 15 × 6 `Ψ = ∂δx_end / ∂δs` of the ``IMUIntrinsics`` error (accelerometer then gyroscope
+        /// scale), when asked for: `δx_end = Φ δx_start + Ψ δs + noise`.
+        public var intrinsicsTransition: Matrix?
+
+        /// An empty interval: `Φ = I`, `Q = 0` (and `Ψ = 0` when `intrinsics`).
+        public static func empty(intrinsics: Bool) -> Interval {
+            Interval(transition: .identity(InertialState.errorDimension),
+                     noise: Matrix(rows: InertialState.errorDimension, columns: InertialState.errorDimension), duration: 0,
+                     intrinsicsTransition: intrinsics ? Matrix(rows: InertialState.errorDimension, columns: IMUIntrinsics.errorDimension) : nil)
+        }
 
         /// An empty interval: `Φ = I`, `Q = 0`.
-        public static var identity: Interval {
-            Interval(transition: .identity(InertialState.errorDimension),
-                     noise: Matrix(rows: InertialState.errorDimension, columns: InertialState.errorDimension), duration: 0)
-        }
+        public static var identity: Interval { empty(intrinsics: false) }
     }
 
     /// Propagates `state` through `measurements` (time order, spanning `from…to`; the first at
@@ -61,10 +68,13 @@ public struct IMUPropagation: Sendable {
     /// interpolating the measurements at both ends. Where the measurements stop short of `to` (a
     /// camera whose time offset puts the frame past the newest sample) or start after `from`,
     /// the nearest measurement is held. Returns the state at `to` and the interval's `Φ` and `Q`.
-    /// Gaps are integrated as they are; callers judge gap lengths.
-    public func propagate(_ state: InertialState, _ input: [IMUMeasurement], from: Double, to: Double) throws -> (InertialState, Interval) {
+    /// Gaps are integrated as they are; callers judge gap lengths. The readings are corrected by
+    /// `intrinsics`; with `intrinsicsJacobian` the interval also carries `Ψ`, the error's
+    /// dependence on theirs.
+    public func propagate(_ state: InertialState, _ input: [IMUMeasurement], from: Double, to: Double,
+                          intrinsics: IMUIntrinsics = .none, intrinsicsJacobian: Bool = false) throws -> (InertialState, Interval) {
         var x = state
-        var interval = Interval.identity
+        var interval = Interval.empty(intrinsics: intrinsicsJacobian)
         guard to > from, let firstSample = input.first, let lastSample = input.last else { return (x, interval) }
         var measurements = input
         if firstSample.time > from {
@@ -88,9 +98,12 @@ public struct IMUPropagation: Sendable {
         }
         guard samples.count >= 2 else { return (x, interval) }
         for k in 0..<(samples.count - 1) {
-            let (next, phi, q) = step(x, samples[k], samples[k + 1])
+            let (next, phi, q) = step(x, samples[k], samples[k + 1], intrinsics: intrinsics)
+            // Ψ_total ← Φ_k Ψ_total + Ψ_k, Φ_total ← Φ_k Φ_total, Q_total ← Φ_k Q_total Φ_kᵀ + Q_k.
+            if let psi = interval.intrinsicsTransition {
+                interval.intrinsicsTransition = try phi * psi + intrinsicsStep(x, samples[k], samples[k + 1], intrinsics: intrinsics)
+            }
             x = next
-            // Φ_total ← Φ_k Φ_total, Q_total ← Φ_k Q_total Φ_kᵀ + Q_k.
             interval.transition = try phi * interval.transition
             interval.noise = try (try phi * interval.noise).multiplied(by: phi, transposeOther: true) + q
             interval.duration += samples[k + 1].time - samples[k].time
@@ -98,14 +111,36 @@ public struct IMUPropagation: Sendable {
         return (x, interval)
     }
 
+    /// `Ψ_k` of one step from measurement `a` to `b` (15 × 6): how the step's rotation,
+    /// velocity and position errors follow the scale errors, at the step's start (as `Φ_k`'s
+    /// bias blocks are): `∂δθ/∂δs_g = Δt J_r(ω Δt) diag(ω̃)`, `∂δv/∂δs_a = Δt R diag(f̃)`,
+    /// `∂δp/∂δs_a = ½ Δt² R diag(f̃)`, with `ω̃`, `f̃` the bias-free readings.
+    func intrinsicsStep(_ x: InertialState, _ a: IMUMeasurement, _ b: IMUMeasurement, intrinsics: IMUIntrinsics) -> Matrix {
+        let dt = b.time - a.time
+        let rawRate = (a.gyroscope + b.gyroscope) * 0.5 - x.gyroscopeBias
+        let rawForce = (a.accelerometer + b.accelerometer) * 0.5 - x.accelerometerBias
+        let jr = SO3.rightJacobian(intrinsics.angularRate(rawRate) * dt)
+        let rf = x.rotation.matrix * Matrix3.diagonal(rawForce)
+        var psi = Matrix(rows: InertialState.errorDimension, columns: IMUIntrinsics.errorDimension)
+        typealias B = InertialState.Block
+        typealias S = IMUIntrinsics.Block
+        psi.setBlock(row: B.rotation, column: S.gyroscopeScale, dt * (jr * Matrix3.diagonal(rawRate)))
+        psi.setBlock(row: B.velocity, column: S.accelerometerScale, dt * rf)
+        psi.setBlock(row: B.position, column: S.accelerometerScale, 0.5 * dt * dt * rf)
+        return psi
+    }
+
     /// One step from measurement `a` to `b`: the new state, its `Φ` and `Q`.
-    func step(_ x: InertialState, _ a: IMUMeasurement, _ b: IMUMeasurement) -> (InertialState, Matrix, Matrix) {
+    func step(_ x: InertialState, _ a: IMUMeasurement, _ b: IMUMeasurement, intrinsics: IMUIntrinsics = .none) -> (InertialState, Matrix, Matrix) {
         let dt = b.time - a.time
         let g = Vector3(0, 0, -gravity)
-        let omega = (a.gyroscope + b.gyroscope) * 0.5 - x.gyroscopeBias
+        let scaled = intrinsics != .none
+        let rawRate = (a.gyroscope + b.gyroscope) * 0.5 - x.gyroscopeBias
+        let omega = scaled ? intrinsics.angularRate(rawRate) : rawRate
         let dR = SO3.exp(omega * dt)
         let r0 = x.rotation, r1 = x.rotation * dR
-        let f0 = a.accelerometer - x.accelerometerBias, f1 = b.accelerometer - x.accelerometerBias
+        let raw0 = a.accelerometer - x.accelerometerBias, raw1 = b.accelerometer - x.accelerometerBias
+        let f0 = scaled ? intrinsics.specificForce(raw0) : raw0, f1 = scaled ? intrinsics.specificForce(raw1) : raw1
         let accelerationW = (r0 * f0 + r1 * f1) * 0.5 + g
         var next = x
         next.rotation = r1
@@ -121,13 +156,16 @@ public struct IMUPropagation: Sendable {
         var phi = Matrix.identity(n)
         func set(_ row: Int, _ col: Int, _ m: Matrix3) { phi.setBlock(row: row, column: col, m) }
         typealias B = InertialState.Block
+        // A bias error reaches the rate and the force scaled as the reading is.
+        let gyroscopeGain = scaled ? jr * Matrix3.diagonal(Vector3(1, 1, 1) + intrinsics.gyroscopeScale) : jr
+        let accelerometerGain = scaled ? R0 * Matrix3.diagonal(Vector3(1, 1, 1) + intrinsics.accelerometerScale) : R0
         set(B.rotation, B.rotation, dR.inverse.matrix)
-        set(B.rotation, B.gyroscopeBias, -dt * jr)
+        set(B.rotation, B.gyroscopeBias, -dt * gyroscopeGain)
         set(B.velocity, B.rotation, -dt * rf)
-        set(B.velocity, B.accelerometerBias, -dt * R0)
+        set(B.velocity, B.accelerometerBias, -dt * accelerometerGain)
         set(B.position, B.rotation, -0.5 * dt * dt * rf)
         set(B.position, B.velocity, dt * Matrix3.identity)
-        set(B.position, B.accelerometerBias, -0.5 * dt * dt * R0)
+        set(B.position, B.accelerometerBias, -0.5 * dt * dt * accelerometerGain)
 
         // Discrete noise: white noise σ²·dt on rotation and velocity, half-step on position, bias walks σ²·dt.
         var q = Matrix(rows: n, columns: n)

@@ -10,6 +10,9 @@ extension MSCKF {
                                             translation: calibration.imuFromCamera.translation + Vector3(dx[c + 3], dx[c + 4], dx[c + 5]))
         }
         if let k = timeOffsetIndex { calibration.timeOffset += dx[k] }
+        if let k = intrinsicsOffset {
+            calibration.imuIntrinsics = calibration.imuIntrinsics.corrected(by: dx[k..<(k + IMUIntrinsics.errorDimension)])
+        }
         for k in clones.indices {
             let o = cloneOffset(k)
             clones[k].rotation = clones[k].rotation * SO3.exp(Vector3(dx[o], dx[o + 1], dx[o + 2]))

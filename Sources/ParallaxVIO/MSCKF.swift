@@ -10,8 +10,9 @@ import ParallaxMath
 /// χ²-gated). Features tracked longer than the window can join the state as landmarks
 /// (OpenVINS's SLAM features) and update it every frame they are seen.
 ///
-/// Error state: the 15 inertial errors (``InertialState``), the camera–IMU calibration
-/// (``Calibration``: `δφ` of `R_IC` (right perturbation), `δp_IC` (m), `δt_d` (s)), then
+/// Error state: the 15 inertial errors (``InertialState``), the calibration
+/// (``Calibration``: `δφ` of `R_IC` (right perturbation), `δp_IC` (m), `δt_d` (s), the IMU's
+/// scale errors `δs_a`, `δs_g` (``IMUIntrinsics``)), then
 /// `(δθ, δp)` per clone, then `δp_W` per landmark. Only the calibration that is estimated is in the state (none by
 /// default), so a filter that estimates none carries and multiplies no extra columns.
 struct MSCKF {
@@ -61,22 +62,35 @@ struct MSCKF {
 
     /// A filter at `time` with the inertial covariance `covariance` (15 × 15). The extrinsics are
     /// estimated when `extrinsicVariance` is given (`δφ` rad², `δp_IC` m²), the time offset when
-    /// `timeOffsetVariance` is (s²); otherwise they stay as `calibration` says.
+    /// `timeOffsetVariance` is (s²), the IMU's scale errors when `intrinsicsVariance` is
+    /// (accelerometer, gyroscope; unitless²); otherwise they stay as `calibration` says.
     init(state: InertialState, time: Double, covariance: Matrix, calibration: Calibration,
          extrinsicVariance: (rotation: Double, translation: Double)? = nil, timeOffsetVariance: Double? = nil,
+         intrinsicsVariance: (accelerometer: Double, gyroscope: Double)? = nil,
          propagation: IMUPropagation, normalizedNoise: Double) {
         self.state = state
         self.time = time
         let n = Self.imuDimension
-        extrinsicsOffset = extrinsicVariance == nil ? nil : n
-        timeOffsetIndex = timeOffsetVariance == nil ? nil : n + (extrinsicVariance == nil ? 0 : 6)
-        cloneBase = n + (extrinsicVariance == nil ? 0 : 6) + (timeOffsetVariance == nil ? 0 : 1)
+        var next = n
+        extrinsicsOffset = extrinsicVariance == nil ? nil : next
+        next += extrinsicVariance == nil ? 0 : 6
+        timeOffsetIndex = timeOffsetVariance == nil ? nil : next
+        next += timeOffsetVariance == nil ? 0 : 1
+        intrinsicsOffset = intrinsicsVariance == nil ? nil : next
+        next += intrinsicsVariance == nil ? 0 : IMUIntrinsics.errorDimension
+        cloneBase = next
         var p = Matrix(rows: cloneBase, columns: cloneBase)
         p.setBlock(row: 0, column: 0, covariance)
         if let v = extrinsicVariance {
             for i in 0..<3 { p[n + i, n + i] = v.rotation; p[n + 3 + i, n + 3 + i] = v.translation }
         }
         if let v = timeOffsetVariance, let k = timeOffsetIndex { p[k, k] = v }
+        if let v = intrinsicsVariance, let k = intrinsicsOffset {
+            for i in 0..<3 {
+                p[k + IMUIntrinsics.Block.accelerometerScale + i, k + IMUIntrinsics.Block.accelerometerScale + i] = v.accelerometer
+                p[k + IMUIntrinsics.Block.gyroscopeScale + i, k + IMUIntrinsics.Block.gyroscopeScale + i] = v.gyroscope
+            }
+        }
         self.covariance = p
         self.propagation = propagation
         self.calibration = calibration
@@ -91,6 +105,8 @@ struct MSCKF {
     let extrinsicsOffset: Int?
     /// Column of the time offset's error, when it is estimated.
     let timeOffsetIndex: Int?
+    /// Column of the IMU scale errors' block (``IMUIntrinsics``), when they are estimated.
+    let intrinsicsOffset: Int?
     /// Column of the first clone's block: after the IMU and the estimated calibration.
     let cloneBase: Int
     /// Column of clone `k`'s error block.

@@ -144,6 +144,8 @@ public struct VIOEstimator {
                        extrinsicVariance: settings.estimateExtrinsics
                            ? (pow(settings.extrinsicRotationSigmaDeg * .pi / 180, 2), pow(settings.extrinsicTranslationSigmaM, 2)) : nil,
                        timeOffsetVariance: settings.estimateTimeOffset ? pow(settings.timeOffsetSigmaMs / 1000, 2) : nil,
+                       intrinsicsVariance: settings.estimateImuIntrinsics
+                           ? (pow(settings.accelerometerScaleSigmaPercent / 100, 2), pow(settings.gyroscopeScaleSigmaPercent / 100, 2)) : nil,
                        propagation: IMUPropagation(noise: sensors.imu.noise), normalizedNoise: settings.pixelNoise / sensors.camera.model.intrinsics.fx)
         filter?.usesFirstEstimates = settings.firstEstimates
         filter?.stereoFromCamera = sensors.stereoFromCamera

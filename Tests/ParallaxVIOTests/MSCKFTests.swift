@@ -64,6 +64,65 @@ import ParallaxMath
         _ = try Cholesky(f.covariance)
     }
 
+    /// With the IMU's scale errors in the state, propagation maps the covariance by the full
+    /// transition `[Φ Ψ; 0 I]` over (IMU, scales) and leaves the other blocks' rows alone:
+    /// compared with the dense product over the whole state, on a random covariance with a clone.
+    @Test func propagationCarriesTheScaleErrorsThroughPsi() throws {
+        let noise = IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5, accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-4)
+        let propagation = IMUPropagation(noise: noise)
+        let state = InertialState(rotation: SO3.exp(Vector3(0.2, -0.1, 0.4)), velocity: Vector3(0.3, -0.2, 0.1))
+        var f = MSCKF(state: state, time: 0, covariance: Matrix(rows: 15, columns: 15), calibration: .init(imuFromCamera: .identity, timeOffset: 0),
+                      timeOffsetVariance: 1e-6, intrinsicsVariance: (accelerometer: 2.5e-5, gyroscope: 1e-5),
+                      propagation: propagation, normalizedNoise: 0.002)
+        f.clone(at: 0, angularRate: .zero)
+        let n = f.dimension
+        var a = Matrix(rows: n, columns: n)
+        var rng = SeededGenerator(seed: 5)
+        for i in 0..<n { for j in 0..<n { a[i, j] = 0.01 * rng.nextGaussian() } }
+        var p = try a.multiplied(by: a, transposeOther: true)
+        p.symmetrize()
+        f.covariance = p
+        f.calibration.imuIntrinsics = IMUIntrinsics(accelerometerScale: Vector3(0.002, 0, -0.001), gyroscopeScale: Vector3(0, 0.003, 0))
+        // Turning and accelerating readings over 0.1 s.
+        let readings = (0...21).map { k in
+            IMUMeasurement(time: Double(k) * 0.005, gyroscope: Vector3(0.3, -0.5, 0.8), accelerometer: Vector3(1.0, 0.5, 9.9) + Vector3(0.1, 0, 0) * Double(k))
+        }
+        let (_, interval) = try propagation.propagate(state, readings, from: 0, to: 0.1, intrinsics: f.calibration.imuIntrinsics, intrinsicsJacobian: true)
+        let psi = try #require(interval.intrinsicsTransition)
+        let s = try #require(f.intrinsicsOffset)
+        var full = Matrix.identity(n)
+        full.setBlock(row: 0, column: 0, interval.transition)
+        full.setBlock(row: 0, column: s, psi)
+        var expected = try (try full * p).multiplied(by: full, transposeOther: true)
+        var q = Matrix(rows: n, columns: n)
+        q.setBlock(row: 0, column: 0, interval.noise)
+        expected = try expected + q
+        try f.propagate(readings, to: 0.1)
+        for i in 0..<n {
+            for j in 0..<n {
+                #expect(abs(f.covariance[i, j] - expected[i, j]) <= 1e-12 * max(1, abs(expected[i, j])), "P[\(i), \(j)]")
+            }
+        }
+        // The scales' own block is untouched; Ψ is not zero (the readings excite every scale).
+        #expect(f.covariance[s, s] == p[s, s])
+        #expect(psi.elements.contains { $0 != 0 })
+    }
+
+    /// An update moves the estimated scales by their error block's share of the correction.
+    @Test func anUpdateCorrectsTheScales() throws {
+        let noise = IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5, accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-4)
+        var f = MSCKF(state: InertialState(), time: 0, covariance: .identity(15), calibration: .init(imuFromCamera: .identity, timeOffset: 0),
+                      intrinsicsVariance: (accelerometer: 1e-4, gyroscope: 1e-4), propagation: IMUPropagation(noise: noise), normalizedNoise: 0.01)
+        let s = try #require(f.intrinsicsOffset)
+        #expect(s == 15 && f.cloneBase == 21)
+        var dx = [Double](repeating: 0, count: f.dimension)
+        dx[s] = 0.004
+        dx[s + 5] = -0.002
+        f.correct(dx)
+        #expect(f.calibration.imuIntrinsics.accelerometerScale == Vector3(0.004, 0, 0))
+        #expect(f.calibration.imuIntrinsics.gyroscopeScale == Vector3(0, 0, -0.002))
+    }
+
     @Test func movingTheFilterIntoTheMapFrameTurnsStateAndCovariance() throws {
         let state = InertialState(rotation: SO3.exp(Vector3(0.1, 0.2, 0.3)), position: Vector3(1, 2, 3), velocity: Vector3(0.5, 0, 0))
         var p = Matrix(rows: 15, columns: 15)

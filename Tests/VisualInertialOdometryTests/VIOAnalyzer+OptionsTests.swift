@@ -24,7 +24,8 @@ import ParallaxVIO
             "dynamic_window_clones": "false",
             "max_imu_gap_ms": "40", "max_speed": "10", "min_features_per10_frames": "20", "accelerometer_range": "100", "first_estimates": "true",
             "time_offset_ms": "3", "estimate_time_offset": "false", "time_offset_sigma_ms": "2", "estimate_extrinsics": "false",
-            "extrinsic_rotation_sigma_deg": "1", "extrinsic_translation_sigma_m": "0.02", "zupt": "false", "zupt_window": "0.4",
+            "extrinsic_rotation_sigma_deg": "1", "extrinsic_translation_sigma_m": "0.02",
+            "estimate_imu_intrinsics": "true", "accelerometer_scale_sigma_percent": "0.3", "gyroscope_scale_sigma_percent": "0.2", "zupt": "false", "zupt_window": "0.4",
             "zupt_max_disparity_px": "0.8", "zupt_max_acceleration_std": "1.5", "zupt_max_rotation_rate": "0.4", "zupt_velocity_noise": "0.02",
             "images": "cam0", "keyframe_distance": "0.3", "keyframe_angle": "12", "relocalization_min_inliers": "25", "map_point_sigma": "0.02",
             "map_point_max_sigma": "0.04", "map_search_interval": "4",
@@ -38,6 +39,7 @@ import ParallaxVIO
         #expect(s.dynamicMaxErrorPx == 1.5 && s.dynamicMaxVelocitySigma == 0.4 && s.dynamicMaxTiltSigmaDeg == 2 && s.dynamicMinExcitation == 0.2 && !s.dynamicWindowClones)
         #expect(s.maxImuGapMs == 40 && s.maxSpeed == 10 && s.minFeaturesPer10Frames == 20 && s.accelerometerRange == 100 && s.firstEstimates)
         #expect(s.timeOffsetMs == 3 && !s.estimateTimeOffset && s.timeOffsetSigmaMs == 2 && !s.estimateExtrinsics)
+        #expect(s.estimateImuIntrinsics && s.accelerometerScaleSigmaPercent == 0.3 && s.gyroscopeScaleSigmaPercent == 0.2)
         #expect(s.extrinsicRotationSigmaDeg == 1 && s.extrinsicTranslationSigmaM == 0.02 && !s.zupt && s.zuptWindow == 0.4)
         #expect(s.zuptMaxDisparityPx == 0.8 && s.zuptMaxAccelerationStd == 1.5 && s.zuptMaxRotationRate == 0.4 && s.zuptVelocityNoise == 0.02)
         #expect(s.mapping && s.keyframeDistance == 0.3 && s.keyframeAngle == 12 && s.relocalizationMinInliers == 25 && s.mapPointSigma == 0.02)
