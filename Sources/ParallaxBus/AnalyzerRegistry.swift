@@ -53,6 +53,9 @@ public struct AnalyzerRegistry: Sendable {
         public let defaultsProblem: String?
         /// What it asks of its inputs' producers (``Analyzer/upstreamPreferences``).
         public let upstreamPreferences: [UpstreamPreference]
+        /// The name an instance takes when the chain gives it none, where that is not the
+        /// entry's name (a `python:FILE.py` instance is named after its class's `name`).
+        public var defaultInstanceName: String?
         let make: @Sendable (_ options: [String: String], _ instanceName: String?, _ remap: [String: String]) throws -> AnalyzerInstance
         /// Decodes `options` as ``make`` does (types, ranges, rules) without making the analyzer.
         let decode: @Sendable (_ options: [String: String]) throws -> Void

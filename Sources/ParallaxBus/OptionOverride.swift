@@ -61,7 +61,7 @@ extension Chain {
         // Each node's overrides by option, to refuse one option set twice.
         var given: [Int: Set<String>] = [:]
         for o in overrides {
-            let index = try chain.node(for: o)
+            let index = try chain.node(for: o, registry: registry)
             let node = chain.nodes[index]
             let key = OptionCoding.snakeCase(o.option)
             guard given[index, default: []].insert(key).inserted else {
@@ -111,10 +111,13 @@ extension Chain {
         return chain
     }
 
-    /// The index of the node `override` names: the one whose instance name it is, else the one
+    /// The index of the node `override` names: the one whose instance name it is (given in the
+    /// chain, or the one it takes without: a `python:` analyzer's class `name`), else the one
     /// analyzer of that name.
-    private func node(for override: OptionOverride) throws(ChainError) -> Int {
-        let instances = nodes.map { $0.instanceName ?? $0.analyzer }
+    private func node(for override: OptionOverride, registry: AnalyzerRegistry) throws(ChainError) -> Int {
+        let instances = nodes.map { node in
+            node.instanceName ?? (registry.entry(node.analyzer) == nil ? (try? registry.resolvedEntry(node.analyzer))??.defaultInstanceName : nil) ?? node.analyzer
+        }
         let named = instances.indices.filter { instances[$0] == override.analyzer }
         if named.count == 1 { return named[0] }
         if named.count > 1 {

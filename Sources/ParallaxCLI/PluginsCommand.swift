@@ -29,8 +29,14 @@ struct PluginsCommand: ParsableCommand {
             return
         }
         // `python:FILE.py`: the file is asked what it declares; its failure to say is bad input.
+        // A worker may take its start's 120 s: Ctrl-C (also when started with it ignored, as a
+        // background job is) ends it at once.
+        Interruption.install()
         let resolved: AnalyzerRegistry.Entry?
         do { resolved = try registry.resolvedEntry(name) } catch {
+            if Interruption.requested {
+                throw fail("\(Interruption.name ?? "signal \(Interruption.received)"): stopped while the analyzer was asked what it declares", code: Interruption.exitCode)
+            }
             throw fail("\(error)", code: ExitCodes.badInput)
         }
         guard let entry = resolved else {

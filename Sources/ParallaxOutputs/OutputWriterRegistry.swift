@@ -66,11 +66,15 @@ public struct OutputWriterRegistry: Sendable {
     /// `a_b`), or a name part too long for a file name once a writer adds its extension and the
     /// staging suffix (at most 239 bytes for the last part, 255 for the others), or a path inside
     /// the output folder longer than ``longestRelativePath`` (the system's paths end at 4096 bytes,
-    /// the output folder's own included).
-    public func checkFileNames(of streams: [StreamDescription]) throws {
+    /// the output folder's own included), or a name that would take the place of one of
+    /// `reserved` (the folder's own files: `run.json`, `events.jsonl`, …) at its top.
+    public func checkFileNames(of streams: [StreamDescription], reserved: Set<String> = []) throws {
         var byPath: [String: String] = [:]
         for s in streams where factory(for: s.type) != nil {
             let path = OutputPath.relativePath(s.name)
+            if let top = path.split(separator: "/", omittingEmptySubsequences: false).first, reserved.contains(String(top)) {
+                throw OutputPath.RefusedError(option: "stream", path: s.name, reason: "would write its files at '\(top)' in the output folder, which is the run's own: rename the stream")
+            }
             if let other = byPath[path], other != s.name {
                 throw OutputPath.RefusedError(option: "stream", path: s.name, reason: "would share its output file '\(path)' with stream '\(other)'; rename one")
             }

@@ -52,7 +52,8 @@ struct PythonAnalyzer: Analyzer {
         let memory = try SharedImageMemory(label: context.instanceName)
         // Starting the interpreter and opening (imports, a model loading) may take the start's
         // time even under a short per-call `timeout`, which holds from the first packet on.
-        let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: max(timeout, PythonAnalyzerDescription.startTimeout))
+        let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: max(timeout, PythonAnalyzerDescription.startTimeout),
+                                              sharedMemory: memory.descriptor)
         self.memory = memory
         self.session = session
         var calibrations: [String] = [], streams: [String] = []
@@ -73,9 +74,8 @@ struct PythonAnalyzer: Analyzer {
             streams.append("\(JSONText.quoted(declared.name)):\(JSONText.quoted(context.stream(of: OutputPort<CameraFrame>(port.stream))))")
         }
         let optionText = options.map { "\(JSONText.quoted($0.0)):\($0.1.jsonText)" }.joined(separator: ",")
-        let header = "{\"instance\":\(JSONText.quoted(context.instanceName)),\"options\":{\(optionText)},\"shm\":\(JSONText.quoted(memory.path)),"
+        let header = "{\"instance\":\(JSONText.quoted(context.instanceName)),\"options\":{\(optionText)},\"shm\":\(WorkerProcess.sharedMemoryDescriptor),"
             + "\"calibrations\":{\(calibrations.joined(separator: ","))},\"streams\":{\(streams.joined(separator: ","))}}"
-        defer { memory.unlink() }
         let (result, blob) = try session.result(.open, header: header, during: "open")
         session.process.timeout = timeout
         try apply(result, blob: blob, context: &context)

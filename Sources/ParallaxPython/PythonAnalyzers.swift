@@ -45,7 +45,7 @@ public enum PythonAnalyzers {
     static func entry(file: String, declaration: PythonAnalyzerDescription, interpreter: String) throws -> AnalyzerRegistry.Entry {
         let name = "python:\(file)"
         let ports = try declaration.ports(file: file)
-        return AnalyzerRegistry.Entry(
+        var entry = AnalyzerRegistry.Entry(
             name: name, summary: declaration.summary.isEmpty ? "(\(declaration.name), no summary)" : declaration.summary,
             options: declaration.optionInfos, defaultInputs: ports.inputs, defaultOutputs: ports.outputs,
             make: { values, instanceName, remap in
@@ -57,6 +57,8 @@ public enum PythonAnalyzers {
                                             effectiveOptions: effective, givenOptions: Set(values.keys), remapping: remap)
             },
             decode: { values in _ = try declaration.decode(values, analyzer: name) })
+        entry.defaultInstanceName = declaration.name
+        return entry
     }
 }
 

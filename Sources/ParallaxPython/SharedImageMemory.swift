@@ -8,17 +8,18 @@ import Glibc
 /// read-only (`numpy.frombuffer` over its `mmap`), so a 752×480 frame costs one copy into
 /// memory and no pipe traffic.
 ///
-/// Created with mode 0600 and a unique name; ``unlink()`` removes the name as soon as the
-/// worker has opened it (its mapping stays valid), and `deinit` removes it in any case, also
-/// after an error. Grown (never shrunk) to the bytes one trigger needs.
+/// Created with mode 0600 and a unique name, which is removed at once: the worker gets the open
+/// file as a descriptor (``descriptor``), so no name is left behind whatever ends Parallax
+/// (`kill -9` included). Grown (never shrunk) to the bytes one trigger needs.
 final class SharedImageMemory {
-    /// The file's path, for the worker's `open`.
+    /// The file's path while it was created (for messages; removed since).
     let path: String
+    /// The open file, for the worker to inherit.
+    var descriptor: Int32 { fd }
     private var fd: Int32
     private var base: UnsafeMutableRawPointer?
     /// Bytes mapped (and the file's size).
     private(set) var capacity = 0
-    private var linked = true
     /// The largest size it grows to (bytes): 1 GiB.
     static let maxBytes = 1 << 30
 
@@ -30,7 +31,7 @@ final class SharedImageMemory {
         while true {
             let name = "\(folder)/parallax-\(getpid())-\(safe)-\(UInt32.random(in: 0 ... .max))"
             let f = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if f >= 0 { path = name; fd = f; break }
+            if f >= 0 { path = name; fd = f; _ = Glibc.unlink(name); break }
             attempt += 1
             if errno != EEXIST || attempt > 8 {
                 throw .launch(interpreter: "shared memory", reason: "cannot create \(name): \(String(cString: strerror(errno)))")
@@ -41,14 +42,6 @@ final class SharedImageMemory {
     deinit {
         if let base { munmap(base, capacity) }
         close(fd)
-        unlink()
-    }
-
-    /// Removes the file's name (the worker keeps its mapping). Idempotent.
-    func unlink() {
-        guard linked else { return }
-        linked = false
-        _ = Glibc.unlink(path)
     }
 
     /// Makes room for `bytes` (rounded up to a power of two, at least 1 MiB).

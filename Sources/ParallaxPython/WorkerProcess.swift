@@ -38,10 +38,15 @@ final class WorkerProcess {
     }()
 
     /// The bootstrap the interpreter runs: the worker loop of the installed `parallax` package.
-    static let bootstrap = "from parallax._worker import main; main()"
+    /// `-c` puts the current folder first on `sys.path`; it is taken off first, so a `numpy.py`
+    /// or `parallax.py` where Parallax was started is not what the worker imports.
+    static let bootstrap = "import sys; sys.path[:] = [p for p in sys.path if p != '']; from parallax._worker import main; main()"
+    /// The descriptor a worker finds its shared image memory on, when it is given one.
+    static let sharedMemoryDescriptor: Int32 = 4
 
-    /// Starts `interpreter` on the worker of `file`. Throws ``PythonWorkerError/launch(interpreter:reason:)``.
-    init(file: String, interpreter: String, timeout: Double) throws(PythonWorkerError) {
+    /// Starts `interpreter` on the worker of `file`, handing it `sharedMemory` (an open file,
+    /// whose name may already be gone) as descriptor 4. Throws ``PythonWorkerError/launch(interpreter:reason:)``.
+    init(file: String, interpreter: String, timeout: Double, sharedMemory: Int32? = nil) throws(PythonWorkerError) {
         self.file = file
         self.interpreter = interpreter
         self.timeout = timeout
@@ -61,8 +66,9 @@ final class WorkerProcess {
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
         // dup2 onto 3 clears close-on-exec (also when fds[1] is 3: glibc ≥ 2.29).
         posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
+        if let sharedMemory { posix_spawn_file_actions_adddup2(&actions, sharedMemory, Self.sharedMemoryDescriptor) }
         // Nothing else of Parallax's (output files, folder locks, other workers' sockets) leaks in.
-        _ = Self.addCloseFrom?(&actions, 4)
+        _ = Self.addCloseFrom?(&actions, sharedMemory == nil ? 4 : Self.sharedMemoryDescriptor + 1)
         var none = sigset_t(), defaults = sigset_t()
         sigemptyset(&none)
         sigemptyset(&defaults)

@@ -14,7 +14,7 @@ import Foundation
 /// ``version``); then Parallax asks (``Kind/describe``, ``Kind/open``, ``Kind/process`` per
 /// trigger, ``Kind/close``) and the worker answers each with one frame (``Kind/description``,
 /// ``Kind/result`` or ``Kind/error``). Images are not in the frames: they are in the shared
-/// memory named in `open` (``SharedImageMemory``).
+/// memory the worker inherits as descriptor 4 (``SharedImageMemory``; `open` says `"shm": 4`).
 enum WorkerProtocol {
     /// The protocol version this Parallax speaks.
     static let version = 1

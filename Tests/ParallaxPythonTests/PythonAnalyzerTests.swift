@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import ParallaxApp
 import Parallax
+import ParallaxBus
 @testable import ParallaxPython
 
 /// `python:FILE.py` in runs: one worker per analyzer, its outputs in packet order, and its
@@ -204,5 +205,51 @@ extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
         let parent = URL(fileURLWithPath: out).deletingLastPathComponent().path
         #expect(lines.allSatisfy { !$0.contains(parent) && !$0.contains(".partial") }, "\(lines.first ?? "")")
         #expect(lines.allSatisfy { $0.components(separatedBy: "socket:").count - 1 <= 1 }, "\(lines.first ?? "")")
+        // The shared memory is inherited with its name already gone: a `kill -9` leaves no file.
+        #expect(lines.allSatisfy { $0.contains("/dev/shm/parallax-") && $0.contains("(deleted)") }, "\(lines.first ?? "")")
+    }
+
+    /// A stream named like one of the run's own files (`run.json`, `events.jsonl`, …) is refused
+    /// before the run, naming it, instead of replacing them with its folder.
+    @Test func aStreamTakingTheRunsOwnFilesIsRefusedBeforeTheRun() throws {
+        let folder = try TemporaryFolder.make("python-reserved")
+        for name in ["run.json", "events.jsonl", ".parallax-output", "report.html/x"] {
+            let file = try PythonTestSupport.write("""
+            import numpy as np, parallax
+            class Depths(parallax.Analyzer):
+                frames = parallax.Input("cam0", parallax.CAMERA)
+                out = parallax.Output("\(name)", parallax.DEPTH)
+                def process(self, trigger, inputs):
+                    self.emit(self.out, np.ones((4, 4), np.float32))
+            """, as: "reserved.py", in: folder)
+            let out = folder.appendingPathComponent("out").path
+            PythonTestSupport.prepare()
+            #expect { _ = try RunSession(RunSession.Settings(chain: "python:\(file)", dataset: PythonTestSupport.dataset, out: out)) } throws: { error in
+                guard let f = error as? AppFailure else { return false }
+                return f.status == .badInput && f.message.contains("stream '\(name)'") && f.message.contains("the run's own")
+            }
+            #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: out + ".partial"))
+        }
+    }
+
+    /// `--set NAME.OPTION` reaches a `python:` analyzer by the name its instance takes (its
+    /// class's `name`), as it reaches a built-in by its own.
+    @Test func setReachesAPythonAnalyzerByItsInstanceName() throws {
+        PythonTestSupport.prepare()
+        let scratch = try TemporaryFolder.make("python-set")
+        let out = scratch.appendingPathComponent("run").path
+        var settings = RunSession.Settings(chain: "python:\(brightness)", dataset: PythonTestSupport.dataset, out: out)
+        settings.overrides = [try OptionOverride(parsing: "brightness.scale=2")]
+        let session = try RunSession(settings)
+        try session.run().commit()
+        let plain = try run("python:\(brightness)")
+        func values(_ folder: String) throws -> [Double] {
+            try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8).split(separator: "\n")
+                .filter { $0.contains("cam0/brightness") }
+                .compactMap { line in (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["payload"] as? Double }
+        }
+        let doubled = try values(out), single = try values(plain.out)
+        #expect(doubled.count == 6 && single.count == 6)
+        #expect(zip(doubled, single).allSatisfy { abs($0 - 2 * $1) < 1e-9 }, "\(doubled) vs \(single)")
     }
 } }

@@ -56,7 +56,15 @@ def read_frame(fd):
 
 
 def write_frame(fd, kind, header, blob=b""):
-    data = json.dumps(header, sort_keys=True, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        # A lone surrogate (what os.fsdecode makes of a file name's undecodable bytes) is no
+        # Unicode text, and no JSON reader takes it.
+        raise ValueError("a string holds %r, which is not valid Unicode (a lone surrogate, as os.fsdecode makes of undecodable "
+                         "bytes in a file name): convert it first, e.g. os.fsencode(s).decode('utf-8', 'backslashreplace')"
+                         % text[e.start:e.end]) from None
     length = 5 + len(data) + len(blob)
     if length > MAX_FRAME:
         raise ProtocolError("frame of %d bytes exceeds the limit of %d" % (length, MAX_FRAME))

@@ -37,6 +37,32 @@ def _user_traceback(e):
     return "".join(traceback.format_exception(type(e), e, tb))
 
 
+def _text(s):
+    """`s` as text any JSON reader takes: a lone surrogate (from undecodable bytes) written as
+    its escape, so a message or traceback naming such a file still arrives."""
+    return s.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(s, str) else s
+
+
+def _describe(e):
+    """`TYPE: message` of an exception, also when its `__str__` raises."""
+    if isinstance(e, (SystemExit, KeyboardInterrupt)):
+        return type(e).__name__
+    try:
+        text = str(e)
+    except BaseException as inner:
+        text = "(its message could not be made: %s)" % type(inner).__name__
+    return "%s: %s" % (type(e).__name__, text)
+
+
+def _declared(cls):
+    """What `cls` declares, checked (see `Analyzer._check`): a declaration that cannot work is
+    the file's fault, said as such (exit 2), not a protocol fault."""
+    try:
+        return cls._check()
+    except (TypeError, ValueError) as e:
+        raise _Failure("no-analyzer", "%s declares %s" % (cls.__name__, e))
+
+
 class _Failure(Exception):
     def __init__(self, kind, message, tb=""):
         super().__init__(message)
@@ -70,10 +96,11 @@ def _load(path):
 
 
 class _Shared:
-    """The shared-memory file Parallax writes images into (kept open: Parallax unlinks it)."""
+    """The shared-memory file Parallax writes images into: a descriptor the worker inherits
+    (its name is gone already), or, from an older Parallax, a path."""
 
-    def __init__(self, path):
-        self.fd = os.open(path, os.O_RDONLY)
+    def __init__(self, where):
+        self.fd = where if isinstance(where, int) else os.open(where, os.O_RDONLY)
         self.map, self.size = None, 0
 
     def view(self, size):
@@ -105,25 +132,28 @@ class Worker:
             try:
                 if kind == P.DESCRIBE:
                     self.cls = self.cls or _load(self.path)
-                    self.send(P.DESCRIPTION, self.cls.describe())
+                    self.send(P.DESCRIPTION, _declared(self.cls))
                 elif kind == P.OPEN:
                     self.open(header)
                 elif kind == P.PROCESS:
                     self.process(header)
                 elif kind == P.CLOSE:
-                    self.call(lambda: self.analyzer.close(), None)
+                    if self.analyzer is None:       # open failed: nothing to close
+                        self.send(P.RESULT, {"emits": [], "warnings": [], "notes": []})
+                    else:
+                        self.call(lambda: self.analyzer.close(), None)
                     return 0
                 else:
                     raise _Failure("protocol", "unexpected frame kind %d" % kind)
             except _Failure as f:
-                self.send(P.ERROR, {"kind": f.kind, "message": f.message, "traceback": f.tb})
+                self.send(P.ERROR, {"kind": f.kind, "message": _text(f.message), "traceback": _text(f.tb)})
 
     def open(self, header):
         self.cls = self.cls or _load(self.path)
         inputs, outputs, options = self.cls._declarations()
         self.ports = {p.name: p for p in inputs}
         self.calibrations = header.get("calibrations", {})
-        if header.get("shm"):
+        if header.get("shm") is not None:
             self.shared = _Shared(header["shm"])
         try:
             analyzer = self.cls.__new__(self.cls)
@@ -138,7 +168,7 @@ class Worker:
             if init is not object.__init__ and init is not Analyzer.__init__:
                 analyzer.__init__()
         except BaseException as e:
-            raise _Failure("exception", "%s: %s" % (type(e).__name__, e), _user_traceback(e))
+            raise _Failure("exception", _describe(e), _user_traceback(e))
         self.analyzer = analyzer
         self.call(lambda: analyzer.open(), None)
 
@@ -149,17 +179,13 @@ class Worker:
         try:
             body()
             emits = [self.encode(port, t, value, blobs) for port, t, value in a._emitted]
-            header = {"emits": emits, "warnings": a._warnings, "notes": a._notes}
+            header = {"emits": emits, "warnings": [_text(w) for w in a._warnings], "notes": [_text(n) for n in a._notes]}
             blob = b"".join(blobs)
             self.send(P.RESULT, header, blob)
         except _Failure:
             raise
         except BaseException as e:
-            if isinstance(e, (SystemExit, KeyboardInterrupt)):
-                message = "%s" % type(e).__name__
-            else:
-                message = "%s: %s" % (type(e).__name__, e)
-            raise _Failure("exception", message, _user_traceback(e))
+            raise _Failure("exception", _describe(e), _user_traceback(e))
 
     @staticmethod
     def encode(port, t, value, blobs):
@@ -191,8 +217,8 @@ class Worker:
             if isinstance(value, Depth):
                 value, kind = value.values, value.kind
             d = np.ascontiguousarray(value, dtype=np.float32)
-            if d.ndim != 2:
-                raise ValueError("emit on %r: a depth map is H×W, got shape %s" % (port.name, d.shape))
+            if d.ndim != 2 or d.size == 0:
+                raise ValueError("emit on %r: a depth map is H×W with H, W ≥ 1, got shape %s" % (port.name, d.shape))
             offset = sum(len(b) for b in blobs)
             data = d.tobytes()
             blobs.append(data)
@@ -249,22 +275,44 @@ class Worker:
 
 def _exit_with_parent():
     """Ends the worker when Parallax is gone (killed with -9: no end-of-file reaches a worker
-    busy in the analyzer's code): a daemon thread looks at the parent's pid twice a second, and
-    the worker exits, with what it started in its process group, once it changed (reparented)."""
-    import threading
+    busy in the analyzer's code). A thread of the worker could not: code that holds the GIL (a
+    regular expression, a C extension) would starve it. So a small watcher process, forked before
+    the analyzer's file is imported and running no user code, looks twice a second whether the
+    worker's parent is still Parallax; once it is not, it kills the worker's process group (the
+    worker, what it started, and itself). It exits when the worker is gone."""
+    parent, worker = os.getppid(), os.getpid()
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid != 0:
+        return
+    # The watcher: none of the worker's descriptors (the socket, the shared memory).
+    try:
+        os.closerange(3, 1 << 16)
+    except OSError:
+        pass
     import time
-    parent = os.getppid()
-
-    def watch():
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent:
-                try:
-                    os.killpg(os.getpgrp(), signal.SIGKILL)
-                finally:
-                    os._exit(1)
-
-    threading.Thread(target=watch, name="parallax-parent-watch", daemon=True).start()
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != worker:          # the worker is gone: nothing to watch
+            os._exit(0)
+        try:
+            with open("/proc/%d/stat" % worker, "rb") as f:
+                # pid (comm) state ppid …: comm may hold spaces and parentheses, so read after its last ')'.
+                ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            os._exit(0)
+        if ppid != parent:
+            try:
+                # Parallax makes the worker a process group's leader: the group is the worker's
+                # own. Started otherwise (by hand, by a test), only the worker is killed.
+                if os.getpgid(worker) == worker:
+                    os.killpg(worker, signal.SIGKILL)
+                else:
+                    os.kill(worker, signal.SIGKILL)
+            finally:
+                os._exit(1)
 
 
 def main():

@@ -17,6 +17,8 @@ The worker calls `open()` once, `process(trigger, inputs)` once per trigger pack
 bus's order, and `close()` once at the end; like a Swift analyzer, one instance is never called
 concurrently.
 """
+import math
+
 import numpy as np
 
 # Payload types (the names the protocol uses; the Swift side maps each to its payload type).
@@ -179,6 +181,42 @@ class Analyzer:
         return inputs, outputs, options
 
     @classmethod
+    def _check(cls):
+        """`describe()`, after checking what cannot work: options whose default is not finite,
+        lies outside their range or choices, with a range the wrong way round or empty choices,
+        or named like a method of `Analyzer`; ports with a nonsensical tolerance. Raises
+        TypeError or ValueError naming the declaration."""
+        inputs, outputs, options = cls._declarations()
+        reserved = {n for n in dir(Analyzer) if not n.startswith("_")} | {"instance_name", "streams"}
+        for o in options:
+            if o.name in reserved:
+                raise ValueError("option %r, which is a name of parallax.Analyzer's own (%s): name it otherwise" % (o.name, ", ".join(sorted(reserved))))
+            d = o.default
+            if isinstance(d, float) and not math.isfinite(d):
+                raise ValueError("option %r with default %r: a default must be finite" % (o.name, d))
+            if isinstance(d, int) and not isinstance(d, bool) and abs(d) > 2 ** 53:
+                raise ValueError("option %r with default %d: integer options hold at most 2^53 in magnitude" % (o.name, d))
+            if o.range is not None:
+                lo, hi = o.range
+                if isinstance(d, (bool, str)) or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in (lo, hi)):
+                    raise ValueError("option %r with range %r: a range is two finite numbers for a numeric option" % (o.name, o.range))
+                if lo > hi:
+                    raise ValueError("option %r with range (%r, %r): the low end is above the high end" % (o.name, lo, hi))
+                if not lo <= d <= hi:
+                    raise ValueError("option %r with default %r outside its range %r…%r" % (o.name, d, lo, hi))
+            if o.choices is not None:
+                choices = [str(c) for c in o.choices]
+                if not choices:
+                    raise ValueError("option %r with no choices" % o.name)
+                if str(d) not in choices:
+                    raise ValueError("option %r with default %r, not one of its choices %s" % (o.name, d, ", ".join(choices)))
+        for p in inputs:
+            tol = getattr(p, "tolerance_ms", None)
+            if tol is not None and (not isinstance(tol, (int, float)) or isinstance(tol, bool) or not math.isfinite(tol) or tol < 0 or tol > 1e9):
+                raise ValueError("input %r with tolerance_ms=%r: a tolerance is a number of milliseconds from 0 to 1e9" % (p.name, tol))
+        return cls.describe()
+
+    @classmethod
     def describe(cls):
         inputs, outputs, options = cls._declarations()
         return {"name": cls.name or _kebab(cls.__name__), "summary": cls.summary or (cls.__doc__ or "").strip().split("\n")[0],
@@ -209,6 +247,8 @@ class Analyzer:
             port = declared
         if not isinstance(port, Output):
             raise TypeError("emit: expected an Output, got %r" % (port,))
+        if port.name is None or getattr(type(self), port.name, None) is not port:
+            raise ValueError("emit: this Output is not declared on %s (declare it as a class attribute)" % type(self).__name__)
         if t is None:
             t = self._now
         if t is None:

@@ -100,3 +100,168 @@ def test_a_length_beyond_the_limit_is_refused(tmp_path):
     os.write(w, (P.MAX_FRAME + 1).to_bytes(4, "little") + bytes([P.RESULT]) + (0).to_bytes(4, "little"))
     with pytest.raises(P.ProtocolError):
         P.read_frame(r)
+
+
+def error_of_describe(tmp_path, source):
+    proc, sock = start(tmp_path, source)
+    fd = sock.fileno()
+    P.read_frame(fd)
+    P.write_frame(fd, P.DESCRIBE, {})
+    kind, answer, _ = P.read_frame(fd)
+    sock.close()
+    assert proc.wait(timeout=30) == 0
+    return kind, answer
+
+
+@pytest.mark.parametrize("option, expected", [
+    ('parallax.Option(float("nan"))', "a default must be finite"),
+    ("parallax.Option(200.0, range=(0.0, 100.0))", "outside its range"),
+    ("parallax.Option(5, range=(10, 0))", "the low end is above the high end"),
+    ('parallax.Option("a", choices=[])', "with no choices"),
+    ('parallax.Option("c", choices=["a", "b"])', "not one of its choices"),
+    ('parallax.Option("a", range=("a", "z"))', "a range is two finite numbers"),
+])
+def test_declarations_that_cannot_work_are_refused_as_the_files_fault(tmp_path, option, expected):
+    kind, answer = error_of_describe(tmp_path, """
+        import parallax
+        class Odd(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.CAMERA)
+            k = %s
+            def process(self, trigger, inputs):
+                pass
+    """ % option)
+    assert kind == P.ERROR and answer["kind"] == "no-analyzer" and expected in answer["message"] and "'k'" in answer["message"]
+
+
+def test_an_option_named_like_a_method_is_refused(tmp_path):
+    kind, answer = error_of_describe(tmp_path, """
+        import parallax
+        class Odd(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.CAMERA)
+            emit = parallax.Option(1)
+            def process(self, trigger, inputs):
+                pass
+    """)
+    assert kind == P.ERROR and answer["kind"] == "no-analyzer" and "'emit'" in answer["message"]
+
+
+SURROGATE = """
+    import os, parallax
+    class Names(parallax.Analyzer):
+        frames = parallax.Input("cam0", parallax.ANY)
+        out = parallax.Output("names", parallax.JSON)
+        undeclared = None
+        mode = parallax.Option("raise", choices=["raise", "warn", "emit", "undeclared"])
+        def process(self, trigger, inputs):
+            name = os.fsdecode(b"frame-\\xff.png")
+            if self.mode == "raise":
+                raise ValueError("cannot read " + name)
+            if self.mode == "warn":
+                self.warn("skipped " + name)
+            if self.mode == "emit":
+                self.emit(self.out, {"file": name})
+            if self.mode == "undeclared":
+                self.emit(parallax.Output("other", parallax.JSON), 1)
+"""
+
+
+@pytest.mark.parametrize("mode", ["raise", "warn", "emit", "undeclared"])
+def test_text_that_is_not_unicode_and_undeclared_outputs_are_answered_not_crashed(tmp_path, mode):
+    proc, sock = start(tmp_path, SURROGATE)
+    fd = sock.fileno()
+    P.read_frame(fd)
+    P.write_frame(fd, P.OPEN, {"options": {"mode": mode}, "instance": "names"})
+    assert P.read_frame(fd)[0] == P.RESULT
+    P.write_frame(fd, P.PROCESS, {"t": 1, "trigger": "frames", "inputs": {"frames": {"t": 1}}})
+    kind, answer, _ = P.read_frame(fd)
+    if mode == "warn":
+        # A warning is text: the undecodable byte arrives as its escape.
+        assert kind == P.RESULT and answer["warnings"] == ["skipped frame-\\udcff.png"]
+    elif mode == "raise":
+        assert kind == P.ERROR and answer["message"] == "ValueError: cannot read frame-\\udcff.png"
+    elif mode == "emit":
+        # A value is data: refused, saying why, rather than changed.
+        assert kind == P.ERROR and "not valid Unicode" in answer["message"]
+    else:
+        assert kind == P.ERROR and "not declared on Names" in answer["message"]
+    sock.close()
+    assert proc.wait(timeout=30) == 0
+
+
+def test_close_after_a_failed_open_is_answered(tmp_path):
+    proc, sock = start(tmp_path, """
+        import parallax
+        class Early(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.ANY)
+            out = parallax.Output("x", parallax.NUMBER)
+            def __init__(self):
+                self.emit(self.out, 1.0)
+            def process(self, trigger, inputs):
+                pass
+    """)
+    fd = sock.fileno()
+    P.read_frame(fd)
+    P.write_frame(fd, P.OPEN, {"options": {}, "instance": "early"})
+    kind, answer, _ = P.read_frame(fd)
+    assert kind == P.ERROR and "give t (ns) outside process" in answer["message"]
+    P.write_frame(fd, P.CLOSE, {})
+    kind, answer, _ = P.read_frame(fd)
+    assert kind == P.RESULT and answer["emits"] == []
+    assert proc.wait(timeout=30) == 0
+
+
+def _alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except OSError:
+        return False
+
+
+def test_a_worker_holding_the_gil_ends_when_its_parent_is_killed(tmp_path):
+    # A parent (standing in for Parallax) starts a worker whose process() runs a regular
+    # expression that holds the GIL for minutes, then is killed with SIGKILL: the worker's
+    # watcher process, which runs no user code, kills it within a second or so.
+    analyzer = tmp_path / "gil.py"
+    analyzer.write_text(textwrap.dedent("""
+        import re, parallax
+        class Gil(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.ANY)
+            def process(self, trigger, inputs):
+                re.match(r"(a+)+$", "a" * 40 + "b")
+    """))
+    pidfile = tmp_path / "worker.pid"
+    parent_code = textwrap.dedent("""
+        import os, socket, subprocess, sys, time
+        sys.path.insert(0, %r)
+        from parallax import _protocol as P
+        a, b = socket.socketpair()
+        w = subprocess.Popen([sys.executable, "-c", "from parallax._worker import main; main()", %r, str(b.fileno())],
+                             pass_fds=[b.fileno()], env=dict(os.environ, PYTHONPATH=%r))
+        b.close()
+        fd = a.fileno()
+        P.read_frame(fd)
+        P.write_frame(fd, P.OPEN, {"options": {}, "instance": "gil"})
+        P.read_frame(fd)
+        P.write_frame(fd, P.PROCESS, {"t": 1, "trigger": "frames", "inputs": {"frames": {"t": 1}}})
+        open(%r, "w").write(str(w.pid))
+        time.sleep(600)
+    """) % (os.path.join(HERE, ".."), str(analyzer), os.path.join(HERE, ".."), str(pidfile))
+    parent = subprocess.Popen([sys.executable, "-c", parent_code])
+    import time
+    deadline = time.time() + 60
+    while not pidfile.exists() or not pidfile.read_text():
+        assert time.time() < deadline, "the parent did not start its worker"
+        time.sleep(0.05)
+    worker = int(pidfile.read_text())
+    time.sleep(0.3)          # the worker is in process(), holding the GIL
+    assert _alive(worker)
+    parent.kill()
+    parent.wait()
+    deadline = time.time() + 5
+    while _alive(worker) and time.time() < deadline:
+        time.sleep(0.05)
+    alive = _alive(worker)
+    if alive:
+        os.kill(worker, 9)
+    assert not alive, "the worker outlived its parent by 5 s"

@@ -112,7 +112,12 @@ public final class RunSession {
             var writerRegistry = settings.plugins.outputWriters
             writerRegistry.register(PointCloud.self, OutputWriterRegistry.pointClouds(ply: settings.ply))
             let outputStreams = instances.flatMap { $0.outputs.map { StreamDescription(name: $0.stream, type: $0.type) } }
-            do { try writerRegistry.checkFileNames(of: outputStreams) } catch { throw .badInput(error) }
+            // …and so are streams whose files would take the place of the run's own files.
+            var reserved = Set(Self.ownFiles + [OutputFolder.markerName])
+            for extra in [settings.mcap, settings.saveMap].compactMap({ $0 }) {
+                if let inside = OutputPath.relative(extra, inside: settings.out), let top = inside.split(separator: "/").first { reserved.insert(String(top)) }
+            }
+            do { try writerRegistry.checkFileNames(of: outputStreams, reserved: reserved) } catch { throw .badInput(error) }
             let output = try StagedOutput(settings.out, command: "parallax run", inputs: inputs)
             self.output = output
             let mcapPath: String?
