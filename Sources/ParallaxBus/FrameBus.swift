@@ -102,17 +102,21 @@ public final class FrameBus {
         // Realtime mode: what was read ahead of analysis while behind schedule.
         var backlogBytes = 0, backlogGroups = 0
 
+        // Realtime mode: the replay's clock starts once every analyzer is open and the first
+        // packets are read (a Python worker's start or a model's loading is not the data's time).
+        var replayStart = wallStart
         do {
             try state.openAll()
             for i in sources.indices {
                 heads[i] = try pull(i)
                 if heads[i] == nil { state.endSourceStreams(sources[i].streams.map(\.name)) }
             }
+            replayStart = clock.now
             while true {
                 guard let t = Self.earliest(heads) else { break }
                 if cancelled() { throw BusError.cancelled }
                 if options.mode == .realtime, let first = firstStamp {
-                    let wait = due(t, first: first) - (clock.now - wallStart).seconds
+                    let wait = due(t, first: first) - (clock.now - replayStart).seconds
                     if wait > 0 { Thread.sleep(forTimeInterval: wait) }
                 }
                 firstStamp = firstStamp ?? t
@@ -132,10 +136,10 @@ public final class FrameBus {
                    let next = Self.earliest(heads) {
                     // Behind schedule: deliver the next group before analyzing, so the flow
                     // limiter sees the backlog and drops older triggers — within a bound.
-                    if due(next, first: first) <= (clock.now - wallStart).seconds,
+                    if due(next, first: first) <= (clock.now - replayStart).seconds,
                        backlogBytes < options.realtimeBacklogBytes, backlogGroups < Self.maximumBacklogGroups { continue }
                 }
-                try state.drain(now: options.mode == .realtime ? currentDatasetTime(first: firstStamp, clock: clock, start: wallStart) : nil)
+                try state.drain(now: options.mode == .realtime ? currentDatasetTime(first: firstStamp, clock: clock, start: replayStart) : nil)
                 backlogBytes = 0
                 backlogGroups = 0
             }

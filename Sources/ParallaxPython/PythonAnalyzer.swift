@@ -74,7 +74,8 @@ struct PythonAnalyzer: Analyzer {
             streams.append("\(JSONText.quoted(declared.name)):\(JSONText.quoted(context.stream(of: OutputPort<CameraFrame>(port.stream))))")
         }
         let optionText = options.map { "\(JSONText.quoted($0.0)):\($0.1.jsonText)" }.joined(separator: ",")
-        let header = "{\"instance\":\(JSONText.quoted(context.instanceName)),\"options\":{\(optionText)},\"shm\":\(WorkerProcess.sharedMemoryDescriptor),"
+        let digest = declaration.digest.map { "\"digest\":\(JSONText.quoted($0))," } ?? ""
+        let header = "{\"instance\":\(JSONText.quoted(context.instanceName)),\"options\":{\(optionText)},\"shm\":\(WorkerProcess.sharedMemoryDescriptor)," + digest
             + "\"calibrations\":{\(calibrations.joined(separator: ","))},\"streams\":{\(streams.joined(separator: ","))}}"
         let (result, blob) = try session.result(.open, header: header, during: "open")
         session.process.timeout = timeout

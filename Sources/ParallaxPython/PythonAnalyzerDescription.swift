@@ -33,6 +33,10 @@ struct PythonAnalyzerDescription: Decodable, Sendable, Equatable {
     var inputs: [Port]
     var outputs: [Port]
     var options: [Option]
+    /// The worker's fingerprint of the declaration (SHA-256 of its JSON): sent back when the run's
+    /// worker opens, which refuses to run a file that now declares otherwise (edited in between,
+    /// or declarations that depend on chance). Absent from older workers.
+    var digest: String?
 
     /// Options every Python analyzer has, set on the Parallax side.
     static let reservedOptions = ["timeout"]

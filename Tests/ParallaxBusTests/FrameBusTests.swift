@@ -108,6 +108,20 @@ import ParallaxPayloads
         #expect(offOut.count == 31 && offReport.skipped.isEmpty)
     }
 
+    /// The replay's clock starts once the analyzers are open: a slow start (a Python worker, a
+    /// model loading) is not time the data had, and drops nothing (it dropped every packet
+    /// that fell due while it lasted).
+    @Test func realtimeReplayStartsAfterTheAnalyzersOpen() throws {
+        var slowStart = Doubler.Options(); slowStart.openSleepMs = 400
+        let packets = (0..<30).map { Packet($0, at: Timestamp(nanoseconds: Int64($0) * 10_000_000)) }
+        let bus = try FrameBus(sources: [ArraySource(MultiRate.cam, packets)], analyzers: [AnalyzerInstance(Doubler(options: slowStart))],
+                               options: .init(mode: .realtime))
+        let (out, report) = try runCollecting(bus)
+        let drops = report.skipped.reduce(0) { $0 + $1.count }
+        #expect(drops * 3 < 30 && out.count - 1 + drops == 30, "\(report.skipped)")
+        #expect(report.wallSeconds >= 0.4)
+    }
+
     /// A source slower than real time keeps the bus behind schedule for the whole run: it reads
     /// due packets ahead of analysis only within its backlog bound (here 3 packets' bytes), not
     /// the whole dataset (every packet accepted before the first was analyzed).

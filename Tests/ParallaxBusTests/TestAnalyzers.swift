@@ -54,6 +54,7 @@ struct Doubler: Analyzer {
         var output = "doubled"   // a plain field: still an option, without documentation
         @Parameter("timestamp (ns) at which to throw; -1 never", range: -1...Int64.max) var failAt: Int64 = -1
         @Parameter("sleep per packet (ms)", range: 0...10_000) var sleepMs = 0.0
+        @Parameter("sleep in open (ms)", range: 0...10_000) var openSleepMs = 0.0
         init() {}
     }
     struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
@@ -64,6 +65,9 @@ struct Doubler: Analyzer {
         input = .each(options.input)
         output = OutputPort(options.output)
         self.options = options
+    }
+    mutating func open(context: inout AnalyzerContext) throws {
+        if options.openSleepMs > 0 { Thread.sleep(forTimeInterval: options.openSleepMs / 1000) }
     }
     mutating func process(_ i: AnalyzerInput, context: inout AnalyzerContext) throws {
         if i.timestamp.nanoseconds == options.failAt { throw Boom() }

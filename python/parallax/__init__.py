@@ -21,7 +21,7 @@ from .analyzer import (Analyzer, Input, Output, Option, Frame, IMU, Depth, PoseS
                        EACH, LATEST, NEAREST, BETWEEN, BETWEEN_FIRST_AFTER,
                        CAMERA, IMU_SAMPLES, DEPTH, POSE, NUMBER, JSON, TRACKS, BOXES, LANDMARKS, MATCHES, ANY, PAYLOAD_TYPES,
                        tracks, boxes, landmark)
-from .results import Run, Bench, Results
+from .results import Run, Bench, Results, stream_path
 from ._protocol import PROTOCOL_VERSION
 
 __all__ = [
@@ -29,6 +29,6 @@ __all__ = [
     "EACH", "LATEST", "NEAREST", "BETWEEN", "BETWEEN_FIRST_AFTER",
     "CAMERA", "IMU_SAMPLES", "DEPTH", "POSE", "NUMBER", "JSON", "TRACKS", "BOXES", "LANDMARKS", "MATCHES", "ANY", "PAYLOAD_TYPES",
     "tracks", "boxes", "landmark",
-    "Run", "Bench", "Results", "PROTOCOL_VERSION",
+    "Run", "Bench", "Results", "stream_path", "PROTOCOL_VERSION",
 ]
 __version__ = "0.1.0"

@@ -6,7 +6,9 @@ It answers HELLO first, then DESCRIBE, OPEN, PROCESS (once per trigger, in the b
 and CLOSE; an exception becomes an ERROR frame with its traceback, never a silent answer.
 It exits when CLOSE is done or the socket closes (Parallax ended or died).
 """
+import hashlib
 import importlib.util
+import json
 import mmap
 import os
 import signal
@@ -55,12 +57,26 @@ def _describe(e):
 
 
 def _declared(cls):
-    """What `cls` declares, checked (see `Analyzer._check`): a declaration that cannot work is
-    the file's fault, said as such (exit 2), not a protocol fault."""
+    """What `cls` declares, checked (see `Analyzer._check`), with its `digest` (SHA-256 of the
+    declaration's JSON): a declaration that cannot work is the file's fault, said as such
+    (exit 2), not a protocol fault."""
     try:
-        return cls._check()
+        d = cls._check()
     except (TypeError, ValueError) as e:
         raise _Failure("no-analyzer", "%s declares %s" % (cls.__name__, e))
+    d["digest"] = hashlib.sha256(json.dumps(d, sort_keys=True, default=str).encode("utf-8", "backslashreplace")).hexdigest()
+    return d
+
+
+_LONGEST_MESSAGE = 65536
+
+
+def _clip(text):
+    """`text` cut to 64 KiB of characters, saying how much was left out (a 20 MB message would
+    otherwise be printed whole, twice)."""
+    if not isinstance(text, str) or len(text) <= _LONGEST_MESSAGE:
+        return text
+    return text[:_LONGEST_MESSAGE] + " … (%d more characters)" % (len(text) - _LONGEST_MESSAGE)
 
 
 class _Failure(Exception):
@@ -146,10 +162,14 @@ class Worker:
                 else:
                     raise _Failure("protocol", "unexpected frame kind %d" % kind)
             except _Failure as f:
-                self.send(P.ERROR, {"kind": f.kind, "message": _text(f.message), "traceback": _text(f.tb)})
+                self.send(P.ERROR, {"kind": f.kind, "message": _clip(_text(f.message)), "traceback": _clip(_text(f.tb))})
 
     def open(self, header):
         self.cls = self.cls or _load(self.path)
+        expected = header.get("digest")
+        if expected is not None and _declared(self.cls)["digest"] != expected:
+            raise _Failure("no-analyzer", "declares other ports or options now than when Parallax asked a moment before: the file changed "
+                           "in between, or its declarations depend on chance (a random name, the time); declare them the same every time")
         inputs, outputs, options = self.cls._declarations()
         self.ports = {p.name: p for p in inputs}
         self.calibrations = header.get("calibrations", {})

@@ -33,22 +33,33 @@ class Run:
     @property
     def report(self):
         """run.json as a dict (chain, dataset, report: timings per analyzer, warnings, …)."""
-        with open(self._file("run.json"), encoding="utf-8") as f:
-            return json.load(f)
+        path = self._file("run.json")
+        try:
+            with open(path, encoding="utf-8") as f:
+                report = json.load(f)
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise ValueError("%s: not a run report (%s)" % (path, e)) from None
+        if not isinstance(report, dict):
+            raise ValueError("%s: not a run report (a JSON %s, not an object)" % (path, type(report).__name__))
+        return report
 
     @property
     def events(self):
         """Every line of events.jsonl as a dict: stream, t (ns), producer, payload."""
         if self._events is None:
             out = []
-            with open(self._file("events.jsonl"), encoding="utf-8") as f:
-                for number, line in enumerate(f, 1):
-                    if not line.strip():
+            path = self._file("events.jsonl")
+            with open(path, "rb") as f:
+                for number, raw in enumerate(f, 1):
+                    if not raw.strip():
                         continue
                     try:
-                        out.append(json.loads(line))
-                    except json.JSONDecodeError as e:
-                        raise ValueError("%s line %d: %s" % (f.name, number, e))
+                        event = json.loads(raw.decode("utf-8"))
+                    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+                        raise ValueError("%s line %d: %s" % (path, number, e)) from None
+                    if not isinstance(event, dict):
+                        raise ValueError("%s line %d: an event is a JSON object" % (path, number))
+                    out.append(event)
             self._events = out
         return self._events
 
@@ -56,22 +67,49 @@ class Run:
         """The events of one stream, in order."""
         return [e for e in self.events if e.get("stream") == name]
 
+    def streams(self):
+        """The names of the streams the run carried (run.json's list, else those with events)."""
+        names = []
+        try:
+            names = [s.get("stream") for s in self.report.get("report", {}).get("streams", []) if isinstance(s, dict)]
+        except (FileNotFoundError, ValueError, AttributeError):
+            pass
+        seen = set(names)
+        for e in self.events:
+            if e.get("stream") not in seen:
+                seen.add(e.get("stream"))
+                names.append(e.get("stream"))
+        return [n for n in names if isinstance(n, str)]
+
     def values(self, name):
-        """(t in ns as int64, payloads) of one stream: numbers as a float64 array, others as a list."""
+        """(t in ns as int64, payloads) of one stream: numbers as a float64 array (also when there
+        are none), others as a list. A stream the run did not carry is a KeyError."""
         ev = self.stream(name)
+        if not ev and name not in self.streams():
+            raise KeyError("%s: no stream %r (the run's streams: %s)" % (self.path, name, ", ".join(self.streams())))
         t = np.array([e["t"] for e in ev], dtype=np.int64)
         payloads = [e["payload"] for e in ev]
-        if payloads and all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in payloads):
+        if all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in payloads):
             return t, np.array(payloads, dtype=np.float64)
         return t, payloads
 
     def poses(self, stream):
         """The pose stream's TUM file (`STREAM.tum` in the folder) as an N×8 float64 array:
         timestamp (s), tx ty tz (m), qx qy qz qw."""
-        name = os.path.normpath(stream + ".tum")
-        if name.startswith("..") or os.path.isabs(name):
-            raise ValueError("%r: a stream name stays inside the run folder" % stream)
-        return read_tum(self._file(name))
+        return read_tum(self._file(stream_path(stream) + ".tum"))
+
+
+def _file_name(part):
+    """A name part as Parallax makes it a file name: letters, digits, `-`, `_`, `.` kept, the
+    rest `_`; empty, `.` and `..` become `_` (so the path stays in its folder)."""
+    kept = "".join(c if c.isalpha() or c.isnumeric() or c in "-_." else "_" for c in part)
+    return "_" if kept in ("", ".", "..") else kept
+
+
+def stream_path(stream):
+    """The path (inside the run folder, without extension) Parallax writes a stream's files at:
+    `vio/pose` → `vio/pose`, `../../x` → `_/_/x`."""
+    return "/".join(_file_name(p) for p in stream.split("/"))
 
 
 def read_tum(path):

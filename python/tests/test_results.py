@@ -43,10 +43,37 @@ def test_poses_read_a_tum_file_and_stay_in_the_folder(tmp_path):
     (tmp_path / "vio" / "pose.tum").write_text("# timestamp tx ty tz qx qy qz qw\n1.5 1 2 3 0 0 0 1\n2.5 4 5 6 0 0 0.6 0.8\n")
     poses = parallax.Run(str(tmp_path)).poses("vio/pose")
     assert poses.shape == (2, 8) and poses[1, 0] == 2.5 and poses[1, 7] == 0.8
-    with pytest.raises(ValueError):
+    # A name that would leave the folder is read where Parallax wrote it: `..` parts became `_`.
+    with pytest.raises(FileNotFoundError, match="_/_/etc/passwd.tum"):
         parallax.Run(str(tmp_path)).poses("../../etc/passwd")
+    (tmp_path / "_" / "_").mkdir(parents=True)
+    (tmp_path / "_" / "_" / "escaped.tum").write_text("1 0 0 0 0 0 0 1\n")
+    assert parallax.Run(str(tmp_path)).poses("../../escaped").shape == (1, 8)
+    assert parallax.stream_path("a b/../c") == "a_b/_/c"
     with pytest.raises(FileNotFoundError):
         parallax.Run(str(tmp_path)).poses("other/pose")
+
+
+def test_values_of_a_silent_stream_are_empty_arrays_and_of_an_unknown_one_an_error(tmp_path):
+    (tmp_path / "run.json").write_text(json.dumps({"report": {"streams": [{"stream": "x/val"}, {"stream": "cam0"}]}}))
+    (tmp_path / "events.jsonl").write_text('{"stream":"cam0/other","t":1,"producer":"p","payload":"a"}\n')
+    run = parallax.Run(str(tmp_path))
+    t, v = run.values("x/val")
+    assert t.dtype == np.int64 and v.dtype == np.float64 and len(t) == len(v) == 0
+    with pytest.raises(KeyError, match="x/vla"):
+        run.values("x/vla")
+
+
+def test_corrupt_files_are_named(tmp_path):
+    (tmp_path / "run.json").write_text("[1, 2")
+    with pytest.raises(ValueError, match="run.json"):
+        parallax.Run(str(tmp_path)).report
+    (tmp_path / "run.json").write_text("[1, 2]")
+    with pytest.raises(ValueError, match="not an object"):
+        parallax.Run(str(tmp_path)).report
+    (tmp_path / "events.jsonl").write_bytes(b'{"stream":"a","t":1}\n\xff\xfe\n')
+    with pytest.raises(ValueError, match="events.jsonl line 2"):
+        parallax.Run(str(tmp_path)).events
 
 
 def test_a_bad_events_line_names_its_line(tmp_path):

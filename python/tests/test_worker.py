@@ -265,3 +265,38 @@ def test_a_worker_holding_the_gil_ends_when_its_parent_is_killed(tmp_path):
     if alive:
         os.kill(worker, 9)
     assert not alive, "the worker outlived its parent by 5 s"
+
+
+def test_a_file_that_declares_otherwise_at_open_is_refused(tmp_path):
+    # Described with one declaration (its digest), opened after the file changed: refused.
+    proc, sock = start(tmp_path, BRIGHT)
+    fd = sock.fileno()
+    P.read_frame(fd)
+    P.write_frame(fd, P.DESCRIBE, {})
+    kind, d, _ = P.read_frame(fd)
+    assert kind == P.DESCRIPTION and len(d["digest"]) == 64
+    P.write_frame(fd, P.OPEN, {"options": {}, "instance": "mean", "digest": "0" * 64})
+    kind, answer, _ = P.read_frame(fd)
+    assert kind == P.ERROR and answer["kind"] == "no-analyzer" and "declares other ports or options" in answer["message"]
+    sock.close()
+    assert proc.wait(timeout=30) == 0
+
+
+def test_a_huge_message_is_clipped(tmp_path):
+    proc, sock = start(tmp_path, """
+        import parallax
+        class Loud(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.ANY)
+            def process(self, trigger, inputs):
+                raise ValueError("x" * 5000000)
+    """)
+    fd = sock.fileno()
+    P.read_frame(fd)
+    P.write_frame(fd, P.OPEN, {"options": {}, "instance": "loud"})
+    P.read_frame(fd)
+    P.write_frame(fd, P.PROCESS, {"t": 1, "trigger": "frames", "inputs": {"frames": {"t": 1}}})
+    kind, answer, _ = P.read_frame(fd)
+    assert kind == P.ERROR and len(answer["message"]) < 70000 and answer["message"].endswith("more characters)")
+    assert len(answer["traceback"]) < 70000
+    sock.close()
+    assert proc.wait(timeout=30) == 0
