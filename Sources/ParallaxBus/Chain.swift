@@ -148,7 +148,7 @@ public struct Chain: Sendable, Equatable {
                 let key = String(token[..<eq]), value = String(token[token.index(after: eq)...])
                 // The same key twice is a typo or a pasted leftover: neither value may win in silence.
                 guard options[key] == nil, remap[key] == nil else {
-                    throw ChainError.syntax(message: "'\(key)' is given twice to '\(analyzerName)'", location: at)
+                    throw ChainError.syntax(message: "'\(key)' is given twice to '\(head.0)'", location: at)
                 }
                 if value.hasPrefix("@") {
                     guard value.count > 1 else { throw ChainError.syntax(message: "'\(key)=@' names no stream", location: at) }

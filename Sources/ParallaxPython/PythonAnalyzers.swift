@@ -24,9 +24,10 @@ public enum PythonAnalyzers {
     /// the file: missing, not importable, no analyzer.
     static func describe(file: String, interpreter: String) throws(PythonWorkerError) -> PythonAnalyzerDescription {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
             throw .declaration(file: file, message: "no such file")
         }
+        guard !isFolder.boolValue else { throw .declaration(file: file, message: "is a folder: name the Python file in it") }
         let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: PythonAnalyzerDescription.startTimeout)
         defer { session.finish() }
         let frame = try session.ask(.describe, header: "{}", expecting: .description, during: "describe")

@@ -13,6 +13,7 @@ names their offset, shape and dtype. The Swift side (Sources/ParallaxPython/Work
 is the other half; both refuse a version they do not speak.
 """
 import json
+import re
 import os
 import struct
 
@@ -55,7 +56,13 @@ def read_frame(fd):
     return kind, header, body[jlen:]
 
 
-def write_frame(fd, kind, header, blob=b""):
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+
+
+def write_frame(fd, kind, header, blob=b"", integers_checked=False):
+    """Writes one frame. With `integers_checked`, a header holding an integer Parallax cannot keep
+    exactly (beyond ±2^63) is refused with a ValueError naming it (looked for only where the text
+    has a run of 19 digits, so the common case costs one scan)."""
     text = json.dumps(header, sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
     try:
         data = text.encode("utf-8")
@@ -65,6 +72,8 @@ def write_frame(fd, kind, header, blob=b""):
         raise ValueError("a string holds %r, which is not valid Unicode (a lone surrogate, as os.fsdecode makes of undecodable "
                          "bytes in a file name): convert it first, e.g. os.fsencode(s).decode('utf-8', 'backslashreplace')"
                          % text[e.start:e.end]) from None
+    if integers_checked and _LONG_DIGITS.search(text):
+        _refuse_long_integers(header)
     length = 5 + len(data) + len(blob)
     if length > MAX_FRAME:
         raise ProtocolError("frame of %d bytes exceeds the limit of %d" % (length, MAX_FRAME))
@@ -73,3 +82,20 @@ def write_frame(fd, kind, header, blob=b""):
     while view:
         n = os.write(fd, view)
         view = view[n:]
+
+
+def _refuse_long_integers(value, where="the value"):
+    """Raises ValueError at the first int beyond ±2^63 in `value` (dicts, lists, tuples)."""
+    stack = [(value, where)]
+    while stack:
+        v, at = stack.pop()
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int):
+            if not -(1 << 63) <= v < (1 << 63):
+                raise ValueError("%s holds the integer %d, beyond ±2^63: Parallax keeps integers to 64 bits exactly; "
+                                 "send a larger one as a string (or a float, if rounding it is right)" % (at, v))
+        elif isinstance(v, dict):
+            stack.extend((x, "%s[%r]" % (at, k)) for k, x in v.items())
+        elif isinstance(v, (list, tuple)):
+            stack.extend((x, "%s[%d]" % (at, i)) for i, x in enumerate(v))

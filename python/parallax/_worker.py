@@ -104,6 +104,11 @@ def _load(path):
     found = [v for v in vars(module).values()
              if isinstance(v, type) and issubclass(v, Analyzer) and v is not Analyzer and v.__module__ == modname]
     if not found:
+        imported = sorted("%s (from %s)" % (v.__name__, v.__module__) for v in vars(module).values()
+                          if isinstance(v, type) and issubclass(v, Analyzer) and v is not Analyzer)
+        if imported:
+            raise _Failure("no-analyzer", "declares no subclass of parallax.Analyzer of its own (it imports %s): declare the "
+                           "analyzer in this file, e.g. `class Mine(%s): pass`" % (", ".join(imported), imported[0].split(" ")[0]))
         raise _Failure("no-analyzer", "declares no subclass of parallax.Analyzer")
     if len(found) > 1:
         raise _Failure("no-analyzer", "declares %d subclasses of parallax.Analyzer (%s); declare one per file"
@@ -201,7 +206,7 @@ class Worker:
             emits = [self.encode(port, t, value, blobs) for port, t, value in a._emitted]
             header = {"emits": emits, "warnings": [_text(w) for w in a._warnings], "notes": [_text(n) for n in a._notes]}
             blob = b"".join(blobs)
-            self.send(P.RESULT, header, blob)
+            P.write_frame(self.fd, P.RESULT, header, blob, integers_checked=True)
         except _Failure:
             raise
         except BaseException as e:

@@ -264,21 +264,47 @@ class Analyzer:
         self._notes.append(str(message))
 
 
-def tracks(camera, width, height, ids, pixels, ages=None):
-    """A TRACKS payload: feature `ids` (N ints), `pixels` (N×2, px) and `ages` (frames)."""
-    pixels = np.asarray(pixels, dtype=np.float64).reshape(-1, 2)
+def _image_size(width, height, what):
+    w, h = int(width), int(height)
+    if w < 1 or h < 1:
+        raise ValueError("%s: the image is %d×%d px; width and height are at least 1" % (what, w, h))
+    return w, h
+
+
+def _unique_ids(ids, what):
     ids = [int(i) for i in ids]
+    if len(set(ids)) != len(ids):
+        raise ValueError("%s: ids repeat (%s): each is one feature or object" % (what, sorted({i for i in ids if ids.count(i) > 1})[:5]))
+    return ids
+
+
+def tracks(camera, width, height, ids, pixels, ages=None):
+    """A TRACKS payload: feature `ids` (N distinct ints), `pixels` (N×2, px, finite) and `ages`
+    (N frames). Lengths that differ are an error, never cut to the shortest."""
+    w, h = _image_size(width, height, "tracks")
+    pixels = np.asarray(pixels, dtype=np.float64).reshape(-1, 2)
+    ids = _unique_ids(ids, "tracks")
     ages = [0] * len(ids) if ages is None else [int(a) for a in ages]
-    return {"camera": camera, "imageWidth": int(width), "imageHeight": int(height), "ended": [],
+    if not len(ids) == len(pixels) == len(ages):
+        raise ValueError("tracks: %d ids, %d pixels and %d ages: give one of each per feature" % (len(ids), len(pixels), len(ages)))
+    if not np.all(np.isfinite(pixels)):
+        raise ValueError("tracks: a pixel is not finite")
+    return {"camera": camera, "imageWidth": w, "imageHeight": h, "ended": [],
             "features": [{"id": i, "pixel": [float(p[0]), float(p[1])], "age": a} for i, p, a in zip(ids, pixels, ages)]}
 
 
 def boxes(width, height, boxes, ids=None, confidences=None):
-    """A BOXES payload: `boxes` N×4 (x, y, width, height in px)."""
+    """A BOXES payload: `boxes` N×4 (x, y, width, height in px; finite, sizes ≥ 0), `ids` (N
+    distinct ints), `confidences` (N). Lengths that differ are an error."""
+    w, h = _image_size(width, height, "boxes")
     b = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
-    ids = list(range(len(b))) if ids is None else [int(i) for i in ids]
+    ids = list(range(len(b))) if ids is None else _unique_ids(ids, "boxes")
     conf = [1.0] * len(b) if confidences is None else [float(c) for c in confidences]
-    return {"imageWidth": int(width), "imageHeight": int(height),
+    if not len(ids) == len(b) == len(conf):
+        raise ValueError("boxes: %d boxes, %d ids and %d confidences: give one of each per object" % (len(b), len(ids), len(conf)))
+    if not np.all(np.isfinite(b)) or np.any(b[:, 2:] < 0):
+        raise ValueError("boxes: a box is not finite or has a negative width or height")
+    return {"imageWidth": w, "imageHeight": h,
             "objects": [{"id": i, "box": {"x": float(r[0]), "y": float(r[1]), "width": float(r[2]), "height": float(r[3])},
                          "confidence": c, "state": "normal"} for i, r, c in zip(ids, b, conf)]}
 

@@ -300,3 +300,43 @@ def test_a_huge_message_is_clipped(tmp_path):
     assert len(answer["traceback"]) < 70000
     sock.close()
     assert proc.wait(timeout=30) == 0
+
+
+@pytest.mark.parametrize("value, refused", [(2 ** 63 - 1, False), (-(2 ** 63), False), (2 ** 63, True), (-(2 ** 63) - 1, True),
+                                            (10 ** 30, True), ("1" * 40, False)])
+def test_integers_parallax_cannot_keep_exactly_are_refused(tmp_path, value, refused):
+    proc, sock = start(tmp_path, """
+        import parallax
+        class Big(parallax.Analyzer):
+            frames = parallax.Input("cam0", parallax.ANY)
+            out = parallax.Output("big", parallax.JSON)
+            def process(self, trigger, inputs):
+                self.emit(self.out, {"n": [%r]})
+    """ % (value,))
+    fd = sock.fileno()
+    P.read_frame(fd)
+    P.write_frame(fd, P.OPEN, {"options": {}, "instance": "big"})
+    P.read_frame(fd)
+    P.write_frame(fd, P.PROCESS, {"t": 1, "trigger": "frames", "inputs": {"frames": {"t": 1}}})
+    kind, answer, _ = P.read_frame(fd)
+    if refused:
+        assert kind == P.ERROR and "beyond ±2^63" in answer["message"] and "['n'][0]" in answer["message"]
+    else:
+        assert kind == P.RESULT and answer["emits"][0]["value"] == {"n": [value]}
+    sock.close()
+    assert proc.wait(timeout=30) == 0
+
+
+def test_payload_helpers_refuse_what_does_not_add_up():
+    with pytest.raises(ValueError, match="3 ids, 1 pixels"):
+        parallax.tracks("cam0", 640, 480, [1, 2, 3], [[1.0, 2.0]])
+    with pytest.raises(ValueError, match="ids repeat"):
+        parallax.tracks("cam0", 640, 480, [1, 1], [[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(ValueError, match="at least 1"):
+        parallax.boxes(-5, 480, [[0, 0, 1, 1]])
+    with pytest.raises(ValueError, match="negative width"):
+        parallax.boxes(640, 480, [[0, 0, -1, 1]])
+    with pytest.raises(ValueError, match="not finite"):
+        parallax.tracks("cam0", 640, 480, [1], [[1e400, 2.0]])
+    t = parallax.tracks("cam0", 640, 480, [4, 5], [[1.0, 2.0], [3.0, 4.0]], ages=[1, 2])
+    assert [f["id"] for f in t["features"]] == [4, 5] and t["features"][1]["age"] == 2
