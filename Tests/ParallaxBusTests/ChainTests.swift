@@ -117,7 +117,7 @@ import ParallaxPayloads
 
     @Test func registryListsOptionsWithDefaultsAndDocs() throws {
         let entry = try #require(registry.entry("doubler"))
-        #expect(entry.options.map(\.name) == ["fail_at", "input", "output", "sleep_ms"])
+        #expect(entry.options.map(\.name) == ["fail_at", "input", "open_sleep_ms", "output", "sleep_ms"])
         #expect(entry.options.first { $0.name == "input" }?.defaultValue == "\"cam0\"")
         #expect(entry.options.first { $0.name == "fail_at" }?.documentation.contains("ns") == true)
         #expect(entry.defaultInputs.first?.stream == "cam0")

@@ -42,7 +42,7 @@ import ParallaxPayloads
         #expect(instances[1].outputs.first?.stream == "x8")
         #expect(instances[0].optionSummary == ["output": "x2", "sleep_ms": "1.5"])
         // What each analyzer was made with, defaults included.
-        #expect(instances[0].effectiveOptions == ["input": "cam0", "output": "x2", "fail_at": "-1", "sleep_ms": "1.5"])
+        #expect(instances[0].effectiveOptions == ["input": "cam0", "output": "x2", "fail_at": "-1", "sleep_ms": "1.5", "open_sleep_ms": "0"])
         #expect(instances[1].effectiveOptions["fail_at"] == "7")
         // No override: the chain as it was.
         #expect(try chain.applying([], registry: registry) == chain)
