@@ -39,7 +39,7 @@ import VisionTestSupport
         }
     }
 
-    @Test(arguments: [5, 9, 15, 21, 31])
+    @Test(arguments: [5, 9, 15, 21, 31, 63, 65])
     func templateAndMismatchEqualTheSwiftLoops(window: Int) {
         var lk = PyramidalLucasKanade()
         lk.window = window
