@@ -89,7 +89,8 @@ public struct PyramidalLucasKanade: Sendable {
 
         init(window: Int) {
             let (count, overflow) = window.multipliedReportingOverflow(by: PyramidalLucasKanade.padded(window))
-            precondition(window > 0 && !overflow, "PyramidalLucasKanade: window \(window) px out of range")
+            // A window of 0 px keeps its old meaning: no texture anywhere (every point lowTexture).
+            precondition(window >= 0 && !overflow, "PyramidalLucasKanade: window \(window) px out of range")
             template = [Float](repeating: 0, count: count)
             gx = template
             gy = template

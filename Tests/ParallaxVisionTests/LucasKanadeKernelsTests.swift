@@ -90,14 +90,17 @@ import VisionTestSupport
         // Corners, plus points at and past the edges (the margin, lost points) and on a blank patch.
         let points = detector.detect(a).map(\.position) + [Vector2(0, 0), Vector2(639, 479), Vector2(-1, 5), Vector2(2.5, 470.25), Vector2(320.5, 640)]
         let guesses = points.map { Vector2($0.x + 3.7, $0.y - 2.2) }
-        for (window, maxLevel) in [(21, 3), (15, 2), (9, 4), (31, 3)] {
+        // Windows of 0 and 1 px too: no texture (0) and single-pixel windows (1), as before.
+        for (window, maxLevel) in [(21, 3), (15, 2), (9, 4), (31, 3), (1, 2), (0, 1)] {
             var lk = PyramidalLucasKanade()
             lk.window = window
             lk.maxLevel = maxLevel
             let from = lk.prepare(a), to = lk.prepare(b, gradients: false)
             let want = Self.bits(lk.referenceTrack(points, from: from, to: to))
             let wantGuessed = Self.bits(lk.referenceTrack(points, from: from, to: to, guesses: guesses, coarsestLevel: 1))
-            #expect(want.filter { !$0.hasPrefix("out") && !$0.hasPrefix("low") }.count > 200, "window \(window): most points tracked")
+            let trackedCount = want.filter { !$0.hasPrefix("out") && !$0.hasPrefix("low") }.count
+            #expect(window < 9 || trackedCount > 200, "window \(window): most points tracked")
+            #expect(window != 0 || trackedCount == 0, "window 0: nothing tracked")
             Self.onEveryPath { path in
                 #expect(Self.bits(lk.track(points, from: from, to: to)) == want, "window \(window), \(path)")
                 #expect(Self.bits(lk.track(points, from: from, to: to, guesses: guesses, coarsestLevel: 1)) == wantGuessed, "window \(window), \(path)")
