@@ -19,9 +19,9 @@
 extern "C" {
 #endif
 
-/// The template of one window: bilinear samples (shared fractions `fx`, `fy` ∈ [0, 1)) of `image`,
-/// `dx`, `dy` (three images with the same row stride `stride`, each pointer at the window's integer
-/// origin) over `window` rows of `padded` = ⌈window / 8⌉·8 columns, into `templ`, `gx`, `gy`
+/// The template of one window: bilinear samples (shared fractions `fx`, `fy` ∈ [0, 1) px) of `image`,
+/// `dx`, `dy` (three images with the same row stride `stride`, in floats, each pointer at the
+/// window's integer origin) over `window` rows (px) of `padded` = ⌈window / 8⌉·8 columns, into `templ`, `gx`, `gy`
 /// (`window`·`padded` floats each). Per sample, h(r) = r[0] + (r[1] − r[0])·fx on the image row
 /// above and below, v = h_above + (h_below − h_above)·fy; `templ` = v; for the gradients
 /// g = v·(1/255), zeroed (·0) in the columns past `window`, summed into the structure tensor
@@ -31,8 +31,8 @@ void pxl_lk_template(const float *image, const float *dx, const float *dy, ptrdi
                      ptrdiff_t window, float *templ, float *gx, float *gy, float sums[3]);
 
 /// The mismatch of one iteration: Σ (v − templ)·gx and Σ (v − templ)·gy over the window, where v is
-/// the bilinear sample of `image` (pointer at the window's integer origin, row stride `stride`,
-/// fractions `fx`, `fy`) formed as in `pxl_lk_template`; eight lane sums, column blocks outer and
+/// the bilinear sample of `image` (pointer at the window's integer origin, row stride `stride` in
+/// floats, fractions `fx`, `fy` in px) formed as in `pxl_lk_template`; eight lane sums, column blocks outer and
 /// rows inner, then the lanes added in order from −0, into `out` (x, y).
 void pxl_lk_mismatch(const float *image, ptrdiff_t stride, float fx, float fy, ptrdiff_t window,
                      const float *templ, const float *gx, const float *gy, float out[2]);
