@@ -1,3 +1,5 @@
+import CFeatureKernels
+
 /// Image derivatives with 3×3 kernels, borders reflected (reflect-101).
 public enum Gradients {
     /// Scharr derivatives (x, y), scaled by 1/32 so a unit ramp gives 1 (the LK template
@@ -28,37 +30,27 @@ public enum Gradients {
     /// Central difference across, smoothing `k` along, as two separable passes per row: the
     /// column-smoothed row `V` and the column difference `D` (over columns −1 … w, which the
     /// source's reflected margin supplies), then `dx = V[x+1] − V[x−1]` and
-    /// `dy = k·(D[x−1], D[x], D[x+1])`. Every loop is straight and vectorizes.
+    /// `dy = k·(D[x−1], D[x], D[x+1])`. In C (`pxl_derivative3`: AVX2 or portable, the same bits
+    /// as the Swift loops it replaced).
     static func derivative(_ image: BorderedImage, smooth k: (Float, Float, Float), scale: Float,
                            margin: Int) -> (dx: BorderedImage, dy: BorderedImage) {
         precondition(image.margin >= 1, "Gradients: the source needs a margin of at least 1 px")
         let w = image.width, h = image.height
         var smoothed = [Float](repeating: 0, count: w + 2), difference = [Float](repeating: 0, count: w + 2)
-        var dy: BorderedImage?
+        var outY: BorderedImage?
         let dx = BorderedImage(width: w, height: h, margin: margin, border: .zero) { outX, outStride in
-            dy = BorderedImage(width: w, height: h, margin: margin, border: .zero) { outY, _ in
+            outY = BorderedImage(width: w, height: h, margin: margin, border: .zero) { outY, _ in
                 image.storage.withUnsafeBufferPointer { p in
                     smoothed.withUnsafeMutableBufferPointer { vb in
                         difference.withUnsafeMutableBufferPointer { db in
                             guard let base = p.baseAddress, let v = vb.baseAddress, let d = db.baseAddress else { return }
-                            for y in 0..<h {
-                                // Column −1 at index 0.
-                                let mid = base + image.index(-1, y), up = mid - image.stride, down = mid + image.stride
-                                for x in 0..<(w &+ 2) {
-                                    v[x] = k.0 * up[x] + k.1 * mid[x] + k.2 * down[x]
-                                    d[x] = down[x] - up[x]
-                                }
-                                let rowX = outX + y &* outStride, rowY = outY + y &* outStride
-                                for x in 0..<w {
-                                    rowX[x] = (v[x &+ 2] - v[x]) * scale
-                                    rowY[x] = (k.0 * d[x] + k.1 * d[x &+ 1] + k.2 * d[x &+ 2]) * scale
-                                }
-                            }
+                            pxl_derivative3(base + image.index(0, 0), image.stride, w, h, k.0, k.1, k.2, scale, outX, outY, outStride, v, d)
                         }
                     }
                 }
             }
         }
-        return (dx, dy!)
+        guard let dy = outY else { preconditionFailure("Gradients: the dy image was not written") }
+        return (dx, dy)
     }
 }

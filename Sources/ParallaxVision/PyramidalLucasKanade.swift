@@ -1,3 +1,4 @@
+import CFeatureKernels
 import ParallaxImage
 import ParallaxMath
 
@@ -45,7 +46,7 @@ public struct PyramidalLucasKanade: Sendable {
 
     /// Margin around every level. A window whose centre is inside the image starts at most
     /// `half + 1` px before the edge (floor of a negative position) and its rows, read as whole
-    /// `SIMD8` vectors plus one column for bilinear interpolation, end at most
+    /// 8-float vectors plus one column for bilinear interpolation, end at most
     /// `padded − half` px past the other edge; one more for safety.
     var margin: Int {
         let half = window / 2, padded = (window + 7) / 8 * 8
@@ -73,20 +74,31 @@ public struct PyramidalLucasKanade: Sendable {
         precondition(previous.hasGradients, "PyramidalLucasKanade.track: prepare the previous image with gradients")
         precondition(previous.levels[0].image.margin >= margin && next.levels[0].image.margin >= margin,
                      "PyramidalLucasKanade.track: images prepared with a smaller window")
-        // Window buffers shared by all points (rows padded to whole SIMD8 vectors).
-        let padded = (window + 7) / 8 * 8
-        var buffers = WindowBuffers(template: [Float](repeating: 0, count: window * padded),
-                                    gx: [Float](repeating: 0, count: window * padded), gy: [Float](repeating: 0, count: window * padded))
+        // Window buffers shared by all points (rows padded to whole 8-float vectors).
+        var buffers = WindowBuffers(window: window)
         let levels = min(previous.levels.count, next.levels.count, max(0, coarsestLevel ?? maxLevel) + 1)
         return points.indices.map { i in trackOne(points[i], guess: guesses?[i] ?? points[i], levels: levels, previous, next, &buffers) }
     }
 
-    /// The template window and its gradients, reused from point to point.
+    /// The template window and its gradients, reused from point to point: `window` rows of
+    /// `padded` floats each (``padded``), the gradients scaled as ``template(_:origin:window:image:dx:dy:)`` leaves them.
     struct WindowBuffers {
         var template: [Float]
         var gx: [Float]
         var gy: [Float]
+
+        init(window: Int) {
+            let (count, overflow) = window.multipliedReportingOverflow(by: PyramidalLucasKanade.padded(window))
+            // A window of 0 px keeps its old meaning: no texture anywhere (every point lowTexture).
+            precondition(window >= 0 && !overflow, "PyramidalLucasKanade: window \(window) px out of range")
+            template = [Float](repeating: 0, count: count)
+            gx = template
+            gy = template
+        }
     }
+
+    /// Columns per buffered window row: `window` rounded up to whole 8-float vectors.
+    static func padded(_ window: Int) -> Int { (window + 7) / 8 * 8 }
 
     private func trackOne(_ point: Vector2, guess: Vector2, levels: Int, _ prev: Prepared, _ next: Prepared,
                           _ buffers: inout WindowBuffers) -> Result<Vector2, Failure> {
@@ -107,8 +119,7 @@ public struct PyramidalLucasKanade: Sendable {
                 continue
             }
             // Every window sample shares one sub-pixel fraction: four weights for the whole window.
-            let (a, b, c) = Self.sampleWindow(origin: (p.x - Float(half), p.y - Float(half)), window: window, image: I, dx: Ix, dy: Iy,
-                                              template: &buffers.template, gx: &buffers.gx, gy: &buffers.gy)
+            let (a, b, c) = Self.template(&buffers, origin: (p.x - Float(half), p.y - Float(half)), window: window, image: I, dx: Ix, dy: Iy)
             let det = a * c - b * b
             let minEig = ((a + c) - ((a - c) * (a - c) + 4 * b * b).squareRoot()) / (2 * Float(n))
             guard minEig >= minEigenvalue, det > 1e-12 else {
@@ -116,27 +127,9 @@ public struct PyramidalLucasKanade: Sendable {
                 d *= 2
                 continue
             }
-            var previousStep = SIMD2<Float>(0, 0)
-            for iteration in 0..<maxIterations {
-                let q = p + d
-                guard q.x >= 0, q.y >= 0, q.x <= Float(J.width - 1), q.y <= Float(J.height - 1) else {
-                    // On a coarse level the estimate may wander off the small image: keep it and
-                    // refine on the finer levels. On level 0 the point is lost.
-                    if level == 0 { return .failure(.outOfImage) }
-                    break
-                }
-                let (bx, by) = Self.mismatch(origin: (q.x - Float(half), q.y - Float(half)), window: window, image: J,
-                                             template: buffers.template, gx: buffers.gx, gy: buffers.gy)
-                let step = SIMD2<Float>((c * bx - b * by) / det, (a * by - b * bx) / det)
-                d -= step
-                if (step * step).sum() < epsilon * epsilon { break }
-                // Oscillating: this step undoes the previous one (within 0.01 px); settle half way.
-                if iteration > 0, abs(step.x + previousStep.x) < 0.01, abs(step.y + previousStep.y) < 0.01 {
-                    d += step * 0.5
-                    break
-                }
-                previousStep = step
-            }
+            // On a coarse level the estimate may wander off the small image: keep it and refine on
+            // the finer levels. On level 0 the point is lost.
+            if !iterate(&d, from: p, in: J, buffers, hessian: (a, b, c, det)), level == 0 { return .failure(.outOfImage) }
             if level > 0 { d *= 2 }
         }
         let result = Vector2(point.x + Double(d.x), point.y + Double(d.y))
@@ -146,130 +139,102 @@ public struct PyramidalLucasKanade: Sendable {
         return .success(result)
     }
 
-    /// Integer corner and the four bilinear weights of a sub-pixel position (shared by every
-    /// sample of a window on the same grid).
+    /// The Gauss–Newton iterations of one level: the displacement `d` (px of this level) from
+    /// `p` moves until the step is below `epsilon`, the steps oscillate or `maxIterations` ran;
+    /// false when `p + d` left `J` (then `d` is where it was when it left).
     @inline(__always)
-    static func bilinearWeights(_ origin: (Float, Float)) -> (Int, Int, Float, Float, Float, Float) {
-        let x0 = Int(origin.0.rounded(.down)), y0 = Int(origin.1.rounded(.down))
-        let fx = origin.0 - Float(x0), fy = origin.1 - Float(y0)
-        return (x0, y0, (1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy)
-    }
-
-    /// `laneMasks[n]`: 1 in the first `n` lanes, 0 in the others (n = 0…8).
-    static let laneMasks: [SIMD8<Float>] = (0...8).map { n in SIMD8<Float>((0..<8).map { $0 < n ? 1 : 0 }) }
-
-    /// Samples the template and its gradients (scaled to 0…1 intensities) over the window at a
-    /// sub-pixel origin into rows of `padded` values (a multiple of 8); returns the structure
-    /// tensor entries (Σ gx², Σ gx·gy, Σ gy²). The gradients are stored divided by 255 once
-    /// more, for ``mismatch``; lanes past the window get zero gradients. One image at a time,
-    /// interpolated as ``mismatch`` interpolates (``interpolateWindow(_:origin:window:into:scale:)``).
-    @inline(__always)
-    static func sampleWindow(origin: (Float, Float), window: Int, image: BorderedImage, dx: BorderedImage, dy: BorderedImage,
-                             template: inout [Float], gx: inout [Float], gy: inout [Float]) -> (Float, Float, Float) {
-        let padded = (window + 7) / 8 * 8
-        let inv255 = SIMD8<Float>(repeating: 1 / 255)
-        interpolateWindow(image, origin: origin, window: window, into: &template, scale: SIMD8<Float>(repeating: 1))
-        interpolateWindow(dx, origin: origin, window: window, into: &gx, scale: inv255)
-        interpolateWindow(dy, origin: origin, window: window, into: &gy, scale: inv255)
-        // 1 for the lanes of a row's last vector that lie inside the window, 0 past it.
-        let lastMask = laneMasks[window - (padded - 8)]
-        var va = SIMD8<Float>(repeating: 0), vb = va, vc = va
-        gx.withUnsafeMutableBufferPointer { gxb in
-            gy.withUnsafeMutableBufferPointer { gyb in
-                guard let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
-                for wy in 0..<window {
-                    var k = wy &* padded
-                    while k < (wy &+ 1) &* padded {
-                        var ix = UnsafeRawPointer(gxp + k).loadUnaligned(as: SIMD8<Float>.self)
-                        var iy = UnsafeRawPointer(gyp + k).loadUnaligned(as: SIMD8<Float>.self)
-                        if k &+ 8 == (wy &+ 1) &* padded { ix *= lastMask; iy *= lastMask }
-                        va += ix * ix; vb += ix * iy; vc += iy * iy
-                        // Stored with the mismatch's 1/255 folded in.
-                        UnsafeMutableRawPointer(gxp + k).storeBytes(of: ix * inv255, as: SIMD8<Float>.self)
-                        UnsafeMutableRawPointer(gyp + k).storeBytes(of: iy * inv255, as: SIMD8<Float>.self)
-                        k &+= 8
-                    }
-                }
-            }
-        }
-        return (va.sum(), vb.sum(), vc.sum())
-    }
-
-    /// Eight floats from `p` interpolated toward their right neighbours by `fx` (the horizontal
-    /// half of a bilinear sample; ``interpolateWindow`` and ``mismatch`` share it, so the template
-    /// and the next image are sampled by the same formula).
-    @inline(__always)
-    static func horizontal(_ p: UnsafePointer<Float>, _ fx: SIMD8<Float>) -> SIMD8<Float> {
-        let a = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
-        let b = UnsafeRawPointer(p + 1).loadUnaligned(as: SIMD8<Float>.self)
-        return a + (b - a) * fx
-    }
-
-    /// Bilinear samples of `image` over the window at a sub-pixel origin, times `scale`, into
-    /// rows of `padded` values: down each 8-column block, every image row interpolated
-    /// horizontally once and shared by the two window rows it borders.
-    @inline(__always)
-    static func interpolateWindow(_ image: BorderedImage, origin: (Float, Float), window: Int, into out: inout [Float], scale: SIMD8<Float>) {
-        let x0 = Int(origin.0.rounded(.down)), y0 = Int(origin.1.rounded(.down))
-        let fx = SIMD8<Float>(repeating: origin.0 - Float(x0)), fy = SIMD8<Float>(repeating: origin.1 - Float(y0))
-        let stride = image.stride, padded = (window + 7) / 8 * 8
-        image.storage.withUnsafeBufferPointer { ib in
-            out.withUnsafeMutableBufferPointer { ob in
-                guard let ip = ib.baseAddress, let op = ob.baseAddress else { return }
-                var wx = 0
-                while wx < padded {
-                    var row = ip + image.index(x0 &+ wx, y0)
-                    var above = Self.horizontal(row, fx)
-                    for wy in 0..<window {
-                        row += stride
-                        let below = Self.horizontal(row, fx)
-                        let value: SIMD8<Float> = (above + (below - above) * fy) * scale
-                        let k = wy &* padded &+ wx
-                        UnsafeMutableRawPointer(op + k).storeBytes(of: value, as: SIMD8<Float>.self)
-                        above = below
-                    }
-                    wx &+= 8
-                }
-            }
-        }
-    }
-
-    /// Σ (J(x + d) − T(x)) · ∇T over the window (intensities scaled to 0…1). Runs down each
-    /// 8-column block of the padded rows (the padding has zero gradient): every image row is
-    /// interpolated horizontally once and shared by the two window rows it borders, then
-    /// blended vertically. Independent accumulators per lane.
-    @inline(__always)
-    static func mismatch(origin: (Float, Float), window: Int, image: BorderedImage, template: [Float], gx: [Float], gy: [Float]) -> (Float, Float) {
-        let x0 = Int(origin.0.rounded(.down)), y0 = Int(origin.1.rounded(.down))
-        let fx = SIMD8<Float>(repeating: origin.0 - Float(x0)), fy = SIMD8<Float>(repeating: origin.1 - Float(y0))
-        let stride = image.stride
-        let padded = (window + 7) / 8 * 8
-        var accX = SIMD8<Float>(repeating: 0), accY = SIMD8<Float>(repeating: 0)
-        image.storage.withUnsafeBufferPointer { jb in
-            template.withUnsafeBufferPointer { tb in
-                gx.withUnsafeBufferPointer { gxb in
-                    gy.withUnsafeBufferPointer { gyb in
+    private func iterate(_ d: inout SIMD2<Float>, from p: SIMD2<Float>, in J: BorderedImage, _ buffers: WindowBuffers,
+                         hessian: (a: Float, b: Float, c: Float, det: Float)) -> Bool {
+        let half = window / 2, window = window
+        let (a, b, c, det) = hessian
+        var inside = true
+        J.storage.withUnsafeBufferPointer { jb in
+            buffers.template.withUnsafeBufferPointer { tb in
+                buffers.gx.withUnsafeBufferPointer { gxb in
+                    buffers.gy.withUnsafeBufferPointer { gyb in
                         guard let jp = jb.baseAddress, let tp = tb.baseAddress, let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
-                        var wx = 0
-                        while wx < padded {
-                            var row = jp + image.index(x0 &+ wx, y0)
-                            var above = Self.horizontal(row, fx)
-                            for wy in 0..<window {
-                                row += stride
-                                let below = Self.horizontal(row, fx)
-                                let k = wy &* padded &+ wx
-                                let t = UnsafeRawPointer(tp + k).loadUnaligned(as: SIMD8<Float>.self)
-                                let r = above + (below - above) * fy - t  // gx, gy carry the 1/255
-                                accX += r * UnsafeRawPointer(gxp + k).loadUnaligned(as: SIMD8<Float>.self)
-                                accY += r * UnsafeRawPointer(gyp + k).loadUnaligned(as: SIMD8<Float>.self)
-                                above = below
+                        var previousStep = SIMD2<Float>(0, 0)
+                        var mismatch = (Float(0), Float(0))
+                        for iteration in 0..<maxIterations {
+                            let q = p + d
+                            guard q.x >= 0, q.y >= 0, q.x <= Float(J.width - 1), q.y <= Float(J.height - 1) else {
+                                inside = false
+                                break
                             }
-                            wx &+= 8
+                            let (x0, y0, fx, fy) = Self.windowOrigin((q.x - Float(half), q.y - Float(half)))
+                            Self.checkWindow(x0, y0, window: window, in: J)
+                            withUnsafeMutableBytes(of: &mismatch) { m in
+                                pxl_lk_mismatch(jp + J.index(x0, y0), J.stride, fx, fy, window, tp, gxp, gyp,
+                                                m.baseAddress?.assumingMemoryBound(to: Float.self))
+                            }
+                            let (bx, by) = mismatch
+                            let step = SIMD2<Float>((c * bx - b * by) / det, (a * by - b * bx) / det)
+                            d -= step
+                            if (step * step).sum() < epsilon * epsilon { break }
+                            // Oscillating: this step undoes the previous one (within 0.01 px); settle half way.
+                            if iteration > 0, abs(step.x + previousStep.x) < 0.01, abs(step.y + previousStep.y) < 0.01 {
+                                d += step * 0.5
+                                break
+                            }
+                            previousStep = step
                         }
                     }
                 }
             }
         }
-        return (accX.sum(), accY.sum())
+        return inside
+    }
+
+    /// Integer corner and sub-pixel fractions (x, y) of a window origin (px): every sample of the
+    /// window shares the fractions, so four bilinear weights serve the whole window.
+    @inline(__always)
+    static func windowOrigin(_ origin: (Float, Float)) -> (x0: Int, y0: Int, fx: Float, fy: Float) {
+        let x0 = Int(origin.0.rounded(.down)), y0 = Int(origin.1.rounded(.down))
+        return (x0, y0, origin.0 - Float(x0), origin.1 - Float(y0))
+    }
+
+    /// The C kernels read rows `y0 … y0 + window` and columns `x0 … x0 + padded` unchecked: they
+    /// must lie inside `image` and its margin.
+    @inline(__always)
+    static func checkWindow(_ x0: Int, _ y0: Int, window: Int, in image: BorderedImage) {
+        let m = image.margin
+        precondition(x0 >= -m && y0 >= -m && x0 + padded(window) < image.width + m && y0 + window < image.height + m,
+                     "PyramidalLucasKanade: window at (\(x0), \(y0)) reads past the margin of \(m) px")
+    }
+
+    /// Samples the template and its gradients (scaled to 0…1 intensities) over the window at a
+    /// sub-pixel origin (px) into `buffers` and returns the structure tensor entries
+    /// (Σ gx², Σ gx·gy, Σ gy², on gradients of 0…1 intensities). The gradients are stored divided
+    /// by 255 once more, for the mismatch; columns past the window get zero gradients. In C
+    /// (`pxl_lk_template`: AVX2 or portable, the same bits as the Swift loops it replaced).
+    static func template(_ buffers: inout WindowBuffers, origin: (Float, Float), window: Int, image: BorderedImage,
+                         dx: BorderedImage, dy: BorderedImage) -> (Float, Float, Float) {
+        precondition(dx.stride == image.stride && dy.stride == image.stride && dx.margin == image.margin && dy.margin == image.margin
+                     && dx.storage.count == image.storage.count && dy.storage.count == image.storage.count,
+                     "PyramidalLucasKanade: gradients stored unlike their image")
+        precondition(buffers.template.count >= window * padded(window), "PyramidalLucasKanade: window buffers too small")
+        let (x0, y0, fx, fy) = windowOrigin(origin)
+        checkWindow(x0, y0, window: window, in: image)
+        let start = image.index(x0, y0)
+        var sums = (Float(0), Float(0), Float(0))
+        image.storage.withUnsafeBufferPointer { ib in
+            dx.storage.withUnsafeBufferPointer { xb in
+                dy.storage.withUnsafeBufferPointer { yb in
+                    buffers.template.withUnsafeMutableBufferPointer { tb in
+                        buffers.gx.withUnsafeMutableBufferPointer { gxb in
+                            buffers.gy.withUnsafeMutableBufferPointer { gyb in
+                                guard let ip = ib.baseAddress, let xp = xb.baseAddress, let yp = yb.baseAddress,
+                                      let tp = tb.baseAddress, let gxp = gxb.baseAddress, let gyp = gyb.baseAddress else { return }
+                                withUnsafeMutableBytes(of: &sums) { s in
+                                    pxl_lk_template(ip + start, xp + start, yp + start, image.stride, fx, fy, window, tp, gxp, gyp,
+                                                    s.baseAddress?.assumingMemoryBound(to: Float.self))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return sums
     }
 }

@@ -2,6 +2,7 @@
 //
 //   klt-benchmark accuracy FRAME0 FRAME1 FLO CORNERS.txt [EPS ITER]  # EPE of tracked corners vs .flo
 //   klt-benchmark speed FRAME0 FRAME1 [REPEATS]               # ms per detection / tracking (one thread)
+//   klt-benchmark track FRAME0 FRAME1 CORNERS.txt [REPEATS]   # ms per tracking of given corners (pyramids included)
 //   klt-benchmark homography IMAGE1 IMAGEK H_1_K [FEATURES] [REPEATS]  # ORB matches vs a true homography
 //   klt-benchmark triangulate [POINTS]                        # two-view triangulation throughput
 //
@@ -14,6 +15,14 @@ func load(_ path: String) throws -> GrayImage { GrayImage(try ImageDecoder.decod
 
 /// As the analyzers see a frame: color converted by `GrayImage` (BT.601 in floating point).
 func loadAsFrame(_ path: String) throws -> GrayImage { GrayImage(try ImageDecoder.decode8Bit(path: path)) }
+
+/// Corners, one `x y` pair (px) a line.
+func readCorners(_ path: String) throws -> [Vector2] {
+    try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line -> Vector2? in
+        let f = line.split(separator: " ").compactMap { Double($0) }
+        return f.count == 2 ? Vector2(f[0], f[1]) : nil
+    }
+}
 
 func milliseconds(_ body: () -> Void) -> Double {
     let start = ContinuousClock.now
@@ -32,10 +41,7 @@ switch mode {
 case "accuracy":
     let i0 = try load(args[1]), i1 = try load(args[2])
     let flow = try DenseFiles.readFlo(path: args[3])
-    let corners = try String(contentsOfFile: args[4], encoding: .utf8).split(separator: "\n").compactMap { line -> Vector2? in
-        let f = line.split(separator: " ").compactMap { Double($0) }
-        return f.count == 2 ? Vector2(f[0], f[1]) : nil
-    }
+    let corners = try readCorners(args[4])
     // Optional stopping criteria (default OpenCV's 0.01 px / 30 iterations, as the script uses).
     var lk = lk
     if args.count > 6, let epsilon = Float(args[5]), let iterations = Int(args[6]) { lk.epsilon = epsilon; lk.maxIterations = iterations }
@@ -71,6 +77,30 @@ case "speed":
     let prepareTo = (0..<repeats).map { _ in milliseconds { _ = lk.prepare(i1, gradients: false) } }.sorted()
     let lkOnly = (0..<repeats).map { _ in milliseconds { _ = lk.track(points, from: p0, to: p1) } }.sorted()
     print("{\"prepareFromMinMs\": \(prepareFrom[0]), \"prepareToMinMs\": \(prepareTo[0]), \"lkMinMs\": \(lkOnly[0]), \"corners\": \(corners.count), \"tracked\": \(tracked), \"detectMs\": \(detect[detect.count / 2]), \"trackMs\": \(track[track.count / 2]), \"detectMinMs\": \(detect[0]), \"trackMinMs\": \(track[0])}")
+case "track":
+    // The kernels_vs_opencv.py row: the caller's corners (OpenCV's), both pyramids and the
+    // template gradients built per call, as cv2.calcOpticalFlowPyrLK given two images.
+    let i0 = try load(args[1]), i1 = try load(args[2])
+    let points = try readCorners(args[3])
+    let repeats = args.count > 4 ? max(1, Int(args[4]) ?? 20) : 20
+    var results: [Result<Vector2, PyramidalLucasKanade.Failure>] = []
+    results = lk.track(points, from: lk.prepare(i0), to: lk.prepare(i1, gradients: false))  // warm-up
+    let times = (0..<repeats).map { _ in milliseconds {
+        results = lk.track(points, from: lk.prepare(i0), to: lk.prepare(i1, gradients: false))
+    } }.sorted()
+    // FNV-1a over the end points' bits (and the failures): equal digests, identical outputs.
+    var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix(_ v: UInt64) { for k in 0..<8 { digest = (digest ^ ((v >> (8 * UInt64(k))) & 0xff)) &* 0x100_0000_01b3 } }
+    var positions: [String] = []
+    for r in results {
+        switch r {
+        case let .success(q): mix(q.x.bitPattern); mix(q.y.bitPattern); positions.append("[\(q.x), \(q.y)]")
+        case let .failure(f): mix(f == .outOfImage ? 1 : 2); positions.append("null")
+        }
+    }
+    let tracked = results.filter { if case .success = $0 { return true } else { return false } }.count
+    print("{\"corners\": \(points.count), \"tracked\": \(tracked), \"trackMs\": \(times[times.count / 2]), \"trackMinMs\": \(times[0]), "
+        + "\"digest\": \"\(String(digest, radix: 16))\", \"positions\": [\(positions.joined(separator: ", "))]}")
 case "triangulate":
     // Two-view triangulation of N points (normalized coordinates in; world points out):
     // DLT + Gauss–Newton + checks per point, as the triangulate analyzer runs it.

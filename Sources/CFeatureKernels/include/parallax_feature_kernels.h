@@ -88,4 +88,9 @@ void pxl_sort_smallest(uint64_t *keys, size_t n, size_t k);
 #ifdef __cplusplus
 }
 #endif
+
+// The pyramidal Lucas–Kanade loops and the pyramid/derivative loops, declared beside this header
+// (included here too, so that a module cache built before they existed sees them).
+#include "parallax_image_kernels.h"
+#include "parallax_klt_kernels.h"
 #endif
