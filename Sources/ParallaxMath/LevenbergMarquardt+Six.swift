@@ -1,0 +1,63 @@
+extension LevenbergMarquardt {
+    /// What a six-parameter problem gives at one point: the cost (infinite where it cannot be
+    /// evaluated) and its normal equations, accumulated in registers (``NormalEquations6``).
+    public struct Equations6: Sendable {
+        public var cost: Double
+        public var normal: NormalEquations6
+        @inlinable public init(cost: Double, normal: NormalEquations6) {
+            self.cost = cost
+            self.normal = normal
+        }
+    }
+
+    /// ``minimize(initial:dimension:evaluate:retract:)`` for six parameters (a pose) without a
+    /// heap allocation per iteration: the same damping, acceptance and stopping rules, the
+    /// damped 6 × 6 system solved on the stack (``NormalEquations6/dampedStep(damping:)``).
+    /// `retract` applies a step (lanes 0–5 of its vector). `abandon` is asked after every
+    /// accepted step with the new state and cost: `true` stops there (``Termination/abandoned``;
+    /// a caller that races two starts drops one that has joined the other's minimum). Per-point
+    /// pose solvers (PnP) spend their time here and in `evaluate`.
+    @inlinable public func minimize6<State>(initial: State, evaluate: (State) -> Equations6,
+                                            retract: (State, SIMD8<Double>) -> State,
+                                            abandon: (State, Double) -> Bool = { _, _ in false }) throws -> StateResult<State> {
+        var state = initial
+        var current = evaluate(state)
+        guard current.cost.isFinite else { throw SolverError.residualNotFinite(iteration: 0) }
+        var lambda = initialDamping
+        var iteration = 0
+        while iteration < maxIterations {
+            iteration += 1
+            if current.normal.gradientNorm <= gradientTolerance {
+                return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .gradientTolerance)
+            }
+            while true {
+                guard let delta = current.normal.dampedStep(damping: lambda) else {
+                    lambda *= 10
+                    if lambda > 1e16 { return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .dampingOverflow) }
+                    continue
+                }
+                if (delta * delta).sum().squareRoot() <= stepTolerance {
+                    return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .stepTolerance)
+                }
+                let candidate = retract(state, delta)
+                let next = evaluate(candidate)
+                if next.cost < current.cost {
+                    let relativeDecrease = (current.cost - next.cost) / max(current.cost, 1e-300)
+                    state = candidate
+                    current = next
+                    lambda = max(lambda / 10, 1e-12)
+                    if relativeDecrease < costTolerance {
+                        return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .costTolerance)
+                    }
+                    if abandon(state, current.cost) {
+                        return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .abandoned)
+                    }
+                    break
+                }
+                lambda *= 10
+                if lambda > 1e16 { return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .dampingOverflow) }
+            }
+        }
+        return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .maxIterations)
+    }
+}

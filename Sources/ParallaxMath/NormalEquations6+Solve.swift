@@ -1,0 +1,55 @@
+extension NormalEquations6 {
+    /// The Levenberg–Marquardt step `δ` of `(H + λ·diag(max(Hᵢᵢ, 10⁻¹²))) δ = −g`, by a 6 × 6
+    /// Cholesky factorization on the stack (no heap, no LAPACK: LAPACKE costs ~3 µs a call
+    /// at this size, the factorization itself ~0.1 µs). `damping` is `λ` (≥ 0; 0 gives the
+    /// Gauss–Newton step). Lanes 6 and 7 of the result are 0. `nil` when the damped matrix is not
+    /// positive definite or the step is not finite (the caller raises `λ`).
+    @inlinable public func dampedStep(damping: Double) -> SIMD8<Double>? {
+        // Lower triangle, row-major in a stack buffer: l[i * 6 + j], j ≤ i.
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 36) { l -> SIMD8<Double>? in
+            l[0] = h00
+            l[6] = h10; l[7] = h11
+            l[12] = h20; l[13] = h21; l[14] = h22
+            l[18] = h30; l[19] = h31; l[20] = h32; l[21] = h33
+            l[24] = h40; l[25] = h41; l[26] = h42; l[27] = h43; l[28] = h44
+            l[30] = h50; l[31] = h51; l[32] = h52; l[33] = h53; l[34] = h54; l[35] = h55
+            for i in 0..<6 { l[i * 6 + i] += damping * max(l[i * 6 + i], 1e-12) }
+            for j in 0..<6 {
+                var d = l[j * 6 + j]
+                for k in 0..<j { d -= l[j * 6 + k] * l[j * 6 + k] }
+                guard d > 0, d.isFinite else { return nil }
+                let pivot = d.squareRoot()
+                l[j * 6 + j] = pivot
+                var i = j + 1
+                while i < 6 {
+                    var s = l[i * 6 + j]
+                    for k in 0..<j { s -= l[i * 6 + k] * l[j * 6 + k] }
+                    l[i * 6 + j] = s / pivot
+                    i += 1
+                }
+            }
+            var x = SIMD8<Double>(-g0, -g1, -g2, -g3, -g4, -g5, 0, 0)
+            for i in 0..<6 {  // L y = −g
+                var s = x[i]
+                for k in 0..<i { s -= l[i * 6 + k] * x[k] }
+                x[i] = s / l[i * 6 + i]
+            }
+            for i in stride(from: 5, through: 0, by: -1) {  // Lᵀ δ = y
+                var s = x[i]
+                var k = i + 1
+                while k < 6 {
+                    s -= l[k * 6 + i] * x[k]
+                    k += 1
+                }
+                x[i] = s / l[i * 6 + i]
+            }
+            for i in 0..<6 where !x[i].isFinite { return nil }
+            return x
+        }
+    }
+
+    /// `max |gᵢ|`: the gradient's infinity norm.
+    @inlinable public var gradientNorm: Double {
+        max(max(max(abs(g0), abs(g1)), max(abs(g2), abs(g3))), max(abs(g4), abs(g5)))
+    }
+}

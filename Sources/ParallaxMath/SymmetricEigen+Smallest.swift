@@ -1,0 +1,123 @@
+extension SymmetricEigen {
+    /// The smallest eigenvalue of a symmetric positive semi-definite matrix, its unit
+    /// eigenvector, and an estimate of the second smallest eigenvalue.
+    public struct SmallestPair: Sendable {
+        /// λ₁ (the Rayleigh quotient of ``vector``).
+        public var value: Double
+        /// Its unit eigenvector (sign as the iteration left it).
+        public var vector: [Double]
+        /// The Rayleigh quotient of a unit vector orthogonal to ``vector`` after inverse
+        /// iteration on that complement: λ₂ or slightly above it (never below it, to rounding).
+        public var second: Double
+    }
+
+    /// Largest size ``smallest(_:n:)`` takes (its buffers live on the stack).
+    public static let smallestMaximumSize = 16
+
+    /// The smallest eigenpair of a small (`n` ≤ ``smallestMaximumSize``) symmetric positive
+    /// semi-definite matrix `a` (`n × n`, row-major, the lower triangle read) by inverse
+    /// iteration on one Cholesky factor of `a + μI` (`μ` = 10⁻¹⁴·trace, so a singular `a`
+    /// factors): the null vector of a direct linear transform's normal matrix without LAPACK
+    /// (`dsyevd` for 12 × 12: ~120 000 instructions; this: ~5 000). Each step shrinks the error
+    /// by `(λ₁ + μ)/(λ₂ + μ)`. `nil` when it does not apply or does not settle — `a` is not
+    /// finite or positive semi-definite, `n` is out of range, or λ₁ and λ₂ are too close to
+    /// converge in 60 steps — and the caller uses ``init(_:symmetryTolerance:)`` instead.
+    public static func smallest(_ a: [Double], n: Int) -> SmallestPair? {
+        guard n >= 2, n <= smallestMaximumSize, a.count >= n * n else { return nil }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * smallestMaximumSize + smallestMaximumSize * smallestMaximumSize) { buffer -> SmallestPair? in
+            let l = UnsafeMutableBufferPointer(rebasing: buffer[0..<(n * n)])
+            let x = UnsafeMutableBufferPointer(rebasing: buffer[(n * n)..<(n * n + n)])
+            let y = UnsafeMutableBufferPointer(rebasing: buffer[(n * n + n)..<(n * n + 2 * n)])
+            let z = UnsafeMutableBufferPointer(rebasing: buffer[(n * n + 2 * n)..<(n * n + 3 * n)])
+            var trace = 0.0
+            for i in 0..<n { trace += a[i * n + i] }
+            guard trace.isFinite, trace > 0 else { return nil }
+            let shift = 1e-14 * trace
+            // Cholesky factor L of a + μI (lower triangle of l, row-major).
+            for i in 0..<n { for j in 0...i { l[i * n + j] = a[i * n + j] } }
+            for i in 0..<n { l[i * n + i] += shift }
+            for j in 0..<n {
+                var d = l[j * n + j]
+                for k in 0..<j { d -= l[j * n + k] * l[j * n + k] }
+                guard d > 0, d.isFinite else { return nil }
+                let pivot = d.squareRoot()
+                l[j * n + j] = pivot
+                var i = j + 1
+                while i < n {
+                    var s = l[i * n + j]
+                    for k in 0..<j { s -= l[i * n + k] * l[j * n + k] }
+                    l[i * n + j] = s / pivot
+                    i += 1
+                }
+            }
+            /// v ← (a + μI)⁻¹ v, normalized; its norm before normalizing.
+            func inverseStep(_ v: UnsafeMutableBufferPointer<Double>) -> Double {
+                for i in 0..<n {
+                    var s = v[i]
+                    for k in 0..<i { s -= l[i * n + k] * v[k] }
+                    v[i] = s / l[i * n + i]
+                }
+                for i in stride(from: n - 1, through: 0, by: -1) {
+                    var s = v[i]
+                    var k = i + 1
+                    while k < n {
+                        s -= l[k * n + i] * v[k]
+                        k += 1
+                    }
+                    v[i] = s / l[i * n + i]
+                }
+                var norm = 0.0
+                for i in 0..<n { norm += v[i] * v[i] }
+                norm = norm.squareRoot()
+                if norm > 0 { for i in 0..<n { v[i] /= norm } }
+                return norm
+            }
+            /// vᵀ a v (the full symmetric matrix from its lower triangle).
+            func rayleigh(_ v: UnsafeMutableBufferPointer<Double>) -> Double {
+                var r = 0.0
+                for i in 0..<n {
+                    var s = a[i * n + i] * v[i]
+                    for k in 0..<i { s += 2 * a[i * n + k] * v[k] }
+                    r += v[i] * s
+                }
+                return r
+            }
+            // A fixed, generic start (no component is zero): deterministic. The first step's y is
+            // not unit, so the first comparison never stops the loop.
+            for i in 0..<n { x[i] = 1 + Double(i) / Double(2 * n) }
+            var converged = false
+            for _ in 0..<60 {
+                for i in 0..<n { y[i] = x[i] }
+                guard inverseStep(x).isFinite else { return nil }
+                // Converged when the direction stops changing (up to sign): |Δ| ≤ 10⁻¹⁰.
+                var dot = 0.0
+                for i in 0..<n { dot += x[i] * y[i] }
+                let sign: Double = dot < 0 ? -1 : 1
+                var change = 0.0
+                for i in 0..<n { change += (x[i] - sign * y[i]) * (x[i] - sign * y[i]) }
+                if change <= 1e-20 {
+                    converged = true
+                    break
+                }
+            }
+            guard converged, x.allSatisfy(\.isFinite) else { return nil }
+            // The second: inverse iteration on the complement of x (projected every step).
+            for i in 0..<n { z[i] = Double(i % 2 == 0 ? 1 : -1) * (1 + Double(i) / Double(3 * n)) }
+            for _ in 0..<4 {
+                var dot = 0.0
+                for i in 0..<n { dot += z[i] * x[i] }
+                for i in 0..<n { z[i] -= dot * x[i] }
+                guard inverseStep(z).isFinite else { return nil }
+            }
+            var dot = 0.0
+            for i in 0..<n { dot += z[i] * x[i] }
+            for i in 0..<n { z[i] -= dot * x[i] }
+            var norm = 0.0
+            for i in 0..<n { norm += z[i] * z[i] }
+            norm = norm.squareRoot()
+            guard norm > 0.5 else { return nil }
+            for i in 0..<n { z[i] /= norm }
+            return SmallestPair(value: rayleigh(x), vector: Array(x), second: rayleigh(z))
+        }
+    }
+}

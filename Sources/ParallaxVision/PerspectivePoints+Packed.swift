@@ -1,0 +1,97 @@
+import CKernels
+import ParallaxMath
+
+extension PerspectivePoints {
+    /// A PnP problem's points in the layout its inner loop reads: blocks of four points, each
+    /// block six `SIMD4<Double>` lanes — model x, y, z (m), undistorted normalized image x, y,
+    /// and the weight — so one pass over the points is four points per vector operation with no
+    /// bounds checks or gathers. The last block is padded with copies of the first point at
+    /// weight 0 (they add nothing, and project wherever it does).
+    struct Packed {
+        /// `6 × blocks` vectors: block `k` at `6k ..< 6k + 6`.
+        var lanes: [SIMD4<Double>]
+        /// Points (without the padding).
+        let count: Int
+        /// Focal lengths (px): errors are weighed in undistorted pixels.
+        let focal: Vector2
+
+        init(model: [Vector3], normalized: [Vector2], weights: [Double], focal: Vector2) {
+            count = model.count
+            self.focal = focal
+            let blocks = (count + 3) / 4
+            let n = count
+            var packed = [SIMD4<Double>](repeating: .zero, count: 6 * blocks)
+            packed.withUnsafeMutableBytes { raw in
+                let d = raw.bindMemory(to: Double.self)
+                for i in 0..<(4 * blocks) {
+                    let source = i < n ? i : 0
+                    let base = 24 * (i / 4) + i % 4
+                    d[base] = model[source].x
+                    d[base + 4] = model[source].y
+                    d[base + 8] = model[source].z
+                    d[base + 12] = normalized[source].x
+                    d[base + 16] = normalized[source].y
+                    d[base + 20] = i < n ? weights[i] : 0
+                }
+            }
+            lanes = packed
+        }
+
+        /// The robust cost `Σ wᵢ·ρ(|eᵢ|)` (ρ Huber's with threshold `huber` px, `eᵢ` the
+        /// reprojection error in undistorted pixels) at `pose` (`T_CM`), and its Gauss–Newton
+        /// normal equations for a left increment of the whole pose, `p_C ← p_C + δθ × p_C + δt`
+        /// (``retract(_:_:)``), each point weighted by `wᵢ·ρ′(|eᵢ|)/|eᵢ|` (iteratively
+        /// reweighted least squares). Infinite cost when a point (with weight or not) is not in
+        /// front of the camera. The pass is CKernels' `parallax_pnp_equations` (AVX2 or AVX-512VL
+        /// when the processor has them, the same bits from the portable build); `level` picks a
+        /// variant for tests (−1: the best).
+        ///
+        /// With `(X, Y, Z) = p_C`, `u = X/Z`, `v = Y/Z`, the rows of `∂(u, v)/∂(δθ, δt)` are
+        /// `(−uv, 1 + u², −v, 1/Z, 0, −u/Z)` and `(−(1 + v²), uv, u, 0, 1/Z, −v/Z)`, times
+        /// the focal lengths: 2 of 12 entries are zero and `H₄₃` is always 0. The four lanes sum
+        /// separately and are added in a fixed order at the end: the same bits every run.
+        func equations(at pose: SE3, huber: Double, level: Int32 = -1) -> LevenbergMarquardt.Equations6 {
+            let r = pose.rotation.matrix, t = pose.translation
+            let transform = (r[0, 0], r[0, 1], r[0, 2], r[1, 0], r[1, 1], r[1, 2], r[2, 0], r[2, 1], r[2, 2], t.x, t.y, t.z)
+            var sums = parallax_pnp_sums()
+            withUnsafeBytes(of: transform) { pose in
+                lanes.withUnsafeBytes { raw in
+                    parallax_pnp_equations(raw.baseAddress?.assumingMemoryBound(to: Double.self), lanes.count / 6,
+                                           pose.baseAddress?.assumingMemoryBound(to: Double.self), focal.x, focal.y, huber, &sums, level)
+                }
+            }
+            guard sums.behind == 0 else { return LevenbergMarquardt.Equations6(cost: .infinity, normal: NormalEquations6()) }
+            let h = sums.h, g = sums.g
+            let normal = NormalEquations6(lower: SIMD8(h.0, 0, 0, 0, 0, 0, 0, 0), SIMD8(h.1, h.2, 0, 0, 0, 0, 0, 0), SIMD8(h.3, h.4, h.5, 0, 0, 0, 0, 0),
+                                          SIMD8(h.6, h.7, h.8, h.9, 0, 0, 0, 0), SIMD8(h.10, h.11, h.12, h.13, h.14, 0, 0, 0),
+                                          SIMD8(h.15, h.16, h.17, h.18, h.19, h.20, 0, 0), gradient: SIMD8(g.0, g.1, g.2, g.3, g.4, g.5, 0, 0))
+            return LevenbergMarquardt.Equations6(cost: sums.cost, normal: normal)
+        }
+
+        /// Root-mean-square reprojection error (px) at `pose` over the points (their weights
+        /// aside; a point behind the camera counts as 0, as ``PerspectivePoints/rmsPixels(_:model:pixels:camera:)``):
+        /// that error for an undistorted camera without projecting each point through it.
+        func rmsPixels(_ pose: SE3) -> Double {
+            let r = pose.rotation.matrix, t = pose.translation
+            var sum = 0.0
+            lanes.withUnsafeBytes { raw in
+                let d = raw.bindMemory(to: Double.self)
+                for i in 0..<count {
+                    let base = 24 * (i / 4) + i % 4
+                    let c = r * Vector3(d[base], d[base + 4], d[base + 8]) + t
+                    guard c.z > 0 else { continue }
+                    let ex = (c.x / c.z - d[base + 12]) * focal.x, ey = (c.y / c.z - d[base + 16]) * focal.y
+                    sum += ex * ex + ey * ey
+                }
+            }
+            return (sum / Double(max(1, count))).squareRoot()
+        }
+
+        /// A step of ``equations(at:huber:)``'s parameters applied: `T ← (exp(δθ), δt)·T`, so
+        /// `p_C ← exp(δθ)·p_C + δt` (`R ← exp(δθ)·R`, `t ← exp(δθ)·t + δt`).
+        static func retract(_ pose: SE3, _ delta: SIMD8<Double>) -> SE3 {
+            let turn = SO3.exp(Vector3(delta[0], delta[1], delta[2]))
+            return SE3(rotation: turn * pose.rotation, translation: turn * pose.translation + Vector3(delta[3], delta[4], delta[5]))
+        }
+    }
+}
