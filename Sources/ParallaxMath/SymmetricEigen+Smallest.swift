@@ -6,8 +6,10 @@ extension SymmetricEigen {
         public var value: Double
         /// Its unit eigenvector (sign as the iteration left it).
         public var vector: [Double]
-        /// The Rayleigh quotient of a unit vector orthogonal to ``vector`` after inverse
-        /// iteration on that complement: λ₂ or slightly above it (never below it, to rounding).
+        /// The Rayleigh quotient of a unit vector orthogonal to ``vector`` after four steps of
+        /// inverse iteration on that complement: an estimate of λ₂ from above (never below it,
+        /// to rounding; close to it when λ₂ ≪ λ₃, loose when λ₂ ≈ λ₃). A small value means λ₂
+        /// may be near zero; a large one proves nothing about a gap above λ₁ by itself.
         public var second: Double
     }
 

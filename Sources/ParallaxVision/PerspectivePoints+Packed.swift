@@ -87,11 +87,12 @@ extension PerspectivePoints {
             return (sum / Double(max(1, count))).squareRoot()
         }
 
-        /// A step of ``equations(at:huber:)``'s parameters applied: `T ← (exp(δθ), δt)·T`, so
-        /// `p_C ← exp(δθ)·p_C + δt` (`R ← exp(δθ)·R`, `t ← exp(δθ)·t + δt`).
+        /// A step of ``equations(at:huber:)``'s parameters applied: `R ← exp(δθ)·R`, `t ← t + δt`
+        /// (the rotation about the model's origin: turning about the camera's instead couples
+        /// rotation and translation by the distance, which for a near-orthographic view
+        /// (AFLW2000's f = 1000 × width) stalls the fit in the wrong pose).
         static func retract(_ pose: SE3, _ delta: SIMD8<Double>) -> SE3 {
-            let turn = SO3.exp(Vector3(delta[0], delta[1], delta[2]))
-            return SE3(rotation: turn * pose.rotation, translation: turn * pose.translation + Vector3(delta[3], delta[4], delta[5]))
+            SE3(rotation: SO3.exp(Vector3(delta[0], delta[1], delta[2])) * pose.rotation, translation: pose.translation + Vector3(delta[3], delta[4], delta[5]))
         }
     }
 }

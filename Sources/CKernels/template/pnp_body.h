@@ -15,9 +15,8 @@ KATTR static void KFN(pnp_equations)(const double *lanes, size_t blocks, const d
     for (size_t k = 0; k < blocks; k++) {
         const v4du *p = (const v4du *)(lanes + 24 * k);
         const v4d px = p[0], py = p[1], pz = p[2], nu = p[3], nv = p[4], prior = p[5];
-        const v4d x = r00 * px + r01 * py + r02 * pz + tx;
-        const v4d y = r10 * px + r11 * py + r12 * pz + ty;
-        const v4d z = r20 * px + r21 * py + r22 * pz + tz;
+        const v4d qx = r00 * px + r01 * py + r02 * pz, qy = r10 * px + r11 * py + r12 * pz, qz = r20 * px + r21 * py + r22 * pz;
+        const v4d x = qx + tx, y = qy + ty, z = qz + tz;
         behind = (v4d)((v4l)behind | (v4l)(z <= zero));
         const v4d iz = one / z;
         const v4d u = x * iz, v = y * iz;
@@ -29,9 +28,10 @@ KATTR static void KFN(pnp_equations)(const double *lanes, size_t blocks, const d
         const v4d rho = outside ? h * (e - half * h) : half * e2;
         const v4d w = outside ? prior * h / e : prior;
         cost += prior * rho;
-        const v4d uv = u * v;
-        const v4d a0 = -uv, a1 = one + u * u, a2 = -v, a3 = iz, a5 = -u * iz;
-        const v4d b0 = -(one + v * v), b1 = uv, b2 = u, b4 = iz, b5 = -v * iz;
+        // Rows for p_C = exp(δθ)·R·p + t + δt (rotation about the model's origin: well
+        // conditioned however far the model is): (R p) × ∂(u, v)/∂p_C, then ∂(u, v)/∂p_C.
+        const v4d a0 = -u * qy * iz, a1 = (qz + u * qx) * iz, a2 = -qy * iz, a3 = iz, a5 = -u * iz;
+        const v4d b0 = -(v * qy + qz) * iz, b1 = v * qx * iz, b2 = qx * iz, b4 = iz, b5 = -v * iz;
         const v4d wa = w * fxx, wb = w * fyy;
         const v4d wa0 = wa * a0, wa1 = wa * a1, wa2 = wa * a2, wa3 = wa * a3, wa5 = wa * a5;
         const v4d wb0 = wb * b0, wb1 = wb * b1, wb2 = wb * b2, wb4 = wb * b4, wb5 = wb * b5;
