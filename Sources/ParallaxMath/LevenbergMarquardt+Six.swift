@@ -12,7 +12,12 @@ extension LevenbergMarquardt {
 
     /// ``minimize(initial:dimension:evaluate:retract:)`` for six parameters (a pose) without a
     /// heap allocation per iteration: the same damping, acceptance and stopping rules, the
-    /// damped 6 × 6 system solved on the stack (``NormalEquations6/dampedStep(damping:)``).
+    /// damped 6 × 6 system solved on the stack (``NormalEquations6/dampedStep(damping:)``), and
+    /// one more stop that saves the last evaluation: while the damping is small (λ < 10⁻²,
+    /// Gauss–Newton in all but name), a step whose decrease as the quadratic model predicts it
+    /// (``NormalEquations6/predictedDecrease(_:)``) is below ``costTolerance`` of the cost is
+    /// not taken (``Termination/costTolerance``): near a minimum the model is exact to that order,
+    /// so evaluating it would only confirm a change below the tolerance.
     /// `retract` applies a step (lanes 0–5 of its vector). `abandon` is asked after every
     /// accepted step with the new state and cost: `true` stops there (``Termination/abandoned``;
     /// a caller that races two starts drops one that has joined the other's minimum). Per-point
@@ -38,6 +43,9 @@ extension LevenbergMarquardt {
                 }
                 if (delta * delta).sum().squareRoot() <= stepTolerance {
                     return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .stepTolerance)
+                }
+                if lambda < 1e-2, current.normal.predictedDecrease(delta) < costTolerance * max(current.cost, 1e-300) {
+                    return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .costTolerance)
                 }
                 let candidate = retract(state, delta)
                 let next = evaluate(candidate)

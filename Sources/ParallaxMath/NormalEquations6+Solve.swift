@@ -48,6 +48,20 @@ extension NormalEquations6 {
         }
     }
 
+    /// The decrease of the cost that the quadratic model `½δᵀHδ + gᵀδ` predicts for the step
+    /// `δ` (lanes 0–5): `−gᵀδ − ½δᵀHδ`.
+    @inlinable public func predictedDecrease(_ d: SIMD8<Double>) -> Double {
+        let hd0 = h00 * d[0] + h10 * d[1] + h20 * d[2] + h30 * d[3] + h40 * d[4] + h50 * d[5]
+        let hd1 = h10 * d[0] + h11 * d[1] + h21 * d[2] + h31 * d[3] + h41 * d[4] + h51 * d[5]
+        let hd2 = h20 * d[0] + h21 * d[1] + h22 * d[2] + h32 * d[3] + h42 * d[4] + h52 * d[5]
+        let hd3 = h30 * d[0] + h31 * d[1] + h32 * d[2] + h33 * d[3] + h43 * d[4] + h53 * d[5]
+        let hd4 = h40 * d[0] + h41 * d[1] + h42 * d[2] + h43 * d[3] + h44 * d[4] + h54 * d[5]
+        let hd5 = h50 * d[0] + h51 * d[1] + h52 * d[2] + h53 * d[3] + h54 * d[4] + h55 * d[5]
+        let dhd = d[0] * hd0 + d[1] * hd1 + d[2] * hd2 + d[3] * hd3 + d[4] * hd4 + d[5] * hd5
+        let gd = g0 * d[0] + g1 * d[1] + g2 * d[2] + g3 * d[3] + g4 * d[4] + g5 * d[5]
+        return -gd - 0.5 * dhd
+    }
+
     /// `max |gᵢ|`: the gradient's infinity norm.
     @inlinable public var gradientNorm: Double {
         max(max(max(abs(g0), abs(g1)), max(abs(g2), abs(g3))), max(abs(g4), abs(g5)))

@@ -20,36 +20,46 @@ extension PerspectivePoints {
             self.focal = focal
             let blocks = (count + 3) / 4
             let n = count
-            var packed = [SIMD4<Double>](repeating: .zero, count: 6 * blocks)
-            packed.withUnsafeMutableBytes { raw in
-                let d = raw.bindMemory(to: Double.self)
-                for i in 0..<(4 * blocks) {
-                    let source = i < n ? i : 0
-                    let base = 24 * (i / 4) + i % 4
-                    d[base] = model[source].x
-                    d[base + 4] = model[source].y
-                    d[base + 8] = model[source].z
-                    d[base + 12] = normalized[source].x
-                    d[base + 16] = normalized[source].y
-                    d[base + 20] = i < n ? weights[i] : 0
+            lanes = [SIMD4<Double>](unsafeUninitializedCapacity: 6 * blocks) { out, initialized in
+                guard let base = out.baseAddress else { return }
+                base.withMemoryRebound(to: Double.self, capacity: 24 * blocks) { d in
+                    model.withUnsafeBufferPointer { m in
+                        normalized.withUnsafeBufferPointer { p in
+                            weights.withUnsafeBufferPointer { w in
+                                for i in 0..<(4 * blocks) {
+                                    let source = i < n ? i : 0
+                                    let at = d + 24 * (i / 4) + i % 4
+                                    at[0] = m[source].x
+                                    at[4] = m[source].y
+                                    at[8] = m[source].z
+                                    at[12] = p[source].x
+                                    at[16] = p[source].y
+                                    at[20] = i < n ? w[i] : 0
+                                }
+                            }
+                        }
+                    }
                 }
+                initialized = 6 * blocks
             }
-            lanes = packed
         }
 
         /// The robust cost `Σ wᵢ·ρ(|eᵢ|)` (ρ Huber's with threshold `huber` px, `eᵢ` the
         /// reprojection error in undistorted pixels) at `pose` (`T_CM`), and its Gauss–Newton
-        /// normal equations for a left increment of the whole pose, `p_C ← p_C + δθ × p_C + δt`
-        /// (``retract(_:_:)``), each point weighted by `wᵢ·ρ′(|eᵢ|)/|eᵢ|` (iteratively
-        /// reweighted least squares). Infinite cost when a point (with weight or not) is not in
-        /// front of the camera. The pass is CKernels' `parallax_pnp_equations` (AVX2 or AVX-512VL
-        /// when the processor has them, the same bits from the portable build); `level` picks a
+        /// normal equations for the increment of ``retract(_:_:)`` (`R ← exp(δθ)·R`,
+        /// `t ← t + δt`), each point weighted by `wᵢ·ρ′(|eᵢ|)/|eᵢ|` (iteratively reweighted
+        /// least squares). Infinite cost when a point (with weight or not) is not in front of the
+        /// camera. The pass is CKernels' `parallax_pnp_equations` (AVX2 + FMA or AVX-512VL when
+        /// the processor has them, the same bits from the portable build); `level` picks a
         /// variant for tests (−1: the best).
         ///
-        /// With `(X, Y, Z) = p_C`, `u = X/Z`, `v = Y/Z`, the rows of `∂(u, v)/∂(δθ, δt)` are
-        /// `(−uv, 1 + u², −v, 1/Z, 0, −u/Z)` and `(−(1 + v²), uv, u, 0, 1/Z, −v/Z)`, times
-        /// the focal lengths: 2 of 12 entries are zero and `H₄₃` is always 0. The four lanes sum
-        /// separately and are added in a fixed order at the end: the same bits every run.
+        /// With `q = R·p`, `(X, Y, Z) = q + t`, `u = X/Z`, `v = Y/Z`, the rows of
+        /// `∂(u, v)/∂(δθ, δt)` are `(−u q_y, q_z + u q_x, −q_y, 1, 0, −u)/Z` and
+        /// `(−(v q_y + q_z), v q_x, q_x, 0, 1, −v)/Z` (`q × ∂(u, v)/∂p_C`, then `∂(u, v)/∂p_C`),
+        /// times the focal lengths: 2 of 12 entries are zero and `H₄₃` is always 0. The rotation
+        /// turns about the model's origin, not the camera's: far models (a weak-perspective
+        /// camera, f = 1000 × width) stay well conditioned. The four lanes sum separately and
+        /// are added in a fixed order at the end: the same bits every run.
         func equations(at pose: SE3, huber: Double, level: Int32 = -1) -> LevenbergMarquardt.Equations6 {
             let r = pose.rotation.matrix, t = pose.translation
             let transform = (r[0, 0], r[0, 1], r[0, 2], r[1, 0], r[1, 1], r[1, 2], r[2, 0], r[2, 1], r[2, 2], t.x, t.y, t.z)
@@ -68,23 +78,30 @@ extension PerspectivePoints {
             return LevenbergMarquardt.Equations6(cost: sums.cost, normal: normal)
         }
 
-        /// Root-mean-square reprojection error (px) at `pose` over the points (their weights
-        /// aside; a point behind the camera counts as 0, as ``PerspectivePoints/rmsPixels(_:model:pixels:camera:)``):
-        /// that error for an undistorted camera without projecting each point through it.
+        /// Root-mean-square reprojection error (px) at `pose` over the points with weight (a
+        /// point behind the camera counts as 0, as ``PerspectivePoints/rmsPixels(_:model:pixels:camera:)``):
+        /// that error for an undistorted camera without projecting each point through it, four
+        /// points at a time.
         func rmsPixels(_ pose: SE3) -> Double {
             let r = pose.rotation.matrix, t = pose.translation
-            var sum = 0.0
-            lanes.withUnsafeBytes { raw in
-                let d = raw.bindMemory(to: Double.self)
-                for i in 0..<count {
-                    let base = 24 * (i / 4) + i % 4
-                    let c = r * Vector3(d[base], d[base + 4], d[base + 8]) + t
-                    guard c.z > 0 else { continue }
-                    let ex = (c.x / c.z - d[base + 12]) * focal.x, ey = (c.y / c.z - d[base + 16]) * focal.y
-                    sum += ex * ex + ey * ey
+            let r00 = SIMD4(repeating: r[0, 0]), r01 = SIMD4(repeating: r[0, 1]), r02 = SIMD4(repeating: r[0, 2])
+            let r10 = SIMD4(repeating: r[1, 0]), r11 = SIMD4(repeating: r[1, 1]), r12 = SIMD4(repeating: r[1, 2])
+            let r20 = SIMD4(repeating: r[2, 0]), r21 = SIMD4(repeating: r[2, 1]), r22 = SIMD4(repeating: r[2, 2])
+            let fx = SIMD4(repeating: focal.x), fy = SIMD4(repeating: focal.y)
+            var sum = SIMD4<Double>.zero
+            lanes.withUnsafeBufferPointer { p in
+                var k = 0
+                while k < p.count {
+                    let x = r00 * p[k] + r01 * p[k + 1] + r02 * p[k + 2] + t.x
+                    let y = r10 * p[k] + r11 * p[k + 1] + r12 * p[k + 2] + t.y
+                    let z = r20 * p[k] + r21 * p[k + 1] + r22 * p[k + 2] + t.z
+                    let ex = (x / z - p[k + 3]) * fx, ey = (y / z - p[k + 4]) * fy
+                    let counted = (z .> .zero) .& (p[k + 5] .> .zero)
+                    sum += (ex * ex + ey * ey).replacing(with: 0, where: .!counted)
+                    k += 6
                 }
             }
-            return (sum / Double(max(1, count))).squareRoot()
+            return (((sum[0] + sum[1]) + (sum[2] + sum[3])) / Double(max(1, count))).squareRoot()
         }
 
         /// A step of ``equations(at:huber:)``'s parameters applied: `R ← exp(δθ)·R`, `t ← t + δt`
