@@ -94,7 +94,7 @@ public struct HeadPoseEstimator: Sendable {
 
     /// The fit weights: rigidity or 1, and 0 where the model says a point takes no part (irises).
     public var weights: [Double] {
-        model.rigidity.map { weighting == .rigid ? $0 : ($0 > 0 ? 1 : 0) }
+        weighting == .rigid ? model.rigidity : model.rigidity.map { $0 > 0 ? 1 : 0 }
     }
 
     /// `T_CH` from landmark `pixels` seen by `camera`; pixels that are not finite take no part.
@@ -102,8 +102,15 @@ public struct HeadPoseEstimator: Sendable {
         guard pixels.count == model.points.count else { throw FitError.wrongCount(expected: model.points.count, got: pixels.count) }
         // Landmarks that are not finite (not found) take no part.
         var w = weights
-        for i in pixels.indices where !(pixels[i].x.isFinite && pixels[i].y.isFinite) { w[i] = 0 }
-        let used = pixels.indices.filter { w[$0] > 0 }.map { pixels[$0] }
+        var used: [Vector2] = []
+        used.reserveCapacity(pixels.count)
+        for i in pixels.indices {
+            if !(pixels[i].x.isFinite && pixels[i].y.isFinite) {
+                w[i] = 0
+            } else if w[i] > 0 {
+                used.append(pixels[i])
+            }
+        }
         let solution: PerspectivePoints.Solution
         do {
             try Self.requireSpread(used)
@@ -134,9 +141,7 @@ public struct HeadPoseEstimator: Sendable {
             }
         }
         var result = Self.fit(best.cameraFromModel, rms: best.rmsPixels, size: Self.size(of: bestUsed), mirrored: best.fromMirroredStart)
-        if let visibility = model.visibility(cameraFromHead: best.cameraFromModel) {
-            result.hidden = visibility.indices.filter { visibility[$0] <= 0 }
-        }
+        if let hidden = model.hiddenLandmarks(cameraFromHead: best.cameraFromModel) { result.hidden = hidden }
         return result
     }
 
