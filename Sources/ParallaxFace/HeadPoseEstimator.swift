@@ -199,8 +199,13 @@ public struct HeadPoseEstimator: Sendable {
 
     /// A face's size: √ of the area of its points' box (px, or m for model points seen face-on).
     static func size(of points: [Vector2]) -> Double {
-        let box = BoundingBox.enclosing(points)
-        return (box.width * box.height).squareRoot()
+        guard var lo = points.first else { return 0 }
+        var hi = lo
+        for p in points {
+            lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
+            hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
+        }
+        return ((hi.x - lo.x) * (hi.y - lo.y)).squareRoot()
     }
 
     static func fit(_ pose: SE3, rms: Double, size: Double, mirrored: Bool) -> HeadPoseFit {

@@ -16,8 +16,9 @@ extension LevenbergMarquardt {
     /// one more stop that saves the last evaluation: while the damping is small (λ < 10⁻²,
     /// Gauss–Newton in all but name), a step whose decrease as the quadratic model predicts it
     /// (``NormalEquations6/predictedDecrease(_:)``) is below ``costTolerance`` of the cost is
-    /// not taken (``Termination/costTolerance``): near a minimum the model is exact to that order,
-    /// so evaluating it would only confirm a change below the tolerance.
+    /// not taken (``Termination/costTolerance``), and one predicted below 10 × ``costTolerance``
+    /// is taken unevaluated as the last (its cost as predicted): near a minimum the model is
+    /// exact to that order, so evaluating it would only confirm what the model says.
     /// `retract` applies a step (lanes 0–5 of its vector). `abandon` is asked after every
     /// accepted step with the new state and cost: `true` stops there (``Termination/abandoned``;
     /// a caller that races two starts drops one that has joined the other's minimum). Per-point
@@ -44,8 +45,18 @@ extension LevenbergMarquardt {
                 if (delta * delta).sum().squareRoot() <= stepTolerance {
                     return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .stepTolerance)
                 }
-                if lambda < 1e-2, current.normal.predictedDecrease(delta) < costTolerance * max(current.cost, 1e-300) {
-                    return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .costTolerance)
+                if lambda < 1e-2 {
+                    let predicted = current.normal.predictedDecrease(delta)
+                    let scale = max(current.cost, 1e-300)
+                    if predicted < costTolerance * scale {
+                        return StateResult(state: state, finalCost: current.cost, iterations: iteration, termination: .costTolerance)
+                    }
+                    // A last step the model predicts to gain less than 10 × the tolerance is taken
+                    // without evaluating it: the general loop would evaluate it, accept it and then
+                    // stop on the next prediction (linear convergence gains ~100× less again).
+                    if predicted < 10 * costTolerance * scale {
+                        return StateResult(state: retract(state, delta), finalCost: current.cost - predicted, iterations: iteration, termination: .costTolerance)
+                    }
                 }
                 let candidate = retract(state, delta)
                 let next = evaluate(candidate)

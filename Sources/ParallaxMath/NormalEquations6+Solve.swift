@@ -6,7 +6,7 @@ extension NormalEquations6 {
     /// positive definite or the step is not finite (the caller raises `λ`).
     @inlinable public func dampedStep(damping: Double) -> SIMD8<Double>? {
         // Lower triangle, row-major in a stack buffer: l[i * 6 + j], j ≤ i.
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 36) { l -> SIMD8<Double>? in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 42) { l -> SIMD8<Double>? in
             l[0] = h00
             l[6] = h10; l[7] = h11
             l[12] = h20; l[13] = h21; l[14] = h22
@@ -14,25 +14,31 @@ extension NormalEquations6 {
             l[24] = h40; l[25] = h41; l[26] = h42; l[27] = h43; l[28] = h44
             l[30] = h50; l[31] = h51; l[32] = h52; l[33] = h53; l[34] = h54; l[35] = h55
             for i in 0..<6 { l[i * 6 + i] += damping * max(l[i * 6 + i], 1e-12) }
+            // L with its diagonal stored inverted (one division per column; the substitutions
+            // multiply: no division waits on another).
             for j in 0..<6 {
                 var d = l[j * 6 + j]
                 for k in 0..<j { d -= l[j * 6 + k] * l[j * 6 + k] }
                 guard d > 0, d.isFinite else { return nil }
-                let pivot = d.squareRoot()
-                l[j * 6 + j] = pivot
+                let inverse = 1 / d.squareRoot()
+                l[j * 6 + j] = inverse
                 var i = j + 1
                 while i < 6 {
                     var s = l[i * 6 + j]
                     for k in 0..<j { s -= l[i * 6 + k] * l[j * 6 + k] }
-                    l[i * 6 + j] = s / pivot
+                    l[i * 6 + j] = s * inverse
                     i += 1
                 }
             }
-            var x = SIMD8<Double>(-g0, -g1, -g2, -g3, -g4, -g5, 0, 0)
+            // The right-hand side in plain stack slots after L (a SIMD8 indexed element by element
+            // would be stored and reloaded whole: a store-forwarding stall per element).
+            let x = l.baseAddress.map { $0 + 36 }
+            guard let x else { return nil }
+            x[0] = -g0; x[1] = -g1; x[2] = -g2; x[3] = -g3; x[4] = -g4; x[5] = -g5
             for i in 0..<6 {  // L y = −g
                 var s = x[i]
                 for k in 0..<i { s -= l[i * 6 + k] * x[k] }
-                x[i] = s / l[i * 6 + i]
+                x[i] = s * l[i * 6 + i]
             }
             for i in stride(from: 5, through: 0, by: -1) {  // Lᵀ δ = y
                 var s = x[i]
@@ -41,10 +47,10 @@ extension NormalEquations6 {
                     s -= l[k * 6 + i] * x[k]
                     k += 1
                 }
-                x[i] = s / l[i * 6 + i]
+                x[i] = s * l[i * 6 + i]
             }
             for i in 0..<6 where !x[i].isFinite { return nil }
-            return x
+            return SIMD8(x[0], x[1], x[2], x[3], x[4], x[5], 0, 0)
         }
     }
 

@@ -34,7 +34,8 @@ extension SymmetricEigen {
             for i in 0..<n { trace += a[i * n + i] }
             guard trace.isFinite, trace > 0 else { return nil }
             let shift = 1e-14 * trace
-            // Cholesky factor L of a + μI (lower triangle of l, row-major).
+            // Cholesky factor L of a + μI (lower triangle of l, row-major), its diagonal stored
+            // inverted: the substitutions multiply, no division waits on another.
             a.withUnsafeBufferPointer { a in
                 for i in 0..<n { for j in 0...i { l[i * n + j] = a[i * n + j] } }
             }
@@ -43,13 +44,13 @@ extension SymmetricEigen {
                 var d = l[j * n + j]
                 for k in 0..<j { d -= l[j * n + k] * l[j * n + k] }
                 guard d > 0, d.isFinite else { return nil }
-                let pivot = d.squareRoot()
-                l[j * n + j] = pivot
+                let inverse = 1 / d.squareRoot()
+                l[j * n + j] = inverse
                 var i = j + 1
                 while i < n {
                     var s = l[i * n + j]
                     for k in 0..<j { s -= l[i * n + k] * l[j * n + k] }
-                    l[i * n + j] = s / pivot
+                    l[i * n + j] = s * inverse
                     i += 1
                 }
             }
@@ -96,7 +97,8 @@ extension SymmetricEigen {
         }
     }
 
-    /// v ← (L Lᵀ)⁻¹ v, normalized (`l` row-major n × n, lower triangle); v's norm before normalizing.
+    /// v ← (L Lᵀ)⁻¹ v, normalized (`l` row-major n × n, lower triangle, its diagonal inverted);
+    /// v's norm before normalizing.
     @inline(__always) static func inverseStep(_ v: UnsafeMutablePointer<Double>, _ l: UnsafeMutablePointer<Double>, _ n: Int) -> Double {
         // L y = v: row i of L against y[0..<i].
         var row = l
@@ -107,7 +109,7 @@ extension SymmetricEigen {
                 s -= row[k] * v[k]
                 k &+= 1
             }
-            v[i] = s / row[i]
+            v[i] = s * row[i]
             row += n
         }
         // Lᵀ x = y: column i of L below the diagonal, accumulated row by row from the bottom
@@ -115,7 +117,7 @@ extension SymmetricEigen {
         var i = n - 1
         while i >= 0 {
             let rowI = l + i &* n
-            let xi = v[i] / rowI[i]
+            let xi = v[i] * rowI[i]
             v[i] = xi
             var k = 0
             while k < i {

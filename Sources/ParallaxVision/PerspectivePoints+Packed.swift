@@ -56,11 +56,19 @@ extension PerspectivePoints {
         /// With `q = R·p`, `(X, Y, Z) = q + t`, `u = X/Z`, `v = Y/Z`, the rows of
         /// `∂(u, v)/∂(δθ, δt)` are `(−u q_y, q_z + u q_x, −q_y, 1, 0, −u)/Z` and
         /// `(−(v q_y + q_z), v q_x, q_x, 0, 1, −v)/Z` (`q × ∂(u, v)/∂p_C`, then `∂(u, v)/∂p_C`),
-        /// times the focal lengths: 2 of 12 entries are zero and `H₄₃` is always 0. The rotation
-        /// turns about the model's origin, not the camera's: far models (a weak-perspective
-        /// camera, f = 1000 × width) stay well conditioned. The four lanes sum separately and
-        /// are added in a fixed order at the end: the same bits every run.
+        /// times the focal lengths. The pass sums the rotation block and, for the translation
+        /// rows, the moments `Σ W`, `Σ W·a`, `Σ W u`, … (`W = w f²/Z²`) that they are made of:
+        /// the ones and zeros of the rows cost nothing. The rotation turns about the model's
+        /// origin, not the camera's: far models (a weak-perspective camera, f = 1000 × width)
+        /// stay well conditioned. The four lanes sum separately and are added in a fixed order
+        /// at the end: the same bits every run.
         func equations(at pose: SE3, huber: Double, level: Int32 = -1) -> LevenbergMarquardt.Equations6 {
+            evaluate(at: pose, huber: huber, level: level).equations
+        }
+
+        /// ``equations(at:huber:level:)`` and the sum of the squared reprojection errors (px²) of
+        /// the points with weight, unweighted (their RMS is `√(squares / count)`).
+        func evaluate(at pose: SE3, huber: Double, level: Int32 = -1) -> (equations: LevenbergMarquardt.Equations6, squares: Double) {
             let r = pose.rotation.matrix, t = pose.translation
             let transform = (r[0, 0], r[0, 1], r[0, 2], r[1, 0], r[1, 1], r[1, 2], r[2, 0], r[2, 1], r[2, 2], t.x, t.y, t.z)
             var sums = parallax_pnp_sums()
@@ -70,38 +78,12 @@ extension PerspectivePoints {
                                            pose.baseAddress?.assumingMemoryBound(to: Double.self), focal.x, focal.y, huber, &sums, level)
                 }
             }
-            guard sums.behind == 0 else { return LevenbergMarquardt.Equations6(cost: .infinity, normal: NormalEquations6()) }
+            guard sums.behind == 0 else { return (LevenbergMarquardt.Equations6(cost: .infinity, normal: NormalEquations6()), .infinity) }
             let h = sums.h, g = sums.g
             let normal = NormalEquations6(lower: SIMD8(h.0, 0, 0, 0, 0, 0, 0, 0), SIMD8(h.1, h.2, 0, 0, 0, 0, 0, 0), SIMD8(h.3, h.4, h.5, 0, 0, 0, 0, 0),
                                           SIMD8(h.6, h.7, h.8, h.9, 0, 0, 0, 0), SIMD8(h.10, h.11, h.12, h.13, h.14, 0, 0, 0),
                                           SIMD8(h.15, h.16, h.17, h.18, h.19, h.20, 0, 0), gradient: SIMD8(g.0, g.1, g.2, g.3, g.4, g.5, 0, 0))
-            return LevenbergMarquardt.Equations6(cost: sums.cost, normal: normal)
-        }
-
-        /// Root-mean-square reprojection error (px) at `pose` over the points with weight (a
-        /// point behind the camera counts as 0, as ``PerspectivePoints/rmsPixels(_:model:pixels:camera:)``):
-        /// that error for an undistorted camera without projecting each point through it, four
-        /// points at a time.
-        func rmsPixels(_ pose: SE3) -> Double {
-            let r = pose.rotation.matrix, t = pose.translation
-            let r00 = SIMD4(repeating: r[0, 0]), r01 = SIMD4(repeating: r[0, 1]), r02 = SIMD4(repeating: r[0, 2])
-            let r10 = SIMD4(repeating: r[1, 0]), r11 = SIMD4(repeating: r[1, 1]), r12 = SIMD4(repeating: r[1, 2])
-            let r20 = SIMD4(repeating: r[2, 0]), r21 = SIMD4(repeating: r[2, 1]), r22 = SIMD4(repeating: r[2, 2])
-            let fx = SIMD4(repeating: focal.x), fy = SIMD4(repeating: focal.y)
-            var sum = SIMD4<Double>.zero
-            lanes.withUnsafeBufferPointer { p in
-                var k = 0
-                while k < p.count {
-                    let x = r00 * p[k] + r01 * p[k + 1] + r02 * p[k + 2] + t.x
-                    let y = r10 * p[k] + r11 * p[k + 1] + r12 * p[k + 2] + t.y
-                    let z = r20 * p[k] + r21 * p[k + 1] + r22 * p[k + 2] + t.z
-                    let ex = (x / z - p[k + 3]) * fx, ey = (y / z - p[k + 4]) * fy
-                    let counted = (z .> .zero) .& (p[k + 5] .> .zero)
-                    sum += (ex * ex + ey * ey).replacing(with: 0, where: .!counted)
-                    k += 6
-                }
-            }
-            return (((sum[0] + sum[1]) + (sum[2] + sum[3])) / Double(max(1, count))).squareRoot()
+            return (LevenbergMarquardt.Equations6(cost: sums.cost, normal: normal), sums.squares)
         }
 
         /// A step of ``equations(at:huber:)``'s parameters applied: `R ← exp(δθ)·R`, `t ← t + δt`

@@ -101,9 +101,9 @@ public enum PerspectivePoints {
         let c = start * centroid
         let flippedRotation = SO3(d * start.rotation.matrix * d)
         let flipped = SE3(rotation: flippedRotation, translation: c - flippedRotation * centroid)
-        var best: (pose: SE3, cost: Double, mirrored: Bool)?
+        var best: (pose: SE3, cost: Double, squares: Double, mirrored: Bool)?
         // A distinct minimum that lost on the subset (not one that joined the winner's).
-        var runnerUp: (pose: SE3, cost: Double, mirrored: Bool)?
+        var runnerUp: (pose: SE3, cost: Double, squares: Double, mirrored: Bool)?
         for (candidate, mirrored) in [(start, false), (flipped, true)] {
             // The second start is dropped once it has come within `joined` of the first's
             // minimum at a higher cost: it is sliding into that minimum, not another one (the
@@ -117,23 +117,25 @@ public enum PerspectivePoints {
             }) else { continue }
             if refined.cost < (best?.cost ?? .infinity) {
                 if let previous = best, !Self.joined(previous.pose, refined.pose) { runnerUp = previous }
-                best = (refined.pose, refined.cost, mirrored)
+                best = (refined.pose, refined.cost, refined.squares, mirrored)
             } else if !joinedLeader, let leader, !Self.joined(refined.pose, leader.pose) {
-                runnerUp = (refined.pose, refined.cost, mirrored)
+                runnerUp = (refined.pose, refined.cost, refined.squares, mirrored)
             }
         }
         if stride > 1, let winner = best {
             let refined = try refine(winner.pose, points: all, huber: huber)
-            best = (refined.pose, refined.cost, winner.mirrored)
+            best = (refined.pose, refined.cost, refined.squares, winner.mirrored)
             // A close race on the subset (the loser's cost within 10 %) is decided on all points:
             // the subset's choice of minimum is then the full problem's.
             if let other = runnerUp, other.cost < 1.1 * winner.cost,
                let second = try? refine(other.pose, points: all, huber: huber), second.cost < refined.cost {
-                best = (second.pose, second.cost, other.mirrored)
+                best = (second.pose, second.cost, second.squares, other.mirrored)
             }
         }
         guard let best else { throw SolveError.degenerate("no start converged to a pose in front of the camera") }
-        let rms = camera.distortion == .none ? all.rmsPixels(best.pose) : rmsPixels(best.pose, model: model, pixels: pixels, camera: camera)
+        // Without distortion the undistorted pixels are the pixels: the RMS comes with the fit.
+        let rms = camera.distortion == .none ? (best.squares / Double(model.count)).squareRoot()
+            : rmsPixels(best.pose, model: model, pixels: pixels, camera: camera)
         return Solution(cameraFromModel: best.pose, rmsPixels: rms, fromMirroredStart: best.mirrored)
     }
 
@@ -246,7 +248,8 @@ public enum PerspectivePoints {
         guard model.count == normalized.count, model.count == prior.count else {
             throw SolveError.countMismatch(model: model.count, pixels: normalized.count)
         }
-        return try refine(start, points: Packed(model: model, normalized: normalized, weights: prior, focal: focal), huber: huber)
+        let refined = try refine(start, points: Packed(model: model, normalized: normalized, weights: prior, focal: focal), huber: huber)
+        return (refined.pose, refined.cost)
     }
 
     /// Whether two poses are so close that a refinement from one converges to the other's
@@ -259,14 +262,22 @@ public enum PerspectivePoints {
 
     /// ``refine(_:model:normalized:focal:huber:prior:)`` on packed points; `abandon` as in
     /// ``LevenbergMarquardt/minimize6(initial:evaluate:retract:abandon:)``.
-    static func refine(_ start: SE3, points: Packed, huber: Double, abandon: (SE3, Double) -> Bool = { _, _ in false }) throws -> (pose: SE3, cost: Double) {
+    /// `squares` is the sum of the squared reprojection errors (px²) at the returned pose, of
+    /// the points with weight: the minimizer's cost falls with every accepted step, so the
+    /// evaluation of lowest cost is the returned pose's.
+    static func refine(_ start: SE3, points: Packed, huber: Double, abandon: (SE3, Double) -> Bool = { _, _ in false }) throws -> (pose: SE3, cost: Double, squares: Double) {
         var solver = LevenbergMarquardt()
         solver.stepTolerance = 1e-7  // rad and m: 6e-6°, 0.1 µm
         solver.costTolerance = 1e-9
         solver.gradientTolerance = 0
         do {
-            let fit = try solver.minimize6(initial: start, evaluate: { points.equations(at: $0, huber: huber) }, retract: Packed.retract, abandon: abandon)
-            return (fit.state, fit.finalCost)
+            var lowest = (cost: Double.infinity, squares: Double.infinity)
+            let fit = try solver.minimize6(initial: start, evaluate: { pose in
+                let (equations, squares) = points.evaluate(at: pose, huber: huber)
+                if equations.cost < lowest.cost { lowest = (equations.cost, squares) }
+                return equations
+            }, retract: Packed.retract, abandon: abandon)
+            return (fit.state, fit.finalCost, lowest.squares)
         } catch {
             throw SolveError.degenerate("a point falls behind the camera")
         }

@@ -31,15 +31,16 @@ import Testing
     /// iterations (it skips the last evaluation when the model predicts a negligible decrease).
     @Test func matchesTheGeneralLoop() throws {
         let curve = Curve()
-        let start = [0.0, 0, 1, 2, 0.5, -0.5]
+        let start = [0.4, -0.2, 1.0, 2.0, 0.5, -0.6]
         let solver = LevenbergMarquardt()
         let general = try solver.minimize(initial: start, dimension: 6, evaluate: { p in
             let e = curve.equations(p)
             return LevenbergMarquardt.NormalEquations(cost: e.cost, hessian: e.normal.matrix, gradient: e.normal.vector)
         }, retract: { p, d in zip(p, d).map(+) })
         let six = try solver.minimize6(initial: start, evaluate: curve.equations, retract: { p, d in (0..<6).map { p[$0] + d[$0] } })
+        #expect(general.iterations < 50)  // a problem that converges, not one that runs out
         #expect(six.iterations <= general.iterations)
-        #expect(six.termination == .costTolerance || six.termination == general.termination)
+        #expect([.costTolerance, .stepTolerance, .gradientTolerance].contains(six.termination), "\(six.termination)")
         for i in 0..<6 { #expect(abs(six.state[i] - general.state[i]) <= 1e-6 * max(1, abs(general.state[i])), "p[\(i)]") }
         #expect(abs(six.finalCost - general.finalCost) <= 1e-9 * general.finalCost)
         #expect(six.finalCost < curve.equations(start).cost / 100)

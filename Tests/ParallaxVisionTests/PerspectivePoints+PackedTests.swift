@@ -86,12 +86,13 @@ import ParallaxMath
         #expect(p.packed.equations(at: p.pose, huber: 2).cost.isFinite)
     }
 
-    /// The packed RMS is the projected one for an undistorted camera.
-    @Test func rmsMatchesProjectingEachPoint() throws {
+    /// The squared errors the pass sums give the projected RMS for an undistorted camera.
+    @Test func squaresGiveTheProjectedRMS() throws {
         let p = try Self.problem()
         let camera = CameraModel(width: 640, height: 480, intrinsics: PinholeIntrinsics(fx: 600, fy: 610, cx: 319.5, cy: 239.5))
         let pixels = p.normalized.map { Vector2(600 * $0.x + 319.5, 610 * $0.y + 239.5) }
         let projected = PerspectivePoints.rmsPixels(p.pose, model: p.model, pixels: pixels, camera: camera)
-        #expect(abs(p.packed.rmsPixels(p.pose) - projected) <= 1e-9 * projected)
+        let squares = p.packed.evaluate(at: p.pose, huber: 2).squares
+        #expect(abs((squares / Double(p.model.count)).squareRoot() - projected) <= 1e-9 * projected)
     }
 }

@@ -72,10 +72,12 @@ void parallax_bilateral_rows(const float *depth, const float *toIndex, int width
 
 /// What one pass of PnP's Levenberg–Marquardt over its points sums (pnp.c): the robust cost,
 /// the lower triangle of the 6 × 6 normal matrix by rows (H₀₀, H₁₀, H₁₁, H₂₀, …, H₅₅) and the
-/// gradient, for a left increment (δθ, δt) of the pose; `behind` is 1 when a point (padding
-/// included) has depth ≤ 0, and the sums are then meaningless.
+/// gradient, for the increment R ← exp(δθ)·R, t ← t + δt of the pose; `squares` the sum of the
+/// squared reprojection errors (px²) of the points with weight (for their RMS); `behind` is 1
+/// when a point (padding included) has depth ≤ 0, and the sums are then meaningless.
 typedef struct parallax_pnp_sums {
     double cost;
+    double squares;
     double h[21];
     double g[6];
     int behind;
