@@ -20,10 +20,11 @@ extension SymmetricEigen {
     /// semi-definite matrix `a` (`n × n`, row-major, the lower triangle read) by inverse
     /// iteration on one Cholesky factor of `a + μI` (`μ` = 10⁻¹⁴·trace, so a singular `a`
     /// factors): the null vector of a direct linear transform's normal matrix without LAPACK
-    /// (`dsyevd` for 12 × 12: ~120 000 instructions; this: ~5 000). Each step shrinks the error
-    /// by `(λ₁ + μ)/(λ₂ + μ)`. `nil` when it does not apply or does not settle — `a` is not
-    /// finite or positive semi-definite, `n` is out of range, or λ₁ and λ₂ are too close to
-    /// converge in 60 steps — and the caller uses ``init(_:symmetryTolerance:)`` instead.
+    /// (`dsyevd` for 12 × 12: ~120 000 instructions; this: ~20 000 for a face's DLT). Each
+    /// step shrinks the error by `(λ₁ + μ)/(λ₂ + μ)`. `nil` when it does not apply or does not
+    /// settle — `a` is not finite or positive semi-definite, `n` is out of range, or λ₁ and λ₂
+    /// are too close to converge in 60 steps — and the caller uses
+    /// ``init(_:symmetryTolerance:)`` instead.
     public static func smallest(_ a: [Double], n: Int) -> SmallestPair? {
         guard n >= 2, n <= smallestMaximumSize, a.count >= n * n else { return nil }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * smallestMaximumSize + smallestMaximumSize * smallestMaximumSize) { buffer -> SmallestPair? in
