@@ -33,6 +33,22 @@ public struct FaceModel: Sendable {
         }
     }
 
+    /// The landmarks the head hides under `cameraFromHead`, ascending: those whose
+    /// ``visibility(cameraFromHead:)`` is at or below 0, found from the sign of the normal's
+    /// dot product with the direction to the camera alone (no square root or division per
+    /// landmark). `nil` without ``normals``.
+    public func hiddenLandmarks(cameraFromHead: SE3) -> [Int]? {
+        guard normals.count == points.count else { return nil }
+        let camera = cameraFromHead.inverse.translation
+        var hidden: [Int] = []
+        for i in points.indices {
+            let toCamera = camera - points[i]
+            // A landmark at the camera's centre counts as seen (visibility 1 there).
+            if normals[i].dot(toCamera) <= 0, toCamera.squaredNorm > 0 { hidden.append(i) }
+        }
+        return hidden
+    }
+
     /// iBUG 68 on the canonical face. Rigidity: the nose and eye corners 1 (bone and cartilage,
     /// moved by no expression); the eyebrows and the outer lips ½ (expressions move them); the
     /// jaw line and the inner lips ¼ (the jaw line's shape differs most from face to face, a

@@ -94,7 +94,7 @@ public struct HeadPoseEstimator: Sendable {
 
     /// The fit weights: rigidity or 1, and 0 where the model says a point takes no part (irises).
     public var weights: [Double] {
-        model.rigidity.map { weighting == .rigid ? $0 : ($0 > 0 ? 1 : 0) }
+        weighting == .rigid ? model.rigidity : model.rigidity.map { $0 > 0 ? 1 : 0 }
     }
 
     /// `T_CH` from landmark `pixels` seen by `camera`; pixels that are not finite take no part.
@@ -102,8 +102,15 @@ public struct HeadPoseEstimator: Sendable {
         guard pixels.count == model.points.count else { throw FitError.wrongCount(expected: model.points.count, got: pixels.count) }
         // Landmarks that are not finite (not found) take no part.
         var w = weights
-        for i in pixels.indices where !(pixels[i].x.isFinite && pixels[i].y.isFinite) { w[i] = 0 }
-        let used = pixels.indices.filter { w[$0] > 0 }.map { pixels[$0] }
+        var used: [Vector2] = []
+        used.reserveCapacity(pixels.count)
+        for i in pixels.indices {
+            if !(pixels[i].x.isFinite && pixels[i].y.isFinite) {
+                w[i] = 0
+            } else if w[i] > 0 {
+                used.append(pixels[i])
+            }
+        }
         let solution: PerspectivePoints.Solution
         do {
             try Self.requireSpread(used)
@@ -134,9 +141,7 @@ public struct HeadPoseEstimator: Sendable {
             }
         }
         var result = Self.fit(best.cameraFromModel, rms: best.rmsPixels, size: Self.size(of: bestUsed), mirrored: best.fromMirroredStart)
-        if let visibility = model.visibility(cameraFromHead: best.cameraFromModel) {
-            result.hidden = visibility.indices.filter { visibility[$0] <= 0 }
-        }
+        if let hidden = model.hiddenLandmarks(cameraFromHead: best.cameraFromModel) { result.hidden = hidden }
         return result
     }
 
@@ -194,8 +199,13 @@ public struct HeadPoseEstimator: Sendable {
 
     /// A face's size: √ of the area of its points' box (px, or m for model points seen face-on).
     static func size(of points: [Vector2]) -> Double {
-        let box = BoundingBox.enclosing(points)
-        return (box.width * box.height).squareRoot()
+        guard var lo = points.first else { return 0 }
+        var hi = lo
+        for p in points {
+            lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
+            hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
+        }
+        return ((hi.x - lo.x) * (hi.y - lo.y)).squareRoot()
     }
 
     static func fit(_ pose: SE3, rms: Double, size: Double, mirrored: Bool) -> HeadPoseFit {

@@ -31,6 +31,8 @@ public struct LevenbergMarquardt: Sendable {
         case gradientTolerance, stepTolerance, costTolerance, maxIterations
         /// λ grew past 1e16 without a cost decrease: at a minimum to working precision.
         case dampingOverflow
+        /// The caller's `abandon` test held after an accepted step (``minimize6(initial:evaluate:retract:abandon:)``).
+        case abandoned
     }
 
     /// The minimizer and how it was reached.
@@ -143,6 +145,13 @@ extension LevenbergMarquardt {
         public let finalCost: Double
         public let iterations: Int
         public let termination: Termination
+
+        @usableFromInline init(state: State, finalCost: Double, iterations: Int, termination: Termination) {
+            self.state = state
+            self.finalCost = finalCost
+            self.iterations = iterations
+            self.termination = termination
+        }
     }
 
     /// Minimizes from `initial` a problem that builds its own normal equations (per-point

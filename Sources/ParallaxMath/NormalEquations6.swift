@@ -13,6 +13,20 @@ public struct NormalEquations6: Sendable {
         g0 = 0; g1 = 0; g2 = 0; g3 = 0; g4 = 0; g5 = 0
     }
 
+    /// `H` from its lower triangle by rows (`lower[i]` holds `Hᵢ₀ … Hᵢᵢ` in lanes `0…i`; the
+    /// other lanes are ignored) and the gradient `g` (lanes 0–5): for solvers that accumulate
+    /// the sums their own way (four points at a time, zero entries skipped).
+    @inlinable public init(lower r0: SIMD8<Double>, _ r1: SIMD8<Double>, _ r2: SIMD8<Double>, _ r3: SIMD8<Double>, _ r4: SIMD8<Double>, _ r5: SIMD8<Double>,
+                           gradient g: SIMD8<Double>) {
+        h00 = r0[0]
+        h10 = r1[0]; h11 = r1[1]
+        h20 = r2[0]; h21 = r2[1]; h22 = r2[2]
+        h30 = r3[0]; h31 = r3[1]; h32 = r3[2]; h33 = r3[3]
+        h40 = r4[0]; h41 = r4[1]; h42 = r4[2]; h43 = r4[3]; h44 = r4[4]
+        h50 = r5[0]; h51 = r5[1]; h52 = r5[2]; h53 = r5[3]; h54 = r5[4]; h55 = r5[5]
+        g0 = g[0]; g1 = g[1]; g2 = g[2]; g3 = g[3]; g4 = g[4]; g5 = g[5]
+    }
+
     /// Adds rows `a` (residual `ea`) and `b` (residual `eb`) with weight `w`.
     @inlinable public mutating func add(_ a: SIMD8<Double>, _ ea: Double, _ b: SIMD8<Double>, _ eb: Double, weight w: Double) {
         let a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5]

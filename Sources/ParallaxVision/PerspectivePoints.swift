@@ -6,16 +6,19 @@ import ParallaxGeometry
 /// calibrated camera, lens distortion included.
 ///
 /// A global start that needs no guess — the direct linear transform on the undistorted
-/// normalized points (≥ 6, not all on one plane; the null vector of its normal matrix by
-/// LAPACK's symmetric eigensolver), its rotation the nearest proper rotation — and
+/// normalized points (≥ 6, not all on one plane; the null vector of its 12 × 12 normal matrix by
+/// inverse iteration, ``SymmetricEigen/smallest(_:n:)``, or LAPACK's eigensolver when the second
+/// eigenvalue is not clearly apart), its rotation the nearest proper rotation — and
 /// Levenberg–Marquardt on the reprojection error in undistorted pixels with Huber weights
 /// (iteratively reweighted) so a few bad points do not pull the pose, on 6 × 6 normal equations
-/// built in one pass over the points. Near-planar models seen
-/// from afar have a second, mirrored minimum (the model's depth flipped toward the camera:
-/// OpenCV's ITERATIVE returns it for one of the AFLW2000 faces); both are refined and the lower
-/// cost wins, so the mirrored pose is returned only when it explains the pixels better. Models
-/// of more than ``startPoints`` points let the two starts compete on an evenly spread subset and
-/// refine only the winner on all points.
+/// built in one pass over the points (C, four points per vector: ``Packed``) and solved on the
+/// stack. Near-planar models seen from afar have a second, mirrored minimum (the model's depth
+/// flipped toward the camera: OpenCV's ITERATIVE returns it for one of the AFLW2000 faces); both
+/// starts are refined and the lower cost wins, so the mirrored pose is returned only when it
+/// explains the pixels better. The second start is let go once it comes within 0.6° of the
+/// first's minimum at a higher cost (it is sliding into the same minimum: the common case).
+/// Models of more than ``startPoints`` points let the two starts compete on an evenly spread
+/// subset and refine only the winner on all points (and the loser too when the race was close).
 public enum PerspectivePoints {
     /// Why no pose.
     public enum SolveError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -34,8 +37,10 @@ public enum PerspectivePoints {
         }
     }
 
-    /// Points the two starts compete on (an evenly spread subset of larger models).
-    static let startPoints = 100
+    /// Points the two starts compete on (an evenly spread subset of larger models: every k-th
+    /// point, k = count / 50, so 52 of a 468-point mesh). A race closer than 10 % in cost is
+    /// decided again on all points.
+    static let startPoints = 50
 
     /// A solved pose.
     public struct Solution: Sendable {
@@ -64,17 +69,23 @@ public enum PerspectivePoints {
             guard weights.count == model.count else { throw SolveError.countMismatch(model: model.count, pixels: weights.count) }
             if let bad = weights.firstIndex(where: { !($0.isFinite && $0 >= 0) }) { throw SolveError.notFinite(index: bad) }
         }
-        let given = weights ?? [Double](repeating: 1, count: model.count)
-        let used = given.filter { $0 > 0 }.count
-        guard used >= 6 else { throw SolveError.tooFewPoints(used) }
-        for i in model.indices where given[i] > 0 && !(model[i].x.isFinite && model[i].y.isFinite && model[i].z.isFinite && pixels[i].x.isFinite && pixels[i].y.isFinite) {
-            throw SolveError.notFinite(index: i)
+        // Only the points with weight from here on (checked in one pass; copied only when some
+        // weigh nothing).
+        var used = 0
+        var notFinite: Int?
+        for i in model.indices where (weights?[i] ?? 1) > 0 {
+            used += 1
+            let (m, p) = (model[i], pixels[i])
+            if notFinite == nil, !(m.x.isFinite && m.y.isFinite && m.z.isFinite && p.x.isFinite && p.y.isFinite) { notFinite = i }
         }
-        // Only the points with weight from here on.
-        let kept = model.indices.filter { given[$0] > 0 }
-        let model = kept.map { model[$0] }, pixels = kept.map { pixels[$0] }, prior = kept.map { given[$0] }
-        let normalized = try pixels.map { try camera.normalized($0) }
+        guard used >= 6 else { throw SolveError.tooFewPoints(used) }
+        if let notFinite { throw SolveError.notFinite(index: notFinite) }
+        let model = used == model.count ? model : model.indices.filter { (weights?[$0] ?? 1) > 0 }.map { model[$0] }
+        let pixels = used == pixels.count ? pixels : pixels.indices.filter { (weights?[$0] ?? 1) > 0 }.map { pixels[$0] }
+        let prior = weights.map { w in used == w.count ? w : w.filter { $0 > 0 } } ?? [Double](repeating: 1, count: used)
+        let normalized = try normalizedPoints(pixels, camera: camera)
         let focal = Vector2(camera.intrinsics.fx, camera.intrinsics.fy)
+        let all = Packed(model: model, normalized: normalized, weights: prior, focal: focal)
         // Many points (a 468-point mesh): the two starts compete on an evenly spread subset of
         // about `startPoints`, and only the winner is refined on all of them (from near its
         // minimum, a few iterations): the same minimum at a fraction of the cost.
@@ -82,6 +93,7 @@ public enum PerspectivePoints {
         let subset = Swift.stride(from: 0, to: model.count, by: stride).map { $0 }
         let (subModel, subNormalized, subPrior) = stride == 1 ? (model, normalized, prior)
             : (subset.map { model[$0] }, subset.map { normalized[$0] }, subset.map { prior[$0] })
+        let competition = stride == 1 ? all : Packed(model: subModel, normalized: subNormalized, weights: subPrior, focal: focal)
         let start = try linearStart(model: subModel, normalized: subNormalized, weights: subPrior)
         // The mirrored start: the model's depth flipped about its centroid's plane.
         let d = Matrix3(rows: Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, -1))
@@ -89,17 +101,56 @@ public enum PerspectivePoints {
         let c = start * centroid
         let flippedRotation = SO3(d * start.rotation.matrix * d)
         let flipped = SE3(rotation: flippedRotation, translation: c - flippedRotation * centroid)
-        var best: (pose: SE3, cost: Double, mirrored: Bool)?
+        var best: (pose: SE3, cost: Double, squares: Double, mirrored: Bool)?
+        // A distinct minimum that lost on the subset (not one that joined the winner's).
+        var runnerUp: (pose: SE3, cost: Double, squares: Double, mirrored: Bool)?
         for (candidate, mirrored) in [(start, false), (flipped, true)] {
-            guard let refined = try? refine(candidate, model: subModel, normalized: subNormalized, focal: focal, huber: huber, prior: subPrior) else { continue }
-            if refined.cost < (best?.cost ?? .infinity) { best = (refined.pose, refined.cost, mirrored) }
+            // The second start is dropped once it has come within `joined` of the first's
+            // minimum at a higher cost: it is sliding into that minimum, not another one (the
+            // mirrored start usually does; refining it to the end only confirms the same pose).
+            let leader = best
+            var joinedLeader = false
+            guard let refined = try? refine(candidate, points: competition, huber: huber, abandon: { pose, cost in
+                guard let leader, cost > leader.cost, Self.joined(pose, leader.pose) else { return false }
+                joinedLeader = true
+                return true
+            }) else { continue }
+            if refined.cost < (best?.cost ?? .infinity) {
+                if let previous = best, !Self.joined(previous.pose, refined.pose) { runnerUp = previous }
+                best = (refined.pose, refined.cost, refined.squares, mirrored)
+            } else if !joinedLeader, let leader, !Self.joined(refined.pose, leader.pose) {
+                runnerUp = (refined.pose, refined.cost, refined.squares, mirrored)
+            }
         }
         if stride > 1, let winner = best {
-            let all = try refine(winner.pose, model: model, normalized: normalized, focal: focal, huber: huber, prior: prior)
-            best = (all.pose, all.cost, winner.mirrored)
+            let refined = try refine(winner.pose, points: all, huber: huber)
+            best = (refined.pose, refined.cost, refined.squares, winner.mirrored)
+            // A close race on the subset (the loser's cost within 10 %) is decided on all points:
+            // the subset's choice of minimum is then the full problem's.
+            if let other = runnerUp, other.cost < 1.1 * winner.cost,
+               let second = try? refine(other.pose, points: all, huber: huber), second.cost < refined.cost {
+                best = (second.pose, second.cost, second.squares, other.mirrored)
+            }
         }
         guard let best else { throw SolveError.degenerate("no start converged to a pose in front of the camera") }
-        return Solution(cameraFromModel: best.pose, rmsPixels: rmsPixels(best.pose, model: model, pixels: pixels, camera: camera), fromMirroredStart: best.mirrored)
+        // Without distortion the undistorted pixels are the pixels: the RMS comes with the fit.
+        let rms = camera.distortion == .none ? (best.squares / Double(model.count)).squareRoot()
+            : rmsPixels(best.pose, model: model, pixels: pixels, camera: camera)
+        return Solution(cameraFromModel: best.pose, rmsPixels: rms, fromMirroredStart: best.mirrored)
+    }
+
+    /// The undistorted normalized points of `pixels` (``CameraModel/normalized(_:)``; without
+    /// distortion, `((u − c_x)/f_x, (v − c_y)/f_y)` directly).
+    static func normalizedPoints(_ pixels: [Vector2], camera: CameraModel) throws -> [Vector2] {
+        guard camera.distortion == .none else { return try pixels.map { try camera.normalized($0) } }
+        let k = camera.intrinsics
+        let c = Vector2(k.cx, k.cy), f = Vector2(k.fx, k.fy)
+        return [Vector2](unsafeUninitializedCapacity: pixels.count) { out, initialized in
+            pixels.withUnsafeBufferPointer { p in
+                for i in p.indices { out.initializeElement(at: i, to: (p[i] - c) / f) }
+            }
+            initialized = pixels.count
+        }
     }
 
     /// Root-mean-square reprojection error (px) of `model` at `pose` against `pixels` (points
@@ -123,37 +174,39 @@ public enum PerspectivePoints {
         let spread = (model.reduce(0.0) { $0 + ($1 - centroid).squaredNorm } / Double(n)).squareRoot()
         guard spread > 0 else { throw SolveError.degenerate("the model points coincide") }
         let q = model.map { ($0 - centroid) / spread }
-        // The 12 × 12 normal matrix AᵀA of the 2n × 12 system, accumulated row by row (each
-        // row has 8 non-zero entries); its eigenvector of the smallest eigenvalue is [R|t].
-        var ata = [Double](repeating: 0, count: 144)
+        // The 12 × 12 normal matrix AᵀA of the 2n × 12 system. Point i's rows are
+        // (v, 0, −x·v) and (0, v, −y·v) with v = √wᵢ·(q, 1): AᵀA = [S 0 −X; 0 S −Y; −X −Y Q]
+        // with S = Σ v vᵀ, X = Σ x v vᵀ, Y = Σ y v vᵀ, Q = Σ (x² + y²) v vᵀ (each 4 × 4,
+        // symmetric: four rows of four lanes each). Its eigenvector of the smallest eigenvalue is [R|t].
+        var s0 = SIMD4<Double>.zero, s1 = s0, s2 = s0, s3 = s0, x0 = s0, x1 = s0, x2 = s0, x3 = s0
+        var y0 = s0, y1 = s0, y2 = s0, y3 = s0, q0 = s0, q1 = s0, q2 = s0, q3 = s0
         for i in 0..<n {
             let (x, y, p) = (normalized[i].x, normalized[i].y, q[i])
             let s = (weights?[i] ?? 1).squareRoot()
             let v = SIMD4<Double>(s * p.x, s * p.y, s * p.z, s)
-            // Rows (v, 0, −x·v) and (0, v, −y·v): blocks v vᵀ, x² v vᵀ, −x v vᵀ and alike.
-            for k in 0..<4 {
-                for l in 0...k {
-                    let vv = v[k] * v[l]
-                    ata[k * 12 + l] += vv
-                    ata[(4 + k) * 12 + 4 + l] += vv
-                    ata[(8 + k) * 12 + 8 + l] += (x * x + y * y) * vv
-                }
-                for l in 0..<4 {
-                    let vv = v[k] * v[l]
-                    ata[(8 + k) * 12 + l] -= x * vv
-                    ata[(8 + k) * 12 + 4 + l] -= y * vv
-                }
+            let r2 = x * x + y * y
+            let v0 = v * v[0], v1 = v * v[1], v2 = v * v[2], v3 = v * v[3]
+            s0 += v0; s1 += v1; s2 += v2; s3 += v3
+            x0 += x * v0; x1 += x * v1; x2 += x * v2; x3 += x * v3
+            y0 += y * v0; y1 += y * v1; y2 += y * v2; y3 += y * v3
+            q0 += r2 * v0; q1 += r2 * v1; q2 += r2 * v2; q3 += r2 * v3
+        }
+        let (sRows, xRows, yRows, qRows) = ([s0, s1, s2, s3], [x0, x1, x2, x3], [y0, y1, y2, y3], [q0, q1, q2, q3])
+        var ata = [Double](repeating: 0, count: 144)
+        for k in 0..<4 {
+            for l in 0..<4 {
+                ata[k * 12 + l] = sRows[k][l]
+                ata[(4 + k) * 12 + 4 + l] = sRows[k][l]
+                ata[(8 + k) * 12 + 8 + l] = qRows[k][l]
+                ata[(8 + k) * 12 + l] = -xRows[k][l]
+                ata[k * 12 + 8 + l] = -xRows[k][l]
+                ata[(8 + k) * 12 + 4 + l] = -yRows[k][l]
+                ata[(4 + k) * 12 + 8 + l] = -yRows[k][l]
             }
         }
-        for a in 0..<12 { for b in 0..<a { ata[b * 12 + a] = ata[a * 12 + b] } }
-        let eigen = try SymmetricEigen(Matrix(rows: 12, columns: 12, columnMajor: ata), symmetryTolerance: 1e-8)
-        // A second (near-)null direction: the points do not pin the pose down.
-        guard eigen.values.count == 12, eigen.values[1] > 1e-16 * max(1, eigen.values[11]) else {
-            throw SolveError.degenerate("the points do not determine a pose (all on one plane or line?)")
-        }
-        var m = (0..<12).map { eigen.vectors[$0, 0] }
+        var m = try nullVector(ata)
         // Points in front of the camera: the third row's depth at the centroid (m[11]) positive.
-        if m[11] < 0 { m = m.map { -$0 } }
+        if m[11] < 0 { for k in 0..<12 { m[k] = -m[k] } }
         let block = Matrix3(rows: Vector3(m[0], m[1], m[2]), Vector3(m[4], m[5], m[6]), Vector3(m[8], m[9], m[10]))
         guard let rotation = try? SO3(orthonormalizing: block).matrix else { throw SolveError.degenerate("the linear start has no rotation") }
         // The scale: the mean singular value of the block, trace(Rᵀ·block)/3.
@@ -164,46 +217,67 @@ public enum PerspectivePoints {
         return SE3(rotation: SO3(rotation), translation: t - rotation * centroid)
     }
 
+    /// The unit null vector of the DLT's 12 × 12 normal matrix (row-major, symmetric): by
+    /// inverse iteration (``SymmetricEigen/smallest(_:n:)``, no LAPACK) when the second
+    /// smallest eigenvalue stands clear of zero, else by LAPACK's eigensolver, which also decides
+    /// whether a second (near-)null direction leaves the pose undetermined.
+    static func nullVector(_ ata: [Double]) throws -> [Double] {
+        var trace = 0.0
+        for k in 0..<12 { trace += ata[k * 12 + k] }
+        // The inverse iteration's λ₂ is an estimate from above; 10⁶ times the LAPACK test's
+        // threshold of 10⁻¹⁶·λ₁₂ (≤ 10⁻¹⁶·trace) leaves a wide margin.
+        if let pair = SymmetricEigen.smallest(ata, n: 12), pair.second > 1e-10 * max(1, trace) { return pair.vector }
+        let eigen = try SymmetricEigen(Matrix(rows: 12, columns: 12, columnMajor: ata), symmetryTolerance: 1e-8)
+        // A second (near-)null direction: the points do not pin the pose down.
+        guard eigen.values.count == 12, eigen.values[1] > 1e-16 * max(1, eigen.values[11]) else {
+            throw SolveError.degenerate("the points do not determine a pose (all on one plane or line?)")
+        }
+        return (0..<12).map { eigen.vectors[$0, 0] }
+    }
+
     /// Levenberg–Marquardt (``LevenbergMarquardt``, on poses) from `start` on the robust cost
     /// Σ prior·ρ(|e|) (ρ Huber's, e the error in undistorted pixels: the normalized coordinates'
     /// error times the focal lengths, as OpenCV's solvePnP also undistorts first), by
     /// iteratively reweighted Gauss–Newton steps: every point weighs its prior times ρ′(e)/e at
-    /// the current pose, and one pass over the points gives a pose's cost and its 6 × 6 normal
-    /// equations (``NormalEquations6``: no 2n × 6 Jacobian). Steps are left increments,
-    /// `exp(δθ)·R`, `t + δt`. Returns the pose and its robust cost; a start with a point behind
-    /// the camera is an error.
+    /// the current pose, and one pass over the points (four at a time) gives a pose's cost and
+    /// its 6 × 6 normal equations (``NormalEquations6``: no 2n × 6 Jacobian, no heap allocation
+    /// per iteration, the damped system solved on the stack). Steps are left increments of the
+    /// whole pose, `exp(δθ)·R`, `exp(δθ)·t + δt`. Returns the pose and its robust cost; a start
+    /// with a point behind the camera is an error.
     public static func refine(_ start: SE3, model: [Vector3], normalized: [Vector2], focal: Vector2, huber: Double, prior: [Double]) throws -> (pose: SE3, cost: Double) {
-        let n = model.count
-        func evaluate(_ pose: SE3) -> LevenbergMarquardt.NormalEquations {
-            var cost = 0.0
-            var normal = NormalEquations6()
-            let rotation = pose.rotation.matrix
-            for i in 0..<n {
-                let rp = rotation * model[i]
-                let pc = rp + pose.translation
-                guard pc.z > 0 else { return LevenbergMarquardt.NormalEquations(cost: .infinity, hessian: [], gradient: []) }
-                let iz = 1 / pc.z
-                let e = (Vector2(pc.x * iz, pc.y * iz) - normalized[i]) * focal
-                let norm = e.norm
-                cost += prior[i] * (norm <= huber ? 0.5 * norm * norm : huber * (norm - 0.5 * huber))
-                // Rows of ∂pixel/∂p_C, then ∂p_C/∂δθ = −[R p]×, ∂p_C/∂δt = I: a row r gives
-                // (rp × r) for δθ and r for δt.
-                let r0 = focal.x * Vector3(iz, 0, -pc.x * iz * iz), r1 = focal.y * Vector3(0, iz, -pc.y * iz * iz)
-                let d0 = rp.cross(r0), d1 = rp.cross(r1)
-                normal.add(SIMD8(d0.x, d0.y, d0.z, r0.x, r0.y, r0.z, 0, 0), e.x, SIMD8(d1.x, d1.y, d1.z, r1.x, r1.y, r1.z, 0, 0), e.y,
-                           weight: prior[i] * (norm <= huber ? 1 : huber / norm))
-            }
-            return normal.equations(cost: cost)
+        guard model.count == normalized.count, model.count == prior.count else {
+            throw SolveError.countMismatch(model: model.count, pixels: normalized.count)
         }
+        let refined = try refine(start, points: Packed(model: model, normalized: normalized, weights: prior, focal: focal), huber: huber)
+        return (refined.pose, refined.cost)
+    }
+
+    /// Whether two poses are so close that a refinement from one converges to the other's
+    /// minimum: rotations within 0.01 rad (0.6°) and translations within 1 % of the distance.
+    /// Distinct minima of a PnP problem (a pose and its mirror) lie tens of degrees apart.
+    static func joined(_ a: SE3, _ b: SE3) -> Bool {
+        // |w| of the relative quaternion > cos(0.005): an angle below 0.01 rad (either sign of q).
+        abs((a.rotation.inverse * b.rotation).quaternion.w) > 0.999_987_500_026 && (a.translation - b.translation).norm < 0.01 * b.translation.norm
+    }
+
+    /// ``refine(_:model:normalized:focal:huber:prior:)`` on packed points; `abandon` as in
+    /// ``LevenbergMarquardt/minimize6(initial:evaluate:retract:abandon:)``.
+    /// `squares` is the sum of the squared reprojection errors (px²) at the returned pose, of
+    /// the points with weight: the minimizer's cost falls with every accepted step, so the
+    /// evaluation of lowest cost is the returned pose's.
+    static func refine(_ start: SE3, points: Packed, huber: Double, abandon: (SE3, Double) -> Bool = { _, _ in false }) throws -> (pose: SE3, cost: Double, squares: Double) {
         var solver = LevenbergMarquardt()
         solver.stepTolerance = 1e-7  // rad and m: 6e-6°, 0.1 µm
         solver.costTolerance = 1e-9
         solver.gradientTolerance = 0
         do {
-            let fit = try solver.minimize(initial: start, dimension: 6, evaluate: evaluate) { pose, x in
-                SE3(rotation: SO3.exp(Vector3(x[0], x[1], x[2])) * pose.rotation, translation: pose.translation + Vector3(x[3], x[4], x[5]))
-            }
-            return (fit.state, fit.finalCost)
+            var lowest = (cost: Double.infinity, squares: Double.infinity)
+            let fit = try solver.minimize6(initial: start, evaluate: { pose in
+                let (equations, squares) = points.evaluate(at: pose, huber: huber)
+                if equations.cost < lowest.cost { lowest = (equations.cost, squares) }
+                return equations
+            }, retract: Packed.retract, abandon: abandon)
+            return (fit.state, fit.finalCost, lowest.squares)
         } catch {
             throw SolveError.degenerate("a point falls behind the camera")
         }

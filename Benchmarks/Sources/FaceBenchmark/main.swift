@@ -5,6 +5,14 @@
 //   face-benchmark speed [REPEATS]                 # µs per PnP solve, 68 and 468 points (one thread)
 //   face-benchmark sweep                           # simulated: error vs landmark noise and yaw; eyes; off-centre wide lens
 //   face-benchmark frame IMAGE [REPEATS]           # ms per 640×480 frame: detection, + landmarks, + pose (one thread)
+//   face-benchmark pnp 68|468 [--repeat N]         # the `speed` face, driven round by round (kernels/pnp.py)
+//
+// `pnp` prints one JSON line with the model points (m), the noisy pixels (px), the intrinsics
+// and the true pose, fits once untimed, prints `ready`, and then reads lines `SOLVES` on
+// standard input: each runs that many fits back to back (`HeadPoseEstimator.fit`, the whole
+// face-pose fit) and prints `{"seconds": S, "error_deg": E, "digest": "…"}`, S the total time.
+// With `--repeat N` it runs N fits untimed and exits (for callgrind: the difference of two
+// counts over the difference of N is the count of one fit).
 //
 // Run by Benchmarks/reference/face_pose_vs_opencv.py, which does the same with OpenCV in the same run.
 import Foundation
@@ -17,6 +25,15 @@ func json(_ value: Any) -> String {
 }
 
 func degrees(_ a: SO3, _ b: SO3) -> Double { (a.inverse * b).angle * 180 / .pi }
+
+/// The `speed` mode's face: the true pose, the camera and the seeded noisy pixels of `model`.
+func speedFace(_ model: FaceModel) -> (camera: CameraModel, truth: SE3, pixels: [Vector2]) {
+    let camera = CameraModel(width: 640, height: 480, intrinsics: PinholeIntrinsics(fx: 600, fy: 600, cx: 319.5, cy: 239.5))
+    let truth = SE3(rotation: HeadAngles(pitch: 10, yaw: 30, roll: -5).cameraFromHead, translation: Vector3(0.03, -0.02, 0.6))
+    var rng = SeededGenerator(seed: 1)
+    let pixels = model.points.map { (camera.project(truth * $0) ?? .zero) + Vector2(rng.nextGaussian(), rng.nextGaussian()) }
+    return (camera, truth, pixels)
+}
 
 let args = Array(CommandLine.arguments.dropFirst())
 guard let mode = args.first else { print("usage: face-benchmark aflw FOLDER [SCALE ...] | speed [REPEATS] | sweep"); exit(2) }
@@ -48,12 +65,9 @@ case "aflw":
 
 case "speed":
     let repeats = args.count > 1 ? Int(args[1]) ?? 2000 : 2000
-    let camera = CameraModel(width: 640, height: 480, intrinsics: PinholeIntrinsics(fx: 600, fy: 600, cx: 319.5, cy: 239.5))
-    let truth = SE3(rotation: HeadAngles(pitch: 10, yaw: 30, roll: -5).cameraFromHead, translation: Vector3(0.03, -0.02, 0.6))
     var rows: [String: Any] = [:]
     for (name, model) in [("68", FaceModel.ibug68), ("468", FaceModel.mediapipe468)] {
-        var rng = SeededGenerator(seed: 1)
-        let pixels = model.points.map { (camera.project(truth * $0) ?? .zero) + Vector2(rng.nextGaussian(), rng.nextGaussian()) }
+        let (camera, truth, pixels) = speedFace(model)
         let estimator = HeadPoseEstimator(model: model)
         var times: [Double] = []
         var error = 0.0
@@ -167,6 +181,42 @@ case "frame":
         rows["pose_ms"] = (ContinuousClock.now - start).seconds  // 1000 fits: seconds total = ms each
     }
     print(json(rows))
+
+case "pnp":
+    guard args.count >= 2, let model = ["68": FaceModel.ibug68, "468": FaceModel.mediapipe468][args[1]] else {
+        print("usage: face-benchmark pnp 68|468 [--repeat N]"); exit(2)
+    }
+    let (camera, truth, pixels) = speedFace(model)
+    let estimator = HeadPoseEstimator(model: model)
+    /// `count` fits; the last one's rotation error (°) and the bits of its pose.
+    func fits(_ count: Int) -> (error: Double, digest: String) {
+        var last: SE3?
+        for _ in 0..<count { last = (try? estimator.fit(pixels: pixels, camera: camera))?.cameraFromHead }
+        guard let last else { return (.nan, "none") }
+        let q = last.rotation.quaternion, t = last.translation
+        var hash: UInt64 = 14_695_981_039_346_656_037
+        for v in [q.w, q.x, q.y, q.z, t.x, t.y, t.z] { hash = (hash ^ v.bitPattern) &* 1_099_511_628_211 }
+        return (degrees(last.rotation, truth.rotation), String(hash, radix: 16))
+    }
+    if let i = args.firstIndex(of: "--repeat"), i + 1 < args.count, let n = Int(args[i + 1]) {
+        _ = fits(max(0, n))
+        exit(0)
+    }
+    let k = camera.intrinsics
+    print(json(["model": model.points.map { [$0.x, $0.y, $0.z] }, "pixels": pixels.map { [$0.x, $0.y] },
+                "camera": [k.fx, k.fy, k.cx, k.cy], "truth_rotation": (0..<3).map { r in (0..<3).map { c in truth.rotation.matrix[r, c] } },
+                "truth_translation": [truth.translation.x, truth.translation.y, truth.translation.z]]))
+    _ = fits(1)  // warm-up: lazily built tables, allocator
+    print("ready")
+    fflush(nil)
+    while let line = readLine() {
+        let count = max(1, Int(line.trimmingCharacters(in: .whitespaces)) ?? 1)
+        let start = ContinuousClock.now
+        let (error, digest) = fits(count)
+        let seconds = (ContinuousClock.now - start).seconds
+        print(json(["seconds": seconds, "error_deg": error, "digest": digest]))
+        fflush(nil)
+    }
 
 default:
     print("unknown mode '\(mode)'")

@@ -70,6 +70,26 @@ void parallax_bilateral_rows(const float *depth, const float *toIndex, int width
                              const float *rangeTable, int steps, const uint8_t *guide, const float *guideTable, int y0, int y1, float *out,
                              int level);
 
+/// What one pass of PnP's Levenberg–Marquardt over its points sums (pnp.c): the robust cost,
+/// the lower triangle of the 6 × 6 normal matrix by rows (H₀₀, H₁₀, H₁₁, H₂₀, …, H₅₅) and the
+/// gradient, for the increment R ← exp(δθ)·R, t ← t + δt of the pose; `squares` the sum of the
+/// squared reprojection errors (px²) of the points with weight (for their RMS); `behind` is 1
+/// when a point (padding included) has depth ≤ 0, and the sums are then meaningless.
+typedef struct parallax_pnp_sums {
+    double cost;
+    double squares;
+    double h[21];
+    double g[6];
+    int behind;
+} parallax_pnp_sums;
+
+/// PerspectivePoints.Packed.equations of ParallaxVision (see there for the terms): `lanes`
+/// holds `blocks` blocks of 24 doubles (model x, y, z (m), normalized image x, y, weight; four
+/// points each), `pose` the rotation row-major (9) and the translation (3, m) of T_CM, the
+/// focal lengths in px, `huber` the Huber threshold in px.
+void parallax_pnp_equations(const double *lanes, size_t blocks, const double *pose, double fx, double fy, double huber,
+                            parallax_pnp_sums *out, int level);
+
 /// The variant each kernel runs given its `level` argument: 0 portable, 1 AVX2, 2 AVX-512
 /// (AVX-512F/BW/VL/VPOPCNTDQ); the processor's best for −1 or any level above it. Tests pass
 /// each level and compare the results.
