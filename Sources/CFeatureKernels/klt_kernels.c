@@ -155,55 +155,6 @@ PXL_AVX2 static void pxl_lk_template_avx2(const float *image, const float *dx, c
     pxl_lanes_store(vc, lanes); sums[2] = pxl_lane_sum(lanes);
 }
 
-/// The most column blocks the fused AVX2 template keeps its rows for (windows up to 64 px); wider
-/// windows take the two-pass path.
-#define PXL_FUSED_BLOCKS 8
-
-/// Rows outer, column blocks inner, in one pass: each block's horizontally interpolated row of the
-/// image and both gradients is kept for the next window row, so every sample is made, scaled,
-/// summed into the structure tensor and stored once. Every lane sees the same operations in the
-/// same order as in the two-pass form (the interpolation is per lane; the sums run rows outer,
-/// blocks inner in both), hence the same bits.
-PXL_AVX2 static void pxl_lk_template_fused_avx2(const float *image, const float *dx, const float *dy, ptrdiff_t stride,
-                                                float fx, float fy, ptrdiff_t window, float *templ, float *gx, float *gy,
-                                                float sums[3]) {
-    const ptrdiff_t padded = pxl_padded(window), blocks = padded / PXL_LANES;
-    const __m256 vfx = _mm256_set1_ps(fx), vfy = _mm256_set1_ps(fy), inv255 = _mm256_set1_ps(1.0f / 255.0f);
-    float mask[PXL_LANES];
-    for (int i = 0; i < PXL_LANES; i++) mask[i] = (padded - PXL_LANES + i) < window ? 1.0f : 0.0f;
-    const __m256 last_mask = _mm256_loadu_ps(mask);
-    __m256 above_i[PXL_FUSED_BLOCKS], above_x[PXL_FUSED_BLOCKS], above_y[PXL_FUSED_BLOCKS];
-    for (ptrdiff_t b = 0; b < blocks; b++) {
-        above_i[b] = pxl_horizontal_avx2(image + b * PXL_LANES, vfx);
-        above_x[b] = pxl_horizontal_avx2(dx + b * PXL_LANES, vfx);
-        above_y[b] = pxl_horizontal_avx2(dy + b * PXL_LANES, vfx);
-    }
-    __m256 va = _mm256_setzero_ps(), vb = va, vc = va;
-    for (ptrdiff_t wy = 0; wy < window; wy++) {
-        const ptrdiff_t row = (wy + 1) * stride;
-        for (ptrdiff_t b = 0; b < blocks; b++) {
-            const ptrdiff_t col = b * PXL_LANES, k = wy * padded + col;
-            const __m256 bi = pxl_horizontal_avx2(image + row + col, vfx);
-            const __m256 bx = pxl_horizontal_avx2(dx + row + col, vfx);
-            const __m256 by = pxl_horizontal_avx2(dy + row + col, vfx);
-            _mm256_storeu_ps(templ + k, _mm256_add_ps(above_i[b], _mm256_mul_ps(_mm256_sub_ps(bi, above_i[b]), vfy)));
-            __m256 ix = _mm256_mul_ps(_mm256_add_ps(above_x[b], _mm256_mul_ps(_mm256_sub_ps(bx, above_x[b]), vfy)), inv255);
-            __m256 iy = _mm256_mul_ps(_mm256_add_ps(above_y[b], _mm256_mul_ps(_mm256_sub_ps(by, above_y[b]), vfy)), inv255);
-            above_i[b] = bi; above_x[b] = bx; above_y[b] = by;
-            if (b == blocks - 1) { ix = _mm256_mul_ps(ix, last_mask); iy = _mm256_mul_ps(iy, last_mask); }
-            va = _mm256_add_ps(va, _mm256_mul_ps(ix, ix));
-            vb = _mm256_add_ps(vb, _mm256_mul_ps(ix, iy));
-            vc = _mm256_add_ps(vc, _mm256_mul_ps(iy, iy));
-            _mm256_storeu_ps(gx + k, _mm256_mul_ps(ix, inv255));
-            _mm256_storeu_ps(gy + k, _mm256_mul_ps(iy, inv255));
-        }
-    }
-    float lanes[PXL_LANES];
-    pxl_lanes_store(va, lanes); sums[0] = pxl_lane_sum(lanes);
-    pxl_lanes_store(vb, lanes); sums[1] = pxl_lane_sum(lanes);
-    pxl_lanes_store(vc, lanes); sums[2] = pxl_lane_sum(lanes);
-}
-
 PXL_AVX2 static void pxl_lk_mismatch_avx2(const float *image, ptrdiff_t stride, float fx, float fy, ptrdiff_t window,
                                           const float *templ, const float *gx, const float *gy, float out[2]) {
     const ptrdiff_t padded = pxl_padded(window);
@@ -236,8 +187,7 @@ void pxl_lk_template(const float *image, const float *dx, const float *dy, ptrdi
                      ptrdiff_t window, float *templ, float *gx, float *gy, float sums[3]) {
 #ifdef PXL_X86
     if (pxl_kernels_features() & 1) {
-        if (pxl_padded(window) <= PXL_FUSED_BLOCKS * PXL_LANES) pxl_lk_template_fused_avx2(image, dx, dy, stride, fx, fy, window, templ, gx, gy, sums);
-        else pxl_lk_template_avx2(image, dx, dy, stride, fx, fy, window, templ, gx, gy, sums);
+        pxl_lk_template_avx2(image, dx, dy, stride, fx, fy, window, templ, gx, gy, sums);
         return;
     }
 #endif

@@ -118,10 +118,12 @@ def _load(path):
 
 class _Shared:
     """The shared-memory file Parallax writes images into: a descriptor the worker inherits
-    (its name is gone already), or, from an older Parallax, a path."""
+    (its name is gone already)."""
 
-    def __init__(self, where):
-        self.fd = where if isinstance(where, int) else os.open(where, os.O_RDONLY)
+    def __init__(self, fd):
+        if not isinstance(fd, int) or isinstance(fd, bool) or fd < 0:
+            raise _Failure("protocol", "the shared memory is a descriptor number, got %r" % (fd,))
+        self.fd = fd
         self.map, self.size = None, 0
 
     def view(self, size):

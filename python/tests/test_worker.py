@@ -16,13 +16,13 @@ from parallax import _protocol as P
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def start(tmp_path, source):
+def start(tmp_path, source, extra_fds=()):
     path = tmp_path / "analyzer.py"
     path.write_text(textwrap.dedent(source))
     parent, child = socket.socketpair()
     env = dict(os.environ, PYTHONPATH=os.path.join(HERE, ".."))
     proc = subprocess.Popen([sys.executable, "-c", "from parallax._worker import main; main()", str(path), str(child.fileno())],
-                            pass_fds=[child.fileno()], env=env)
+                            pass_fds=[child.fileno(), *extra_fds], env=env)
     child.close()
     return proc, parent
 
@@ -42,7 +42,14 @@ BRIGHT = """
 
 
 def test_a_worker_answers_each_request_in_order(tmp_path):
-    proc, sock = start(tmp_path, BRIGHT)
+    # The shared memory as Parallax hands it over: an inherited descriptor whose name is gone.
+    shm = tmp_path / "shm"
+    image = np.arange(12, dtype=np.uint8).reshape(3, 4)
+    shm.write_bytes(image.tobytes() + bytes(4096 - 12))
+    shm_fd = os.open(shm, os.O_RDONLY)
+    shm.unlink()
+    proc, sock = start(tmp_path, BRIGHT, extra_fds=[shm_fd])
+    os.close(shm_fd)
     fd = sock.fileno()
     kind, hello, _ = P.read_frame(fd)
     assert kind == P.HELLO and hello["protocol"] == P.PROTOCOL_VERSION
@@ -50,10 +57,7 @@ def test_a_worker_answers_each_request_in_order(tmp_path):
     kind, d, _ = P.read_frame(fd)
     assert kind == P.DESCRIPTION and d["name"] == "mean" and [p["name"] for p in d["inputs"]] == ["frames", "imu"]
     assert d["options"] == [{"name": "gain", "default": 2, "doc": "gain", "type": "int", "range": [1, 5], "choices": None}]
-    shm = tmp_path / "shm"
-    image = np.arange(12, dtype=np.uint8).reshape(3, 4)
-    shm.write_bytes(image.tobytes() + bytes(4096 - 12))
-    P.write_frame(fd, P.OPEN, {"options": {"gain": 3}, "shm": str(shm), "calibrations": {"frames": {"fx": 458.0}}, "instance": "mean", "streams": {}})
+    P.write_frame(fd, P.OPEN, {"options": {"gain": 3}, "shm": shm_fd, "calibrations": {"frames": {"fx": 458.0}}, "instance": "mean", "streams": {}})
     assert P.read_frame(fd)[0] == P.RESULT
     P.write_frame(fd, P.PROCESS, {"t": 5, "trigger": "frames", "shm_size": 4096, "inputs": {
         "frames": {"t": 5, "shm": [0, 12], "shape": [3, 4], "dtype": "uint8"},
@@ -100,6 +104,21 @@ def test_a_length_beyond_the_limit_is_refused(tmp_path):
     os.write(w, (P.MAX_FRAME + 1).to_bytes(4, "little") + bytes([P.RESULT]) + (0).to_bytes(4, "little"))
     with pytest.raises(P.ProtocolError):
         P.read_frame(r)
+
+
+def answer_to_one_packet(tmp_path, source, options=None):
+    """Starts a worker on `source`, opens it with `options`, sends one packet on `frames` and
+    returns (kind, answer) of its reply; the worker must then exit cleanly."""
+    proc, sock = start(tmp_path, source)
+    fd = sock.fileno()
+    P.read_frame(fd)
+    P.write_frame(fd, P.OPEN, {"options": options or {}, "instance": "x"})
+    assert P.read_frame(fd)[0] == P.RESULT
+    P.write_frame(fd, P.PROCESS, {"t": 1, "trigger": "frames", "inputs": {"frames": {"t": 1}}})
+    kind, answer, _ = P.read_frame(fd)
+    sock.close()
+    assert proc.wait(timeout=30) == 0
+    return kind, answer
 
 
 def error_of_describe(tmp_path, source):
@@ -167,13 +186,7 @@ SURROGATE = """
 
 @pytest.mark.parametrize("mode", ["raise", "warn", "emit", "undeclared"])
 def test_text_that_is_not_unicode_and_undeclared_outputs_are_answered_not_crashed(tmp_path, mode):
-    proc, sock = start(tmp_path, SURROGATE)
-    fd = sock.fileno()
-    P.read_frame(fd)
-    P.write_frame(fd, P.OPEN, {"options": {"mode": mode}, "instance": "names"})
-    assert P.read_frame(fd)[0] == P.RESULT
-    P.write_frame(fd, P.PROCESS, {"t": 1, "trigger": "frames", "inputs": {"frames": {"t": 1}}})
-    kind, answer, _ = P.read_frame(fd)
+    kind, answer = answer_to_one_packet(tmp_path, SURROGATE, {"mode": mode})
     if mode == "warn":
         # A warning is text: the undecodable byte arrives as its escape.
         assert kind == P.RESULT and answer["warnings"] == ["skipped frame-\\udcff.png"]
@@ -184,8 +197,6 @@ def test_text_that_is_not_unicode_and_undeclared_outputs_are_answered_not_crashe
         assert kind == P.ERROR and "not valid Unicode" in answer["message"]
     else:
         assert kind == P.ERROR and "not declared on Names" in answer["message"]
-    sock.close()
-    assert proc.wait(timeout=30) == 0
 
 
 def test_close_after_a_failed_open_is_answered(tmp_path):
@@ -283,29 +294,21 @@ def test_a_file_that_declares_otherwise_at_open_is_refused(tmp_path):
 
 
 def test_a_huge_message_is_clipped(tmp_path):
-    proc, sock = start(tmp_path, """
+    kind, answer = answer_to_one_packet(tmp_path, """
         import parallax
         class Loud(parallax.Analyzer):
             frames = parallax.Input("cam0", parallax.ANY)
             def process(self, trigger, inputs):
                 raise ValueError("x" * 5000000)
     """)
-    fd = sock.fileno()
-    P.read_frame(fd)
-    P.write_frame(fd, P.OPEN, {"options": {}, "instance": "loud"})
-    P.read_frame(fd)
-    P.write_frame(fd, P.PROCESS, {"t": 1, "trigger": "frames", "inputs": {"frames": {"t": 1}}})
-    kind, answer, _ = P.read_frame(fd)
     assert kind == P.ERROR and len(answer["message"]) < 70000 and answer["message"].endswith("more characters)")
     assert len(answer["traceback"]) < 70000
-    sock.close()
-    assert proc.wait(timeout=30) == 0
 
 
 @pytest.mark.parametrize("value, refused", [(2 ** 63 - 1, False), (-(2 ** 63), False), (2 ** 63, True), (-(2 ** 63) - 1, True),
                                             (10 ** 30, True), ("1" * 40, False)])
 def test_integers_parallax_cannot_keep_exactly_are_refused(tmp_path, value, refused):
-    proc, sock = start(tmp_path, """
+    kind, answer = answer_to_one_packet(tmp_path, """
         import parallax
         class Big(parallax.Analyzer):
             frames = parallax.Input("cam0", parallax.ANY)
@@ -313,18 +316,10 @@ def test_integers_parallax_cannot_keep_exactly_are_refused(tmp_path, value, refu
             def process(self, trigger, inputs):
                 self.emit(self.out, {"n": [%r]})
     """ % (value,))
-    fd = sock.fileno()
-    P.read_frame(fd)
-    P.write_frame(fd, P.OPEN, {"options": {}, "instance": "big"})
-    P.read_frame(fd)
-    P.write_frame(fd, P.PROCESS, {"t": 1, "trigger": "frames", "inputs": {"frames": {"t": 1}}})
-    kind, answer, _ = P.read_frame(fd)
     if refused:
         assert kind == P.ERROR and "beyond ±2^63" in answer["message"] and "['n'][0]" in answer["message"]
     else:
         assert kind == P.RESULT and answer["emits"][0]["value"] == {"n": [value]}
-    sock.close()
-    assert proc.wait(timeout=30) == 0
 
 
 def test_payload_helpers_refuse_what_does_not_add_up():
