@@ -16,6 +16,9 @@ extension PerspectivePoints {
         let focal: Vector2
 
         init(model: [Vector3], normalized: [Vector2], weights: [Double], focal: Vector2) {
+            // The packing reads the three arrays through unchecked pointers, up to `count`.
+            precondition(normalized.count == model.count && weights.count == model.count,
+                         "PerspectivePoints: \(model.count) model points, \(normalized.count) image points, \(weights.count) weights")
             count = model.count
             self.focal = focal
             let blocks = (count + 3) / 4
