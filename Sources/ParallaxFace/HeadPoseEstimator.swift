@@ -102,18 +102,17 @@ public struct HeadPoseEstimator: Sendable {
         guard pixels.count == model.points.count else { throw FitError.wrongCount(expected: model.points.count, got: pixels.count) }
         // Landmarks that are not finite (not found) take no part.
         var w = weights
-        var used: [Vector2] = []
-        used.reserveCapacity(pixels.count)
+        var spread = LandmarkSpread()
         for i in pixels.indices {
             if !(pixels[i].x.isFinite && pixels[i].y.isFinite) {
                 w[i] = 0
             } else if w[i] > 0 {
-                used.append(pixels[i])
+                spread.add(pixels[i])
             }
         }
         let solution: PerspectivePoints.Solution
         do {
-            try Self.requireSpread(used)
+            try spread.requireArea()
             solution = try PerspectivePoints.solve(model: model.points, pixels: pixels, camera: camera, huber: huber, weights: w)
         } catch let error as FitError {
             throw error
@@ -122,7 +121,7 @@ public struct HeadPoseEstimator: Sendable {
         } catch {
             throw FitError.unusable("\(error)")
         }
-        var best = solution, bestUsed = used
+        var best = solution, bestSpread = spread
         if hiddenSide {
             // Fit again with what the pose hides weighed down, until the weights stop changing
             // (twice at most).
@@ -132,40 +131,23 @@ public struct HeadPoseEstimator: Sendable {
                 let reweighted = zip(w, visibility).map { $0 * Self.hiddenWeight($1) }
                 guard reweighted != applied else { break }
                 applied = reweighted
-                let kept = pixels.indices.filter { reweighted[$0] > 0 }.map { pixels[$0] }
-                guard kept.count >= 6, (try? Self.requireSpread(kept)) != nil,
+                let kept = LandmarkSpread(pixels.indices.filter { reweighted[$0] > 0 }.map { pixels[$0] })
+                guard kept.count >= 6, (try? kept.requireArea()) != nil,
                       let refit = try? PerspectivePoints.solve(model: model.points, pixels: pixels, camera: camera, huber: huber, weights: reweighted)
                 else { break }
                 best = refit
-                bestUsed = kept
+                bestSpread = kept
             }
         }
-        var result = Self.fit(best.cameraFromModel, rms: best.rmsPixels, size: Self.size(of: bestUsed), mirrored: best.fromMirroredStart)
+        var result = Self.fit(best.cameraFromModel, rms: best.rmsPixels, size: bestSpread.size, mirrored: best.fromMirroredStart)
         if let hidden = model.hiddenLandmarks(cameraFromHead: best.cameraFromModel) { result.hidden = hidden }
         return result
     }
 
     /// Smallest over largest spread of landmarks in the image below which they count as on
-    /// one line (a face's landmarks span an area at any yaw: nose to ear by brow to chin).
+    /// one line (a face's landmarks span an area at any yaw: nose to ear by brow to chin;
+    /// ``LandmarkSpread``).
     public static let minimumSpreadRatio = 0.05
-
-    /// Throws unless the landmarks span an area: a line of them (or one point) fits many poses.
-    static func requireSpread(_ points: [Vector2]) throws {
-        guard points.count >= 3 else { return }  // too few: the solver says so
-        let n = Double(points.count)
-        let mean = points.reduce(Vector2.zero, +) / n
-        var sxx = 0.0, sxy = 0.0, syy = 0.0
-        for p in points {
-            let d = p - mean
-            sxx += d.x * d.x; sxy += d.x * d.y; syy += d.y * d.y
-        }
-        // Eigenvalues of the 2 × 2 scatter matrix.
-        let half = (sxx + syy) / 2, root = (((sxx - syy) / 2) * ((sxx - syy) / 2) + sxy * sxy).squareRoot()
-        let major = half + root, minor = max(0, half - root)
-        guard major > 0, (minor / major).squareRoot() >= minimumSpreadRatio else {
-            throw FitError.collinear("the landmarks lie on a line (spread across it \(String(format: "%.1f", (minor / n).squareRoot())) px, along it \(String(format: "%.1f", (major / n).squareRoot())) px)")
-        }
-    }
 
     /// `T_CH` from landmarks measured in 3D in the camera frame (m): the weighted rigid
     /// alignment of the model onto them, refitted once without the points more than 3 × the
@@ -194,18 +176,7 @@ public struct HeadPoseEstimator: Sendable {
             for i in outliers { w[i] = 0 }
             fit = try align(w)
         }
-        return Self.fit(fit.pose, rms: fit.rmse, size: Self.size(of: fit.kept.map { Vector2(model.points[$0].x, model.points[$0].y) }), mirrored: false)
-    }
-
-    /// A face's size: √ of the area of its points' box (px, or m for model points seen face-on).
-    static func size(of points: [Vector2]) -> Double {
-        guard var lo = points.first else { return 0 }
-        var hi = lo
-        for p in points {
-            lo = Vector2(min(lo.x, p.x), min(lo.y, p.y))
-            hi = Vector2(max(hi.x, p.x), max(hi.y, p.y))
-        }
-        return ((hi.x - lo.x) * (hi.y - lo.y)).squareRoot()
+        return Self.fit(fit.pose, rms: fit.rmse, size: LandmarkSpread(fit.kept.map { Vector2(model.points[$0].x, model.points[$0].y) }).size, mirrored: false)
     }
 
     static func fit(_ pose: SE3, rms: Double, size: Double, mirrored: Bool) -> HeadPoseFit {

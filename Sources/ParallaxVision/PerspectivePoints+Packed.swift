@@ -29,15 +29,21 @@ extension PerspectivePoints {
                     model.withUnsafeBufferPointer { m in
                         normalized.withUnsafeBufferPointer { p in
                             weights.withUnsafeBufferPointer { w in
-                                for i in 0..<(4 * blocks) {
-                                    let source = i < n ? i : 0
-                                    let at = d + 24 * (i / 4) + i % 4
-                                    at[0] = m[source].x
-                                    at[4] = m[source].y
-                                    at[8] = m[source].z
-                                    at[12] = p[source].x
-                                    at[16] = p[source].y
-                                    at[20] = i < n ? w[i] : 0
+                                /// Point `source` into lane `lane` of the block at `at`, at `weight`.
+                                func put(_ source: Int, _ at: UnsafeMutablePointer<Double>, _ lane: Int, _ weight: Double) {
+                                    at[lane] = m[source].x
+                                    at[4 + lane] = m[source].y
+                                    at[8 + lane] = m[source].z
+                                    at[12 + lane] = p[source].x
+                                    at[16 + lane] = p[source].y
+                                    at[20 + lane] = weight
+                                }
+                                for k in 0..<blocks {
+                                    let at = d + 24 * k
+                                    for lane in 0..<4 {
+                                        let i = 4 * k + lane
+                                        if i < n { put(i, at, lane, w[i]) } else { put(0, at, lane, 0) }
+                                    }
                                 }
                             }
                         }

@@ -65,18 +65,22 @@ public enum PerspectivePoints {
     /// takes no part. ``Solution/rmsPixels`` is over the points with weight.
     public static func solve(model: [Vector3], pixels: [Vector2], camera: CameraModel, huber: Double = 2, weights: [Double]? = nil) throws -> Solution {
         guard model.count == pixels.count else { throw SolveError.countMismatch(model: model.count, pixels: pixels.count) }
-        if let weights {
-            guard weights.count == model.count else { throw SolveError.countMismatch(model: model.count, pixels: weights.count) }
-            if let bad = weights.firstIndex(where: { !($0.isFinite && $0 >= 0) }) { throw SolveError.notFinite(index: bad) }
-        }
-        // Only the points with weight from here on (checked in one pass; copied only when some
-        // weigh nothing).
+        if let weights, weights.count != model.count { throw SolveError.countMismatch(model: model.count, pixels: weights.count) }
+        // Only the points with weight from here on (checked in one pass: a weight that is not
+        // finite or negative is reported first, wherever it is; copied only when some weigh
+        // nothing).
         var used = 0
         var notFinite: Int?
-        for i in model.indices where (weights?[i] ?? 1) > 0 {
-            used += 1
-            let (m, p) = (model[i], pixels[i])
-            if notFinite == nil, !(m.x.isFinite && m.y.isFinite && m.z.isFinite && p.x.isFinite && p.y.isFinite) { notFinite = i }
+        try model.withUnsafeBufferPointer { m in
+            try pixels.withUnsafeBufferPointer { p in
+                for i in m.indices {
+                    let w = weights?[i] ?? 1
+                    guard w.isFinite, w >= 0 else { throw SolveError.notFinite(index: i) }
+                    guard w > 0 else { continue }
+                    used += 1
+                    if notFinite == nil, !(m[i].x.isFinite && m[i].y.isFinite && m[i].z.isFinite && p[i].x.isFinite && p[i].y.isFinite) { notFinite = i }
+                }
+            }
         }
         guard used >= 6 else { throw SolveError.tooFewPoints(used) }
         if let notFinite { throw SolveError.notFinite(index: notFinite) }
