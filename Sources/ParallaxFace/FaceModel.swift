@@ -41,10 +41,14 @@ public struct FaceModel: Sendable {
         guard normals.count == points.count else { return nil }
         let camera = cameraFromHead.inverse.translation
         var hidden: [Int] = []
-        for i in points.indices {
-            let toCamera = camera - points[i]
-            // A landmark at the camera's centre counts as seen (visibility 1 there).
-            if normals[i].dot(toCamera) <= 0, toCamera.squaredNorm > 0 { hidden.append(i) }
+        points.withUnsafeBufferPointer { points in
+            normals.withUnsafeBufferPointer { normals in
+                for i in points.indices {
+                    let toCamera = camera - points[i]
+                    // A landmark at the camera's centre counts as seen (visibility 1 there).
+                    if normals[i].dot(toCamera) <= 0, toCamera.squaredNorm > 0 { hidden.append(i) }
+                }
+            }
         }
         return hidden
     }

@@ -102,12 +102,17 @@ public struct HeadPoseEstimator: Sendable {
         guard pixels.count == model.points.count else { throw FitError.wrongCount(expected: model.points.count, got: pixels.count) }
         // Landmarks that are not finite (not found) take no part.
         var w = weights
+        guard w.count == pixels.count else { throw FitError.unusable("the face model has \(model.points.count) points but \(w.count) rigidities") }
         var spread = LandmarkSpread()
-        for i in pixels.indices {
-            if !(pixels[i].x.isFinite && pixels[i].y.isFinite) {
-                w[i] = 0
-            } else if w[i] > 0 {
-                spread.add(pixels[i])
+        pixels.withUnsafeBufferPointer { pixels in
+            w.withUnsafeMutableBufferPointer { w in
+                for i in pixels.indices {
+                    if !(pixels[i].x.isFinite && pixels[i].y.isFinite) {
+                        w[i] = 0
+                    } else if w[i] > 0 {
+                        spread.add(pixels[i])
+                    }
+                }
             }
         }
         let solution: PerspectivePoints.Solution

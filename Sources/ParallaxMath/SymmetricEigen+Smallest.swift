@@ -24,8 +24,10 @@ extension SymmetricEigen {
     /// step shrinks the error by `(λ₁ + μ)/(λ₂ + μ)`. `nil` when it does not apply or does not
     /// settle — `a` is not finite or positive semi-definite, `n` is out of range, or λ₁ and λ₂
     /// are too close to converge in 60 steps — and the caller uses
-    /// ``init(_:symmetryTolerance:)`` instead.
-    public static func smallest(_ a: [Double], n: Int) -> SmallestPair? {
+    /// ``init(_:symmetryTolerance:)`` instead. The iteration stops once the unit vector moves
+    /// by at most `tolerance` in a step (10⁻⁷ by default; a start for a refinement needs far
+    /// less: a direct linear transform's own error is larger than 10⁻³).
+    public static func smallest(_ a: [Double], n: Int, tolerance: Double = 1e-7) -> SmallestPair? {
         guard n >= 2, n <= smallestMaximumSize, a.count >= n * n else { return nil }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * smallestMaximumSize + smallestMaximumSize * smallestMaximumSize) { buffer -> SmallestPair? in
             guard let base = buffer.baseAddress else { return nil }
@@ -62,14 +64,14 @@ extension SymmetricEigen {
             for _ in 0..<60 {
                 for i in 0..<n { y[i] = x[i] }
                 guard Self.inverseStep(x, l, n).isFinite else { return nil }
-                // Converged when the direction stops changing (up to sign): |Δ| ≤ 10⁻⁷ (a start
-                // for a refinement; each step gains the factor λ₁/λ₂ more).
+                // Converged when the direction stops changing (up to sign): |Δ| ≤ tolerance
+                // (each step gains the factor λ₁/λ₂ more).
                 var dot = 0.0
                 for i in 0..<n { dot += x[i] * y[i] }
                 let sign: Double = dot < 0 ? -1 : 1
                 var change = 0.0
                 for i in 0..<n { change += (x[i] - sign * y[i]) * (x[i] - sign * y[i]) }
-                if change <= 1e-14 {
+                if change <= tolerance * tolerance {
                     converged = true
                     break
                 }
