@@ -43,18 +43,22 @@ extension SymmetricEigen {
                 for i in 0..<n { for j in 0...i { l[i * n + j] = a[i * n + j] } }
             }
             for i in 0..<n { l[i * n + i] += shift }
+            // Rows by pointer (n ≤ 16: no index can overflow; the checked `i * n + k` of every
+            // product was most of the factorization's instructions).
             for j in 0..<n {
-                var d = l[j * n + j]
-                for k in 0..<j { d -= l[j * n + k] * l[j * n + k] }
+                let rowJ = l + j &* n
+                var d = rowJ[j]
+                for k in 0..<j { d -= rowJ[k] * rowJ[k] }
                 guard d > 0, d.isFinite else { return nil }
                 let inverse = 1 / d.squareRoot()
-                l[j * n + j] = inverse
-                var i = j + 1
+                rowJ[j] = inverse
+                var i = j &+ 1
                 while i < n {
-                    var s = l[i * n + j]
-                    for k in 0..<j { s -= l[i * n + k] * l[j * n + k] }
-                    l[i * n + j] = s * inverse
-                    i += 1
+                    let rowI = l + i &* n
+                    var s = rowI[j]
+                    for k in 0..<j { s -= rowI[k] * rowJ[k] }
+                    rowI[j] = s * inverse
+                    i &+= 1
                 }
             }
             // A fixed, generic start (no component is zero): deterministic. The first step's y is
@@ -142,9 +146,11 @@ extension SymmetricEigen {
     /// vᵀ a v (the full symmetric matrix from its lower triangle).
     @inline(__always) static func rayleigh(_ a: UnsafeBufferPointer<Double>, _ v: UnsafeMutablePointer<Double>, _ n: Int) -> Double {
         var r = 0.0
+        guard let base = a.baseAddress else { return r }
         for i in 0..<n {
-            var s = a[i * n + i] * v[i]
-            for k in 0..<i { s += 2 * a[i * n + k] * v[k] }
+            let row = base + i &* n
+            var s = row[i] * v[i]
+            for k in 0..<i { s += 2 * row[k] * v[k] }
             r += v[i] * s
         }
         return r
