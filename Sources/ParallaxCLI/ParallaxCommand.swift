@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Parallax
 import ParallaxFiles
+import ParallaxMath
 import ParallaxApp
 
 /// The `parallax` command line, as a library: the stock `parallax` executable calls
@@ -29,6 +30,7 @@ public enum ParallaxCLI {
     /// `plugins`; exits the process with its status.
     public static func main(plugins extra: [any ParallaxPlugin.Type] = []) -> Never {
         ProcessMemory.keepFreedBuffers()
+        LAPACKRuntime.startSingleThreaded()
         let status = $plugins.withValue(BuiltinPlugins.registry.adding(extra)) { run() }
         exit(status)
     }
