@@ -13,10 +13,12 @@
         (v##N##b)(__builtin_elementwise_min(*(const v##N##bu *)((f) + d - 1), *(const v##N##bu *)((f) + d + 1)) + p1v)), (J))) - (B))) | beyond)
 
 /// One chunk of N disparities for `count` (2 or 4) paths: path costs stored, minima kept in
-/// m0…m3 (vectors of N lanes), sums (+ prev) stored.
+/// m0…m3 (vectors of N lanes), sums (+ prev) stored; the same disparities' costs and previous
+/// sums of the pixel ahead (pc, pp) prefetched.
 #define SGM_CHUNK(N, COUNT) { \
     const v##N##b p1v = (v##N##b){0} + p1; \
-    const v##N##b cd = *(const v##N##bu *)(c + d), beyond = *(const v##N##bu *)(mask + d); \
+    const v##N##b cd = *(const v##N##bu *)(c + d), beyond = masked ? *(const v##N##bu *)(mask + d) : (v##N##b){0}; \
+    __builtin_prefetch(pc + d); __builtin_prefetch(pp + d); __builtin_prefetch(pp + d + N / 2); \
     const v##N##b v0 = SGM_PATHV(N, f0, (v##N##b){0} + j0, (v##N##b){0} + b0); \
     const v##N##b v1 = SGM_PATHV(N, f1, (v##N##b){0} + j1, (v##N##b){0} + b1); \
     *(v##N##bu *)(o0 + d) = v0; *(v##N##bu *)(o1 + d) = v1; \
@@ -38,11 +40,12 @@ static inline KATTR uint8_t KFN(min8)(uint8_t a, uint8_t b) { return b < a ? b :
 /// Two or four paths at one pixel over all its disparities (`count`), vectorized over them;
 /// each path's lowest cost to lowest0…3. Every per-path value comes in a scalar of its own
 /// (no small arrays: bytes stored one by one and loaded as a word stall the store buffer).
-static inline KATTR void KFN(sgm_pixel)(int count, int depth, const uint8_t *restrict c, const uint8_t *restrict mask, uint8_t p1,
+static inline __attribute__((always_inline)) KATTR void KFN(sgm_pixel)(int count, int depth, const int masked, const uint8_t *restrict c,
+                                        const uint8_t *pc, const uint8_t *restrict mask, uint8_t p1,
                                         const uint8_t *restrict f0, const uint8_t *restrict f1, const uint8_t *restrict f2, const uint8_t *restrict f3,
                                         uint8_t j0, uint8_t j1, uint8_t j2, uint8_t j3, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3,
                                         uint8_t *restrict o0, uint8_t *restrict o1, uint8_t *restrict o2, uint8_t *restrict o3,
-                                        const uint16_t *restrict prev, uint16_t *restrict total,
+                                        const uint16_t *restrict prev, const uint16_t *pp, uint16_t *restrict total,
                                         uint8_t *lowest0, uint8_t *lowest1, uint8_t *lowest2, uint8_t *lowest3) {
     uint8_t l0 = 255, l1 = 255, l2 = 255, l3 = 255;
     // The main loop keeps each path's lowest lanes in a vector (one reduction per pixel); the
@@ -96,11 +99,17 @@ static inline KATTR void KFN(sgm_pixel)(int count, int depth, const uint8_t *res
         } \
     }
 
+#ifndef SGM_AHEAD
+#define SGM_AHEAD 4
+#endif
+
 static KATTR void KFN(sgm_row)(const parallax_sgm_sweep *s, int y, int step, int forward, int16_t *sums, const int16_t *base) {
     const int w = s->width, h = s->height, depth = s->depth, count = s->count;
     const size_t stride = (size_t)depth + 32;
     const int current = step & 1, previous = current ^ 1;
     const uint8_t *gray = s->gray;
+    // Lanes beyond the searched disparities (none when they fill the depth: no mask needed).
+    const int masked = s->disparities < depth;
     uint8_t spare[4];
     for (int xs = 0; xs < w; xs++) {
         const int x = forward ? xs : w - 1 - xs;
@@ -111,8 +120,20 @@ static KATTR void KFN(sgm_row)(const parallax_sgm_sweep *s, int y, int step, int
         const uint8_t *c = s->cost + ((size_t)y * w + x) * depth;
         uint16_t *total = (uint16_t *)sums + (size_t)x * depth;
         const uint16_t *prev = base ? (const uint16_t *)base + (size_t)x * depth : NULL;
-        KFN(sgm_pixel)(count, depth, c, s->beyond, s->p1, f0, f1, f2, f3, j0, j1, j2, j3, b0, b1, b2, b3, o0, o1, o2, o3, prev, total,
-                       lo0, lo1, lo2 ? lo2 : &spare[2], lo3 ? lo3 : &spare[3]);
+        // The volumes' entries of the pixel SGM_AHEAD steps on, asked for while this one is
+        // computed (sgm_pixel, chunk by chunk), the sums (read, or else written) too: the sweep from
+        // the bottom right reads them downwards, which the processor's own prefetching followed
+        // late (a third of the sweep's time waited on them). Near the row's end this pixel's own.
+        const ptrdiff_t ahead = xs + SGM_AHEAD < w ? (forward ? SGM_AHEAD : -SGM_AHEAD) * (ptrdiff_t)depth : 0;
+        const uint8_t *pc = c + ahead;
+        const uint16_t *pp = (prev ? prev : total) + ahead;
+        if (masked) {
+            KFN(sgm_pixel)(count, depth, 1, c, pc, s->beyond, s->p1, f0, f1, f2, f3, j0, j1, j2, j3, b0, b1, b2, b3, o0, o1, o2, o3, prev, pp, total,
+                           lo0, lo1, lo2 ? lo2 : &spare[2], lo3 ? lo3 : &spare[3]);
+        } else {
+            KFN(sgm_pixel)(count, depth, 0, c, pc, s->beyond, s->p1, f0, f1, f2, f3, j0, j1, j2, j3, b0, b1, b2, b3, o0, o1, o2, o3, prev, pp, total,
+                           lo0, lo1, lo2 ? lo2 : &spare[2], lo3 ? lo3 : &spare[3]);
+        }
     }
 }
 #undef SGM_SOURCE
