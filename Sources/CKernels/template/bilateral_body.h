@@ -7,7 +7,7 @@
 
 /// Pixels x … x + KBL − 1 of row y, whose windows lie inside the image's columns. A neighbour
 /// counts where its range-table index q = Δz²·scale is below the table's end: that excludes
-/// non-finite neighbours (and centres: their q is NaN) as the scalar loop's test does, and the
+/// non-finite neighbours (and centres: their q is NaN or ∞) as the scalar loop's test does, and the
 /// neighbours at the table's end, whose weight 0 adds nothing (the sums start at +0 and never
 /// become −0, so adding +0 for them or skipping them gives the same bits).
 static inline __attribute__((always_inline)) KATTR void KFN(bilateral_step)(const bilateral_job *restrict j, int x, int y,
