@@ -125,16 +125,37 @@ void parallax_sgm_row_winners(const int16_t *sums, int width, int depth, int dis
 
 // ---- Bilateral filter ----
 
+/// One call's inputs (see parallax_bilateral_rows); `factors` NULL where the table's entries are
+/// not exp(−i·step) of a known step.
+typedef struct bilateral_factors {
+    /// exp(−32·h·step) and exp(−l·step) for h, l = 0 … 31, each as a float and the float of
+    /// what it leaves (hi + lo: about 48 bits).
+    float ah[32], al[32], bh[32], bl[32];
+} bilateral_factors;
+
+typedef struct bilateral_job {
+    const float *z, *toIndex, *sp, *rt, *gt;
+    const uint8_t *g;
+    float *out;
+    int w, h, r, steps;
+    const bilateral_factors *factors;
+} bilateral_job;
+
 /// One pixel, in exactly the order of the Swift loop it replaces: rows, then columns of the
 /// window clipped to the image; invalid neighbours skipped.
-static void bilateral_pixel(const float *z, const float *toIndex, int w, int h, int r, const float *sp, const float *rt, int steps,
-                            const uint8_t *g, const float *gt, int x, int y, float *out) {
+static void bilateral_pixel(const bilateral_job *j, int x, int y) {
+    const float *z = j->z, *sp = j->sp, *rt = j->rt, *gt = j->gt;
+    const uint8_t *g = j->g;
+    const int w = j->w, h = j->h, r = j->r;
     const float c = z[(size_t)y * w + x];
-    if (!isfinite(c)) return;
-    const float scale = toIndex[(size_t)y * w + x];
+    if (!isfinite(c)) {
+        j->out[(size_t)y * w + x] = c;
+        return;
+    }
+    const float scale = j->toIndex[(size_t)y * w + x];
     const int gc = g ? g[(size_t)y * w + x] : 0;
     const int side = 2 * r + 1;
-    const float top = (float)(steps + 1);
+    const float top = (float)(j->steps + 1);
     float sum = 0, total = 0;
     const int y0 = y - r < 0 ? 0 : y - r, y1 = y + r > h - 1 ? h - 1 : y + r;
     const int x0 = x - r < 0 ? 0 : x - r, x1 = x + r > w - 1 ? w - 1 : x + r;
@@ -153,112 +174,176 @@ static void bilateral_pixel(const float *z, const float *toIndex, int w, int h, 
             total += weight;
         }
     }
-    out[(size_t)y * w + x] = total > 0 ? sum / total : c;
+    j->out[(size_t)y * w + x] = total > 0 ? sum / total : c;
 }
+
+// The window sums KBL pixels at a time (template/bilateral_body.h): portable 8 (the table read
+// lane by lane), AVX2 16 (two vectors of 8: two dependency chains; the table read by gathers),
+// AVX-512 16 (the range weights from the factors with permutes and fused multiply-adds where
+// that gives the table's bits, else gathers: on AMD Zen 4 the gathers took 3/4 of the time).
+// The lookups take and return whole vectors; they are inlined, so no vector crosses a call
+// (-Wpsabi warns of the calling convention a call would have).
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpsabi"
+typedef float f32x8 __attribute__((vector_size(32)));
+typedef float f32x8u __attribute__((vector_size(32), aligned(1)));
+typedef int32_t i32x8 __attribute__((vector_size(32)));
+typedef int32_t i32x8u __attribute__((vector_size(32), aligned(1)));
+typedef uint8_t u8x8u __attribute__((vector_size(8), aligned(1)));
+typedef float f32x16 __attribute__((vector_size(64)));
+typedef float f32x16u __attribute__((vector_size(64), aligned(1)));
+typedef int32_t i32x16 __attribute__((vector_size(64)));
+typedef int32_t i32x16u __attribute__((vector_size(64), aligned(1)));
+typedef uint8_t u8x16u __attribute__((vector_size(16), aligned(1)));
+#define BILATERAL_TYPES(N) \
+    typedef f32x##N BF; typedef f32x##N##u BFU; typedef i32x##N BI; typedef i32x##N##u BIU; typedef u8x##N##u BBU;
+
+#define KBL 8
+#define KATTR
+#define KFN(name) name##_portable
+#define BF bf_portable
+#define BFU bfu_portable
+#define BI bi_portable
+#define BIU biu_portable
+#define BBU bbu_portable
+BILATERAL_TYPES(8)
+/// rangeTable[(int)q] where inside, 0 elsewhere: lane by lane.
+static inline __attribute__((always_inline)) BF KFN(bilateral_range)(const bilateral_job *j, BF q, BI inside, int arithmetic) {
+    (void)arithmetic;
+    BF out;
+    for (int k = 0; k < KBL; k++) out[k] = inside[k] ? j->rt[(int)q[k]] : 0.0f;
+    return out;
+}
+static inline __attribute__((always_inline)) BF KFN(bilateral_guide)(const float *gt, BI index) {
+    BF out;
+    for (int k = 0; k < KBL; k++) out[k] = gt[index[k]];
+    return out;
+}
+#include "template/bilateral_body.h"
+#undef KBL
+#undef KATTR
+#undef KFN
+#undef BF
+#undef BFU
+#undef BI
+#undef BIU
+#undef BBU
 
 #ifdef PARALLAX_X86
-/// 16 neighbouring pixels of one row at once (x … x + 15, their windows inside the image's
-/// columns): each lane the same operations in the same order as bilateral_pixel.
-__attribute__((target("avx512f,avx512bw,avx512vl,avx2")))
-static void bilateral_16(const float *z, const float *toIndex, int w, int h, int r, const float *sp, const float *rt, int steps,
-                         const uint8_t *g, const float *gt, int x, int y, float *out) {
-    const size_t at = (size_t)y * w + x;
-    const __m512 c = _mm512_loadu_ps(z + at);
-    const __m512 inf = _mm512_set1_ps(INFINITY);
-    const __mmask16 centres = _mm512_cmp_ps_mask(_mm512_abs_ps(c), inf, _CMP_LT_OQ);
-    if (!centres) return;
-    const __m512 scale = _mm512_loadu_ps(toIndex + at);
-    const __m512 top = _mm512_set1_ps((float)(steps + 1));
-    const __m512i gc = g ? _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(g + at))) : _mm512_setzero_si512();
-    const int side = 2 * r + 1;
-    __m512 sum = _mm512_setzero_ps(), total = _mm512_setzero_ps();
-    const int y0 = y - r < 0 ? 0 : y - r, y1 = y + r > h - 1 ? h - 1 : y + r;
-    for (int yy = y0; yy <= y1; yy++) {
-        const float *row = z + (size_t)yy * w + x - r;
-        const float *spatial = sp + (yy - y + r) * side;
-        const uint8_t *grow = g ? g + (size_t)yy * w + x - r : NULL;
-        for (int i = 0; i < side; i++) {
-            const __m512 v = _mm512_loadu_ps(row + i);
-            const __mmask16 valid = _mm512_cmp_ps_mask(_mm512_abs_ps(v), inf, _CMP_LT_OQ) & centres;
-            const __m512 dz = _mm512_sub_ps(v, c);
-            const __m512 q = _mm512_mul_ps(_mm512_mul_ps(dz, dz), scale);
-            const __m512 k = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(q, top, _CMP_LT_OQ), top, q);
-            const __m512i index = _mm512_cvttps_epi32(k);
-            const __m512 range = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), valid, index, rt, 4);
-            __m512 weight = _mm512_mul_ps(_mm512_set1_ps(spatial[i]), range);
-            if (grow) {
-                const __m512i gi = _mm512_abs_epi32(_mm512_sub_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(grow + i))), gc));
-                weight = _mm512_mul_ps(weight, _mm512_mask_i32gather_ps(_mm512_setzero_ps(), valid, gi, gt, 4));
-            }
-            sum = _mm512_mask_add_ps(sum, valid, sum, _mm512_mul_ps(weight, v));
-            total = _mm512_mask_add_ps(total, valid, total, weight);
-        }
-    }
-    const __m512 mean = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(total, _mm512_setzero_ps(), _CMP_GT_OQ), c, _mm512_div_ps(sum, total));
-    _mm512_mask_storeu_ps(out + at, centres, mean);
+#define KBL 16
+#define KATTR __attribute__((target("avx2,popcnt")))
+#define KFN(name) name##_avx2
+#define BF bf_avx2
+#define BFU bfu_avx2
+#define BI bi_avx2
+#define BIU biu_avx2
+#define BBU bbu_avx2
+BILATERAL_TYPES(16)
+/// rangeTable[(int)q] where inside, 0 elsewhere: two masked gathers.
+static inline __attribute__((always_inline)) KATTR BF KFN(bilateral_range)(const bilateral_job *j, BF q, BI inside, int arithmetic) {
+    (void)arithmetic;
+    const f32x8 q0 = __builtin_shufflevector(q, q, 0, 1, 2, 3, 4, 5, 6, 7), q1 = __builtin_shufflevector(q, q, 8, 9, 10, 11, 12, 13, 14, 15);
+    const i32x8 m0 = __builtin_shufflevector(inside, inside, 0, 1, 2, 3, 4, 5, 6, 7);
+    const i32x8 m1 = __builtin_shufflevector(inside, inside, 8, 9, 10, 11, 12, 13, 14, 15);
+    const f32x8 r0 = (f32x8)_mm256_mask_i32gather_ps(_mm256_setzero_ps(), j->rt, _mm256_cvttps_epi32((__m256)q0), (__m256)m0, 4);
+    const f32x8 r1 = (f32x8)_mm256_mask_i32gather_ps(_mm256_setzero_ps(), j->rt, _mm256_cvttps_epi32((__m256)q1), (__m256)m1, 4);
+    return __builtin_shufflevector(r0, r1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 }
+static inline __attribute__((always_inline)) KATTR BF KFN(bilateral_guide)(const float *gt, BI index) {
+    const i32x8 i0 = __builtin_shufflevector(index, index, 0, 1, 2, 3, 4, 5, 6, 7);
+    const i32x8 i1 = __builtin_shufflevector(index, index, 8, 9, 10, 11, 12, 13, 14, 15);
+    const f32x8 r0 = (f32x8)_mm256_i32gather_ps(gt, (__m256i)i0, 4), r1 = (f32x8)_mm256_i32gather_ps(gt, (__m256i)i1, 4);
+    return __builtin_shufflevector(r0, r1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+#include "template/bilateral_body.h"
+#undef KBL
+#undef KATTR
+#undef KFN
+#undef BF
+#undef BFU
+#undef BI
+#undef BIU
+#undef BBU
 
-/// 8 pixels at once with AVX2: as bilateral_16; a skipped neighbour adds +0 (the sums start at
-/// +0 and stay there or away from −0, so adding +0 changes no bit).
-__attribute__((target("avx2")))
-static void bilateral_8(const float *z, const float *toIndex, int w, int h, int r, const float *sp, const float *rt, int steps,
-                        const uint8_t *g, const float *gt, int x, int y, float *out) {
-    const size_t at = (size_t)y * w + x;
-    const __m256 c = _mm256_loadu_ps(z + at);
-    const __m256 inf = _mm256_set1_ps(INFINITY);
-    const __m256 absMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF));
-    const __m256 centres = _mm256_cmp_ps(_mm256_and_ps(c, absMask), inf, _CMP_LT_OQ);
-    if (_mm256_movemask_ps(centres) == 0) return;
-    const __m256 scale = _mm256_loadu_ps(toIndex + at);
-    const __m256 top = _mm256_set1_ps((float)(steps + 1));
-    const __m256i gc = g ? _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(g + at))) : _mm256_setzero_si256();
-    const int side = 2 * r + 1;
-    __m256 sum = _mm256_setzero_ps(), total = _mm256_setzero_ps();
-    const int y0 = y - r < 0 ? 0 : y - r, y1 = y + r > h - 1 ? h - 1 : y + r;
-    for (int yy = y0; yy <= y1; yy++) {
-        const float *row = z + (size_t)yy * w + x - r;
-        const float *spatial = sp + (yy - y + r) * side;
-        const uint8_t *grow = g ? g + (size_t)yy * w + x - r : NULL;
-        for (int i = 0; i < side; i++) {
-            const __m256 v = _mm256_loadu_ps(row + i);
-            const __m256 valid = _mm256_and_ps(_mm256_cmp_ps(_mm256_and_ps(v, absMask), inf, _CMP_LT_OQ), centres);
-            const __m256 dz = _mm256_sub_ps(v, c);
-            const __m256 q = _mm256_mul_ps(_mm256_mul_ps(dz, dz), scale);
-            const __m256 k = _mm256_blendv_ps(top, q, _mm256_cmp_ps(q, top, _CMP_LT_OQ));
-            const __m256i index = _mm256_cvttps_epi32(_mm256_blendv_ps(top, k, valid));
-            const __m256 range = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), rt, index, valid, 4);
-            __m256 weight = _mm256_mul_ps(_mm256_set1_ps(spatial[i]), range);
-            if (grow) {
-                const __m256i gi = _mm256_abs_epi32(_mm256_sub_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(grow + i))), gc));
-                weight = _mm256_mul_ps(weight, _mm256_mask_i32gather_ps(_mm256_setzero_ps(), gt, gi, valid, 4));
-            }
-            weight = _mm256_and_ps(weight, valid);
-            sum = _mm256_add_ps(sum, _mm256_mul_ps(weight, _mm256_and_ps(v, valid)));
-            total = _mm256_add_ps(total, weight);
-        }
-    }
-    const __m256 mean = _mm256_blendv_ps(c, _mm256_div_ps(sum, total), _mm256_cmp_ps(total, _mm256_setzero_ps(), _CMP_GT_OQ));
-    _mm256_maskstore_ps(out + at, _mm256_castps_si256(centres), mean);
+#define KBL 16
+#define KATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt"), min_vector_width(512)))
+#define KFN(name) name##_avx512
+#define BF bf_avx512
+#define BFU bfu_avx512
+#define BI bi_avx512
+#define BIU biu_avx512
+#define BBU bbu_avx512
+BILATERAL_TYPES(16)
+/// rangeTable[(int)q] for 16 lanes where `inside`, 0 elsewhere. Arithmetic: q's integer part
+/// i = 32·h + l (i < 1024) picks exp(−32·h·step) and exp(−l·step) by permutes of the factors
+/// held in registers, their product rounded once from about 48 bits (fused multiply-adds);
+/// bilateral_factors_exact has checked that this gives the table's bits at every i.
+static inline __attribute__((always_inline)) KATTR __m512 bilateral_range16_avx512(const bilateral_job *j, __m512 q, __mmask16 inside, int arithmetic) {
+    const __m512i i = _mm512_cvttps_epi32(q);
+    if (!arithmetic) return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), inside, i, j->rt, 4);
+    const bilateral_factors *f = j->factors;
+    const __m512i h = _mm512_srli_epi32(i, 5);
+    const __m512 ah = _mm512_permutex2var_ps(_mm512_loadu_ps(f->ah), h, _mm512_loadu_ps(f->ah + 16));
+    const __m512 al = _mm512_permutex2var_ps(_mm512_loadu_ps(f->al), h, _mm512_loadu_ps(f->al + 16));
+    const __m512 bh = _mm512_permutex2var_ps(_mm512_loadu_ps(f->bh), i, _mm512_loadu_ps(f->bh + 16));
+    const __m512 bl = _mm512_permutex2var_ps(_mm512_loadu_ps(f->bl), i, _mm512_loadu_ps(f->bl + 16));
+    const __m512 t = _mm512_fmadd_ps(al, bh, _mm512_mul_ps(ah, bl));
+    return _mm512_maskz_fmadd_ps(inside, ah, bh, t);
 }
+static inline __attribute__((always_inline)) KATTR BF KFN(bilateral_range)(const bilateral_job *j, BF q, BI inside, int arithmetic) {
+    return (BF)bilateral_range16_avx512(j, (__m512)q, _mm512_test_epi32_mask((__m512i)inside, (__m512i)inside), arithmetic);
+}
+static inline __attribute__((always_inline)) KATTR BF KFN(bilateral_guide)(const float *gt, BI index) { return (BF)_mm512_i32gather_ps((__m512i)index, gt, 4); }
+#include "template/bilateral_body.h"
+#undef KBL
+#undef KATTR
+#undef KFN
+#undef BF
+#undef BFU
+#undef BI
+#undef BIU
+#undef BBU
 #endif
+
+#pragma clang diagnostic pop
+
+/// The factors of a range table rangeTable[i] = exp(−i·step) (rounded to float), i < 1024.
+static void bilateral_make_factors(double step, bilateral_factors *f) {
+    for (int k = 0; k < 32; k++) {
+        const double a = exp(-(double)(32 * k) * step), b = exp(-(double)k * step);
+        f->ah[k] = (float)a;
+        f->al[k] = (float)(a - (double)f->ah[k]);
+        f->bh[k] = (float)b;
+        f->bl[k] = (float)(b - (double)f->bh[k]);
+    }
+}
 
 void parallax_bilateral_rows(const float *depth, const float *toIndex, int width, int height, int radius, const float *spatial,
-                             const float *rangeTable, int steps, const uint8_t *guide, const float *guideTable, int y0, int y1, float *out,
-                             int level) {
-    const int w = width, r = radius;
-    const int chosen = parallax_kernels_level(level);
-    const int lanes = chosen >= 2 ? 16 : chosen == 1 ? 8 : 0;
-    for (int y = y0; y < y1; y++) {
-        int x = 0;
-        // Scalar where the window leaves the image's columns, vectors in between.
-        for (; x < w && (x < r || lanes == 0); x++) bilateral_pixel(depth, toIndex, w, height, r, spatial, rangeTable, steps, guide, guideTable, x, y, out);
+                             const float *rangeTable, int steps, double rangeStep, const uint8_t *guide, const float *guideTable,
+                             int y0, int y1, float *out, int level) {
+    bilateral_factors factors;
+    const int known = steps == 1023 && rangeStep > 0 && rangeStep < 1;
+    if (known) bilateral_make_factors(rangeStep, &factors);
+    const bilateral_job job = {depth, toIndex, spatial, rangeTable, guideTable, guide, out, width, height, radius, steps,
+                               known ? &factors : NULL};
+    switch (parallax_kernels_level(level)) {
 #ifdef PARALLAX_X86
-        if (lanes == 16) {
-            for (; x + 15 + r < w; x += 16) bilateral_16(depth, toIndex, w, height, r, spatial, rangeTable, steps, guide, guideTable, x, y, out);
-        } else if (lanes == 8) {
-            for (; x + 7 + r < w; x += 8) bilateral_8(depth, toIndex, w, height, r, spatial, rangeTable, steps, guide, guideTable, x, y, out);
-        }
+    case 2: bilateral_rows_avx512(&job, y0, y1); return;
+    case 1: bilateral_rows_avx2(&job, y0, y1); return;
 #endif
-        for (; x < w; x++) bilateral_pixel(depth, toIndex, w, height, r, spatial, rangeTable, steps, guide, guideTable, x, y, out);
+    default: bilateral_rows_portable(&job, y0, y1); return;
+    }
+}
+
+int parallax_bilateral_range_arithmetic(const float *rangeTable, int steps, double rangeStep, int level) {
+    bilateral_factors factors;
+    if (!(steps == 1023 && rangeStep > 0 && rangeStep < 1)) return 0;
+    bilateral_make_factors(rangeStep, &factors);
+    const bilateral_job job = {NULL, NULL, NULL, rangeTable, NULL, NULL, NULL, 0, 0, 0, steps, &factors};
+    switch (parallax_kernels_level(level)) {
+#ifdef PARALLAX_X86
+    case 2: return bilateral_factors_exact_avx512(&job);
+#endif
+    default: return 0;
     }
 }

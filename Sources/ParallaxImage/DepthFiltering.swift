@@ -38,35 +38,64 @@ public enum DepthFiltering {
         let rangeTable = (0...steps).map { Float(exp(-Double($0) * Double(cutoff) / Double(steps))) } + [0]
         let guideTable = (0...255).map { Float(exp(-Double($0 * $0) / (2 * sigmaGuide * sigmaGuide))) }
         // Each valid centre's scale from Δz² to the range table's index (σr from the caller's
-        // closure, once per pixel); the window sums in C (CKernels: 16 or 8 pixels at once
-        // where the processor has AVX-512 or AVX2, each lane the same operations in the same
-        // order as one pixel alone: the same bits as this Swift loop gave before).
-        let toIndex = depth.samples.map { c -> Float in
-            guard c.isFinite else { return 0 }
-            let s = max(sigmaRange(c), 1e-6)
-            return Float(steps) / (cutoff * 2 * s * s)
-        }
-        var out = depth.samples
+        // closure, once per run of equal depths along the rows: depth maps repeat their values);
+        // the window sums in C (CKernels: 16 pixels at once where the processor has AVX-512 or
+        // AVX2, each lane the same operations in the same order as one pixel alone: the same
+        // bits as the Swift loop gave before).
+        let toIndex = Self.rangeScales(depth, steps: steps, cutoff: cutoff, sigmaRange: sigmaRange)
         let guideSamples = guide?.samples
-        depth.withUnsafeSamples { z in
-            toIndex.withUnsafeBufferPointer { ti in
-            rangeTable.withUnsafeBufferPointer { rt in
-            guideTable.withUnsafeBufferPointer { gt in
-            spatial.withUnsafeBufferPointer { sp in
-            out.withUnsafeMutableBufferPointer { o in
-                guard let z = z.baseAddress, let ti = ti.baseAddress, let rt = rt.baseAddress, let gt = gt.baseAddress,
-                      let sp = sp.baseAddress, let o = o.baseAddress else { return }
-                let run = { (g: UnsafePointer<UInt8>?) in
-                    parallax_bilateral_rows(z, ti, Int32(w), Int32(h), Int32(r), sp, rt, Int32(steps), g, gt, 0, Int32(h), o, kernelLevel)
+        // The table's exponent step: the AVX-512 variant computes its entries from it.
+        let rangeStep = Double(cutoff) / Double(steps)
+        // The C loop writes every pixel (invalid ones as they are).
+        let out = [Float](unsafeUninitializedCapacity: w * h) { o, initialized in
+            depth.withUnsafeSamples { z in
+                toIndex.withUnsafeBufferPointer { ti in
+                rangeTable.withUnsafeBufferPointer { rt in
+                guideTable.withUnsafeBufferPointer { gt in
+                spatial.withUnsafeBufferPointer { sp in
+                    guard let z = z.baseAddress, let ti = ti.baseAddress, let rt = rt.baseAddress, let gt = gt.baseAddress,
+                          let sp = sp.baseAddress, let o = o.baseAddress else { return }
+                    let run = { (g: UnsafePointer<UInt8>?) in
+                        parallax_bilateral_rows(z, ti, Int32(w), Int32(h), Int32(r), sp, rt, Int32(steps), rangeStep, g, gt, 0, Int32(h), o,
+                                                kernelLevel)
+                    }
+                    if let guideSamples { guideSamples.withUnsafeBufferPointer { run($0.baseAddress) } } else { run(nil) }
+                    initialized = w * h
                 }
-                if let guideSamples { guideSamples.withUnsafeBufferPointer { run($0.baseAddress) } } else { run(nil) }
-            }
-            }
-            }
-            }
+                }
+                }
+                }
             }
         }
+        // (Every buffer above has an address: w, h > 0.)
+        guard out.count == w * h else { return depth }
         return ImageBuffer(width: w, height: h, samples: out)
+    }
+
+    /// Each pixel's scale from Δz² (m²) to the range table's index, `steps / (cutoff · 2σr²)`
+    /// with `σr = max(sigmaRange(z), 10⁻⁶ m)` at its depth `z` (0 where `z` is not finite; NaN
+    /// where the closure gives NaN). The closure runs once per run of equal depths.
+    static func rangeScales(_ depth: ImageBuffer<Float>, steps: Int, cutoff: Float, sigmaRange: (Float) -> Float) -> [Float] {
+        let count = depth.samples.count
+        return depth.samples.withUnsafeBufferPointer { z in
+            [Float](unsafeUninitializedCapacity: count) { scales, initialized in
+                var lastBits: UInt32 = Float.nan.bitPattern, lastScale: Float = 0
+                for i in 0..<count {
+                    let c = z[i]
+                    if !c.isFinite {
+                        scales.initializeElement(at: i, to: 0)
+                        continue
+                    }
+                    if c.bitPattern != lastBits {
+                        let s = max(sigmaRange(c), 1e-6)
+                        lastBits = c.bitPattern
+                        lastScale = Float(steps) / (cutoff * 2 * s * s)
+                    }
+                    scales.initializeElement(at: i, to: lastScale)
+                }
+                initialized = count
+            }
+        }
     }
 
     /// `depth` with its small holes filled: each 4-connected region of invalid pixels of at

@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 import Testing
 @testable import ParallaxImage
@@ -72,9 +73,10 @@ import ParallaxMath
 
     /// The C window sums (portable, AVX2, AVX-512: each the processor has) give the Swift
     /// loop's bits: on a depth map with planes, steps, noise, invalid pixels (NaN, ∞, holes at
-    /// the border and inside), widths that leave a scalar rest after the 16- and 8-pixel
-    /// vectors; plain and guided; radius 1, 3 and 6.
-    @Test(arguments: [(1, 37), (3, 101), (6, 64)])
+    /// the border and inside), widths whose interior (width − 2·radius) is a multiple of the
+    /// 8- and 16-pixel steps (20, 64) or leaves a rest (37, 101: the last step overlaps the one
+    /// before) or is narrower than a step (21: all scalar); plain and guided; radius 1 to 6.
+    @Test(arguments: [(1, 37), (3, 101), (6, 64), (2, 20), (3, 21)])
     func cWindowSumsMatchTheSwiftLoopBitForBit(radius: Int, width: Int) {
         let h = 29
         var rng = SeededGenerator(seed: 5)
@@ -106,6 +108,18 @@ import ParallaxMath
             let changed = zip(reference, samples).filter { $0.0.isFinite && $0.0 != $0.1 }.count
             #expect(changed > width * h / 2)
         }
+    }
+
+    /// With AVX-512 the range weights come from arithmetic, not the table (the gathers took
+    /// 3/4 of the time on AMD Zen 4): for the filter's table, every entry's bits; a table of
+    /// another step is read.
+    @Test func theRangeWeightsAreComputedWhereTheyGiveTheTablesBits() {
+        let cutoff = 4.5, steps = 1023
+        let table = (0...steps).map { Float(exp(-Double($0) * cutoff / Double(steps))) } + [0]
+        let level = parallax_kernels_level(-1)
+        #expect(parallax_bilateral_range_arithmetic(table, Int32(steps), cutoff / Double(steps), level) == (level == 2 ? 1 : 0))
+        #expect(parallax_bilateral_range_arithmetic(table, Int32(steps), 4.6 / Double(steps), level) == 0)
+        #expect(parallax_bilateral_range_arithmetic(table, 1000, cutoff / Double(steps), level) == 0)
     }
 
     @Test func theGuideKeepsItsEdgesWhereDepthAloneWouldBlend() {

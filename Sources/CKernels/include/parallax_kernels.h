@@ -63,12 +63,20 @@ void parallax_census_cost_row(const uint64_t *left, const uint64_t *reversedRigh
                               uint8_t outside, uint8_t *cost, int level);
 
 /// The bilateral filter of ParallaxImage's DepthFiltering.bilateral for rows [y0, y1): see
-/// there. `toIndex[i]` is the centre's scale from Δz² to the range table's index, `spatial`
-/// the (2r+1)² spatial weights, `rangeTable` 1025 entries (the last 0), `guide` NULL or gray
-/// with `guideTable` 256 entries. Pixels whose centre is not finite are left as they are in `out`.
+/// there. `toIndex[i]` (≥ 0, or NaN) is the centre's scale from Δz² to the range table's index,
+/// `spatial` the (2r+1)² spatial weights, `rangeTable` steps + 2 entries (the last 0), `guide`
+/// NULL or gray with `guideTable` 256 entries. Every pixel of the rows is written, those whose
+/// centre is not finite with their value. When `rangeTable[i]` is exp(−i·rangeStep) rounded to float (steps 1023; 0:
+/// unknown), the AVX-512 variant computes those weights (see
+/// parallax_bilateral_range_arithmetic) instead of reading the table: the same bits.
 void parallax_bilateral_rows(const float *depth, const float *toIndex, int width, int height, int radius, const float *spatial,
-                             const float *rangeTable, int steps, const uint8_t *guide, const float *guideTable, int y0, int y1, float *out,
-                             int level);
+                             const float *rangeTable, int steps, double rangeStep, const uint8_t *guide, const float *guideTable,
+                             int y0, int y1, float *out, int level);
+
+/// 1 when variant `level` computes the bilateral filter's range weights without reading
+/// `rangeTable` (from exp(−32·h·rangeStep) and exp(−l·rangeStep), h, l < 32, with permutes),
+/// having checked that this gives every entry's bits; 0 when it reads the table.
+int parallax_bilateral_range_arithmetic(const float *rangeTable, int steps, double rangeStep, int level);
 
 /// What one pass of PnP's Levenberg–Marquardt over its points sums (pnp.c): the robust cost,
 /// the lower triangle of the 6 × 6 normal matrix by rows (H₀₀, H₁₀, H₁₁, H₂₀, …, H₅₅) and the

@@ -13,10 +13,12 @@
         (v##N##b)(__builtin_elementwise_min(*(const v##N##bu *)((f) + d - 1), *(const v##N##bu *)((f) + d + 1)) + p1v)), (J))) - (B))) | beyond)
 
 /// One chunk of N disparities for `count` (2 or 4) paths: path costs stored, minima kept in
-/// m0…m3 (vectors of N lanes), sums (+ prev) stored.
+/// m0…m3 (vectors of N lanes), sums (+ prev) stored; the same disparities' costs and previous
+/// sums of the pixel ahead (pc, pp) prefetched.
 #define SGM_CHUNK(N, COUNT) { \
     const v##N##b p1v = (v##N##b){0} + p1; \
-    const v##N##b cd = *(const v##N##bu *)(c + d), beyond = *(const v##N##bu *)(mask + d); \
+    const v##N##b cd = *(const v##N##bu *)(c + d), beyond = masked ? *(const v##N##bu *)(mask + d) : (v##N##b){0}; \
+    __builtin_prefetch(pc + d); __builtin_prefetch(pp + d); __builtin_prefetch(pp + d + N / 2); \
     const v##N##b v0 = SGM_PATHV(N, f0, (v##N##b){0} + j0, (v##N##b){0} + b0); \
     const v##N##b v1 = SGM_PATHV(N, f1, (v##N##b){0} + j1, (v##N##b){0} + b1); \
     *(v##N##bu *)(o0 + d) = v0; *(v##N##bu *)(o1 + d) = v1; \
@@ -38,11 +40,12 @@ static inline KATTR uint8_t KFN(min8)(uint8_t a, uint8_t b) { return b < a ? b :
 /// Two or four paths at one pixel over all its disparities (`count`), vectorized over them;
 /// each path's lowest cost to lowest0…3. Every per-path value comes in a scalar of its own
 /// (no small arrays: bytes stored one by one and loaded as a word stall the store buffer).
-static inline KATTR void KFN(sgm_pixel)(int count, int depth, const uint8_t *restrict c, const uint8_t *restrict mask, uint8_t p1,
+static inline __attribute__((always_inline)) KATTR void KFN(sgm_pixel)(int count, int depth, const int masked, const uint8_t *restrict c,
+                                        const uint8_t *pc, const uint8_t *restrict mask, uint8_t p1,
                                         const uint8_t *restrict f0, const uint8_t *restrict f1, const uint8_t *restrict f2, const uint8_t *restrict f3,
                                         uint8_t j0, uint8_t j1, uint8_t j2, uint8_t j3, uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3,
                                         uint8_t *restrict o0, uint8_t *restrict o1, uint8_t *restrict o2, uint8_t *restrict o3,
-                                        const uint16_t *restrict prev, uint16_t *restrict total,
+                                        const uint16_t *restrict prev, const uint16_t *pp, uint16_t *restrict total,
                                         uint8_t *lowest0, uint8_t *lowest1, uint8_t *lowest2, uint8_t *lowest3) {
     uint8_t l0 = 255, l1 = 255, l2 = 255, l3 = 255;
     // The main loop keeps each path's lowest lanes in a vector (one reduction per pixel); the
@@ -96,11 +99,17 @@ static inline KATTR void KFN(sgm_pixel)(int count, int depth, const uint8_t *res
         } \
     }
 
+#ifndef SGM_AHEAD
+#define SGM_AHEAD 4
+#endif
+
 static KATTR void KFN(sgm_row)(const parallax_sgm_sweep *s, int y, int step, int forward, int16_t *sums, const int16_t *base) {
     const int w = s->width, h = s->height, depth = s->depth, count = s->count;
     const size_t stride = (size_t)depth + 32;
     const int current = step & 1, previous = current ^ 1;
     const uint8_t *gray = s->gray;
+    // Lanes beyond the searched disparities (none when they fill the depth: no mask needed).
+    const int masked = s->disparities < depth;
     uint8_t spare[4];
     for (int xs = 0; xs < w; xs++) {
         const int x = forward ? xs : w - 1 - xs;
@@ -111,8 +120,20 @@ static KATTR void KFN(sgm_row)(const parallax_sgm_sweep *s, int y, int step, int
         const uint8_t *c = s->cost + ((size_t)y * w + x) * depth;
         uint16_t *total = (uint16_t *)sums + (size_t)x * depth;
         const uint16_t *prev = base ? (const uint16_t *)base + (size_t)x * depth : NULL;
-        KFN(sgm_pixel)(count, depth, c, s->beyond, s->p1, f0, f1, f2, f3, j0, j1, j2, j3, b0, b1, b2, b3, o0, o1, o2, o3, prev, total,
-                       lo0, lo1, lo2 ? lo2 : &spare[2], lo3 ? lo3 : &spare[3]);
+        // The volumes' entries of the pixel SGM_AHEAD steps on, asked for while this one is
+        // computed (sgm_pixel, chunk by chunk), the sums (read, or else written) too: the sweep from
+        // the bottom right reads them downwards, which the processor's own prefetching followed
+        // late (a third of the sweep's time waited on them). Near the row's end this pixel's own.
+        const ptrdiff_t ahead = xs + SGM_AHEAD < w ? (forward ? SGM_AHEAD : -SGM_AHEAD) * (ptrdiff_t)depth : 0;
+        const uint8_t *pc = c + ahead;
+        const uint16_t *pp = (prev ? prev : total) + ahead;
+        if (masked) {
+            KFN(sgm_pixel)(count, depth, 1, c, pc, s->beyond, s->p1, f0, f1, f2, f3, j0, j1, j2, j3, b0, b1, b2, b3, o0, o1, o2, o3, prev, pp, total,
+                           lo0, lo1, lo2 ? lo2 : &spare[2], lo3 ? lo3 : &spare[3]);
+        } else {
+            KFN(sgm_pixel)(count, depth, 0, c, pc, s->beyond, s->p1, f0, f1, f2, f3, j0, j1, j2, j3, b0, b1, b2, b3, o0, o1, o2, o3, prev, pp, total,
+                           lo0, lo1, lo2 ? lo2 : &spare[2], lo3 ? lo3 : &spare[3]);
+        }
     }
 }
 #undef SGM_SOURCE
@@ -130,7 +151,35 @@ static KATTR void KFN(census_row)(const uint64_t *restrict left, const uint64_t 
     }
 }
 
-/// The winners of one row of summed costs (see parallax_sgm_row_winners).
+/// One pass over a pixel's sums v[d], N disparities at a time from d while d < limit (lanes at or
+/// beyond `limit` counted as the largest cost): in each lane its lowest cost (low), the first
+/// disparity of it (at; INT16_MAX while none) and its lowest cost but at that disparity
+/// (second); the right image's winners (r, rbest: the first, lowest x, of equal costs) updated.
+#define WIN_PASS(N, MASKED) { \
+    const v##N##s top = (v##N##s){0} + INT16_MAX, limits = (v##N##s){0} + (int16_t)limit; \
+    for (; d < limit && d + N <= depth; d += N) { \
+        const v##N##s lanes = (v##N##s)LANES##N + (int16_t)d; \
+        v##N##s c = *(const v##N##su *)(v + d); \
+        if (MASKED) { \
+            const v##N##s inside = (v##N##s)(lanes < limits); \
+            c = (c & inside) | (top & ~inside); \
+        } \
+        const v##N##s lower = (v##N##s)(c < low##N); \
+        second##N = __builtin_elementwise_min(second##N, __builtin_elementwise_max(c, low##N)); \
+        at##N = (lanes & lower) | (at##N & ~lower); \
+        low##N = __builtin_elementwise_min(low##N, c); \
+        const v##N##s old = *(const v##N##su *)(r + d); \
+        const v##N##s better = (v##N##s)(c < old); \
+        *(v##N##su *)(r + d) = (c & better) | (old & ~better); \
+        *(v##N##su *)(rbest + d) = (lanes & better) | (*(const v##N##su *)(rbest + d) & ~better); \
+    } \
+}
+
+/// The winners of one row of summed costs (see parallax_sgm_row_winners): one pass over each
+/// pixel's sums (WIN_PASS, 32 lanes with AVX-512, then 16 for the rest), then from the lanes'
+/// lowest costs the lowest, its first disparity, and the lowest cost more than 1 px away from
+/// it: in each lane its lowest, or, where that lane's first lowest lies within the winner's
+/// ±1 px, its lowest but there (the window's 3 disparities fall in 3 different lanes).
 static KATTR void KFN(row_winners)(const int16_t *restrict sums, int w, int depth, int nd, int keep, int leftRight, int subpixel,
                                    int16_t *restrict rc, int16_t *restrict rb, int32_t *restrict integer, float *restrict out) {
     for (int i = 0; i < w + depth; i++) { rc[i] = INT16_MAX; rb[i] = INT16_MAX; }
@@ -140,58 +189,34 @@ static KATTR void KFN(row_winners)(const int16_t *restrict sums, int w, int dept
         const int limit = nd < x + 1 ? nd : x + 1;
         int16_t *restrict r = rc + (w - 1 - x);
         int16_t *restrict rbest = rb + (w - 1 - x);
-        // The lowest cost, and the right image's winners (the first, lowest x, of equal costs):
-        // 32 (AVX-512) or 16 disparities at a time, lanes at or beyond `limit` the largest cost.
-        int16_t lowest = INT16_MAX;
+        v32s low32 = (v32s){0} + INT16_MAX, second32 = low32, at32 = low32;
+        v16s low16 = (v16s){0} + INT16_MAX, second16 = low16, at16 = low16;
         int d = 0;
-#define WIN_FIRST(N) { \
-            const v##N##s top = (v##N##s){0} + INT16_MAX, limits = (v##N##s){0} + (int16_t)limit; \
-            v##N##s low = top; \
-            for (; d < limit && d + N <= depth; d += N) { \
-                const v##N##s lanes = (v##N##s)LANES##N + (int16_t)d; \
-                const v##N##s inside = (v##N##s)(lanes < limits); \
-                const v##N##s c = (*(const v##N##su *)(v + d) & inside) | (top & ~inside); \
-                low = __builtin_elementwise_min(low, c); \
-                const v##N##s old = *(const v##N##su *)(r + d); \
-                const v##N##s better = (v##N##s)(c < old); \
-                *(v##N##su *)(r + d) = (c & better) | (old & ~better); \
-                *(v##N##su *)(rbest + d) = (lanes & better) | (*(const v##N##su *)(rbest + d) & ~better); \
-            } \
-            const int16_t m = __builtin_reduce_min(low); \
-            lowest = m < lowest ? m : lowest; \
+        if (limit == depth) {
+            if (KVB == 64) WIN_PASS(32, 0)
+            WIN_PASS(16, 0)
+        } else {
+            if (KVB == 64) WIN_PASS(32, 1)
+            WIN_PASS(16, 1)
         }
-        if (KVB == 64) WIN_FIRST(32)
-        WIN_FIRST(16)
-        const int bestCost = lowest;
-        // The first disparity at the lowest cost: its group, then its lane.
-        int best = 0;
-        for (; best + 16 <= limit; best += 16) {
-            v16s probe = *(const v16su *)(v + best);
-            if (__builtin_reduce_or((v16s)(probe == (v16s){0} + (int16_t)bestCost))) break;
-        }
-        while (best < limit && v[best] != bestCost) best++;
+        const int16_t l32 = __builtin_reduce_min(low32), l16 = __builtin_reduce_min(low16);
+        const int bestCost = l32 < l16 ? l32 : l16;
+        // The first disparity at the lowest cost: the least `at` of the lanes at it.
+        const v32s at32Best = (v32s)(low32 == (int16_t)bestCost), none32 = (v32s){0} + INT16_MAX;
+        const v16s at16Best = (v16s)(low16 == (int16_t)bestCost), none16 = (v16s){0} + INT16_MAX;
+        const int16_t b32 = __builtin_reduce_min((at32 & at32Best) | (none32 & ~at32Best));
+        const int16_t b16 = __builtin_reduce_min((at16 & at16Best) | (none16 & ~at16Best));
+        const int best = b32 < b16 ? b32 : b16;
         // Unique: no cost more than 1 px away at or below the threshold.
         if (bestCost > 0 && keep > 0) {
             const int threshold = (bestCost * 100 - 1) / keep;
             if (threshold >= 0) {
                 const int t = threshold < INT16_MAX - 1 ? threshold : INT16_MAX - 1;
-                // The lowest cost away from the winner's ±1 px.
-                int away = INT16_MAX;
-                d = 0;
-#define WIN_AWAY(N) { \
-                    const v##N##s top = (v##N##s){0} + INT16_MAX, limits = (v##N##s){0} + (int16_t)limit; \
-                    const v##N##s near0 = (v##N##s){0} + (int16_t)(best - 1), near1 = (v##N##s){0} + (int16_t)(best + 1); \
-                    v##N##s far = top; \
-                    for (; d < limit && d + N <= depth; d += N) { \
-                        const v##N##s index = (v##N##s)LANES##N + (int16_t)d; \
-                        const v##N##s skip = (v##N##s)(index >= limits) | ((v##N##s)(index >= near0) & (v##N##s)(index <= near1)); \
-                        far = __builtin_elementwise_min(far, (*(const v##N##su *)(v + d) & ~skip) | (top & skip)); \
-                    } \
-                    const int m = __builtin_reduce_min(far); \
-                    away = m < away ? m : away; \
-                }
-                if (KVB == 64) WIN_AWAY(32)
-                WIN_AWAY(16)
+                const v32s near32 = (v32s)(at32 >= (int16_t)(best - 1)) & (v32s)(at32 <= (int16_t)(best + 1));
+                const v16s near16 = (v16s)(at16 >= (int16_t)(best - 1)) & (v16s)(at16 <= (int16_t)(best + 1));
+                const int16_t a32 = __builtin_reduce_min((second32 & near32) | (low32 & ~near32));
+                const int16_t a16 = __builtin_reduce_min((second16 & near16) | (low16 & ~near16));
+                const int away = a32 < a16 ? a32 : a16;
                 if (away <= t) continue;
             }
         }
@@ -204,8 +229,7 @@ static KATTR void KFN(row_winners)(const int16_t *restrict sums, int w, int dept
         }
         out[x] = value;
     }
-#undef WIN_FIRST
-#undef WIN_AWAY
+#undef WIN_PASS
     if (leftRight < 0) return;
     for (int x = 0; x < w; x++) {
         if (integer[x] < 0) continue;
