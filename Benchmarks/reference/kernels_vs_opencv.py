@@ -18,7 +18,7 @@ benchmark executable is single-threaded.
     python3 Benchmarks/reference/kernels_vs_opencv.py --only orb --rounds 7
 
 `args` carries `rounds`, `root` (the checkout), `shared` (../shared/data beside it), `release`
-(Benchmarks/.build/release) and `only`. A module that cannot run (a missing executable or data
+(Benchmarks/.build/release, or `--release DIR`) and `only`. A module that cannot run (a missing executable or data
 set) returns rows with empty time lists and says why in `note`; the driver prints them as skipped.
 """
 import argparse, importlib, os, statistics, sys, time
@@ -49,11 +49,15 @@ def main():
                         help="run only this module (orb, sgm, …); repeatable")
     parser.add_argument("--shared", default=os.path.normpath(os.path.join(ROOT, "..", "shared", "data")),
                         help="the shared data folder (default ../shared/data beside the checkout)")
+    parser.add_argument("--release", default=os.path.join(ROOT, "Benchmarks", ".build", "release"),
+                        help="the folder of the release-built benchmark executables (default Benchmarks/.build/release; "
+                             "another build's folder measures that build, e.g. before and after a change in one sitting)")
     args = parser.parse_args()
     if args.rounds < 5:
         parser.error("--rounds must be at least 5 (the issue asks for ≥ 5 alternating rounds)")
     args.root = ROOT
-    args.release = os.path.join(ROOT, "Benchmarks", ".build", "release")
+    if not os.path.isdir(args.release):
+        parser.error(f"--release {args.release}: no such folder")
     cv2.setNumThreads(1)
     sys.path.insert(0, HERE)
 
