@@ -47,6 +47,10 @@ public struct ORBExtractor: Sendable {
     /// Radius of the orientation patch (px, ORB's patch size 31).
     static let orientationRadius = 15
 
+    /// How far from its corner a steered BRIEF sample can land, in x and in y (px): the pattern's
+    /// radius rounded up, plus one.
+    static let describeReach = Int(BRIEFPattern.radius.rounded(.up)) + 1
+
     /// The features of `image`, strongest first within each level, levels in order.
     public func extract(_ image: GrayImage) -> [ORBFeature] {
         let levelImages = pyramid(image)
@@ -58,7 +62,9 @@ public struct ORBExtractor: Sendable {
             let corners = strongestCorners(levelImage, count: wanted)
             carry = wanted - corners.count
             guard !corners.isEmpty else { continue }
-            let smoothed = levelImage.gaussianBlurred(sigma: 2, radius: 3)
+            // Smoothed only where the descriptors sample (about a fifth of each level): the same
+            // values there as the full blur.
+            let smoothed = levelImage.gaussianBlurred(sigma: 2, radius: 3, near: corners.map { (x: $0.x, y: $0.y) }, reach: Self.describeReach)
             let sx = Double(image.width) / Double(levelImage.width), sy = Double(image.height) / Double(levelImage.height)
             let angles = Self.orientations(levelImage, at: corners.map { $0.y * levelImage.width + $0.x })
             for (corner, angle) in zip(corners, angles) {
@@ -102,25 +108,27 @@ public struct ORBExtractor: Sendable {
     func strongestCorners(_ image: GrayImage, count: Int) -> [Corner] {
         guard count > 0 else { return [] }
         let border = margin
-        var fast = FASTDetector()
-        fast.threshold = fastThreshold
-        fast.border = border
-        let scores = fast.scores(image)
         let w = image.width, h = image.height
-        // 3×3 non-maximum suppression in CFeatureKernels (skips zero scores eight at a time):
-        // strictly greater than the neighbours before it in raster order, at least equal to the
-        // ones after, so exactly one survivor on a plateau; raster order kept.
+        // FAST scores and 3×3 non-maximum suppression in CFeatureKernels (an exact 8-bit
+        // prefilter, then the float segment test where it passed; the suppression visits only
+        // the pixels with a positive score): strictly greater than the neighbours before it in
+        // raster order, at least equal to the ones after, so exactly one survivor on a plateau;
+        // raster order kept.
         // At most one survivor per 2×2 block (a survivor's right, lower and lower-right
         // neighbours cannot survive), so a quarter of the interior, rounded up per side, holds
         // them all; the buffers are written before they are read.
         let capacity = ((max(0, w - 2 * border) + 1) / 2) * ((max(0, h - 2 * border) + 1) / 2)
         var indices = [Int64](unsafeUninitializedCapacity: capacity) { _, n in n = capacity }
         var values = [Float](unsafeUninitializedCapacity: capacity) { _, n in n = capacity }
-        let found = scores.pixels.withUnsafeBufferPointer { s in
-            indices.withUnsafeMutableBufferPointer { ip in
-                values.withUnsafeMutableBufferPointer { vp in
-                    guard let sb = s.baseAddress, let ib = ip.baseAddress, let vb = vp.baseAddress else { return 0 }
-                    return pxl_nms_candidates(sb, w, h, border, ib, vb, capacity)
+        var scores = [Float](unsafeUninitializedCapacity: w * h) { _, n in n = w * h }
+        let offsets = FASTDetector.circle.map { $0.1 * w + $0.0 }
+        let found = image.pixels.withUnsafeBufferPointer { p in
+            scores.withUnsafeMutableBufferPointer { s in
+                indices.withUnsafeMutableBufferPointer { ip in
+                    values.withUnsafeMutableBufferPointer { vp in
+                        guard let pb = p.baseAddress, let sb = s.baseAddress, let ib = ip.baseAddress, let vb = vp.baseAddress else { return 0 }
+                        return pxl_fast_nms(pb, w, h, border, fastThreshold, offsets, border, sb, ib, vb, capacity)
+                    }
                 }
             }
         }
@@ -214,7 +222,7 @@ public struct ORBExtractor: Sendable {
     static func describe(_ smoothed: GrayImage, x: Int, y: Int, angle: Float, pattern: BRIEFPattern) -> BinaryDescriptor {
         let c = cosf(angle), s = sinf(angle), w = smoothed.width
         // The C loop samples the rotated pattern unchecked: it must stay inside the image.
-        let reach = Int(BRIEFPattern.radius.rounded(.up)) + 1
+        let reach = describeReach
         precondition(x >= reach && y >= reach && x < w - reach && y < smoothed.height - reach,
                      "ORBExtractor.describe: (\(x), \(y)) is closer than \(reach) px to the border")
         var descriptor = BinaryDescriptor()

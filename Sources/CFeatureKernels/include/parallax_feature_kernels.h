@@ -33,6 +33,12 @@ void pxl_fast_scores(const float *image, ptrdiff_t w, ptrdiff_t h, ptrdiff_t bor
 size_t pxl_nms_candidates(const float *scores, ptrdiff_t w, ptrdiff_t h, ptrdiff_t border,
                           int64_t *indices, float *values, size_t capacity);
 
+/// pxl_fast_scores (border `fast_border`) into `scores`, then pxl_nms_candidates on them (border
+/// `nms_border`): the same result as the two calls. On AVX2 the suppression visits only the
+/// pixels with a positive score, which the segment test lists as it goes.
+size_t pxl_fast_nms(const float *image, ptrdiff_t w, ptrdiff_t h, ptrdiff_t fast_border, float threshold, const ptrdiff_t offsets[16],
+                    ptrdiff_t nms_border, float *scores, int64_t *indices, float *values, size_t capacity);
+
 /// Vertical pass of a separable filter: out[y][x] = Σ_k weights[k]·src[row_starts[y·taps + k] + x]
 /// (row_starts: offsets of the source rows, already times w), summed from 0 in tap order.
 void pxl_filter_vertical(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
@@ -49,6 +55,13 @@ void pxl_filter_horizontal(const float *src, ptrdiff_t w, ptrdiff_t h, const flo
 void pxl_filter_separable(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
                           const ptrdiff_t *row_starts, const ptrdiff_t *columns, const ptrdiff_t *tap_starts,
                           float *row_scratch, float *pad_scratch, float *out);
+
+/// pxl_filter_separable on the marked 8×8 tiles of `out` only: `tiles` holds ceil(h/8) rows of
+/// ceil(w/8) marks; the pixels of a marked tile get exactly the value pxl_filter_separable gives
+/// them, all other pixels 0. Same scratch sizes as pxl_filter_separable.
+void pxl_filter_separable_tiles(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
+                                const ptrdiff_t *row_starts, const ptrdiff_t *columns, const ptrdiff_t *tap_starts, const uint8_t *tiles,
+                                float *row_scratch, float *pad_scratch, float *out);
 
 /// Bilinear resampling with precomputed taps: for destination (x, y),
 /// top = s[y0,x0] + (s[y0,x1] − s[y0,x0])·fx, bottom likewise on row y1, out = top + (bottom − top)·fy.
