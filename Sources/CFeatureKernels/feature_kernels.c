@@ -16,8 +16,8 @@
 // ---------------------------------------------------------------------------------------------
 // Dispatch
 
-static int pxl_detected = -1;  // bit 0 AVX2, bit 1 POPCNT, bit 2 AVX-512 VPOPCNTDQ (+F, VL)
-static int pxl_portable = 0;
+static int pxl_detected = -1;  // bit 0 AVX2, bit 1 POPCNT, bit 2 AVX-512 VPOPCNTDQ (+F, VL), bit 3 AVX-512 F + BW
+static int pxl_portable = 0;   // 1: portable paths only; 2: no AVX-512
 
 static int pxl_detect(void) {
     int d = __atomic_load_n(&pxl_detected, __ATOMIC_RELAXED);
@@ -30,16 +30,21 @@ static int pxl_detect(void) {
     if ((d & 1) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
         __builtin_cpu_supports("avx512vpopcntdq"))
         d |= 4;
+    if ((d & 1) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+        d |= 8;
 #endif
     __atomic_store_n(&pxl_detected, d, __ATOMIC_RELAXED);
     return d;
 }
 
 int pxl_kernels_features(void) {
-    return __atomic_load_n(&pxl_portable, __ATOMIC_RELAXED) ? 0 : pxl_detect();
+    int mode = __atomic_load_n(&pxl_portable, __ATOMIC_RELAXED);
+    return mode == 1 ? 0 : mode == 2 ? pxl_detect() & 3 : pxl_detect();
 }
 
-void pxl_kernels_force_portable(int portable) { __atomic_store_n(&pxl_portable, portable ? 1 : 0, __ATOMIC_RELAXED); }
+void pxl_kernels_force_portable(int portable) {
+    __atomic_store_n(&pxl_portable, portable == 1 || portable == 2 ? portable : 0, __ATOMIC_RELAXED);
+}
 
 #define PXL_HAS_AVX2() (pxl_kernels_features() & 1)
 #define PXL_HAS_POPCNT() (pxl_kernels_features() & 2)
@@ -156,11 +161,33 @@ __attribute__((target("avx2"))) static void pxl_resize_row_avx2(const float *lin
         out[x] = a + (line[x1[x]] - a) * fx[x];
     }
 }
+
+/// pxl_resize_row_avx2 on 16 outputs at a time: two 16-float loads cover their taps (at most 32
+/// columns from the first), one two-source permute each for the left and the right taps.
+__attribute__((target("avx2,avx512f,avx512vl"))) static void pxl_resize_row_avx512(const float *line, ptrdiff_t line_width, const int32_t *x0,
+                                                                                const int32_t *x1, const float *fx, ptrdiff_t dw,
+                                                                                float *out) {
+    ptrdiff_t x = 0;
+    for (; x + 16 <= dw; x += 16) {
+        int32_t base = x0[x];
+        if (x1[x + 15] - base >= 32 || (ptrdiff_t)base + 32 > line_width) break;
+        __m512 lo = _mm512_loadu_ps(line + base), hi = _mm512_loadu_ps(line + base + 16);
+        __m512i vb = _mm512_set1_epi32(base);
+        __m512i ra = _mm512_sub_epi32(_mm512_loadu_si512(x0 + x), vb), rb = _mm512_sub_epi32(_mm512_loadu_si512(x1 + x), vb);
+        __m512 a = _mm512_permutex2var_ps(lo, ra, hi), b = _mm512_permutex2var_ps(lo, rb, hi);
+        _mm512_storeu_ps(out + x, _mm512_add_ps(a, _mm512_mul_ps(_mm512_sub_ps(b, a), _mm512_loadu_ps(fx + x))));
+    }
+    // The rest (or from a block whose taps spread wider) as eight at a time.
+    if (x < dw) pxl_resize_row_avx2(line, line_width, x0 + x, x1 + x, fx + x, dw - x, out + x);
+}
+
 #endif
+
 
 static void pxl_resize_row(const float *line, ptrdiff_t line_width, const ptrdiff_t *x0, const ptrdiff_t *x1, const int32_t *x0_32, const int32_t *x1_32,
                            const float *fx, ptrdiff_t dw, float *out) {
 #ifdef PXL_X86
+    if (x0_32 && (pxl_kernels_features() & 8)) { pxl_resize_row_avx512(line, line_width, x0_32, x1_32, fx, dw, out); return; }
     if (x0_32 && PXL_HAS_AVX2()) { pxl_resize_row_avx2(line, line_width, x0_32, x1_32, fx, dw, out); return; }
 #else
     (void)x0_32; (void)x1_32; (void)line_width;
@@ -535,13 +562,13 @@ static void pxl_filter_horizontal_span(const float *row, ptrdiff_t w, const floa
 
 void pxl_filter_separable_tiles(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
                                 const ptrdiff_t *row_starts, const ptrdiff_t *columns, const ptrdiff_t *tap_starts, const uint8_t *tiles,
-                                float *row_scratch, float *pad_scratch, float *out) {
+                                int clear, float *row_scratch, float *pad_scratch, float *out) {
     ptrdiff_t r = (taps - 1) / 2, tw = (w + 7) / 8;
     if (r > 16 || w < 2 * r + 1) {
         // Outside what the spans handle (an end piece longer than 16, or a row shorter than the
         // kernel): every row whole, then the unmarked tiles cleared.
         pxl_filter_separable(src, w, h, weights, taps, row_starts, columns, tap_starts, row_scratch, pad_scratch, out);
-        for (ptrdiff_t y = 0; y < h; y++)
+        for (ptrdiff_t y = 0; y < h && clear; y++)
             for (ptrdiff_t t = 0; t < tw; t++)
                 if (!tiles[(y / 8) * tw + t])
                     memset(out + y * w + 8 * t, 0, sizeof(float) * (size_t)((8 * t + 8 < w ? 8 * t + 8 : w) - 8 * t));
@@ -550,8 +577,8 @@ void pxl_filter_separable_tiles(const float *src, ptrdiff_t w, ptrdiff_t h, cons
     for (ptrdiff_t ty = 0; 8 * ty < h; ty++) {
         const uint8_t *marks = tiles + ty * tw;
         ptrdiff_t ya = 8 * ty, yb = 8 * ty + 8 < h ? 8 * ty + 8 : h;
-        // The tile row's unmarked pixels are 0: clear its rows (contiguous) at once.
-        pxl_zero(out + ya * w, (size_t)((yb - ya) * w));
+        // The tile row's unmarked pixels are 0 (when asked): clear its rows (contiguous) at once.
+        if (clear) pxl_zero(out + ya * w, (size_t)((yb - ya) * w));
         ptrdiff_t t = 0;
         while (t < tw) {
             if (!marks[t]) { t++; continue; }

@@ -66,6 +66,25 @@ extension GrayImage {
     /// ORB, whose descriptors sample the smoothed level around a few hundred corners only (about a
     /// fifth of the image). Points may lie anywhere (those off the image reach what they reach).
     public func gaussianBlurred(sigma: Float, radius: Int, near points: [(x: Int, y: Int)], reach: Int) -> GrayImage {
+        let out = [Float](unsafeUninitializedCapacity: width * height) { o, initialized in
+            blurTiles(sigma: sigma, radius: radius, near: points, reach: reach, clear: true, into: o)
+            initialized = width * height
+        }
+        return GrayImage(width: width, height: height, pixels: out)
+    }
+
+    /// ``gaussianBlurred(sigma:radius:near:reach:)`` into the first `width × height` floats of `out`
+    /// (row stride `width`), without clearing: the pixels of the tiles it computes get the full
+    /// blur's values, every other pixel is left as it was (memory never written stays so: read
+    /// only within `reach` of a point). ORB blurs every level into one buffer this way.
+    public func gaussianBlurred(sigma: Float, radius: Int, near points: [(x: Int, y: Int)], reach: Int, into out: UnsafeMutableBufferPointer<Float>) {
+        precondition(out.count >= width * height, "GrayImage.gaussianBlurred: \(out.count) floats hold no \(width)×\(height) image")
+        blurTiles(sigma: sigma, radius: radius, near: points, reach: reach, clear: false, into: out)
+    }
+
+    /// The tiled blur into `out` (at least `width × height` floats); the other tiles cleared or not.
+    private func blurTiles(sigma: Float, radius: Int, near points: [(x: Int, y: Int)], reach: Int, clear: Bool,
+                           into out: UnsafeMutableBufferPointer<Float>) {
         precondition(sigma > 0 && radius >= 0, "GrayImage.gaussianBlurred: sigma must be positive")
         precondition(reach >= 0, "GrayImage.gaussianBlurred: negative reach")
         let w = width, h = height, tw = (w + 7) / 8, th = (h + 7) / 8
@@ -78,15 +97,11 @@ extension GrayImage {
             }
         }
         let plan = SeparableGaussian(sigma: sigma, radius: radius, width: w, height: h)
-        let out = [Float](unsafeUninitializedCapacity: w * h) { o, initialized in
-            tiles.withUnsafeBufferPointer { t in
-                plan.run(pixels, into: o) { src, kernel, taps, rowStarts, columns, tapStarts, row, pad, dst in
-                    guard let tb = t.baseAddress else { return }
-                    pxl_filter_separable_tiles(src, w, h, kernel, taps, rowStarts, columns, tapStarts, tb, row, pad, dst)
-                }
+        tiles.withUnsafeBufferPointer { t in
+            plan.run(pixels, into: out) { src, kernel, taps, rowStarts, columns, tapStarts, row, pad, dst in
+                guard let tb = t.baseAddress else { return }
+                pxl_filter_separable_tiles(src, w, h, kernel, taps, rowStarts, columns, tapStarts, tb, clear ? 1 : 0, row, pad, dst)
             }
-            initialized = w * h
         }
-        return GrayImage(width: w, height: h, pixels: out)
     }
 }

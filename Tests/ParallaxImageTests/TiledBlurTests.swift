@@ -36,4 +36,31 @@ import ParallaxMath
             }
         }
     }
+
+    /// The uncleared form (ORB blurs every level into one buffer): the tiles get the cleared
+    /// form's values, every other pixel keeps what the buffer held.
+    @Test func unclearedTilesLeaveTheRestAsItWas() {
+        ResamplingKernelTests.onEveryPath {
+            for (k, (w, h)) in [(101, 67), (98, 33), (4, 20)].enumerated() {
+                let image = ResamplingKernelTests.texture(width: w, height: h, seed: UInt64(30 + k))
+                let points: [(x: Int, y: Int)] = [(0, 0), (w / 2, h / 2), (w - 1, 3)]
+                for (sigma, radius, reach) in [(Float(2), 3, 5), (6, 20, 9)] {
+                    let cleared = image.gaussianBlurred(sigma: sigma, radius: radius, near: points, reach: reach).pixels
+                    let before = (0..<(w * h + 5)).map { Float(-1 - $0) }
+                    var buffer = before
+                    buffer.withUnsafeMutableBufferPointer { image.gaussianBlurred(sigma: sigma, radius: radius, near: points, reach: reach, into: $0) }
+                    let full = image.gaussianBlurred(sigma: sigma, radius: radius).pixels
+                    // The texture is never 0 after blurring: the cleared form's zeros are the skipped tiles.
+                    #expect(!full.contains(0))
+                    let want = (0..<(w * h + 5)).map { i in i < w * h && cleared[i] != 0 ? cleared[i].bitPattern : before[i].bitPattern }
+                    if radius <= 16 && w >= 2 * radius + 1 {
+                        #expect(buffer.map(\.bitPattern) == want, "\(w)×\(h), σ \(sigma), radius \(radius)")
+                    } else {
+                        // Outside what the spans handle every pixel is computed, none cleared.
+                        #expect(Array(buffer.prefix(w * h)).map(\.bitPattern) == full.map(\.bitPattern))
+                    }
+                }
+            }
+        }
+    }
 }

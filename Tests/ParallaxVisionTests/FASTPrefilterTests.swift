@@ -81,10 +81,11 @@ import VisionTestSupport
     static func fastNMS(_ image: GrayImage, threshold: Float, fastBorder: Int, nmsBorder: Int) -> [(Int, Float)] {
         let w = image.width, h = image.height, capacity = w * h
         let offsets = FASTDetector.circle.map { $0.1 * w + $0.0 }
-        var scores = [Float](repeating: 0, count: w * h), indices = [Int64](repeating: 0, count: capacity)
+        var rows = [Float](repeating: 0, count: 3 * w), columns = [Int32](repeating: 0, count: 3 * w)
+        var bytes = [Int8](repeating: 0, count: w * h), indices = [Int64](repeating: 0, count: capacity)
         var values = [Float](repeating: 0, count: capacity)
         let n = image.pixels.withUnsafeBufferPointer { p in
-            pxl_fast_nms(p.baseAddress, w, h, fastBorder, threshold, offsets, nmsBorder, &scores, &indices, &values, capacity)
+            pxl_fast_nms(p.baseAddress, w, h, fastBorder, threshold, offsets, nmsBorder, &rows, &columns, &bytes, &indices, &values, capacity)
         }
         return (0..<min(n, capacity)).map { (Int(indices[$0]), values[$0]) }
     }
