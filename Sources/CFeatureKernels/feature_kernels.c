@@ -16,8 +16,8 @@
 // ---------------------------------------------------------------------------------------------
 // Dispatch
 
-static int pxl_detected = -1;  // bit 0 AVX2, bit 1 POPCNT, bit 2 AVX-512 VPOPCNTDQ (+F, VL)
-static int pxl_portable = 0;
+static int pxl_detected = -1;  // bit 0 AVX2, bit 1 POPCNT, bit 2 AVX-512 VPOPCNTDQ (+F, VL), bit 3 AVX-512 F + BW
+static int pxl_portable = 0;   // 1: portable paths only; 2: no AVX-512
 
 static int pxl_detect(void) {
     int d = __atomic_load_n(&pxl_detected, __ATOMIC_RELAXED);
@@ -30,200 +30,25 @@ static int pxl_detect(void) {
     if ((d & 1) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
         __builtin_cpu_supports("avx512vpopcntdq"))
         d |= 4;
+    if ((d & 1) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+        d |= 8;
 #endif
     __atomic_store_n(&pxl_detected, d, __ATOMIC_RELAXED);
     return d;
 }
 
 int pxl_kernels_features(void) {
-    return __atomic_load_n(&pxl_portable, __ATOMIC_RELAXED) ? 0 : pxl_detect();
+    int mode = __atomic_load_n(&pxl_portable, __ATOMIC_RELAXED);
+    return mode == 1 ? 0 : mode == 2 ? pxl_detect() & 3 : pxl_detect();
 }
 
-void pxl_kernels_force_portable(int portable) { __atomic_store_n(&pxl_portable, portable ? 1 : 0, __ATOMIC_RELAXED); }
+void pxl_kernels_force_portable(int portable) {
+    __atomic_store_n(&pxl_portable, portable == 1 || portable == 2 ? portable : 0, __ATOMIC_RELAXED);
+}
 
 #define PXL_HAS_AVX2() (pxl_kernels_features() & 1)
 #define PXL_HAS_POPCNT() (pxl_kernels_features() & 2)
 #define PXL_HAS_VPOPCNT() (pxl_kernels_features() & 4)
-
-// ---------------------------------------------------------------------------------------------
-// FAST-9
-
-static inline int pxl_has_arc(uint32_t mask) {
-    uint32_t m = mask | mask << 16, run = m;
-    for (int k = 1; k < 9; k++) run &= m >> k;
-    return run != 0;
-}
-
-/// Swift's `max(x, 0)`: `0 >= x ? 0 : x` (NaN stays NaN).
-static inline float pxl_max0(float x) { return 0.0f >= x ? 0.0f : x; }
-
-static inline float pxl_fast_pixel(const float *p, const ptrdiff_t *off, float threshold) {
-    float c = p[0], hi = c + threshold, lo = c - threshold;
-    float n = p[off[0]], e = p[off[4]], s = p[off[8]], wv = p[off[12]];
-    int brighter = (n > hi) + (e > hi) + (s > hi) + (wv > hi);
-    int darker = (n < lo) + (e < lo) + (s < lo) + (wv < lo);
-    if (brighter < 2 && darker < 2) return 0.0f;
-    uint32_t bright = 0, dark = 0;
-    float score = 0.0f;
-    for (int k = 0; k < 16; k++) {
-        float v = p[off[k]];
-        bright |= (uint32_t)(v > hi) << k;
-        dark |= (uint32_t)(v < lo) << k;
-        score += pxl_max0(v - hi) + pxl_max0(lo - v);
-    }
-    return (pxl_has_arc(bright) || pxl_has_arc(dark)) ? score : 0.0f;
-}
-
-#ifdef PXL_X86
-__attribute__((target("avx2"))) static void pxl_fast_row_avx2(const float *image, ptrdiff_t row, ptrdiff_t x0, ptrdiff_t x1,
-                                                               float threshold, const ptrdiff_t *off, float *out) {
-    const __m256 t = _mm256_set1_ps(threshold), zero = _mm256_setzero_ps();
-    const __m256i izero = _mm256_setzero_si256();
-    ptrdiff_t x = x0;
-    for (; x + 8 <= x1; x += 8) {
-        const float *p = image + row + x;
-        __m256 c = _mm256_loadu_ps(p), hi = _mm256_add_ps(c, t), lo = _mm256_sub_ps(c, t);
-        // Quick rejection, exact: 9 contiguous circle pixels always include two neighbouring
-        // compass pixels (0-4, 4-8, 8-12 or 12-0) of the same kind.
-        __m256 v0 = _mm256_loadu_ps(p + off[0]), v4 = _mm256_loadu_ps(p + off[4]);
-        __m256 v8 = _mm256_loadu_ps(p + off[8]), v12 = _mm256_loadu_ps(p + off[12]);
-        __m256 b0 = _mm256_cmp_ps(v0, hi, _CMP_GT_OQ), b4 = _mm256_cmp_ps(v4, hi, _CMP_GT_OQ);
-        __m256 b8 = _mm256_cmp_ps(v8, hi, _CMP_GT_OQ), b12 = _mm256_cmp_ps(v12, hi, _CMP_GT_OQ);
-        __m256 d0 = _mm256_cmp_ps(v0, lo, _CMP_LT_OQ), d4 = _mm256_cmp_ps(v4, lo, _CMP_LT_OQ);
-        __m256 d8 = _mm256_cmp_ps(v8, lo, _CMP_LT_OQ), d12 = _mm256_cmp_ps(v12, lo, _CMP_LT_OQ);
-        __m256 pb = _mm256_and_ps(_mm256_or_ps(b0, b8), _mm256_or_ps(b4, b12));
-        __m256 pd = _mm256_and_ps(_mm256_or_ps(d0, d8), _mm256_or_ps(d4, d12));
-        // (b0|b8)&(b4|b12) is exactly "some neighbouring pair": every pair of one from {0, 8} and
-        // one from {4, 12} is a neighbouring pair.
-        __m256i pass = _mm256_castps_si256(_mm256_or_ps(pb, pd));
-        if (_mm256_testz_si256(pass, pass)) {
-            _mm256_storeu_ps(out + row + x, zero);
-            continue;
-        }
-        __m256i bright = izero, dark = izero;
-#pragma clang loop unroll(full)
-        for (int k = 0; k < 16; k++) {
-            __m256 v = _mm256_loadu_ps(p + off[k]);
-            __m256i bit = _mm256_set1_epi32(1 << k);
-            bright = _mm256_or_si256(bright, _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(v, hi, _CMP_GT_OQ)), bit));
-            dark = _mm256_or_si256(dark, _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(v, lo, _CMP_LT_OQ)), bit));
-        }
-        // 9 contiguous set bits (wrapping): runs of 2, 4, 8, then one more.
-        __m256i mb = _mm256_or_si256(bright, _mm256_slli_epi32(bright, 16)), md = _mm256_or_si256(dark, _mm256_slli_epi32(dark, 16));
-        __m256i rb = _mm256_and_si256(mb, _mm256_srli_epi32(mb, 1)), rd = _mm256_and_si256(md, _mm256_srli_epi32(md, 1));
-        rb = _mm256_and_si256(rb, _mm256_srli_epi32(rb, 2)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(rd, 2));
-        rb = _mm256_and_si256(rb, _mm256_srli_epi32(rb, 4)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(rd, 4));
-        rb = _mm256_and_si256(rb, _mm256_srli_epi32(mb, 8)); rd = _mm256_and_si256(rd, _mm256_srli_epi32(md, 8));
-        __m256i none = _mm256_and_si256(_mm256_cmpeq_epi32(rb, izero), _mm256_cmpeq_epi32(rd, izero));
-        __m256i corner = _mm256_andnot_si256(none, pass);
-        if (_mm256_testz_si256(corner, corner)) {
-            _mm256_storeu_ps(out + row + x, zero);
-            continue;
-        }
-        // The score only where some lane is a corner: summed in circle order, per lane.
-        __m256 score = zero;
-#pragma clang loop unroll(full)
-        for (int k = 0; k < 16; k++) {
-            __m256 v = _mm256_loadu_ps(p + off[k]);
-            // max(0, x) returns x when either is NaN, as Swift's max(x, 0); a −0 term cannot reach
-            // the sum's sign (the sum starts at +0).
-            __m256 a = _mm256_max_ps(zero, _mm256_sub_ps(v, hi)), b = _mm256_max_ps(zero, _mm256_sub_ps(lo, v));
-            score = _mm256_add_ps(score, _mm256_add_ps(a, b));
-        }
-        _mm256_storeu_ps(out + row + x, _mm256_and_ps(_mm256_castsi256_ps(corner), score));
-    }
-    for (; x < x1; x++) out[row + x] = pxl_fast_pixel(image + row + x, off, threshold);
-}
-#endif
-
-void pxl_fast_scores(const float *image, ptrdiff_t w, ptrdiff_t h, ptrdiff_t border, float threshold,
-                     const ptrdiff_t offsets[16], float *out) {
-    ptrdiff_t b = border < 3 ? 3 : border;
-    if (h <= 0 || w <= 0) return;
-    if (w - b <= b || h - b <= b) {
-        memset(out, 0, sizeof(float) * (size_t)w * (size_t)h);
-        return;
-    }
-    ptrdiff_t y1 = h - b, x1 = w - b;
-    memset(out, 0, sizeof(float) * (size_t)b * (size_t)w);
-    for (ptrdiff_t y = b; y < y1; y++) {
-        ptrdiff_t row = y * w;
-        memset(out + row, 0, sizeof(float) * (size_t)b);
-        memset(out + row + x1, 0, sizeof(float) * (size_t)(w - x1));
-#ifdef PXL_X86
-        if (PXL_HAS_AVX2()) { pxl_fast_row_avx2(image, row, b, x1, threshold, offsets, out); continue; }
-#endif
-        for (ptrdiff_t x = b; x < x1; x++) out[row + x] = pxl_fast_pixel(image + row + x, offsets, threshold);
-    }
-    if (y1 < h) memset(out + y1 * w, 0, sizeof(float) * (size_t)(h - y1) * (size_t)w);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Non-maximum suppression
-
-static inline int pxl_is_peak(const float *s, ptrdiff_t i, ptrdiff_t w) {
-    float v = s[i];
-    return v > s[i - w - 1] && v > s[i - w] && v > s[i - w + 1] && v > s[i - 1] &&
-           v >= s[i + 1] && v >= s[i + w - 1] && v >= s[i + w] && v >= s[i + w + 1];
-}
-
-#ifdef PXL_X86
-__attribute__((target("avx2"))) static size_t pxl_nms_row_avx2(const float *s, ptrdiff_t row, ptrdiff_t x0, ptrdiff_t x1, ptrdiff_t w,
-                                                                int64_t *indices, float *values, size_t capacity, size_t n) {
-    const __m256 zero = _mm256_setzero_ps();
-    ptrdiff_t x = x0;
-    for (; x + 8 <= x1; x += 8) {
-        const float *c = s + row + x;
-        __m256 v = _mm256_loadu_ps(c);
-        __m256 keep = _mm256_cmp_ps(v, zero, _CMP_GT_OQ);
-        if (_mm256_testz_ps(keep, keep)) continue;
-        // Strictly greater than the 4 neighbours before in raster order, ≥ the 4 after.
-        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c - w - 1), _CMP_GT_OQ));
-        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c - w), _CMP_GT_OQ));
-        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c - w + 1), _CMP_GT_OQ));
-        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c - 1), _CMP_GT_OQ));
-        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c + 1), _CMP_GE_OQ));
-        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c + w - 1), _CMP_GE_OQ));
-        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c + w), _CMP_GE_OQ));
-        keep = _mm256_and_ps(keep, _mm256_cmp_ps(v, _mm256_loadu_ps(c + w + 1), _CMP_GE_OQ));
-        unsigned bits = (unsigned)_mm256_movemask_ps(keep);
-        while (bits) {
-            ptrdiff_t i = row + x + __builtin_ctz(bits);
-            bits &= bits - 1;
-            if (n < capacity) { indices[n] = i; values[n] = s[i]; }
-            n++;
-        }
-    }
-    for (; x < x1; x++) {
-        ptrdiff_t i = row + x;
-        if (s[i] > 0 && pxl_is_peak(s, i, w)) {
-            if (n < capacity) { indices[n] = i; values[n] = s[i]; }
-            n++;
-        }
-    }
-    return n;
-}
-#endif
-
-size_t pxl_nms_candidates(const float *scores, ptrdiff_t w, ptrdiff_t h, ptrdiff_t border,
-                          int64_t *indices, float *values, size_t capacity) {
-    size_t n = 0;
-    ptrdiff_t y1 = h - border > border ? h - border : border, x1 = w - border > border ? w - border : border;
-    for (ptrdiff_t y = border; y < y1; y++) {
-        ptrdiff_t row = y * w;
-#ifdef PXL_X86
-        if (PXL_HAS_AVX2()) { n = pxl_nms_row_avx2(scores, row, border, x1, w, indices, values, capacity, n); continue; }
-#endif
-        for (ptrdiff_t x = border; x < x1; x++) {
-            ptrdiff_t i = row + x;
-            if (scores[i] > 0 && pxl_is_peak(scores, i, w)) {
-                if (n < capacity) { indices[n] = i; values[n] = scores[i]; }
-                n++;
-            }
-        }
-    }
-    return n;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Separable filter
@@ -336,11 +161,33 @@ __attribute__((target("avx2"))) static void pxl_resize_row_avx2(const float *lin
         out[x] = a + (line[x1[x]] - a) * fx[x];
     }
 }
+
+/// pxl_resize_row_avx2 on 16 outputs at a time: two 16-float loads cover their taps (at most 32
+/// columns from the first), one two-source permute each for the left and the right taps.
+__attribute__((target("avx2,avx512f,avx512vl"))) static void pxl_resize_row_avx512(const float *line, ptrdiff_t line_width, const int32_t *x0,
+                                                                                const int32_t *x1, const float *fx, ptrdiff_t dw,
+                                                                                float *out) {
+    ptrdiff_t x = 0;
+    for (; x + 16 <= dw; x += 16) {
+        int32_t base = x0[x];
+        if (x1[x + 15] - base >= 32 || (ptrdiff_t)base + 32 > line_width) break;
+        __m512 lo = _mm512_loadu_ps(line + base), hi = _mm512_loadu_ps(line + base + 16);
+        __m512i vb = _mm512_set1_epi32(base);
+        __m512i ra = _mm512_sub_epi32(_mm512_loadu_si512(x0 + x), vb), rb = _mm512_sub_epi32(_mm512_loadu_si512(x1 + x), vb);
+        __m512 a = _mm512_permutex2var_ps(lo, ra, hi), b = _mm512_permutex2var_ps(lo, rb, hi);
+        _mm512_storeu_ps(out + x, _mm512_add_ps(a, _mm512_mul_ps(_mm512_sub_ps(b, a), _mm512_loadu_ps(fx + x))));
+    }
+    // The rest (or from a block whose taps spread wider) as eight at a time.
+    if (x < dw) pxl_resize_row_avx2(line, line_width, x0 + x, x1 + x, fx + x, dw - x, out + x);
+}
+
 #endif
+
 
 static void pxl_resize_row(const float *line, ptrdiff_t line_width, const ptrdiff_t *x0, const ptrdiff_t *x1, const int32_t *x0_32, const int32_t *x1_32,
                            const float *fx, ptrdiff_t dw, float *out) {
 #ifdef PXL_X86
+    if (x0_32 && (pxl_kernels_features() & 8)) { pxl_resize_row_avx512(line, line_width, x0_32, x1_32, fx, dw, out); return; }
     if (x0_32 && PXL_HAS_AVX2()) { pxl_resize_row_avx2(line, line_width, x0_32, x1_32, fx, dw, out); return; }
 #else
     (void)x0_32; (void)x1_32; (void)line_width;
@@ -665,6 +512,95 @@ void pxl_filter_separable(const float *src, ptrdiff_t w, ptrdiff_t h, const floa
     for (ptrdiff_t y = 0; y < h; y++) {
         pxl_weighted_sum(src, row_starts + y * taps, weights, taps, w, row_scratch);
         pxl_filter_horizontal(row_scratch, w, 1, weights, taps, columns, tap_starts, pad_scratch, out + y * w);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Separable filter, marked tiles only
+
+#ifdef PXL_X86
+__attribute__((target("avx2"))) static void pxl_zero_avx2(float *p, size_t n) {
+    const __m256 zero = _mm256_setzero_ps();
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        _mm256_storeu_ps(p + i, zero); _mm256_storeu_ps(p + i + 8, zero);
+        _mm256_storeu_ps(p + i + 16, zero); _mm256_storeu_ps(p + i + 24, zero);
+    }
+    for (; i < n; i++) p[i] = 0.0f;
+}
+#endif
+
+/// p[0 ..< n] = 0 with vector stores (glibc's memset of large blocks is `rep stosb`, which
+/// callgrind counts per byte; the stores are as fast).
+static void pxl_zero(float *p, size_t n) {
+#ifdef PXL_X86
+    if (PXL_HAS_AVX2()) { pxl_zero_avx2(p, n); return; }
+#endif
+    memset(p, 0, sizeof(float) * n);
+}
+
+/// The horizontal pass of one row (the vertical pass in `row`, valid wherever the outputs
+/// [x0, x1) read it) for outputs [x0, x1) only, each as pxl_filter_horizontal computes it: in place
+/// from column r to w − r − 1, through the reflected copy (`pad`, 3r floats) within r of an end.
+static void pxl_filter_horizontal_span(const float *row, ptrdiff_t w, const float *weights, ptrdiff_t taps, const ptrdiff_t *columns,
+                                       const ptrdiff_t *tap_starts, float *pad, ptrdiff_t x0, ptrdiff_t x1, float *o) {
+    ptrdiff_t r = (taps - 1) / 2;
+    ptrdiff_t a = x0 > r ? x0 : r, b = x1 < w - r ? x1 : w - r;
+    if (b > a) pxl_weighted_sum(row + a - r, tap_starts, weights, taps, b - a, o + a);
+    float end[16];
+    if (x0 < r) {
+        for (ptrdiff_t i = 0; i < 3 * r; i++) pad[i] = row[columns[i]];
+        pxl_weighted_sum(pad, tap_starts, weights, taps, r, end);
+        for (ptrdiff_t x = x0; x < x1 && x < r; x++) o[x] = end[x];
+    }
+    if (x1 > w - r) {
+        for (ptrdiff_t i = 0; i < 3 * r; i++) pad[i] = row[columns[w - r + i]];
+        pxl_weighted_sum(pad, tap_starts, weights, taps, r, end);
+        for (ptrdiff_t x = x0 > w - r ? x0 : w - r; x < x1; x++) o[x] = end[x - (w - r)];
+    }
+}
+
+void pxl_filter_separable_tiles(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
+                                const ptrdiff_t *row_starts, const ptrdiff_t *columns, const ptrdiff_t *tap_starts, const uint8_t *tiles,
+                                int clear, float *row_scratch, float *pad_scratch, float *out) {
+    ptrdiff_t r = (taps - 1) / 2, tw = (w + 7) / 8;
+    if (r > 16 || w < 2 * r + 1) {
+        // Outside what the spans handle (an end piece longer than 16, or a row shorter than the
+        // kernel): every row whole, then the unmarked tiles cleared.
+        pxl_filter_separable(src, w, h, weights, taps, row_starts, columns, tap_starts, row_scratch, pad_scratch, out);
+        for (ptrdiff_t y = 0; y < h && clear; y++)
+            for (ptrdiff_t t = 0; t < tw; t++)
+                if (!tiles[(y / 8) * tw + t])
+                    memset(out + y * w + 8 * t, 0, sizeof(float) * (size_t)((8 * t + 8 < w ? 8 * t + 8 : w) - 8 * t));
+        return;
+    }
+    for (ptrdiff_t ty = 0; 8 * ty < h; ty++) {
+        const uint8_t *marks = tiles + ty * tw;
+        ptrdiff_t ya = 8 * ty, yb = 8 * ty + 8 < h ? 8 * ty + 8 : h;
+        // The tile row's unmarked pixels are 0 (when asked): clear its rows (contiguous) at once.
+        if (clear) pxl_zero(out + ya * w, (size_t)((yb - ya) * w));
+        ptrdiff_t t = 0;
+        while (t < tw) {
+            if (!marks[t]) { t++; continue; }
+            ptrdiff_t t0 = t;
+            while (t < tw && marks[t]) t++;
+            ptrdiff_t x0 = 8 * t0, x1 = 8 * t < w ? 8 * t : w;
+            // The vertical pass over the columns these outputs read: ±r around them (widened to
+            // whole vectors where the image allows: any column's value is the same), and the first
+            // or last 2r columns where the reflected ends are involved.
+            ptrdiff_t va = x0 - r, vb = x1 + r;
+            ptrdiff_t slack = (8 - (vb - va) % 8) % 8;
+            va -= slack / 2;
+            vb += slack - slack / 2;
+            if (x0 < r) { va = 0; if (vb < 2 * r) vb = 2 * r; }
+            if (x1 > w - r) { vb = w; if (va > w - 2 * r) va = w - 2 * r; }
+            if (va < 0) va = 0;
+            if (vb > w) vb = w;
+            for (ptrdiff_t y = ya; y < yb; y++) {
+                pxl_weighted_sum(src + va, row_starts + y * taps, weights, taps, vb - va, row_scratch + va);
+                pxl_filter_horizontal_span(row_scratch, w, weights, taps, columns, tap_starts, pad_scratch, x0, x1, out + y * w);
+            }
+        }
     }
 }
 

@@ -51,28 +51,13 @@ extension GrayImage {
     /// radius 3, σ = 2 (OpenCV's `GaussianBlur(7×7, 2)`) before sampling descriptor pairs.
     public func gaussianBlurred(sigma: Float, radius: Int) -> GrayImage {
         precondition(sigma > 0 && radius >= 0, "GrayImage.gaussianBlurred: sigma must be positive")
-        var kernel = (-radius...radius).map { i in Float(exp(-0.5 * Double(i * i) / Double(sigma * sigma))) }
-        let total = kernel.reduce(0, +)
-        kernel = kernel.map { $0 / total }
-        let w = width, h = height, taps = kernel.count
-        // Reflected source rows per output row and source columns of each padded row, then, row by
-        // row, the vertical pass into a row buffer and the horizontal pass out of it (vectorized,
-        // CFeatureKernels), each output summed from 0 in tap order as before.
-        var rowStarts = [Int](repeating: 0, count: h * taps)
-        for y in 0..<h {
-            for k in 0..<taps { rowStarts[y * taps + k] = ImagePyramid.reflect(y + k - radius, h) * w }
-        }
-        let columns = (0..<(w + 2 * radius)).map { ImagePyramid.reflect($0 - radius, w) }
-        let tapStarts = Array(0..<taps)
-        var padded = [Float](repeating: 0, count: w + 2 * radius), row = [Float](repeating: 0, count: w)
+        let plan = SeparableGaussian(sigma: sigma, radius: radius, width: width, height: height)
+        let w = width, h = height
+        // Row by row, the vertical pass into a row buffer and the horizontal pass out of it
+        // (vectorized, CFeatureKernels), each output summed from 0 in tap order as before.
         let out = [Float](unsafeUninitializedCapacity: w * h) { o, initialized in
-            pixels.withUnsafeBufferPointer { p in
-                padded.withUnsafeMutableBufferPointer { pad in
-                    row.withUnsafeMutableBufferPointer { r in
-                        guard let src = p.baseAddress, let dst = o.baseAddress, let scr = pad.baseAddress, let rs = r.baseAddress else { return }
-                        pxl_filter_separable(src, w, h, kernel, taps, rowStarts, columns, tapStarts, rs, scr, dst)
-                    }
-                }
+            plan.run(pixels, into: o) { src, kernel, taps, rowStarts, columns, tapStarts, row, pad, dst in
+                pxl_filter_separable(src, w, h, kernel, taps, rowStarts, columns, tapStarts, row, pad, dst)
             }
             initialized = w * h
         }

@@ -47,22 +47,33 @@ public struct ORBExtractor: Sendable {
     /// Radius of the orientation patch (px, ORB's patch size 31).
     static let orientationRadius = 15
 
+    /// How far from its corner a steered BRIEF sample can land, in x and in y (px): the pattern's
+    /// radius rounded up, plus one.
+    static let describeReach = Int(BRIEFPattern.radius.rounded(.up)) + 1
+
     /// The features of `image`, strongest first within each level, levels in order.
     public func extract(_ image: GrayImage) -> [ORBFeature] {
         let levelImages = pyramid(image)
         let quotas = featureQuotas(levels: levelImages.count)
         var features: [ORBFeature] = []
         var carry = 0
+        // One buffer for every level's smoothed tiles (level 0 is the largest), never cleared:
+        // each level writes the tiles its descriptors read, and the descriptors read no other.
+        let smoothed = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(1, image.width * image.height))
+        defer { smoothed.deallocate() }
         for (level, levelImage) in levelImages.enumerated() {
             let wanted = quotas[level] + carry
             let corners = strongestCorners(levelImage, count: wanted)
             carry = wanted - corners.count
             guard !corners.isEmpty else { continue }
-            let smoothed = levelImage.gaussianBlurred(sigma: 2, radius: 3)
+            // Smoothed only where the descriptors sample (about a fifth of each level): the same
+            // values there as the full blur.
+            levelImage.gaussianBlurred(sigma: 2, radius: 3, near: corners.map { (x: $0.x, y: $0.y) }, reach: Self.describeReach, into: smoothed)
             let sx = Double(image.width) / Double(levelImage.width), sy = Double(image.height) / Double(levelImage.height)
             let angles = Self.orientations(levelImage, at: corners.map { $0.y * levelImage.width + $0.x })
             for (corner, angle) in zip(corners, angles) {
-                let descriptor = Self.describe(smoothed, x: corner.x, y: corner.y, angle: angle, pattern: .standard)
+                let descriptor = Self.describe(UnsafeBufferPointer(smoothed), width: levelImage.width, height: levelImage.height,
+                                               x: corner.x, y: corner.y, angle: angle, pattern: .standard)
                 features.append(ORBFeature(pixel: Vector2((Double(corner.x) + 0.5) * sx - 0.5, (Double(corner.y) + 0.5) * sy - 0.5),
                                            level: level, scale: Float(sx), angle: angle, response: corner.response,
                                            descriptor: descriptor))
@@ -102,25 +113,35 @@ public struct ORBExtractor: Sendable {
     func strongestCorners(_ image: GrayImage, count: Int) -> [Corner] {
         guard count > 0 else { return [] }
         let border = margin
-        var fast = FASTDetector()
-        fast.threshold = fastThreshold
-        fast.border = border
-        let scores = fast.scores(image)
         let w = image.width, h = image.height
-        // 3×3 non-maximum suppression in CFeatureKernels (skips zero scores eight at a time):
-        // strictly greater than the neighbours before it in raster order, at least equal to the
-        // ones after, so exactly one survivor on a plateau; raster order kept.
+        // FAST scores and 3×3 non-maximum suppression in CFeatureKernels, row by row (an exact
+        // 8-bit prefilter, then the float segment test where it passed; the suppression visits
+        // only the pixels with a positive score): strictly greater than the neighbours before it
+        // in raster order, at least equal to the ones after, so exactly one survivor on a plateau;
+        // raster order kept.
         // At most one survivor per 2×2 block (a survivor's right, lower and lower-right
         // neighbours cannot survive), so a quarter of the interior, rounded up per side, holds
-        // them all; the buffers are written before they are read.
+        // them all; the buffers are written before they are read (scratch: three rows of scores
+        // and of their columns, and the level's 8-bit copy).
         let capacity = ((max(0, w - 2 * border) + 1) / 2) * ((max(0, h - 2 * border) + 1) / 2)
         var indices = [Int64](unsafeUninitializedCapacity: capacity) { _, n in n = capacity }
         var values = [Float](unsafeUninitializedCapacity: capacity) { _, n in n = capacity }
-        let found = scores.pixels.withUnsafeBufferPointer { s in
-            indices.withUnsafeMutableBufferPointer { ip in
-                values.withUnsafeMutableBufferPointer { vp in
-                    guard let sb = s.baseAddress, let ib = ip.baseAddress, let vb = vp.baseAddress else { return 0 }
-                    return pxl_nms_candidates(sb, w, h, border, ib, vb, capacity)
+        var rows = [Float](unsafeUninitializedCapacity: 3 * w) { _, n in n = 3 * w }
+        var columns = [Int32](unsafeUninitializedCapacity: 3 * w) { _, n in n = 3 * w }
+        var bytes = [Int8](unsafeUninitializedCapacity: w * h) { _, n in n = w * h }
+        let offsets = FASTDetector.circle.map { $0.1 * w + $0.0 }
+        let found = image.pixels.withUnsafeBufferPointer { p in
+            rows.withUnsafeMutableBufferPointer { r in
+                columns.withUnsafeMutableBufferPointer { c in
+                    bytes.withUnsafeMutableBufferPointer { q in
+                        indices.withUnsafeMutableBufferPointer { ip in
+                            values.withUnsafeMutableBufferPointer { vp in
+                                guard let pb = p.baseAddress, let rb = r.baseAddress, let cb = c.baseAddress, let qb = q.baseAddress,
+                                      let ib = ip.baseAddress, let vb = vp.baseAddress else { return 0 }
+                                return pxl_fast_nms(pb, w, h, border, fastThreshold, offsets, border, rb, cb, qb, ib, vb, capacity)
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -212,24 +233,31 @@ public struct ORBExtractor: Sendable {
     /// The steered BRIEF descriptor: pattern rotated by `angle`, nearest-pixel samples of the
     /// smoothed level, bit set where the first point is darker than the second.
     static func describe(_ smoothed: GrayImage, x: Int, y: Int, angle: Float, pattern: BRIEFPattern) -> BinaryDescriptor {
-        let c = cosf(angle), s = sinf(angle), w = smoothed.width
+        smoothed.pixels.withUnsafeBufferPointer { describe($0, width: smoothed.width, height: smoothed.height, x: x, y: y, angle: angle, pattern: pattern) }
+    }
+
+    /// ``describe(_:x:y:angle:pattern:)`` on a smoothed level given as `width × height` floats
+    /// (row stride `width`, at least that many); only pixels within ``describeReach`` of `(x, y)`
+    /// are read.
+    static func describe(_ smoothed: UnsafeBufferPointer<Float>, width w: Int, height: Int, x: Int, y: Int, angle: Float,
+                         pattern: BRIEFPattern) -> BinaryDescriptor {
+        let c = cosf(angle), s = sinf(angle)
         // The C loop samples the rotated pattern unchecked: it must stay inside the image.
-        let reach = Int(BRIEFPattern.radius.rounded(.up)) + 1
-        precondition(x >= reach && y >= reach && x < w - reach && y < smoothed.height - reach,
+        let reach = describeReach
+        precondition(smoothed.count >= w * height, "ORBExtractor.describe: \(smoothed.count) floats hold no \(w)×\(height) level")
+        precondition(x >= reach && y >= reach && x < w - reach && y < height - reach,
                      "ORBExtractor.describe: (\(x), \(y)) is closer than \(reach) px to the border")
         var descriptor = BinaryDescriptor()
         // In CFeatureKernels: eight pairs at a time (AVX2: rotation, rounding to nearest-even
         // and a gather of the samples), the same arithmetic per point as
         // `Int((c·x − s·y).rounded(.toNearestOrEven))`.
-        smoothed.pixels.withUnsafeBufferPointer { p in
-            pattern.coordinates.withUnsafeBufferPointer { q in
-                guard let base = p.baseAddress, let pq = q.baseAddress else { return }
-                var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-                withUnsafeMutablePointer(to: &words) { wp in
-                    wp.withMemoryRebound(to: UInt64.self, capacity: 4) { pxl_brief_describe(base + (y * w + x), w, c, s, pq, $0) }
-                }
-                descriptor.words = SIMD4(words.0, words.1, words.2, words.3)
+        pattern.coordinates.withUnsafeBufferPointer { q in
+            guard let base = smoothed.baseAddress, let pq = q.baseAddress else { return }
+            var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            withUnsafeMutablePointer(to: &words) { wp in
+                wp.withMemoryRebound(to: UInt64.self, capacity: 4) { pxl_brief_describe(base + (y * w + x), w, c, s, pq, $0) }
             }
+            descriptor.words = SIMD4(words.0, words.1, words.2, words.3)
         }
         return descriptor
     }

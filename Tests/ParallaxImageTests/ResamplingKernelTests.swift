@@ -27,8 +27,9 @@ import ParallaxMath
     static func bits(_ image: GrayImage) -> [UInt32] { image.pixels.map(\.bitPattern) }
 
     static func onEveryPath(_ body: () -> Void) {
-        for portable in [Int32(0), 1] {
-            pxl_kernels_force_portable(portable)
+        // 0: as detected; 2: AVX2 at most (the AVX-512 paths' fallbacks); 1: portable.
+        for mode in [Int32(0), 2, 1] {
+            pxl_kernels_force_portable(mode)
             body()
         }
         pxl_kernels_force_portable(0)

@@ -22,9 +22,10 @@ import VisionTestSupport
     }()
 
     static func onEveryPath(_ body: (String) -> Void) {
-        for portable in [Int32(0), 1] {
-            pxl_kernels_force_portable(portable)
-            body(portable == 1 ? "portable" : "dispatched (features \(pxl_kernels_features()))")
+        // 0: as detected; 2: AVX2 at most (the AVX-512 paths' fallbacks); 1: portable.
+        for mode in [Int32(0), 2, 1] {
+            pxl_kernels_force_portable(mode)
+            body(mode == 1 ? "portable" : "dispatched (features \(pxl_kernels_features()))")
         }
         pxl_kernels_force_portable(0)
     }

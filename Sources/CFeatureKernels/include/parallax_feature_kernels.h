@@ -15,9 +15,11 @@
 extern "C" {
 #endif
 
-/// Which paths run: bit 0 AVX2, bit 1 POPCNT (as detected, after any override).
+/// Which paths run: bit 0 AVX2, bit 1 POPCNT, bit 2 AVX-512 VPOPCNTDQ (+ F, VL), bit 3 AVX-512
+/// F + BW (as detected, after any override).
 int pxl_kernels_features(void);
-/// Forces the portable paths (`portable` != 0) or restores detection; for tests.
+/// For tests: 1 forces the portable paths, 2 the AVX2 ones at most (no AVX-512), 0 restores
+/// detection.
 void pxl_kernels_force_portable(int portable);
 
 /// FAST-9 scores of a `w`×`h` float image into `out` (every pixel written: 0 outside
@@ -27,11 +29,15 @@ void pxl_kernels_force_portable(int portable);
 void pxl_fast_scores(const float *image, ptrdiff_t w, ptrdiff_t h, ptrdiff_t border, float threshold,
                      const ptrdiff_t offsets[16], float *out);
 
-/// 3×3 non-maximum suppression of a score image inside the border, raster order: keeps v > 0 that
-/// is > the 4 neighbours before it and ≥ the 4 after. Writes at most `capacity` (index, score)
-/// pairs; returns how many it found (may exceed `capacity`: then only the first were written).
-size_t pxl_nms_candidates(const float *scores, ptrdiff_t w, ptrdiff_t h, ptrdiff_t border,
-                          int64_t *indices, float *values, size_t capacity);
+/// pxl_fast_scores (border `fast_border`), then 3×3 non-maximum suppression of those scores
+/// inside `nms_border`, raster order: keeps v > 0 that is > the 4 neighbours before it and ≥ the 4
+/// after. Writes at most `capacity` (index, score) pairs; returns how many it found (may exceed
+/// `capacity`: then only the first were written). Row by row, without the score image: scratch
+/// `row_scratch` 3·w floats, `column_scratch` 3·w int32, `byte_scratch` w·h bytes (the 8-bit
+/// copy of the SIMD paths).
+size_t pxl_fast_nms(const float *image, ptrdiff_t w, ptrdiff_t h, ptrdiff_t fast_border, float threshold, const ptrdiff_t offsets[16],
+                    ptrdiff_t nms_border, float *row_scratch, int32_t *column_scratch, int8_t *byte_scratch,
+                    int64_t *indices, float *values, size_t capacity);
 
 /// Vertical pass of a separable filter: out[y][x] = Σ_k weights[k]·src[row_starts[y·taps + k] + x]
 /// (row_starts: offsets of the source rows, already times w), summed from 0 in tap order.
@@ -49,6 +55,14 @@ void pxl_filter_horizontal(const float *src, ptrdiff_t w, ptrdiff_t h, const flo
 void pxl_filter_separable(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
                           const ptrdiff_t *row_starts, const ptrdiff_t *columns, const ptrdiff_t *tap_starts,
                           float *row_scratch, float *pad_scratch, float *out);
+
+/// pxl_filter_separable on the marked 8×8 tiles of `out` only: `tiles` holds ceil(h/8) rows of
+/// ceil(w/8) marks; the pixels of a marked tile get exactly the value pxl_filter_separable gives
+/// them; all other pixels 0 when `clear` != 0, else left as they are (they may then never have
+/// been written). Same scratch sizes as pxl_filter_separable.
+void pxl_filter_separable_tiles(const float *src, ptrdiff_t w, ptrdiff_t h, const float *weights, ptrdiff_t taps,
+                                const ptrdiff_t *row_starts, const ptrdiff_t *columns, const ptrdiff_t *tap_starts, const uint8_t *tiles,
+                                int clear, float *row_scratch, float *pad_scratch, float *out);
 
 /// Bilinear resampling with precomputed taps: for destination (x, y),
 /// top = s[y0,x0] + (s[y0,x1] − s[y0,x0])·fx, bottom likewise on row y1, out = top + (bottom − top)·fy.
