@@ -223,7 +223,7 @@ let package = Package(
         ),
         .target(
             name: "ParallaxCLI",
-            dependencies: ["ParallaxApp", "Parallax", "ParallaxFiles", "ParallaxFetch", "ParallaxResults", .product(name: "ArgumentParser", package: "swift-argument-parser"), "ParallaxCodecs", "ParallaxDatasets", "ParallaxGeometry", "ParallaxMath", "ParallaxOutputs", "ParallaxVision"],
+            dependencies: ["ParallaxApp", "Parallax", "ParallaxFiles", "ParallaxFetch", "ParallaxResults", .product(name: "ArgumentParser", package: "swift-argument-parser"), "ParallaxCodecs", "ParallaxDatasets", "ParallaxGeometry", "ParallaxOutputs", "ParallaxVision"],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "parallax", dependencies: ["ParallaxCLI"], swiftSettings: strictSettings),

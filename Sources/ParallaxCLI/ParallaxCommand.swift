@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Parallax
 import ParallaxFiles
-import ParallaxMath
 import ParallaxApp
 
 /// The `parallax` command line, as a library: the stock `parallax` executable calls
@@ -30,7 +29,6 @@ public enum ParallaxCLI {
     /// `plugins`; exits the process with its status.
     public static func main(plugins extra: [any ParallaxPlugin.Type] = []) -> Never {
         ProcessMemory.keepFreedBuffers()
-        LAPACKRuntime.startSingleThreaded()
         let status = $plugins.withValue(BuiltinPlugins.registry.adding(extra)) { run() }
         exit(status)
     }

@@ -8,20 +8,9 @@ import CLAPACK
 public enum LAPACKRuntime {
     /// Applied once, lazily, before the first BLAS/LAPACK call (thread-safe `static let`).
     static let configured: Bool = {
-        parallax_openblas_single_thread(0)
+        openblas_set_num_threads(1)
         return true
     }()
-
-    /// At a process's start, before it starts threads: one BLAS thread, and the thread pool
-    /// OpenBLAS started when it was loaded stopped. Its idle workers would otherwise spin for
-    /// about 0.1 s each (one per core: on a 64-core node, seconds of CPU per process; on two
-    /// cores, 14 % of a short `parallax run`'s samples). The `parallax` executable calls it first
-    /// thing; a host application that embeds Parallax may too. Later BLAS calls configure the
-    /// thread count anyway (``prepare()``).
-    public static func startSingleThreaded() {
-        parallax_openblas_single_thread(1)
-        _ = configured
-    }
 
     /// Ensures the backend is configured; every wrapper calls this first (cost: one load).
     @inline(__always)
