@@ -101,6 +101,10 @@ public struct StereoDepthAnalyzer: Analyzer {
         }
         let rectifiedAlready = StereoRectification.isRectified(left: left.model, right: right.model, rightFromLeft: rightFromLeft, tolerance: 1e-4)
         let resample = options.rectify == .always || (options.rectify == .auto && !rectifiedAlready)
+        guard left.model.width >= 2 else {
+            throw AnalyzerError.invalidOption(analyzer: context.instanceName, option: "left/right",
+                                              reason: "the pair is \(left.model.width) px wide: a disparity search needs at least 2 px")
+        }
         if !context.isGiven("disparities") {
             // A pair matched as it is keeps its principal points' offset (Middlebury's doffs);
             // a rectified one has none.
@@ -153,7 +157,8 @@ public struct StereoDepthAnalyzer: Analyzer {
     /// rounded up to a multiple of 16, at least 16); below the image `width`, at most 1024 (the
     /// option's bound) and what the matcher can hold for `width × height` pairs.
     private func searchFromData(stated: DisparitySearch?, rectification: StereoRectification, doffs: Double, width: Int, height: Int) -> DisparitySearch {
-        let widest = max(2, min(width - 1, 1024, SemiGlobalMatching.mostDisparities(width: width, height: height)))
+        // At least 2 where the width allows (a 2 px pair: 1, the only disparity below its width).
+        let widest = max(1, min(width - 1, 1024, SemiGlobalMatching.mostDisparities(width: width, height: height)))
         func cut(_ levels: Int, _ origin: String) -> DisparitySearch {
             guard levels > widest else { return DisparitySearch(levels: levels, origin: origin) }
             return DisparitySearch(levels: widest, origin: "\(origin), \(levels) cut to \(widest) (below the image width, \(width) px, at most 1024 "

@@ -17,6 +17,10 @@ final class DlibCNNFaceDetector: @unchecked Sendable {
         var score: Double
     }
 
+    /// The smallest side (px, after upsampling) the network is run on: its smallest detections
+    /// are several times larger, and dlib fails on inputs of a few pixels.
+    static let smallestSide = 32
+
     /// Loads the network at `model`; the error says why not.
     init(model: String) throws(DlibFaceDetector.DlibError) {
         var message = [CChar](repeating: 0, count: 512)
@@ -37,6 +41,10 @@ final class DlibCNNFaceDetector: @unchecked Sendable {
         let y1 = min(image.height, region.map { Int(($0.y + $0.height).rounded(.up)) } ?? image.height)
         guard image.channels == 1 else { throw DlibFaceDetector.DlibError(message: "expected a gray image, got \(image.channels) channels") }
         guard x1 > x0, y1 > y0, maxFaces > 0 else { return [] }
+        // A region too small for any face the network finds makes dlib fail (an 8 × 8 image:
+        // a tensor assertion that ended the run): nothing to find there.
+        let scale = 1 << max(0, min(upsample, 4))
+        guard (x1 - x0) * scale >= Self.smallestSide, (y1 - y0) * scale >= Self.smallestSide else { return [] }
         var boxes = [parallax_dlib_box](repeating: parallax_dlib_box(), count: maxFaces)
         var message = [CChar](repeating: 0, count: 512)
         let found = image.samples.withUnsafeBufferPointer { pixels -> Int32 in

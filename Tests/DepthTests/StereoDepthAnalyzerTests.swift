@@ -127,6 +127,30 @@ import ParallaxTesting
         #expect("\(String(describing: failure))".contains("option 'disparities': 1000 are too many for 4000×3000 px pairs (at most 80:"))
     }
 
+    /// Pairs narrower than any search the data asks for: a 2 px wide pair searches the one
+    /// disparity below its width (the automatic choice stays valid: it used to pick 2 and then
+    /// refuse it, blaming an option nobody gave); a 1 px wide pair is refused, naming the pair.
+    @Test func tinyPairsGetAValidSearchOrAClearError() throws {
+        func run(width: Int, height: Int) throws -> (failure: String?, notes: [String], maps: Int) {
+            let tiny = CameraModel(width: width, height: height, intrinsics: PinholeIntrinsics(fx: 200, fy: 200, cx: Double(width - 1) / 2, cy: Double(height - 1) / 2))
+            var harness = AnalyzerHarness("stereo-depth", options: [:], registry: BuiltinAnalyzers.registry)
+            harness.describe(Self.leftKey, as: StreamMetadata(camera: CameraCalibration(model: tiny)))
+            harness.describe(Self.rightKey, as: StreamMetadata(camera: CameraCalibration(model: tiny, bodyFromSensor: SE3(rotation: .identity, translation: Vector3(0.1, 0, 0)))))
+            let t = Timestamp(nanoseconds: 50_000_000)
+            let samples = (0..<(width * height)).map { UInt8(truncatingIfNeeded: 37 * $0 + 11) }
+            harness.push(CameraFrame(cameraID: "cam0", image: ImageBuffer(width: width, height: height, samples: samples)), on: Self.leftKey, at: t)
+            harness.push(CameraFrame(cameraID: "cam1", image: ImageBuffer(width: width, height: height, samples: samples)), on: Self.rightKey, at: t)
+            let result = try harness.run()
+            return (result.failure.map { "\($0)" }, result.report.notes, result.packets(on: "cam0/depth", as: DepthMap.self).count)
+        }
+        let two = try run(width: 2, height: 2)
+        #expect(two.failure == nil)
+        #expect(two.maps == 1)
+        #expect(two.notes.first?.contains("cut to 1 (below the image width, 2 px") == true, "\(two.notes)")
+        let one = try run(width: 1, height: 1)
+        #expect(one.failure?.contains("option 'left/right': the pair is 1 px wide: a disparity search needs at least 2 px") == true, "\(one.failure ?? "no failure")")
+    }
+
     /// A pair given the wrong way round (the "right" camera to the left) is refused, not matched
     /// into an empty map.
     @Test func aSwappedPairIsRefused() throws {

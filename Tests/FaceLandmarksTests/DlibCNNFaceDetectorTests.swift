@@ -34,6 +34,20 @@ import Parallax
         }
     }
 
+    /// Images and regions too small for a face (1–31 px a side): no faces and no failure
+    /// (dlib's network failed on an 8 × 8 image and ended the run).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: FaceDetectorModel.defaultCNNPath), Comment(rawValue: why)))
+    func tinyImagesAndRegionsHoldNoFace() throws {
+        let cnn = try DlibCNNFaceDetector(model: FaceDetectorModel.defaultCNNPath)
+        for side in [1, 7, 8, 12, 31] {
+            let image = ImageBuffer(width: side, height: side, samples: (0..<(side * side)).map { UInt8(truncatingIfNeeded: 97 &* $0) })
+            #expect(try cnn.detect(image, upsample: 0, threshold: 0, maxFaces: 4).isEmpty, "\(side) px")
+        }
+        let large = ImageBuffer(width: 200, height: 200, samples: [UInt8](repeating: 128, count: 40_000))
+        #expect(try cnn.detect(large, region: BoundingBox(x: 190, y: 190, width: 8, height: 8), upsample: 0, threshold: 0, maxFaces: 4).isEmpty)
+        #expect(try cnn.detect(large, upsample: 0, threshold: 0, maxFaces: 4).isEmpty)
+    }
+
     /// A region is searched in the image's pixels: the face found in a window around it is the
     /// face found in the whole image (the network's pyramid grid moves with the window, so the
     /// box moves by a few pixels: IoU 0.84 measured),
