@@ -28,6 +28,7 @@ public enum ParallaxCLI {
     /// Parses the process arguments and runs the command with the built-in plugins and
     /// `plugins`; exits the process with its status.
     public static func main(plugins extra: [any ParallaxPlugin.Type] = []) -> Never {
+        BLASThreadsGuard.restartIfNeeded()
         ProcessMemory.keepFreedBuffers()
         let status = $plugins.withValue(BuiltinPlugins.registry.adding(extra)) { run() }
         exit(status)
