@@ -3,6 +3,9 @@ import Dispatch
 import ParallaxImage
 import ParallaxOptions
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Semi-global matching (Hirschmüller 2008) of a rectified stereo pair: a disparity for each
 /// pixel of the left image such that `left(x, y)` shows what `right(x − d, y)` shows.
@@ -72,12 +75,17 @@ public struct SemiGlobalMatching: Sendable {
         case sizeMismatch(left: [Int], right: [Int])
         case badOption(String)
         case tooLarge(width: Int, height: Int, disparities: Int)
+        /// The cost and sums volumes (bytes) could not be allocated (a limit on the address
+        /// space, `ulimit -v`, or too little memory).
+        case outOfMemory(bytes: Int)
 
         public var description: String {
             switch self {
             case let .sizeMismatch(l, r): return "the stereo images differ in size: \(l[0])×\(l[1]) and \(r[0])×\(r[1])"
             case let .badOption(message): return message
             case let .tooLarge(w, h, d): return "a \(w)×\(h) pair with \(d) disparities needs more than \(SemiGlobalMatching.maxVolume) cost entries"
+            case let .outOfMemory(bytes):
+                return "not enough memory for the cost volumes: \(bytes / 1_000_000) MB could not be allocated (fewer disparities or a smaller pair need less)"
             }
         }
     }
@@ -110,7 +118,7 @@ public struct SemiGlobalMatching: Sendable {
         let (volume, overflow) = (w * h).multipliedReportingOverflow(by: depth)
         guard !overflow, volume <= Self.maxVolume else { throw MatchingError.tooLarge(width: w, height: h, disparities: options.disparities) }
         guard w > 0, h > 0 else { return ImageBuffer(width: w, height: h, repeating: .nan) }
-        return workspace.withVolumes(volume, second: options.threads > 1) { cost, first, second in
+        return try workspace.withVolumes(volume, second: options.threads > 1) { cost, first, second in
             costVolume(left, right, depth: depth, into: cost)
             var disparity = aggregateAndChoose(cost, gray: left.samples, width: w, height: h, depth: depth, first: first, second: second)
             if options.speckleWindow > 0 {
@@ -264,44 +272,67 @@ extension SemiGlobalMatching {
 
         deinit {
             buffers.withLock { b in
-                b.cost?.deallocate()
-                b.sums?.deallocate()
-                b.second?.deallocate()
+                free(b.cost)
+                free(b.sums)
+                free(b.second)
             }
         }
 
         /// `body` with `volume` bytes of cost, `volume` 16-bit sums, and a second such volume
         /// when `second` (contents unspecified: the matcher writes every entry before reading it).
+        /// Throws ``MatchingError/outOfMemory(bytes:)`` when they cannot be allocated (they come
+        /// from `malloc`, which says so, where Swift's allocation would end the process).
         func withVolumes<Result: Sendable>(_ volume: Int, second: Bool,
-                                           _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt16>, UnsafeMutablePointer<UInt16>?) -> Result) -> Result {
-            let kept: Result? = buffers.withLockIfAvailable { b -> Result in
+                                           _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt16>, UnsafeMutablePointer<UInt16>?) -> Result) throws -> Result {
+            let kept: Result?? = try buffers.withLockIfAvailable { b throws -> Result? in
                 if b.costCapacity < volume {
-                    b.cost?.deallocate()
-                    b.cost = .allocate(capacity: volume)
+                    free(b.cost)
+                    b.cost = nil
+                    b.costCapacity = 0
+                    guard let fresh: UnsafeMutablePointer<UInt8> = Self.allocate(volume) else { throw MatchingError.outOfMemory(bytes: Self.bytes(volume, second: second)) }
+                    b.cost = fresh
                     b.costCapacity = volume
                 }
                 if b.sumsCapacity < volume {
-                    b.sums?.deallocate()
-                    b.sums = .allocate(capacity: volume)
+                    free(b.sums)
+                    b.sums = nil
+                    b.sumsCapacity = 0
+                    guard let fresh: UnsafeMutablePointer<UInt16> = Self.allocate(volume) else { throw MatchingError.outOfMemory(bytes: Self.bytes(volume, second: second)) }
+                    b.sums = fresh
                     b.sumsCapacity = volume
                 }
                 if second && b.secondCapacity < volume {
-                    b.second?.deallocate()
-                    b.second = .allocate(capacity: volume)
+                    free(b.second)
+                    b.second = nil
+                    b.secondCapacity = 0
+                    guard let fresh: UnsafeMutablePointer<UInt16> = Self.allocate(volume) else { throw MatchingError.outOfMemory(bytes: Self.bytes(volume, second: second)) }
+                    b.second = fresh
                     b.secondCapacity = volume
                 }
-                guard let cost = b.cost, let sums = b.sums else { return Self.withFresh(volume, second: second, body) }
+                guard let cost = b.cost, let sums = b.sums else { return nil }
                 return body(cost, sums, second ? b.second : nil)
             }
-            return kept ?? Self.withFresh(volume, second: second, body)
+            if let kept, let kept { return kept }
+            return try Self.withFresh(volume, second: second, body)
+        }
+
+        /// The bytes of the volumes `volume` entries need (cost 1, sums 2, twice with `second`).
+        private static func bytes(_ volume: Int, second: Bool) -> Int { volume * (second ? 5 : 3) }
+
+        /// `count` elements from `malloc` (released with `free`); nil when it has none.
+        private static func allocate<T>(_ count: Int) -> UnsafeMutablePointer<T>? {
+            let (size, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<T>.stride)
+            guard !overflow, let raw = malloc(max(1, size)) else { return nil }
+            return raw.bindMemory(to: T.self, capacity: count)
         }
 
         private static func withFresh<Result>(_ volume: Int, second: Bool,
-                                              _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt16>, UnsafeMutablePointer<UInt16>?) -> Result) -> Result {
-            let cost = UnsafeMutablePointer<UInt8>.allocate(capacity: volume)
-            let sums = UnsafeMutablePointer<UInt16>.allocate(capacity: volume)
-            let other: UnsafeMutablePointer<UInt16>? = second ? .allocate(capacity: volume) : nil
-            defer { cost.deallocate(); sums.deallocate(); other?.deallocate() }
+                                              _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt16>, UnsafeMutablePointer<UInt16>?) -> Result) throws -> Result {
+            let cost: UnsafeMutablePointer<UInt8>? = allocate(volume)
+            let sums: UnsafeMutablePointer<UInt16>? = allocate(volume)
+            let other: UnsafeMutablePointer<UInt16>? = second ? allocate(volume) : nil
+            defer { free(cost); free(sums); free(other) }
+            guard let cost, let sums, !second || other != nil else { throw MatchingError.outOfMemory(bytes: bytes(volume, second: second)) }
             return body(cost, sums, other)
         }
     }

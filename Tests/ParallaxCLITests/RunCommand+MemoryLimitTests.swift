@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import Parallax
+import ParallaxCodecs
+
+@Suite struct RunMemoryLimitTests {
+    /// A Middlebury folder of a 741×500 pair of seeded noise (its calibration states 64 disparities).
+    static func noisePair() throws -> URL {
+        let dir = Paths.temporary("memory-limit")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, seed) in [("im0.png", 3), ("im1.png", 5)] {
+            let samples = (0..<(741 * 500 * 3)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761 &+ seed) >> 7) }
+            try ImageEncoder.writePNG(ImageBuffer(width: 741, height: 500, channels: 3, samples: samples), to: dir.appendingPathComponent(name).path)
+        }
+        try """
+            cam0=[3979.911 0 1244.772; 0 3979.911 1019.507; 0 0 1]
+            cam1=[3979.911 0 1369.115; 0 3979.911 1019.507; 0 0 1]
+            doffs=124.343
+            baseline=193.001
+            width=741
+            height=500
+            ndisp=64
+            """.write(to: dir.appendingPathComponent("calib.txt"), atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    /// 700 disparities of a 741×500 pair need 780 MB of cost volumes: under an 800 MB limit on
+    /// the address space the run fails (exit 1) saying so, instead of the process ending on an
+    /// allocation trap (exit 134, a crash report of every thread).
+    @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"))
+    func costVolumesBeyondTheAddressSpaceFailTheRunWithAMessage() throws {
+        let dir = try Self.noisePair(), out = Paths.temporary("memory-limit-out")
+        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(at: out) }
+        let run = try RealExecutable.start(["run", "stereo-depth disparities=700", dir.path, "--out", out.path, "--quiet"], shellSetup: "ulimit -v 800000")
+        let ended = RealExecutable.wait(upTo: 300) { !run.process.isRunning }
+        if !ended { kill(run.process.processIdentifier, SIGKILL) }
+        #expect(ended)
+        let message = run.finish()
+        #expect(run.process.terminationStatus == 1, "\(message.prefix(400))")
+        #expect(message.contains("not enough memory for the cost volumes"), "\(message.prefix(400))")
+        #expect(!message.contains("Fatal error"))
+    }
+}
