@@ -10,7 +10,7 @@ import Glibc
     /// executable: it starts itself again with one OpenBLAS thread and answers (it used to hang at
     /// exit under tight limits, its OpenBLAS workers retrying their buffers forever), with its
     /// arguments intact; and with the thread count already set it does not start again.
-    @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"))
+    @Test(.enabled(if: RealExecutable.runsUnderAddressLimits, "the parallax executable is not built (swift build builds it), or is a sanitized build"))
     func aLimitedAddressSpaceStartsAgainWithOneBLASThread() throws {
         // 450 MB: below what OpenBLAS's workers reserve on top of the executable (it hung here).
         for setup in ["ulimit -v 450000", "ulimit -v 4000000; export OPENBLAS_NUM_THREADS=1", "true"] {

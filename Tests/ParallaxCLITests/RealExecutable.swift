@@ -15,6 +15,11 @@ struct RealExecutable {
     /// tests that start it (`swift build --build-tests` builds it; `swift test` alone may not).
     static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: Paths.executable.path) }
 
+    /// Whether ``Paths/executable`` can run under a limit on its address space (`ulimit -v`):
+    /// not a sanitized build (`scripts/test --sanitize` sets `PARALLAX_TEST_BINARY`), whose
+    /// shadow memory reserves terabytes of it.
+    static var runsUnderAddressLimits: Bool { isBuilt && ProcessInfo.processInfo.environment["PARALLAX_TEST_BINARY"] == nil }
+
     struct NotBuilt: Error, CustomStringConvertible {
         let path: String
         var description: String { "\(path) is not built (swift build builds it): give the test `.enabled(if: RealExecutable.isBuilt, …)`" }
