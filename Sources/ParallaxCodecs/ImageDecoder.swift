@@ -25,7 +25,8 @@ public enum ImageDecodingError: Error, BadInput, Equatable, Sendable, CustomStri
         case let .corrupt(path, message): return "\(path): corrupt or truncated image (\(message))"
         case let .unsupported(path, reason): return "\(path): unsupported image (\(reason))"
         case let .notTheCalibratedSize(path, w, h, cw, ch):
-            return "\(path): the image is \(w)×\(h) px but its camera's calibration (sensor.yaml resolution) is for \(cw)×\(ch) px"
+            // The calibration may come from sensor.yaml, calib.txt, KITTI's calib files or --calibration.
+            return "\(path): the image is \(w)×\(h) px but its camera's calibration is for \(cw)×\(ch) px (the resolution the dataset's calibration states)"
         }
     }
 }
