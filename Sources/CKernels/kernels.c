@@ -40,10 +40,6 @@ PARALLAX_VECTORS(64)
 #define KATTR
 #define KFN(name) name##_portable
 #include "template/sgm_body.h"
-#undef KATTR
-#undef KFN
-#undef SGM_PATHV
-#undef SGM_CHUNK
 
 #ifdef PARALLAX_X86
 #undef KVB
@@ -51,20 +47,12 @@ PARALLAX_VECTORS(64)
 #define KATTR __attribute__((target("avx2,popcnt")))
 #define KFN(name) name##_avx2
 #include "template/sgm_body.h"
-#undef KATTR
-#undef KFN
-#undef SGM_PATHV
-#undef SGM_CHUNK
 
 #undef KVB
 #define KVB 64
 #define KATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt"), min_vector_width(512)))
 #define KFN(name) name##_avx512
 #include "template/sgm_body.h"
-#undef KATTR
-#undef KFN
-#undef SGM_PATHV
-#undef SGM_CHUNK
 #endif
 
 // ---- Dispatch ----
@@ -220,14 +208,6 @@ static inline __attribute__((always_inline)) BF KFN(bilateral_guide)(const float
     return out;
 }
 #include "template/bilateral_body.h"
-#undef KBL
-#undef KATTR
-#undef KFN
-#undef BF
-#undef BFU
-#undef BI
-#undef BIU
-#undef BBU
 
 #ifdef PARALLAX_X86
 #define KBL 16
@@ -256,14 +236,6 @@ static inline __attribute__((always_inline)) KATTR BF KFN(bilateral_guide)(const
     return __builtin_shufflevector(r0, r1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 }
 #include "template/bilateral_body.h"
-#undef KBL
-#undef KATTR
-#undef KFN
-#undef BF
-#undef BFU
-#undef BI
-#undef BIU
-#undef BBU
 
 #define KBL 16
 #define KATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt"), min_vector_width(512)))
@@ -295,14 +267,6 @@ static inline __attribute__((always_inline)) KATTR BF KFN(bilateral_range)(const
 }
 static inline __attribute__((always_inline)) KATTR BF KFN(bilateral_guide)(const float *gt, BI index) { return (BF)_mm512_i32gather_ps((__m512i)index, gt, 4); }
 #include "template/bilateral_body.h"
-#undef KBL
-#undef KATTR
-#undef KFN
-#undef BF
-#undef BFU
-#undef BI
-#undef BIU
-#undef BBU
 #endif
 
 #pragma clang diagnostic pop

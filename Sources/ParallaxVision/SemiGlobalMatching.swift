@@ -284,36 +284,29 @@ extension SemiGlobalMatching {
         /// from `malloc`, which says so, where Swift's allocation would end the process).
         func withVolumes<Result: Sendable>(_ volume: Int, second: Bool,
                                            _ body: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt16>, UnsafeMutablePointer<UInt16>?) -> Result) throws -> Result {
-            let kept: Result?? = try buffers.withLockIfAvailable { b throws -> Result? in
-                if b.costCapacity < volume {
-                    free(b.cost)
-                    b.cost = nil
-                    b.costCapacity = 0
-                    guard let fresh: UnsafeMutablePointer<UInt8> = Self.allocate(volume) else { throw MatchingError.outOfMemory(bytes: Self.bytes(volume, second: second)) }
-                    b.cost = fresh
-                    b.costCapacity = volume
-                }
-                if b.sumsCapacity < volume {
-                    free(b.sums)
-                    b.sums = nil
-                    b.sumsCapacity = 0
-                    guard let fresh: UnsafeMutablePointer<UInt16> = Self.allocate(volume) else { throw MatchingError.outOfMemory(bytes: Self.bytes(volume, second: second)) }
-                    b.sums = fresh
-                    b.sumsCapacity = volume
-                }
-                if second && b.secondCapacity < volume {
-                    free(b.second)
-                    b.second = nil
-                    b.secondCapacity = 0
-                    guard let fresh: UnsafeMutablePointer<UInt16> = Self.allocate(volume) else { throw MatchingError.outOfMemory(bytes: Self.bytes(volume, second: second)) }
-                    b.second = fresh
-                    b.secondCapacity = volume
-                }
-                guard let cost = b.cost, let sums = b.sums else { return nil }
-                return body(cost, sums, second ? b.second : nil)
+            let bytes = Self.bytes(volume, second: second)
+            let kept: Result? = try buffers.withLockIfAvailable { b throws -> Result in
+                let cost = try Self.grow(&b.cost, &b.costCapacity, to: volume, bytes: bytes)
+                let sums = try Self.grow(&b.sums, &b.sumsCapacity, to: volume, bytes: bytes)
+                let other = second ? try Self.grow(&b.second, &b.secondCapacity, to: volume, bytes: bytes) : nil
+                return body(cost, sums, other)
             }
-            if let kept, let kept { return kept }
+            if let kept { return kept }
             return try Self.withFresh(volume, second: second, body)
+        }
+
+        /// `buffer` holding at least `count` elements: kept when it does, else replaced (its
+        /// contents are not kept); throws ``MatchingError/outOfMemory(bytes:)`` (`bytes`, all the
+        /// volumes together) when there is no memory for it.
+        private static func grow<T>(_ buffer: inout UnsafeMutablePointer<T>?, _ capacity: inout Int, to count: Int, bytes: Int) throws -> UnsafeMutablePointer<T> {
+            if let buffer, capacity >= count { return buffer }
+            free(buffer)
+            buffer = nil
+            capacity = 0
+            guard let fresh: UnsafeMutablePointer<T> = allocate(count) else { throw MatchingError.outOfMemory(bytes: bytes) }
+            buffer = fresh
+            capacity = count
+            return fresh
         }
 
         /// The bytes of the volumes `volume` entries need (cost 1, sums 2, twice with `second`).

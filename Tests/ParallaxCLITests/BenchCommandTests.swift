@@ -323,6 +323,18 @@ import ParallaxResults
 @Suite struct StereoBenchTests {
     static let motorcycle = Paths.root.appendingPathComponent("../shared/data/stereo/motorcycle").standardized
 
+    /// The calibration (Middlebury calib.txt) the shared folder's README gives for the
+    /// down-sampled 741×500 Motorcycle pair.
+    static let motorcycleCalibration = """
+        cam0=[994.978 0 311.193; 0 994.978 254.877; 0 0 1]
+        cam1=[994.978 0 342.279; 0 994.978 254.877; 0 0 1]
+        doffs=31.086
+        baseline=193.001
+        width=741
+        height=500
+        ndisp=64
+        """
+
     @Test(.enabled(if: RepositoryPaths.hasSharedData("stereo/motorcycle"), "../shared/data/stereo/motorcycle is not present on this machine"))
     func motorcycleIsMatchedBetterThanOpenCVsSGBM() throws {
         let fm = FileManager.default
@@ -332,16 +344,7 @@ import ParallaxResults
         for (from, to) in [("motorcycle_left.png", "im0.png"), ("motorcycle_right.png", "im1.png"), ("motorcycle_disp0GT.derived.pfm", "disp0.pfm")] {
             try fm.copyItem(at: Self.motorcycle.appendingPathComponent(from), to: folder.appendingPathComponent(to))
         }
-        // The calibration the shared folder's README gives for the down-sampled pair.
-        try """
-        cam0=[994.978 0 311.193; 0 994.978 254.877; 0 0 1]
-        cam1=[994.978 0 342.279; 0 994.978 254.877; 0 0 1]
-        doffs=31.086
-        baseline=193.001
-        width=741
-        height=500
-        ndisp=64
-        """.write(to: folder.appendingPathComponent("calib.txt"), atomically: true, encoding: .utf8)
+        try Self.motorcycleCalibration.write(to: folder.appendingPathComponent("calib.txt"), atomically: true, encoding: .utf8)
         // Two threads: the same disparities as one (SemiGlobalMatchingTests), in half the time.
         #expect(parallax(["bench", "--chain", "stereo-depth disparities=64 threads=2", "--dataset", folder.path, "--evaluate", "stereo",
                           "--out", out.path, "--quiet"]) == 0)

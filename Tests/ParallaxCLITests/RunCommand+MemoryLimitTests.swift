@@ -4,7 +4,7 @@ import Parallax
 import ParallaxCodecs
 
 @Suite struct RunMemoryLimitTests {
-    /// A Middlebury folder of a 741×500 pair of seeded noise (its calibration states 64 disparities).
+    /// A Middlebury folder of a 741×500 pair of seeded noise, with Motorcycle's calibration.
     static func noisePair() throws -> URL {
         let dir = Paths.temporary("memory-limit")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -12,15 +12,7 @@ import ParallaxCodecs
             let samples = (0..<(741 * 500 * 3)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761 &+ seed) >> 7) }
             try ImageEncoder.writePNG(ImageBuffer(width: 741, height: 500, channels: 3, samples: samples), to: dir.appendingPathComponent(name).path)
         }
-        try """
-            cam0=[3979.911 0 1244.772; 0 3979.911 1019.507; 0 0 1]
-            cam1=[3979.911 0 1369.115; 0 3979.911 1019.507; 0 0 1]
-            doffs=124.343
-            baseline=193.001
-            width=741
-            height=500
-            ndisp=64
-            """.write(to: dir.appendingPathComponent("calib.txt"), atomically: true, encoding: .utf8)
+        try StereoBenchTests.motorcycleCalibration.write(to: dir.appendingPathComponent("calib.txt"), atomically: true, encoding: .utf8)
         return dir
     }
 

@@ -92,3 +92,13 @@ static KATTR void KFN(bilateral_rows)(const bilateral_job *j, int y0, int y1) {
         else KFN(bilateral_rows_as)(j, y0, y1, 0, 0);
     }
 }
+
+// This variant's parameters end here (the next variant defines its own).
+#undef KBL
+#undef KATTR
+#undef KFN
+#undef BF
+#undef BFU
+#undef BI
+#undef BIU
+#undef BBU

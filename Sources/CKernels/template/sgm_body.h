@@ -238,3 +238,9 @@ static KATTR void KFN(row_winners)(const int16_t *restrict sums, int w, int dept
         if (partner != INT16_MAX && (difference < 0 ? -difference : difference) > leftRight) out[x] = NAN;
     }
 }
+
+// This variant's parameters end here (the next variant defines its own).
+#undef KATTR
+#undef KFN
+#undef SGM_PATHV
+#undef SGM_CHUNK
