@@ -42,6 +42,24 @@ extension ProcessMemory {
         #endif
     }
 
+    /// Under a limit on the address space (`ulimit -v`), has every thread allocate from one
+    /// arena (`M_ARENA_MAX` = 1). glibc otherwise gives each new thread that allocates an arena
+    /// of its own, reserving 64 MiB of address space each (up to 8 per core): under a 600 MB
+    /// limit two of them left no room for the decoding threads' stacks, and libdispatch waits
+    /// for a thread it can never create — the run hung. Without a limit nothing changes (the
+    /// arenas spare the threads a shared lock). Call it before threads start; the CLI does.
+    /// Returns whether the setting was made.
+    @discardableResult
+    public static func shareOneArenaUnderAddressLimit() -> Bool {
+        #if canImport(Glibc)
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return false }
+        return c_mallopt(-8, 1) == 1  // M_ARENA_MAX
+        #else
+        return false
+        #endif
+    }
+
     /// The threshold ``keepFreedBuffers()`` asks for (bytes): glibc's largest on 64-bit.
     static let mmapThreshold: Int32 = 32 << 20
 }

@@ -30,6 +30,8 @@ public enum ParallaxCLI {
     public static func main(plugins extra: [any ParallaxPlugin.Type] = []) -> Never {
         BLASThreadsGuard.restartIfNeeded()
         ProcessMemory.keepFreedBuffers()
+        ProcessMemory.shareOneArenaUnderAddressLimit()
+        LAPACKRuntime.prepare()  // under `ulimit -v`, takes BLAS's work buffer while the space is free
         let status = $plugins.withValue(BuiltinPlugins.registry.adding(extra)) { run() }
         exit(status)
     }

@@ -28,7 +28,8 @@ public struct Cholesky: Sendable {
         var a = matrix
         let n = a.rows
         if n > 0 {
-            LAPACKRuntime.prepare()
+            let lease = try LAPACKRuntime.enter("LAPACKE_dpotrf")
+            defer { lease.leave() }
             let info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, Int8(UInt8(ascii: "L")), lapack_int(n), &a.elements, lapack_int(n))
             if info != 0 {
                 // LAPACKE's own NaN scan answers -4; NaN/Inf reaching a pivot answers > 0.
@@ -51,7 +52,8 @@ public struct Cholesky: Sendable {
         try b.requireFinite("LAPACKE_dpotrs")
         var x = b
         if n == 0 || b.columns == 0 { return x }
-        LAPACKRuntime.prepare()
+        let lease = try LAPACKRuntime.enter("LAPACKE_dpotrs")
+        defer { lease.leave() }
         let info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, Int8(UInt8(ascii: "L")), lapack_int(n), lapack_int(b.columns),
                                   l.elements, lapack_int(n), &x.elements, lapack_int(n))
         try checkConvergence(info, routine: "LAPACKE_dpotrs")
@@ -82,7 +84,8 @@ extension Matrix {
         var a = elements
         var x = b
         if rows == 0 || b.columns == 0 { return x }
-        LAPACKRuntime.prepare()
+        let lease = try LAPACKRuntime.enter("LAPACKE_dposv")
+        defer { lease.leave() }
         let info = LAPACKE_dposv(LAPACK_COL_MAJOR, Int8(UInt8(ascii: "L")), lapack_int(rows), lapack_int(b.columns),
                                  &a, lapack_int(rows), &x.elements, lapack_int(rows))
         if info > 0 { throw LinearAlgebraError.notPositiveDefinite(routine: "LAPACKE_dposv", minor: Int(info)) }

@@ -21,7 +21,8 @@ public struct LUDecomposition: Sendable {
         var ipiv = [lapack_int](repeating: 0, count: n)
         var rcond = 1.0
         if n > 0 {
-            LAPACKRuntime.prepare()
+            let lease = try LAPACKRuntime.enter("LAPACKE_dgetrf")
+            defer { lease.leave() }
             let anorm = matrix.norm1
             let info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, lapack_int(n), lapack_int(n), &a.elements, lapack_int(n), &ipiv)
             if info > 0 { throw LinearAlgebraError.singular(routine: "LAPACKE_dgetrf", pivot: Int(info), rcond: nil) }
@@ -54,7 +55,8 @@ public struct LUDecomposition: Sendable {
         var a = factored
         let n = a.rows
         if n == 0 { return a }
-        LAPACKRuntime.prepare()
+        let lease = try LAPACKRuntime.enter("LAPACKE_dgetri")
+        defer { lease.leave() }
         let info = LAPACKE_dgetri(LAPACK_COL_MAJOR, lapack_int(n), &a.elements, lapack_int(n), pivots)
         if info > 0 { throw LinearAlgebraError.singular(routine: "LAPACKE_dgetri", pivot: Int(info), rcond: nil) }
         try checkConvergence(info, routine: "LAPACKE_dgetri")

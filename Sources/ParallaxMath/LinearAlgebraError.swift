@@ -22,6 +22,9 @@ public enum LinearAlgebraError: Error, Equatable, Sendable, CustomStringConverti
     case didNotConverge(routine: String, info: Int)
     /// LAPACK rejected an argument (a bug in the wrapper if it ever happens).
     case invalidArgument(routine: String, argument: Int)
+    /// The BLAS backend's work buffer (`bytes` of address space) did not fit under the
+    /// process's address-space limit (`ulimit -v`); see ``LAPACKRuntime``.
+    case outOfAddressSpace(routine: String, bytes: Int)
 
     public var description: String {
         switch self {
@@ -44,6 +47,8 @@ public enum LinearAlgebraError: Error, Equatable, Sendable, CustomStringConverti
             return "\(routine): did not converge (info = \(info))"
         case let .invalidArgument(routine, argument):
             return "\(routine): argument \(argument) had an illegal value"
+        case let .outOfAddressSpace(routine, bytes):
+            return "\(routine): the BLAS work buffer (\(bytes >> 20) MB of address space) does not fit under this process's address-space limit (ulimit -v); raise the limit"
         }
     }
 }

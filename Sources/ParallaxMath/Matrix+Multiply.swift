@@ -18,7 +18,8 @@ extension Matrix {
         var result = Matrix(rows: m, columns: n)
         if m == 0 || n == 0 { return result }
         if k == 0 { return result }
-        LAPACKRuntime.prepare()
+        let lease = try LAPACKRuntime.enter("cblas_dgemm")
+        defer { lease.leave() }
         elements.withUnsafeBufferPointer { a in
             other.elements.withUnsafeBufferPointer { b in
                 result.elements.withUnsafeMutableBufferPointer { c in
@@ -47,7 +48,8 @@ extension Matrix {
         }
         var y = [Double](repeating: 0, count: rows)
         if rows == 0 || columns == 0 { return y }
-        LAPACKRuntime.prepare()
+        let lease = try LAPACKRuntime.enter("cblas_dgemv")
+        defer { lease.leave() }
         elements.withUnsafeBufferPointer { a in
             x.withUnsafeBufferPointer { xp in
                 y.withUnsafeMutableBufferPointer { yp in

@@ -21,7 +21,8 @@ extension Matrix {
         if n == 0 || b.columns == 0 { return x }
         var ipiv = [lapack_int](repeating: 0, count: n)
         let anorm = norm1
-        LAPACKRuntime.prepare()
+        let lease = try LAPACKRuntime.enter("LAPACKE_dgesv")
+        defer { lease.leave() }
         let info = LAPACKE_dgesv(LAPACK_COL_MAJOR, lapack_int(n), lapack_int(b.columns), &a, lapack_int(n),
                                  &ipiv, &x.elements, lapack_int(n))
         if info > 0 { throw LinearAlgebraError.singular(routine: "LAPACKE_dgesv", pivot: Int(info), rcond: nil) }
@@ -59,7 +60,8 @@ extension Matrix {
         var a = elements
         var x = [Double](repeating: 0, count: ldb * nrhs)
         for j in 0..<nrhs { for i in 0..<m { x[i + j * ldb] = b[i, j] } }
-        LAPACKRuntime.prepare()
+        let lease = try LAPACKRuntime.enter("LAPACKE_dgels")
+        defer { lease.leave() }
         let info = LAPACKE_dgels(LAPACK_COL_MAJOR, Int8(UInt8(ascii: "N")), lapack_int(m), lapack_int(n), lapack_int(nrhs),
                                  &a, lapack_int(m), &x, lapack_int(ldb))
         if info > 0 { throw LinearAlgebraError.rankDeficient(routine: "LAPACKE_dgels", diagonalIndex: Int(info)) }

@@ -22,7 +22,8 @@ public struct QR: Sendable {
         var a = matrix.elements
         var t = [Double](repeating: 0, count: min(rows, columns))
         if !t.isEmpty {
-            LAPACKRuntime.prepare()
+            let lease = try LAPACKRuntime.enter("LAPACKE_dgeqrf")
+            defer { lease.leave() }
             let info = LAPACKE_dgeqrf(LAPACK_COL_MAJOR, lapack_int(rows), lapack_int(columns), &a,
                                       lapack_int(max(1, rows)), &t)
             try checkConvergence(info, routine: "LAPACKE_dgeqrf")
@@ -47,7 +48,8 @@ public struct QR: Sendable {
         for j in 0..<min(columns, qColumns) { for i in 0..<rows { q[i, j] = factored[i + j * rows] } }
         if rows == 0 || qColumns == 0 { return q }
         if k == 0 { return Matrix.identity(rows).block(row: 0, column: 0, rows: rows, columns: qColumns) }
-        LAPACKRuntime.prepare()
+        let lease = try LAPACKRuntime.enter("LAPACKE_dorgqr")
+        defer { lease.leave() }
         let info = LAPACKE_dorgqr(LAPACK_COL_MAJOR, lapack_int(rows), lapack_int(qColumns), lapack_int(k),
                                   &q.elements, lapack_int(rows), tau)
         try checkConvergence(info, routine: "LAPACKE_dorgqr")
@@ -62,7 +64,8 @@ public struct QR: Sendable {
         try b.requireFinite("LAPACKE_dormqr")
         var c = b
         if tau.isEmpty || b.columns == 0 { return c }
-        LAPACKRuntime.prepare()
+        let lease = try LAPACKRuntime.enter("LAPACKE_dormqr")
+        defer { lease.leave() }
         let info = LAPACKE_dormqr(LAPACK_COL_MAJOR, Int8(UInt8(ascii: "L")), Int8(UInt8(ascii: "T")),
                                   lapack_int(rows), lapack_int(b.columns), lapack_int(tau.count),
                                   factored, lapack_int(max(1, rows)), tau, &c.elements, lapack_int(max(1, rows)))

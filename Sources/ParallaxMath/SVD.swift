@@ -41,7 +41,8 @@ public struct SVD: Sendable {
         var u = Matrix(rows: m, columns: uColumns)
         var vt = Matrix(rows: vtRows, columns: n)
         if k == 0 { self.u = u; self.singularValues = s; self.vt = vt; return }
-        LAPACKRuntime.prepare()
+        let lease = try LAPACKRuntime.enter(routine)
+        defer { lease.leave() }
         let job = Int8(UInt8(ascii: mode == .thin ? "S" : "A"))
         let info: lapack_int = a.withUnsafeMutableBufferPointer { ap in
             s.withUnsafeMutableBufferPointer { sp in

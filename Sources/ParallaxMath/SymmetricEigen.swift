@@ -20,7 +20,8 @@ public struct SymmetricEigen: Sendable {
         var a = matrix
         var w = [Double](repeating: 0, count: n)
         if n > 0 {
-            LAPACKRuntime.prepare()
+            let lease = try LAPACKRuntime.enter("LAPACKE_dsyevd")
+            defer { lease.leave() }
             let info = LAPACKE_dsyevd(LAPACK_COL_MAJOR, Int8(UInt8(ascii: "V")), Int8(UInt8(ascii: "L")),
                                       lapack_int(n), &a.elements, lapack_int(n), &w)
             try checkConvergence(info, routine: "LAPACKE_dsyevd")

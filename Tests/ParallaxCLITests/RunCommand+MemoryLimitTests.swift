@@ -32,4 +32,26 @@ import ParallaxCodecs
         #expect(message.contains("not enough memory for the cost volumes"), "\(message.prefix(400))")
         #expect(!message.contains("Fatal error"))
     }
+
+    /// `klt` over the bundled cut, threaded (decoding on a pool), under 600 MB of address space:
+    /// it finishes with the events of a run without a limit. It hung: glibc's per-thread arenas
+    /// (64 MB of address space each) left no room for a decoding thread, and libdispatch waits
+    /// for a thread forever; with the space found, OpenBLAS's work buffer did not fit, and
+    /// OpenBLAS retries that forever too.
+    @Test(.enabled(if: RealExecutable.runsUnderAddressLimits, "the parallax executable is not built (swift build builds it), or is a sanitized build"))
+    func tracksUnderALimitedAddressSpaceAsWithout() throws {
+        let free = Paths.temporary("limit-free"), limited = Paths.temporary("limit-600")
+        defer { try? FileManager.default.removeItem(at: free); try? FileManager.default.removeItem(at: limited) }
+        for (out, setup) in [(free, "true"), (limited, "ulimit -v 600000")] {
+            let run = try RealExecutable.start(["run", "klt", Paths.cut, "--out", out.path, "--quiet"], shellSetup: setup)
+            let ended = RealExecutable.wait(upTo: 120) { !run.process.isRunning }
+            if !ended { kill(run.process.processIdentifier, SIGKILL) }
+            #expect(ended, "\(setup): still running after 120 s")
+            let message = run.finish()
+            #expect(run.process.terminationStatus == 0, "\(setup): \(message.prefix(400))")
+        }
+        let a = try Data(contentsOf: free.appendingPathComponent("events.jsonl"))
+        let b = try Data(contentsOf: limited.appendingPathComponent("events.jsonl"))
+        #expect(!a.isEmpty && a == b)
+    }
 }
