@@ -91,10 +91,17 @@ public struct DepthFilterAnalyzer: Analyzer {
         if options.smooth != .none {
             var guide: ImageBuffer<UInt8>?
             if let colorPort {
-                if let frame = packet.nearest(colorPort)?.payload, frame.image.width == depth.width, frame.image.height == depth.height {
+                if let frame = packet.nearest(colorPort)?.payload {
+                    // A guide of another size is another camera's view (not registered to the
+                    // depth): guiding by it would put its edges in the wrong places.
+                    guard frame.image.width == depth.width, frame.image.height == depth.height else {
+                        throw AnalyzerError.streamsDisagree(
+                            analyzer: Self.name, stream: colorPort.key.name, timestamp: packet.timestamp.nanoseconds,
+                            reason: "its \(frame.image.width)×\(frame.image.height) frame cannot guide '\(options.depth)''s \(depth.width)×\(depth.height) depth map (smooth=joint needs a colour image registered to the depth: depth-register, or smooth=bilateral)")
+                    }
                     guide = frame.image.luma
                 } else {
-                    warnings.note("no guide", "no '\(colorPort.key.name)' frame of the depth's size within \(options.colorToleranceMs) ms of '\(options.depth)' at \(packet.timestamp.nanoseconds) ns: plain bilateral", context: &context)
+                    warnings.note("no guide", "no '\(colorPort.key.name)' frame within \(options.colorToleranceMs) ms of '\(options.depth)' at \(packet.timestamp.nanoseconds) ns: plain bilateral", context: &context)
                 }
             }
             let noise = options.noise.model, k = Float(options.sigmas)

@@ -72,12 +72,17 @@ public enum AnalyzerError: Error, BadInput, Equatable, Sendable, CustomStringCon
     case invalidOption(analyzer: String, option: String, reason: String)
     /// An input stream lacks metadata the analyzer needs (a camera without calibration).
     case missingMetadata(analyzer: String, stream: String, what: String)
+    /// Two input streams that must agree do not, at `timestamp` (ns): `reason` says how (a guide
+    /// image whose size is not its depth map's).
+    case streamsDisagree(analyzer: String, stream: String, timestamp: Int64, reason: String)
 
     public var description: String {
         switch self {
         case let .invalidOption(analyzer, option, reason): return "\(analyzer): option '\(option)': \(reason)"
         case let .missingMetadata(analyzer, stream, what):
             return "\(analyzer): stream '\(stream)' has no \(what); give the dataset one (sensor.yaml, 'calibration:' in parallax.yaml, or --calibration STREAM=FILE for the sensor's stream)"
+        case let .streamsDisagree(analyzer, stream, timestamp, reason):
+            return "\(analyzer): stream '\(stream)' at \(timestamp) ns: \(reason)"
         }
     }
 }

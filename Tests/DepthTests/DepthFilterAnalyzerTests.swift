@@ -56,4 +56,20 @@ import ParallaxTesting
         #expect(given.values.contains { $0 > 2.5 && $0.isFinite })
         #expect(given.report.optionsFromData?.map(\.option) == ["min_depth"])
     }
+
+    /// A guide of another size than the depth (a camera not registered to it) is refused at the
+    /// frame, naming the stream, the time and both sizes: guiding by it would put its edges in
+    /// the wrong places (it used to fall back to the plain filter with a note, exit 0).
+    @Test func aGuideOfAnotherSizeIsRefused() throws {
+        var tum = try TUMFrame.load()
+        tum.rgb.image = tum.rgb.image.areaDownsampled(by: 2)
+        var options = DepthFilterAnalyzer.Options()
+        options.smooth = .joint
+        options.color = "rgb"
+        let result = try tum.harness(colour: true) { try DepthFilterAnalyzer(options: options) }.run()
+        let failure = try #require(result.failure)
+        #expect(failure.isBadInput)
+        #expect("\(failure)".contains("stream 'rgb' at \(tum.time.nanoseconds) ns") && "\(failure)".contains("320×240") && "\(failure)".contains("640×480"), "\(failure)")
+        #expect(result.packets(on: "depth/filtered", as: DepthMap.self).isEmpty)
+    }
 }
