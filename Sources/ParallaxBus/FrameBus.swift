@@ -32,7 +32,10 @@ public final class FrameBus {
         /// Offline (never drops) or realtime (paced, drops when behind).
         public enum Mode: String, Sendable { case offline, realtime }
         public var mode: Mode = .offline
-        /// Read/decode sources on a second thread (bit-identical results).
+        /// Read/decode sources on a second thread (bit-identical results). Not under a limit on
+        /// the address space (`ulimit -v`): a worker thread the limit leaves no room for is one
+        /// libdispatch waits for forever, so the bus then reads on its own thread
+        /// (``ProcessMemory/addressSpaceIsLimited``).
         public var prefetch = false
         /// With ``prefetch``: about how many bytes of decoded packets each source may hold ahead
         /// of the bus (bytes; ``PrefetchingSource/defaultByteBudget``, 512 MiB).
@@ -67,7 +70,7 @@ public final class FrameBus {
     /// unknown streams, type mismatches, duplicate producers, cycles and missing triggers.
     public init(sources: [any PacketSource], analyzers: [AnalyzerInstance], options: Options = Options()) throws {
         let plan = try BusWiring.plan(sourceStreams: sources.flatMap(\.streams), analyzers: analyzers)
-        self.sources = options.prefetch ? sources.map { PrefetchingSource($0, byteBudget: options.prefetchBytes) } : sources
+        self.sources = options.prefetch && !ProcessMemory.addressSpaceIsLimited ? sources.map { PrefetchingSource($0, byteBudget: options.prefetchBytes) } : sources
         self.analyzers = plan.order.map { analyzers[$0] }
         self.options = options
         self.plan = plan

@@ -52,9 +52,21 @@ extension ProcessMemory {
     @discardableResult
     public static func shareOneArenaUnderAddressLimit() -> Bool {
         #if canImport(Glibc)
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return false }
+        guard addressSpaceIsLimited else { return false }
         return c_mallopt(-8, 1) == 1  // M_ARENA_MAX
+        #else
+        return false
+        #endif
+    }
+
+    /// Whether this process runs under a limit on its address space (`ulimit -v`, `RLIMIT_AS`
+    /// not infinite). Parallax then avoids what such a limit turns into a hang: worker threads
+    /// (no prefetching, see ``FrameBus/Options/prefetch``), per-thread malloc arenas, OpenBLAS's
+    /// own threads.
+    public static var addressSpaceIsLimited: Bool {
+        #if canImport(Glibc)
+        var limit = rlimit()
+        return getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
         #else
         return false
         #endif

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxMath
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,15 +9,16 @@ import Glibc
 /// fails and OpenBLAS retries it forever: the process hung at its exit, whatever the command
 /// (`ulimit -v 400000; parallax plugins`). Parallax runs BLAS on one thread anyway
 /// (``ParallaxMath/LAPACKRuntime``), and OpenBLAS reads its thread count only when it loads, so
-/// under such a limit the executable starts itself once more with `OPENBLAS_NUM_THREADS=1`.
+/// under such a limit the executable starts itself once more with `OPENBLAS_NUM_THREADS=1`
+/// (also when the variable asks for another count).
 /// Without a limit nothing happens (a start costs ≈ 70 ms).
 enum BLASThreadsGuard {
     static let variable = "OPENBLAS_NUM_THREADS"
 
     /// Whether this process must start again: its address space is limited and OpenBLAS's
-    /// thread count is not set.
+    /// thread count is not 1 (unset, or set by the user to more: 64 threads' buffers hung too).
     static var needsRestart: Bool {
-        guard getenv(variable) == nil else { return false }
+        if let value = getenv(variable), String(cString: value) == "1" { return false }
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0 else { return false }
         return limit.rlim_cur != rlim_t.max  // RLIM_INFINITY
@@ -33,5 +35,36 @@ enum BLASThreadsGuard {
         execv("/proc/self/exe", pointers)
         // execv returned: it failed. Go on in this process (the hang may follow; nothing else to do).
         for p in pointers { free(p) }
+    }
+}
+
+/// The message with which the executable stops at its start when the limit on its address space
+/// leaves no room for BLAS's work buffer (``ParallaxMath/LAPACKRuntime``).
+enum AddressSpace {
+    /// Address space mapped now (MB), from `/proc/self/statm`; nil where it cannot be read.
+    static var mappedMegabytes: Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = text.split(separator: " ").first.flatMap({ Int($0) }) else { return nil }
+        return (pages * Int(sysconf(Int32(_SC_PAGESIZE)))) >> 20
+    }
+
+    /// The limit on the address space (MB); nil when there is none.
+    static var limitMegabytes: Int? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return Int(limit.rlim_cur >> 20)
+    }
+
+    static var tooSmallMessage: String {
+        let buffer = LAPACKRuntime.workspaceMegabytes
+        var text = "parallax: the limit on the address space (ulimit -v: \(limitMegabytes.map { "\($0) MB" } ?? "?"))"
+        text += " leaves no room for BLAS's work buffer (\(buffer) MB)"
+        if let mapped = mappedMegabytes {
+            let needed = ((mapped + buffer + 64 + 99) / 100) * 100
+            text += " beside the \(mapped) MB parallax maps at its start; nothing was run. Raise the limit to at least \(needed) MB (ulimit -v \(needed * 1024))\n"
+        } else {
+            text += "; nothing was run. Raise the limit\n"
+        }
+        return text
     }
 }

@@ -32,6 +32,12 @@ public enum ParallaxCLI {
         ProcessMemory.keepFreedBuffers()
         ProcessMemory.shareOneArenaUnderAddressLimit()
         LAPACKRuntime.prepare()  // under `ulimit -v`, takes BLAS's work buffer while the space is free
+        if !LAPACKRuntime.workspaceAvailable {
+            // Analyzers treat a failed solve as "nothing found" (no plane, a filter reset): going on
+            // would give silent wrong results. Nothing has been read or written yet.
+            FileHandle.standardError.write(Data(AddressSpace.tooSmallMessage.utf8))
+            exit(ExitCodes.runFailed.rawValue)
+        }
         let status = $plugins.withValue(BuiltinPlugins.registry.adding(extra)) { run() }
         exit(status)
     }

@@ -22,6 +22,8 @@ public enum LAPACKRuntime {
     /// Address space OpenBLAS's work buffer takes (its `BUFFER_SIZE`, 128 MiB, and a page),
     /// with a margin for the allocator's own bookkeeping (bytes).
     static let workspaceBytes = 136 << 20
+    /// ``workspaceBytes`` in MB, for messages.
+    public static var workspaceMegabytes: Int { workspaceBytes >> 20 }
 
     /// What configuring the backend found.
     struct State: Sendable {
