@@ -55,12 +55,28 @@ enum AddressSpace {
         return Int(limit.rlim_cur >> 20)
     }
 
+    /// Address space a run needs beyond the program and BLAS's buffer before its first data
+    /// (MB): below it, runs ended on Swift's allocation trap (a crash report, exit 134) as
+    /// soon as they decoded a frame or built a pyramid (EuRoC's 752×480 frames at 480 MB).
+    static let minimumHeadroomMegabytes = 128
+
+    /// Whether the limit (if any) leaves room for BLAS's work buffer and
+    /// ``minimumHeadroomMegabytes`` (call after ``ParallaxMath/LAPACKRuntime/prepare()``, which
+    /// has taken the buffer if it fit).
+    static var isEnough: Bool {
+        guard let limit = limitMegabytes else { return true }
+        guard LAPACKRuntime.workspaceAvailable else { return false }
+        guard let mapped = mappedMegabytes else { return true }
+        return limit - mapped >= minimumHeadroomMegabytes
+    }
+
     static var tooSmallMessage: String {
         let buffer = LAPACKRuntime.workspaceMegabytes
         var text = "parallax: the limit on the address space (ulimit -v: \(limitMegabytes.map { "\($0) MB" } ?? "?"))"
-        text += " leaves no room for BLAS's work buffer (\(buffer) MB)"
-        if let mapped = mappedMegabytes {
-            let needed = ((mapped + buffer + 64 + 99) / 100) * 100
+        text += " leaves no room for BLAS's work buffer (\(buffer) MB) and \(minimumHeadroomMegabytes) MB for data"
+        if var mapped = mappedMegabytes {
+            if LAPACKRuntime.workspaceAvailable { mapped -= buffer }  // taken already: counted once
+            let needed = ((mapped + buffer + minimumHeadroomMegabytes + 99) / 100) * 100
             text += " beside the \(mapped) MB parallax maps at its start; nothing was run. Raise the limit to at least \(needed) MB (ulimit -v \(needed * 1024))\n"
         } else {
             text += "; nothing was run. Raise the limit\n"

@@ -32,9 +32,10 @@ public enum ParallaxCLI {
         ProcessMemory.keepFreedBuffers()
         ProcessMemory.shareOneArenaUnderAddressLimit()
         LAPACKRuntime.prepare()  // under `ulimit -v`, takes BLAS's work buffer while the space is free
-        if !LAPACKRuntime.workspaceAvailable {
+        if !AddressSpace.isEnough {
             // Analyzers treat a failed solve as "nothing found" (no plane, a filter reset): going on
-            // would give silent wrong results. Nothing has been read or written yet.
+            // without BLAS's buffer would give silent wrong results, and without room for data a
+            // trap. Nothing has been read or written yet.
             FileHandle.standardError.write(Data(AddressSpace.tooSmallMessage.utf8))
             exit(ExitCodes.runFailed.rawValue)
         }

@@ -33,16 +33,16 @@ import ParallaxCodecs
         #expect(!message.contains("Fatal error"))
     }
 
-    /// `klt` over the bundled cut, threaded (decoding on a pool), under 600 MB of address space:
+    /// `klt` over the bundled cut under 700 MB of address space (threaded unless limited):
     /// it finishes with the events of a run without a limit. It hung: glibc's per-thread arenas
     /// (64 MB of address space each) left no room for a decoding thread, and libdispatch waits
     /// for a thread forever; with the space found, OpenBLAS's work buffer did not fit, and
     /// OpenBLAS retries that forever too.
     @Test(.enabled(if: RealExecutable.runsUnderAddressLimits, "the parallax executable is not built (swift build builds it), or is a sanitized build"))
     func tracksUnderALimitedAddressSpaceAsWithout() throws {
-        let free = Paths.temporary("limit-free"), limited = Paths.temporary("limit-600")
+        let free = Paths.temporary("limit-free"), limited = Paths.temporary("limit-700")
         defer { try? FileManager.default.removeItem(at: free); try? FileManager.default.removeItem(at: limited) }
-        for (out, setup) in [(free, "true"), (limited, "ulimit -v 600000")] {
+        for (out, setup) in [(free, "true"), (limited, "ulimit -v 700000")] {
             let run = try RealExecutable.start(["run", "klt", Paths.cut, "--out", out.path, "--quiet"], shellSetup: setup)
             let ended = RealExecutable.wait(upTo: 120) { !run.process.isRunning }
             if !ended { kill(run.process.processIdentifier, SIGKILL) }
