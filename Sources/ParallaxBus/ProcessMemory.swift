@@ -63,12 +63,18 @@ extension ProcessMemory {
     /// not infinite). Parallax then avoids what such a limit turns into a hang: worker threads
     /// (no prefetching, see ``FrameBus/Options/prefetch``), per-thread malloc arenas, OpenBLAS's
     /// own threads.
-    public static var addressSpaceIsLimited: Bool {
+    public static var addressSpaceIsLimited: Bool { addressSpaceLimitBytes != nil }
+
+    /// The limit on this process's address space (bytes, `RLIMIT_AS`'s soft limit); nil when
+    /// there is none. (ParallaxMath's ``LAPACKRuntime`` reads it for itself: that floor does not
+    /// depend on this one.)
+    public static var addressSpaceLimitBytes: Int? {
         #if canImport(Glibc)
         var limit = rlimit()
-        return getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0 && limit.rlim_cur != rlim_t.max
+        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return Int(clamping: limit.rlim_cur)
         #else
-        return false
+        return nil
         #endif
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxBus
 import ParallaxMath
 #if canImport(Glibc)
 import Glibc
@@ -19,9 +20,7 @@ enum BLASThreadsGuard {
     /// thread count is not 1 (unset, or set by the user to more: 64 threads' buffers hung too).
     static var needsRestart: Bool {
         if let value = getenv(variable), String(cString: value) == "1" { return false }
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0 else { return false }
-        return limit.rlim_cur != rlim_t.max  // RLIM_INFINITY
+        return ProcessMemory.addressSpaceIsLimited
     }
 
     /// Replaces the process by itself with `OPENBLAS_NUM_THREADS=1` when ``needsRestart``; returns
@@ -49,11 +48,7 @@ enum AddressSpace {
     }
 
     /// The limit on the address space (MB); nil when there is none.
-    static var limitMegabytes: Int? {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
-        return Int(limit.rlim_cur >> 20)
-    }
+    static var limitMegabytes: Int? { ProcessMemory.addressSpaceLimitBytes.map { $0 >> 20 } }
 
     /// Address space a run needs beyond the program and BLAS's buffer before its first data
     /// (MB): below it, runs ended on Swift's allocation trap (a crash report, exit 134) as
