@@ -70,6 +70,9 @@ public final class ChainRunner {
     /// order; `progress` sees each timestamp group.
     public func run(options: Options = Options(), cancelled: (@Sendable () -> Bool)? = nil, progress: ((Timestamp) -> Void)? = nil,
                     sink: @escaping FrameBus.Sink = { _, _ in }, inputs: ((AnyPacket) throws -> Void)? = nil) throws -> Outcome {
+        // Under `ulimit -v`, a limit with no room for BLAS's buffer or for data fails here, before
+        // any data is read: analyzers would take every failed solve for "nothing found".
+        try AddressSpace.requireRoomForRun()
         let bus = try FrameBus(sources: [source], analyzers: instances,
                                options: .init(mode: options.realtime ? .realtime : .offline, prefetch: options.prefetch))
         if let cancelled { bus.setCancellation(cancelled) }

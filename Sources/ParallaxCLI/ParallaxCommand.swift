@@ -31,12 +31,12 @@ public enum ParallaxCLI {
         BLASThreadsGuard.restartIfNeeded()
         ProcessMemory.keepFreedBuffers()
         ProcessMemory.shareOneArenaUnderAddressLimit()
-        LAPACKRuntime.prepare()  // under `ulimit -v`, takes BLAS's work buffer while the space is free
-        if !AddressSpace.isEnough {
-            // Analyzers treat a failed solve as "nothing found" (no plane, a filter reset): going on
-            // without BLAS's buffer would give silent wrong results, and without room for data a
-            // trap. Nothing has been read or written yet.
-            FileHandle.standardError.write(Data(AddressSpace.tooSmallMessage.utf8))
+        do {
+            // Under `ulimit -v`: BLAS's work buffer taken while the space is free, and room for data
+            // checked, before anything is read or written (ChainRunner checks again for library hosts).
+            try AddressSpace.requireRoomForRun()
+        } catch {
+            FileHandle.standardError.write(Data("parallax: \(error)\n".utf8))
             exit(ExitCodes.runFailed.rawValue)
         }
         let status = $plugins.withValue(BuiltinPlugins.registry.adding(extra)) { run() }
