@@ -1,8 +1,10 @@
 // Side-by-side driver (not part of Parallax): feeds an EuRoC folder to OpenVINS's VioManager
-// in the order its ROS node uses, writes a TUM trajectory and per-frame times.
+// in the order its ROS node uses, writes a TUM trajectory and per-frame times, and (OUT_COV) each
+// pose's 3×3 position covariance in its global frame (StateHelper's marginal of the IMU position).
 #include "core/VioManager.h"
 #include "core/VioManagerOptions.h"
 #include "state/State.h"
+#include "state/StateHelper.h"
 #include "types/IMU.h"
 #include "utils/sensor_data.h"
 #include "utils/opencv_yaml_parse.h"
@@ -29,7 +31,7 @@ static std::vector<std::vector<std::string>> csv(const std::string &p) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 5) { fprintf(stderr, "usage: run_euroc CONFIG EUROC_DIR OUT_TUM OUT_TIMES [dyn=1]\n"); return 2; }
+  if (argc < 5) { fprintf(stderr, "usage: run_euroc CONFIG EUROC_DIR OUT_TUM OUT_TIMES [dyn=1] [OUT_COV]\n"); return 2; }
   auto parser = std::make_shared<ov_core::YamlParser>(argv[1]);
   std::string verbosity = "WARNING"; ov_core::Printer::setPrintLevel(verbosity);
   VioManagerOptions params; params.print_and_load(parser);
@@ -46,6 +48,7 @@ int main(int argc, char **argv) {
   auto cam = csv(dir + "/mav0/cam0/data.csv");
   std::ofstream out(argv[3]); out << std::setprecision(9) << std::fixed;
   std::ofstream times(argv[4]);
+  std::ofstream cov(argc > 6 ? argv[6] : "/dev/null"); cov << std::setprecision(12) << std::scientific;
   size_t c = 0;
   double lastPose = -1;
   for (auto &r : imu) {
@@ -73,6 +76,10 @@ int main(int argc, char **argv) {
           lastPose = ts;
           Eigen::Vector4d q = st->_imu->quat(); Eigen::Vector3d p = st->_imu->pos();
           out << ts << " " << p(0) << " " << p(1) << " " << p(2) << " " << q(0) << " " << q(1) << " " << q(2) << " " << q(3) << "\n";
+          Eigen::MatrixXd P = ov_msckf::StateHelper::get_marginal_covariance(st, {st->_imu->p()});
+          cov << std::fixed << std::setprecision(9) << ts << std::scientific << std::setprecision(12);
+          for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) cov << " " << P(i, j);
+          cov << "\n";
         }
       }
       c++;
