@@ -7,7 +7,7 @@ extension VIOAnalyzer {
     public struct Options: AnalyzerOptions {
         @Parameter("FeatureTracks stream of the camera (from klt)") public var tracks = "cam0/tracks"
         @Parameter("IMU stream") public var imu = "imu0"
-        @Parameter("pose stream written (T_WB); biases go to <output>-biases") public var output = "vio/pose"
+        @Parameter("pose stream written (T_WB; its covariance measures the drift since the first normal pose, which fixes position and yaw); biases go to <output>-biases") public var output = "vio/pose"
         @Parameter("use the tracks' stereo matches (klt stereo_camera=cam1) when their stream declares a calibrated pair") public var stereo = true
         @Parameter("the camera's image stream, for the world map (keyframe descriptors; needed by map= and by parallax run --save-map); empty: no map") public var images = ""
         @Parameter("world map file (.pxmap, from parallax run --save-map) to relocalize into: poses are in its frame once relocalized; needs images=") public var map = ""

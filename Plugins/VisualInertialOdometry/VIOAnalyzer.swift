@@ -9,6 +9,12 @@ import ParallaxVision
 /// giving metric poses `T_WB` (world gravity-aligned, z up), velocity, a 6×6 covariance and
 /// ARKit's tracking state every frame, plus the estimated IMU biases.
 ///
+/// The covariance measures the drift since the filter's start: position and yaw are not
+/// observable, so the first `normal` pose fixes them (σ ≈ 0 there; after a reset, the next
+/// start). The world's origin is where the IMU was at the first frame of the start's window
+/// (a moving start) or of the still window, so positions also carry the start's own error
+/// (≈ 11 mm along z on EuRoC MH_01, docs/results.md), which the covariance does not count.
+///
 /// The bus's side of ``VIOEstimator`` (ParallaxVIO, where the algorithm is described): the IMU
 /// input looks ahead to the first sample after each frame, so the propagation's end is
 /// interpolated; the options are the estimator's ``VIOSettings`` and the streams; each
