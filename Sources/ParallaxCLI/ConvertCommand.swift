@@ -82,6 +82,13 @@ struct ConvertCommand: ParsableCommand {
         for applied in source.appliedCalibrations { FileHandle.standardError.write(Data("parallax: \(applied)\n".utf8)) }
         if to == "video" { return try writeVideo(source) }
         if to == "mcap" { return try writeMCAP(source) }
+        // Stream names become folders by the rule for names from data (`a b` → `a_b`): two that
+        // would share one are refused before anything is written.
+        let folders = Dictionary(grouping: source.streams.map(\.name), by: OutputPath.relativePath)
+        if let shared = folders.sorted(by: { $0.key < $1.key }).first(where: { $0.value.count > 1 }) {
+            throw fail("streams \(shared.value.map { "'\($0)'" }.joined(separator: " and ")) would both be written to the folder '\(shared.key)': rename one (--topic for a bag)",
+                       code: ExitCodes.badInput)
+        }
         let output = try CommandOutput(out, command: "parallax convert", inputs: [dataset])
         Interruption.install()
         let progress = ProgressDisplay(spanning: source.listing.stamps.values.joined())

@@ -40,6 +40,9 @@ public enum ParallaxCLI {
             exit(ExitCodes.runFailed.rawValue)
         }
         let status = $plugins.withValue(BuiltinPlugins.registry.adding(extra)) { run() }
+        // A command that ended without committing its --out (a failure, a signal) lists what it
+        // left in DIR.partial, so the next command removes only that.
+        OutputFolder.keepAllUnfinished()
         exit(status)
     }
 

@@ -83,6 +83,7 @@ public struct OutputFolder: Sendable {
             if fm.fileExists(atPath: staging.path) { try fm.removeItem(at: staging) }
             try fm.createDirectory(at: staging, withIntermediateDirectories: true)
             try Data("\(command)\n".utf8).write(to: staging.appendingPathComponent(Self.markerName))
+            Self.unfinished.insert(staging.path)
         } catch {
             throw RefusedError(description: "cannot create the output folder '\(staging.path)': \(Self.reason(error))")
         }
@@ -92,11 +93,9 @@ public struct OutputFolder: Sendable {
     /// removed only once the new one is in place).
     public func commit() throws {
         let fm = FileManager.default
+        Self.unfinished.remove(staging.path)
         do {
-            let entries = try Self.entries(of: staging).filter { $0 != Self.markerName }
-            let marker = staging.appendingPathComponent(Self.markerName)
-            let command = (try? String(contentsOf: marker, encoding: .utf8)).map { $0.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "" } ?? ""
-            try Data((([command, Self.manifestLine] + entries).joined(separator: "\n") + "\n").utf8).write(to: marker)
+            try Self.writeManifest(of: staging)
         } catch {
             throw CommitError(description: "cannot list the results in '\(staging.path)': \(Self.reason(error)); they are there")
         }
@@ -198,6 +197,34 @@ public struct OutputFolder: Sendable {
         }
     }
 
+    /// Lists what the staging folder holds in its marker, as ``commit()`` does for a finished
+    /// folder, when the command ends without one (a failure, a signal): the next command on the
+    /// same `--out` then removes the stale `NAME.partial` only if nothing else was put there
+    /// since (a user's notes beside the partial results are refused, never removed). Best effort
+    /// and idempotent; a folder already committed is left alone.
+    public func keepUnfinished() {
+        guard Self.unfinished.remove(staging.path) else { return }
+        try? Self.writeManifest(of: staging)
+    }
+
+    /// ``keepUnfinished()`` for every output folder of this process not committed yet: the
+    /// executable calls it as it exits (failures and signals end there; `kill -9` leaves a
+    /// `NAME.partial` without a list, which the next command removes whole).
+    public static func keepAllUnfinished() {
+        for path in unfinished.removeAll() { try? writeManifest(of: URL(fileURLWithPath: path)) }
+    }
+
+    /// The staging folders this process made and has not committed.
+    private static let unfinished = PathSet()
+
+    /// Rewrites the marker of `folder` as its command line, ``manifestLine`` and every entry.
+    private static func writeManifest(of folder: URL) throws {
+        let entries = try Self.entries(of: folder).filter { $0 != markerName }
+        let marker = folder.appendingPathComponent(markerName)
+        let command = (try? String(contentsOf: marker, encoding: .utf8)).map { $0.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "" } ?? ""
+        try Data((([command, manifestLine] + entries).joined(separator: "\n") + "\n").utf8).write(to: marker)
+    }
+
     /// The marker line after which the files and folders of a finished output folder are listed,
     /// one relative path per line (folders end in `/`).
     public static let manifestLine = "# written here (checked before this folder is replaced):"
@@ -234,5 +261,30 @@ public struct OutputFolder: Sendable {
         }
         if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
         return ns.localizedDescription.replacingOccurrences(of: "The operation could not be completed. ", with: "")
+    }
+}
+
+/// A thread-safe set of paths (the unfinished staging folders).
+private final class PathSet: @unchecked Sendable {
+    private var paths: Set<String> = []
+    private let lock = NSLock()
+
+    func insert(_ path: String) { lock.lock(); paths.insert(path); lock.unlock() }
+
+    /// Removes `path`; whether it was there.
+    @discardableResult
+    func remove(_ path: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return paths.remove(path) != nil
+    }
+
+    /// Empties the set, returning what it held (sorted).
+    func removeAll() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let all = paths.sorted()
+        paths = []
+        return all
     }
 }

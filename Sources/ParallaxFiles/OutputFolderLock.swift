@@ -9,14 +9,17 @@ import Glibc
 /// instead of removing the first one's staging folder. The kernel drops the lock with its
 /// process, so a run killed with `kill -9` leaves at most a lock file that blocks nobody.
 ///
-/// The lock file holds ``marker``; a `NAME.lock` with other contents is not Parallax's and is
-/// refused, never used or removed. It is removed on ``release()`` only while locked and only if
+/// The lock file holds ``marker``; a `NAME.lock` with other contents, or empty and older than a
+/// few seconds (``freshSeconds``), is not Parallax's and is refused, never used or removed. It is removed on ``release()`` only while locked and only if
 /// the path still names the file that was locked (same device and inode), so a lock file another
 /// command has since created is never removed; a command that finds the file it locked unlinked
 /// (`NAME.lock` released by another in the meantime) takes the new one instead.
 public final class OutputFolderLock: @unchecked Sendable {
     /// What a Parallax lock file holds (then the pid of its holder).
     public static let marker = "parallax output lock"
+
+    /// How old an empty lock file may be and still be taken as one a command has just created (s).
+    static let freshSeconds = 5.0
 
     /// The lock file.
     public let path: String
@@ -52,6 +55,14 @@ public final class OutputFolderLock: @unchecked Sendable {
             guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
                 close(fd)
                 throw OutputFolder.RefusedError(description: "\(option) '\(folder)': '\(path)' is not a regular file: remove it or choose another \(option)")
+            }
+            // An empty file is one a command has just created and not yet marked (it writes the
+            // marker right after taking the lock), or a user's: one older than a few seconds is
+            // the user's, and is refused like any other.
+            if st.st_size == 0, Double(time(nil) - st.st_mtim.tv_sec) > Self.freshSeconds {
+                close(fd)
+                throw OutputFolder.RefusedError(description: "\(option) '\(folder)': '\(path)' exists, is empty and was not written by parallax "
+                                                + "(a parallax lock file holds '\(Self.marker)'): remove it or choose another \(option)")
             }
             if st.st_size > 0 {
                 var bytes = [UInt8](repeating: 0, count: Self.marker.utf8.count)

@@ -23,12 +23,15 @@ public final class EuRoCFolderWriter: DatasetWriter {
     /// Records a stream's metadata: camera calibrations become `sensor.yaml` files, and so does
     /// the IMU's.
     public func declare(_ stream: StreamDescription) {
-        if !stream.metadata.isEmpty { metadata[stream.name] = stream.metadata }
+        if !stream.metadata.isEmpty { metadata[OutputPath.relativePath(stream.name)] = stream.metadata }
     }
+
+    /// The written names of the streams seen, by the names the data gave them.
+    private var renamed = StreamFolderNames()
 
     /// Stores one packet: ``CameraFrame`` (PNG) or ``IMUSample`` (stream `imu0` only).
     public func write(_ packet: AnyPacket) throws {
-        let name = packet.stream, t = packet.timestamp.nanoseconds
+        let name = try renamed.folder(for: packet.stream), t = packet.timestamp.nanoseconds
         func start(_ header: String, images: Bool) throws {
             guard csv[name] == nil else { return }
             try OutputPath.checkRelativeName(name, kind: "stream")

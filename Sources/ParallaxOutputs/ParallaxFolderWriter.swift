@@ -54,8 +54,11 @@ public final class ParallaxFolderWriter: DatasetWriter {
 
     /// Records a stream's metadata (calibration files are written by ``finish(groundTruth:)``).
     public func declare(_ stream: StreamDescription) {
-        if !stream.metadata.isEmpty { metadata[stream.name] = stream.metadata }
+        if !stream.metadata.isEmpty { metadata[OutputPath.relativePath(stream.name)] = stream.metadata }
     }
+
+    /// The written names of the streams seen, by the names the data gave them.
+    private var renamed = StreamFolderNames()
 
     /// Refuses a stream name that cannot name a folder inside this one (``OutputPath/checkRelativeName(_:kind:)``)
     /// or whose first part is a name the folder keeps for itself (``ParallaxFolder/reservedStreamNames``).
@@ -69,7 +72,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
 
     /// Stores one packet (streams are created on first use).
     public func write(_ packet: AnyPacket) throws {
-        let name = packet.stream
+        let name = try renamed.folder(for: packet.stream)
         let t = packet.timestamp.nanoseconds
         func register(_ kind: ParallaxFolder.StreamKind) throws {
             guard kinds[name] == nil else { return }
@@ -175,7 +178,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
         for name in order {
             guard let kind = kinds[name], let listing = csv[name] else { continue }
             try listing.write(to: root.appendingPathComponent("\(name)/data.csv"), atomically: true, encoding: .utf8)
-            yaml += "  - name: \(name)\n    type: \(kind.rawValue)\n"
+            yaml += "  - name: '\(name)'\n    type: \(kind.rawValue)\n"
             let m = metadata[name]
             let sensorYAML: String? = switch kinds[name] {
             case .imu: m?.imu.map(EuRoCSensorFile.imuYAML)
@@ -184,7 +187,7 @@ public final class ParallaxFolderWriter: DatasetWriter {
             }
             if let sensorYAML {
                 try sensorYAML.write(to: root.appendingPathComponent("\(name)/sensor.yaml"), atomically: true, encoding: .utf8)
-                yaml += "    calibration: \(name)/sensor.yaml\n"
+                yaml += "    calibration: '\(name)/sensor.yaml'\n"
             }
             if let dims = landmarkDimensions[name] { yaml += "    dimensions: \(dims)\n" }
             if let v = videos[name] { yaml += "    video: \(v.file)\n    pixels: \(v.gray ? "gray" : "rgb")\n" }

@@ -42,6 +42,29 @@ import ParallaxDatasets
         #expect(!FileManager.default.fileExists(atPath: partial.path))
     }
 
+    /// A failed run lists what it left in OUT.partial: a file the user then puts there (notes on
+    /// the partial results) makes the next run on OUT refuse (exit 2) rather than remove it; once
+    /// it is moved out, the next run removes the stale folder and succeeds.
+    @Test func filesPutIntoAStalePartialFolderAreRefusedNotRemoved() throws {
+        defer { cleanUp() }
+        let copy = try Paths.cutCopy()
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let png = copy.appendingPathComponent("mav0/cam0/data/1403715273412143104.png")
+        try Data(try Data(contentsOf: png).prefix(100)).write(to: png)
+        #expect(parallax(["run", "stream-stats streams=cam0,imu0", copy.path, "--out", out.path]) == 2)
+        let marker = try String(contentsOf: partial.appendingPathComponent(OutputFolder.markerName), encoding: .utf8)
+        #expect(marker.contains(OutputFolder.manifestLine) && marker.contains("\nrun.json\n"), "\(marker)")
+        let notes = partial.appendingPathComponent("my_analysis/notes.md")
+        try FileManager.default.createDirectory(at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "important".write(to: notes, atomically: true, encoding: .utf8)
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path]) == 2)
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "important")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        try FileManager.default.removeItem(at: notes.deletingLastPathComponent())
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path]) == 0)
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+    }
+
     @Test func foldersParallaxDidNotWriteAreNeverReplaced() throws {
         defer { cleanUp() }
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -276,5 +299,23 @@ extension OutputFolderTests {
         #expect(parallax(["convert", file.path, "--out", target.path]) == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["escape.bag", "inner"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path).isEmpty)
+    }
+
+    /// Stream names from data become folders by the one rule for names from data (a topic
+    /// `/c~m0/image_raw`, stream `c~m0`, is written to `c_m0`), and the converted folder reads back.
+    @Test func convertMakesStreamNamesFromDataFileNames() throws {
+        let dir = Paths.temporary("bag-names")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bag = try Data(contentsOf: Paths.root.appendingPathComponent("Tests/Fixtures/rosbag/tiny-none.bag"))
+        while let r = bag.range(of: Data("/cam0/image_raw".utf8)) { bag.replaceSubrange(r, with: Data("/c~m0/image_raw".utf8)) }
+        let file = dir.appendingPathComponent("names.bag")
+        try bag.write(to: file)
+        let target = dir.appendingPathComponent("out")
+        #expect(parallax(["convert", file.path, "--out", target.path]) == 0)
+        #expect(FileManager.default.fileExists(atPath: target.appendingPathComponent("c_m0/data.csv").path))
+        #expect(!FileManager.default.fileExists(atPath: target.appendingPathComponent("c~m0").path))
+        #expect(try String(contentsOf: target.appendingPathComponent("parallax.yaml"), encoding: .utf8).contains("name: 'c_m0'"))
+        #expect(parallax(["run", "stream-stats streams=c_m0,imu0", target.path, "--out", dir.appendingPathComponent("run").path]) == 0)
     }
 }

@@ -40,6 +40,17 @@ import ParallaxCodecs
         try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: out + ".lock"))
         #expect(throws: OutputFolder.RefusedError.self) { _ = try OutputFolderLock(folder: out) }
         #expect(try String(contentsOfFile: out + ".lock", encoding: .utf8) == "my notes\n")
+        // A user's empty file of that name (older than a command's own just created one) is
+        // refused and kept; a fresh empty one is a command's that has not marked it yet.
+        let empty = URL(fileURLWithPath: out + ".lock")
+        try Data().write(to: empty)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: empty.path)
+        #expect(throws: OutputFolder.RefusedError.self) { _ = try OutputFolderLock(folder: out) }
+        #expect(try Data(contentsOf: empty).isEmpty)
+        try Data().write(to: empty)
+        let fresh = try OutputFolderLock(folder: out)
+        fresh.release()
+        #expect(!FileManager.default.fileExists(atPath: empty.path))
     }
 
     /// A released lock whose file another command has since replaced removes nothing of it.

@@ -169,6 +169,7 @@ public final class RunSession {
         /// (saying where the partial results are), or the signal that stopped it.
         public func commit() throws(AppFailure) {
             if !Interruption.requested, !errors.isEmpty {
+                output.folder.keepUnfinished()   // everything is written: the partial results are listed
                 throw output.failed(errors.joined(separator: "; "), badInput: failureIsBadInput)
             }
             try output.finish()

@@ -28,7 +28,10 @@ public struct StagedOutput: Sendable {
     /// Ends the task: after a signal the partial results stay where they are; otherwise they
     /// take the folder's name (a failure if they cannot).
     public func finish() throws(AppFailure) {
-        if Interruption.requested { throw Interruption.stop(partialResultsIn: folder.staging) }
+        if Interruption.requested {
+            folder.keepUnfinished()
+            throw Interruption.stop(partialResultsIn: folder.staging)
+        }
         do { try folder.commit() } catch { throw AppFailure("\(error)", status: .failed) }
     }
 }
