@@ -131,6 +131,13 @@ package enum OptionCoding {
             throw ValueError(option: key, value: given(key) ?? "(default)", reason: reason)
         }
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        // Two spellings of one option (`window` and `Window`, `max_features` and `maxFeatures`):
+        // which value won would depend on the dictionary's order.
+        let spellings = Dictionary(grouping: values.keys, by: snakeCase)
+        if let (key, given) = spellings.filter({ $0.value.count > 1 && byName[$0.key] != nil }).min(by: { $0.key < $1.key }) {
+            throw ValueError(option: key, value: given.sorted().map { "\($0)=\(values[$0] ?? "")" }.joined(separator: ", "),
+                             reason: "the option is given twice (as \(given.sorted().map { "'\($0)'" }.joined(separator: " and "))): give it once")
+        }
         var object = encoded(defaults)
         for (rawKey, text) in values {
             let key = snakeCase(rawKey)

@@ -132,11 +132,16 @@ extension StructuredOptionValue {
     }
 }
 
-/// Text forms of YAML scalars (list elements come back typed from Yams).
+/// Text forms of YAML values (list elements come back typed from Yams): a scalar as itself, a
+/// mapping or list (a list of boxes' elements) as JSON, which is YAML too.
 enum OptionValueText {
     static func scalarText(_ value: Any) -> String {
         if let s = value as? String { return s }
         if let b = value as? Bool { return b ? "true" : "false" }
+        if value is [Any] || value is [String: Any], JSONSerialization.isValidJSONObject(value),
+           let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) {
+            return String(decoding: data, as: UTF8.self)
+        }
         return "\(value)"
     }
 }

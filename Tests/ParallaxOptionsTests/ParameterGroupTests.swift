@@ -29,6 +29,13 @@ struct Outer: ParameterGroup {
     init() {}
 }
 
+/// A structured option value (a point), for lists of them.
+struct PointOption: StructuredOptionValue, Equatable {
+    var x: Double
+    var y: Double
+    static var typeDescription: String { "a point {x, y}" }
+}
+
 /// A name in both the options and their group: refused.
 struct Clashing: ParameterGroup {
     @Parameter("a step of the analyzer's own", range: 1...8) var step = 2
@@ -89,6 +96,23 @@ struct Clashing: ParameterGroup {
         // The group's other fields keep their defaults.
         #expect(o.detector.subpixel && o.detector.seed == 0)
         #expect(try decode([:]).detector == Detection())
+    }
+
+    /// One option given under two spellings is refused, whichever order the chain gave them in
+    /// (the value that won depended on a dictionary's order).
+    @Test func anOptionGivenUnderTwoSpellingsIsRefused() {
+        #expect(reason(["max_normal_angle": "20", "maxNormalAngle": "40"])
+                == "option 'max_normal_angle' = 'maxNormalAngle=40, max_normal_angle=20': the option is given twice (as 'maxNormalAngle' and 'max_normal_angle'): give it once")
+        #expect(reason(["step": "2", "Step": "3"]).contains("given twice"))
+        #expect(reason(["step": "2"]) == "")
+    }
+
+    /// A list of structured values (boxes) from text: a YAML/JSON list of mappings.
+    @Test func aListOfMappingsReadsAsAListOfStructuredValues() throws {
+        let value = try [PointOption].jsonValue(fromText: "[{x: 0, y: 1}, {x: 2.5, y: 3}]")
+        let data = try JSONSerialization.data(withJSONObject: value)
+        #expect(try JSONDecoder().decode([PointOption].self, from: data) == [PointOption(x: 0, y: 1), PointOption(x: 2.5, y: 3)])
+        #expect(throws: OptionTextError.self) { _ = try [PointOption].jsonValue(fromText: "[{x: 0}]") }
     }
 
     @Test func aRangeInsideAGroupIsCheckedNamingTheOption() throws {
