@@ -73,7 +73,7 @@ struct ConvertCommand: ParsableCommand {
                 try OutputPath.checkOutsideInputs(out, option: "--out", inputs: [dataset])
                 try OutputPath.checkFileTarget(out, option: "--out", kind: to == "video" ? VideoWriter.fileKind(codec) : MCAPWriter.fileKind)
                 fileLock = try OutputFolderLock(folder: out)
-            } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+            } catch { throw fail("\(error)", code: error is OutputFolder.UnwritableError ? ExitCodes.runFailed : ExitCodes.badInput) }
         }
         let source: any DatasetSource
         do { source = try DatasetFolder.open(dataset, options: input.datasetOptions(strict: strict)) } catch {

@@ -36,6 +36,25 @@ public struct OutputFolder: Sendable {
         public let description: String
     }
 
+    /// Why an output folder could not be made where it is named: the file system refused (read
+    /// only, full, no permission) rather than the name being unusable. A failed command: exit 1,
+    /// as for any file that cannot be written.
+    public struct UnwritableError: Error, CustomStringConvertible {
+        public let description: String
+
+        /// Whether the system error `code` (errno) is the file system's refusal rather than the name's fault.
+        public static func isEnvironmental(_ code: Int32) -> Bool {
+            [EROFS, ENOSPC, EDQUOT, EIO, EACCES, EPERM].contains(code)
+        }
+
+        /// The POSIX code underneath a Foundation file error, if any.
+        public static func posixCode(of error: any Error) -> Int32? {
+            let ns = error as NSError
+            if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain { return Int32(underlying.code) }
+            return ns.domain == NSPOSIXErrorDomain ? Int32(ns.code) : nil
+        }
+    }
+
     /// Why finished results could not be moved into place (a failed run: exit 1); they stay in
     /// the staging folder, which the message names.
     public struct CommitError: Error, CustomStringConvertible {
@@ -70,7 +89,9 @@ public struct OutputFolder: Sendable {
         // Locked before the staging folder is looked at: a second command on the same --out must
         // not remove the first one's staging folder. (Its parent folders are made first, as the
         // staging folder's would be; a failure is the lock's error, naming the path.)
-        try? FileManager.default.createDirectory(at: final.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if let code = Self.makeFolders(final.deletingLastPathComponent().path), UnwritableError.isEnvironmental(code) {
+            throw UnwritableError(description: "--out '\(path)': cannot create its folder '\(final.deletingLastPathComponent().path)': \(String(cString: strerror(code)))")
+        }
         lock = try OutputFolderLock(folder: final.path)
         try Self.checkReplaceable(final, path: path)
         try Self.checkReplaceable(staging, path: staging.path)
@@ -85,7 +106,9 @@ public struct OutputFolder: Sendable {
             try Data("\(command)\n".utf8).write(to: staging.appendingPathComponent(Self.markerName))
             Self.unfinished.insert(staging.path)
         } catch {
-            throw RefusedError(description: "cannot create the output folder '\(staging.path)': \(Self.reason(error))")
+            let message = "cannot create the output folder '\(staging.path)': \(Self.reason(error))"
+            if let code = UnwritableError.posixCode(of: error), UnwritableError.isEnvironmental(code) { throw UnwritableError(description: message) }
+            throw RefusedError(description: message)
         }
     }
 
@@ -251,6 +274,16 @@ public struct OutputFolder: Sendable {
         }
         try walk(folder, "")
         return found.sorted()
+    }
+
+    /// Makes `path` and its missing parents (`mkdir -p`); the errno of the first failure, nil
+    /// when the folder is there.
+    static func makeFolders(_ path: String) -> Int32? {
+        var info = stat()
+        if stat(path, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR ? nil : ENOTDIR }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path, let code = makeFolders(parent) { return code }
+        return mkdir(path, 0o755) == 0 || errno == EEXIST ? nil : errno
     }
 
     /// The system's reason, without Foundation's wrapping ("The operation could not be completed").

@@ -36,8 +36,10 @@ public final class OutputFolderLock: @unchecked Sendable {
             let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
                 let code = errno
-                throw OutputFolder.RefusedError(description: "\(option) '\(folder)': cannot create its lock file '\(path)': "
-                                                + (code == EISDIR ? "it is a folder" : String(cString: strerror(code))))
+                let message = "\(option) '\(folder)': cannot create its lock file '\(path)': " + (code == EISDIR ? "it is a folder" : String(cString: strerror(code)))
+                // A read-only or full file system is a failure (exit 1); a name that cannot be a file, bad input.
+                if OutputFolder.UnwritableError.isEnvironmental(code) { throw OutputFolder.UnwritableError(description: message) }
+                throw OutputFolder.RefusedError(description: message)
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let code = errno

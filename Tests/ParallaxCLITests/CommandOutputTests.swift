@@ -65,6 +65,25 @@ import ParallaxDatasets
         #expect(!FileManager.default.fileExists(atPath: partial.path))
     }
 
+    /// Where the file system refuses to make the folder (read-only, no permission: /sys here) the
+    /// command fails (exit 1) naming the folder, as for any file that cannot be written; a
+    /// name that cannot be a folder (a file's) stays bad input (exit 2).
+    @Test(.enabled(if: mkdir("/sys/parallax-test", 0o755) != 0 && [EROFS, EPERM, EACCES].contains(errno), "/sys is writable here"))
+    func aFolderTheFileSystemRefusesIsAFailure() throws {
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", "/sys/parallax-test/out"]) == 1)
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", "/sys/parallax-test"]) == 1)
+        #expect(parallax(["convert", Paths.cut, "--to", "mcap", "--out", "/sys/parallax-test.mcap"]) == 1)
+    }
+
+    /// --mcap and --save-map naming one file outside --out: the clash is said as such (it was
+    /// reported as the file being in use by another command: the first option's own lock).
+    @Test func mcapAndSaveMapOnOneFileAreRefusedAsSuch() throws {
+        defer { cleanUp() }
+        let file = out.path + "-same.x"
+        #expect(parallax(["run", "klt ! vio images=cam0", Paths.cut, "--out", out.path, "--mcap", file, "--save-map", file]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".lock"))
+    }
+
     @Test func foldersParallaxDidNotWriteAreNeverReplaced() throws {
         defer { cleanUp() }
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)

@@ -88,6 +88,10 @@ public final class RunSession {
         // One outside --out is locked as --out is (FILE.lock, as `convert --to mcap` locks its
         // file): a second command writing the same file is refused, not handed this one's
         // staged file.
+        if let mcap = settings.mcap, let saveMap = settings.saveMap, OutputPath.canonical(mcap) == OutputPath.canonical(saveMap) {
+            // Before the locks: the second would find the first's and blame another command.
+            throw AppFailure("--mcap and --save-map name the same file '\(mcap)': name two files", status: .badInput)
+        }
         var locks: [OutputFolderLock] = []
         do {
             for (option, path, kind) in [("--mcap", settings.mcap, MCAPWriter.fileKind), ("--save-map", settings.saveMap, OutputPath.FileKind.worldMap)] {
@@ -99,15 +103,12 @@ public final class RunSession {
             }
         } catch {
             for lock in locks { lock.release() }
-            throw .badInput(error)
+            throw error is OutputFolder.UnwritableError ? AppFailure("\(error)", status: .failed) : .badInput(error)
         }
         fileLocks = locks
         // From here on, a failure releases the locks taken (deinit does not run for an
         // initializer that throws).
         do throws(AppFailure) {
-            if let mcap = settings.mcap, let saveMap = settings.saveMap, OutputPath.canonical(mcap) == OutputPath.canonical(saveMap) {
-                throw AppFailure("--mcap and --save-map name the same file '\(mcap)': name two files", status: .badInput)
-            }
             // Streams whose files could not be named are refused before the output folder is made.
             var writerRegistry = settings.plugins.outputWriters
             writerRegistry.register(PointCloud.self, OutputWriterRegistry.pointClouds(ply: settings.ply))

@@ -10,10 +10,13 @@ public struct StagedOutput: Sendable {
     /// Where the task writes (the staging folder).
     public var url: URL { folder.staging }
 
-    /// Opens `path` for `command`, or fails as bad input naming why (`inputs`: the files and
-    /// folders the task reads, which the folder may not hold).
+    /// Opens `path` for `command`, or fails naming why: as bad input when the name cannot be used
+    /// (`inputs`: the files and folders the task reads, which the folder may not hold), as a
+    /// failure when the file system refuses (read-only, full).
     public init(_ path: String, command: String, inputs: [String] = []) throws(AppFailure) {
-        do { folder = try OutputFolder(path: path, command: command, inputs: inputs) } catch {
+        do { folder = try OutputFolder(path: path, command: command, inputs: inputs) } catch let error as OutputFolder.UnwritableError {
+            throw AppFailure("\(error)", status: .failed)
+        } catch {
             throw AppFailure.badInput(error)
         }
     }
