@@ -150,15 +150,16 @@ public struct BenchRunner {
         result.realtimeFactor = outcome.report.realtimeFactor
         result.notes = outcome.report.notes.isEmpty ? nil : outcome.report.notes
         result.warnings = outcome.report.warnings.isEmpty ? nil : outcome.report.warnings
+        // A signal first: the bus reports the stop it asked for as its failure ("run cancelled").
+        if cancelled() {
+            result.status = "interrupted"
+            result.note = "stopped by a signal before the end of the data; not evaluated"
+            return result
+        }
         if let failure = outcome.failure {
             // An analyzer that found its option or data unusable is this case's bad input.
             result.status = failure.error.isBadInput ? "invalid" : "failed"
             result.note = failure.description
-            return result
-        }
-        if cancelled() {
-            result.status = "interrupted"
-            result.note = "stopped by a signal before the end of the data; not evaluated"
             return result
         }
         let input = runner.evaluationInput(outputs: outputs, outcome: outcome, scene: scene)
