@@ -16,10 +16,14 @@ public protocol StreamFileWriter: AnyObject {
     @discardableResult func finish() throws -> String
     /// What the writer left out and why, for the run report (after ``finish()``).
     var warnings: [String] { get }
+    /// What the writer left out by design (poses without an estimate), for the run report's
+    /// notes (after ``finish()``).
+    var notes: [String] { get }
 }
 
 extension StreamFileWriter {
     public var warnings: [String] { [] }
+    public var notes: [String] { [] }
 }
 
 /// A payload that writes its streams to files of its own in a run's `--out`: a capability the

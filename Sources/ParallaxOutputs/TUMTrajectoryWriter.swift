@@ -16,6 +16,10 @@ public final class TUMTrajectoryWriter: StreamFileWriter {
     public var path: String { file.path }
     /// Poses not written because a value was not finite.
     public private(set) var skipped = 0
+    /// Poses without an estimate (initializing, relocalizing, not available), not written.
+    public private(set) var withoutEstimate = 0
+    /// Poses written.
+    public private(set) var written = 0
     private let file: StagedTextFile
 
     /// Starts `path.partial`.
@@ -24,14 +28,20 @@ public final class TUMTrajectoryWriter: StreamFileWriter {
     }
 
     public func write(_ packet: AnyPacket) throws {
-        guard let pose = packet.payload as? Pose, ![.limited(.initializing), .limited(.relocalizing), .notAvailable].contains(pose.trackingState) else { return }
+        guard let pose = packet.payload as? Pose else { return }
+        guard ![.limited(.initializing), .limited(.relocalizing), .notAvailable].contains(pose.trackingState) else { withoutEstimate += 1; return }
         let t = pose.worldFromBody.translation, q = pose.worldFromBody.rotation.quaternion
         guard [t.x, t.y, t.z, q.w, q.x, q.y, q.z].allSatisfy(\.isFinite) else { skipped += 1; return }
         try file.append("\(packet.timestamp.decimalSeconds) \(t.x) \(t.y) \(t.z) \(q.x) \(q.y) \(q.z) \(q.w)\n")
+        written += 1
     }
 
     public var warnings: [String] {
         skipped == 0 ? [] : ["\(skipped) pose(s) with non-finite values not written to \(path)"]
+    }
+
+    public var notes: [String] {
+        withoutEstimate == 0 ? [] : ["\(written) pose(s) written to \((path as NSString).lastPathComponent); \(withoutEstimate) without an estimate (initializing, relocalizing or not available) left out"]
     }
 
     public func finish() throws -> String { try file.finish() }

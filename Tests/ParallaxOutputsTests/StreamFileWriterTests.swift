@@ -32,6 +32,8 @@ import ParallaxCodecs
         let path = try writer.finish()
         #expect(path == folder.appendingPathComponent("vio/pose.tum").path)
         #expect((writer as? TUMTrajectoryWriter)?.skipped == 1)
+        // The run report says how many were left out for want of an estimate (run.json's notes).
+        #expect(writer.notes == ["50 pose(s) written to pose.tum; 50 without an estimate (initializing, relocalizing or not available) left out"])
         let back = try TrajectoryFile.read(path: path, format: .tum)
         #expect(back.poses.count == expected.count)
         for (p, (t, pose)) in zip(back.poses, expected) {

@@ -75,6 +75,7 @@ public final class RunRecorder {
             do {
                 try writer.finish()
                 report.warnings += writer.warnings.map { "\(stream): \($0)" }
+                report.notes += writer.notes.map { "\(stream): \($0)" }
             } catch {
                 problems.append("\(stream): could not finish its file: \(OutputFolder.reason(error))")
             }
