@@ -68,10 +68,21 @@ public struct OutputWriterRegistry: Sendable {
     /// the output folder longer than ``longestRelativePath`` (the system's paths end at 4096 bytes,
     /// the output folder's own included), or a name that would take the place of one of
     /// `reserved` (the folder's own files: `run.json`, `events.jsonl`, …) at its top.
-    public func checkFileNames(of streams: [StreamDescription], reserved: Set<String> = []) throws {
+    ///
+    /// `extras` are the other files the command writes inside the folder (`--mcap`, `--save-map`:
+    /// option → path relative to the folder): one where a stream needs its folder (`--mcap OUT/vio`
+    /// with a stream `vio/pose`), or that is a stream's own file (`OUT/vio/pose.tum`), is refused
+    /// naming the option; beside a stream's files (`OUT/vio/x.mcap`) it is fine.
+    public func checkFileNames(of streams: [StreamDescription], reserved: Set<String> = [], extras: [String: String] = [:]) throws {
         var byPath: [String: String] = [:]
         for s in streams where factory(for: s.type) != nil {
             let path = OutputPath.relativePath(s.name)
+            for (option, extra) in extras.sorted(by: { $0.key < $1.key }) {
+                let stem = (extra as NSString).deletingPathExtension
+                if path.hasPrefix(extra + "/") || stem == path {
+                    throw OutputPath.RefusedError(option: option, path: extra, reason: "is, inside the output folder, where stream '\(s.name)' writes its files ('\(path)…'): name another file")
+                }
+            }
             if let top = path.split(separator: "/", omittingEmptySubsequences: false).first, reserved.contains(String(top)) {
                 throw OutputPath.RefusedError(option: "stream", path: s.name, reason: "would write its files at '\(top)' in the output folder, which is the run's own: rename the stream")
             }

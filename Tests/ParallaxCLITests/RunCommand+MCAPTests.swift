@@ -48,6 +48,21 @@ import Parallax
         #expect(parallax(["run", "stream-stats", Paths.cut, "--out", dir.path, "--quiet", "--mcap", "/nonexistent-folder/x.mcap"]) == 2)
     }
 
+    /// An MCAP file inside --out may sit beside a stream's files (`OUT/vio/x.mcap`), but not
+    /// where a stream needs its folder (`OUT/vio`) or a stream's own file (`OUT/vio/pose.tum`):
+    /// refused naming --mcap, not the stream.
+    @Test func anMCAPInsideAStreamsFolderIsFineBesideItsFilesAndRefusedInTheirPlace() throws {
+        let dir = Paths.temporary("mcap-inside")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("r1").path
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        #expect(parallax(["run", "klt ! vio", Paths.cut, "--out", out, "--quiet", "--mcap", out + "/vio/x.mcap"]) == 0)
+        #expect(FileManager.default.fileExists(atPath: out + "/vio/x.mcap") && FileManager.default.fileExists(atPath: out + "/vio/pose.tum"))
+        for inside in ["/vio", "/vio/pose.tum"] {
+            #expect(parallax(["run", "klt ! vio", Paths.cut, "--out", out, "--quiet", "--mcap", out + inside]) == 2, "\(inside)")
+        }
+    }
+
     /// `convert --to mcap`: every stream of the dataset, ground truth too.
     @Test func convertWritesEveryStream() throws {
         let dir = Paths.temporary("mcap-convert")

@@ -114,11 +114,12 @@ public final class RunSession {
             writerRegistry.register(PointCloud.self, OutputWriterRegistry.pointClouds(ply: settings.ply))
             let outputStreams = instances.flatMap { $0.outputs.map { StreamDescription(name: $0.stream, type: $0.type) } }
             // …and so are streams whose files would take the place of the run's own files.
-            var reserved = Set(Self.ownFiles + [OutputFolder.markerName])
-            for extra in [settings.mcap, settings.saveMap].compactMap({ $0 }) {
-                if let inside = OutputPath.relative(extra, inside: settings.out), let top = inside.split(separator: "/").first { reserved.insert(String(top)) }
+            let reserved = Set(Self.ownFiles + [OutputFolder.markerName])
+            var extras: [String: String] = [:]
+            for (option, extra) in [("--mcap", settings.mcap), ("--save-map", settings.saveMap)] {
+                if let extra, let inside = OutputPath.relative(extra, inside: settings.out), !inside.isEmpty { extras[option] = inside }
             }
-            do { try writerRegistry.checkFileNames(of: outputStreams, reserved: reserved) } catch { throw .badInput(error) }
+            do { try writerRegistry.checkFileNames(of: outputStreams, reserved: reserved, extras: extras) } catch { throw .badInput(error) }
             let output = try StagedOutput(settings.out, command: "parallax run", inputs: inputs)
             self.output = output
             let mcapPath: String?
