@@ -76,6 +76,10 @@ public final class VideoFile {
     /// The file's other video streams, which are not read (each "stream K: codec W×H"; cover
     /// pictures are not listed): a reader says so rather than ignoring them in silence.
     public let otherVideoStreams: [String]
+    /// The rotation (degrees, counterclockwise, one of ±90 and 180 rounded) the stream's
+    /// display matrix asks players to show its frames with (a phone's upright video); nil
+    /// without one or for 0°. Frames are read as stored, not turned: a reader says so.
+    public let displayRotationDegrees: Double?
     /// The index of the stream that is read, in the container's order.
     public var streamNumber: Int { Int(streamIndex) }
     /// Stream time base (s per tick).
@@ -166,6 +170,8 @@ public final class VideoFile {
                   p.pointee.codec_type == AVMEDIA_TYPE_VIDEO, other.pointee.disposition & parallax_av_disposition_attached_pic() == 0 else { return nil }
             return "stream \(k): \(String(cString: avcodec_get_name(p.pointee.codec_id))) \(p.pointee.width)×\(p.pointee.height)"
         }
+        let rotation = parallax_display_rotation(stream)
+        displayRotationDegrees = rotation.isFinite && abs(rotation) > 0.5 ? rotation : nil
         success = true
         self.header = header
         timeBase = tb

@@ -75,6 +75,10 @@ public final class VideoFileSource: DatasetSource {
             notes.append("\(path): stream \(file.streamNumber) (\(file.header.codec) \(file.header.width)×\(file.header.height)) is read as \(Self.stream); "
                          + "the file's other video stream(s) are not: \(file.otherVideoStreams.joined(separator: ", "))")
         }
+        if let rotation = file.displayRotationDegrees {
+            notes.append("\(path): the stream is tagged to be shown turned by \(String(format: "%g", rotation))° (a display matrix, as phones record upright video); "
+                         + "its frames are read as stored, \(file.header.width)×\(file.header.height), not turned")
+        }
         streams = [StreamDescription(StreamKey<CameraFrame>(Self.stream))]
     }
 

@@ -69,4 +69,19 @@ import ParallaxImage
         try VideoWriterTests.write(images, to: path, codec: .ffv1)
         #expect(try VideoWriterTests.read(path, gray: false).images == images)
     }
+
+    /// A stream tagged to be shown turned (`rotate=90`, as phones tag upright video) is read as
+    /// stored, and the reader says so in a note rather than in silence; an untagged one has none.
+    @Test(.enabled(if: ExternalTool.installed("ffmpeg"), "the ffmpeg command is not installed (apt-get install ffmpeg)"))
+    func aDisplayRotationIsNamedNotApplied() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-rotation-\(getpid())").path
+        defer { for p in [base + ".mp4", base + "-turned.mp4"] { try? FileManager.default.removeItem(atPath: p) } }
+        _ = try Self.run(["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10", "-frames:v", "3", "-c:v", "mpeg4", base + ".mp4"])
+        _ = try Self.run(["-v", "error", "-y", "-i", base + ".mp4", "-c", "copy", "-metadata:s:v:0", "rotate=90", base + "-turned.mp4"])
+        #expect(try VideoFile(path: base + ".mp4").displayRotationDegrees == nil)
+        let turned = try VideoFile(path: base + "-turned.mp4")
+        #expect(turned.displayRotationDegrees.map { abs($0) } == 90 && turned.header.width == 64 && turned.header.height == 48)
+        let source = try VideoFileSource(path: base + "-turned.mp4")
+        #expect(source.notes.contains { $0.contains("turned by") && $0.contains("64×48, not turned") }, "\(source.notes)")
+    }
 }
