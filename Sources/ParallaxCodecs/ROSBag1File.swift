@@ -63,7 +63,11 @@ public final class ROSBag1File: ROSBagReading, @unchecked Sendable {
         guard indexPosition > 0 else {
             throw BagError(path: path, offset: 13, reason: "the bag has no index (index_pos 0): recording was cut off; `rosbag reindex` repairs it")
         }
-        guard indexPosition < size else {
+        // A bag with no connection and no chunk (rosbags' `Writer` opened and closed) ends with its
+        // padded header, and its index position is the file's end: a bag with nothing in it. An
+        // index position at the end of a bag that has records after its header is a cut index.
+        let empty = indexPosition == size && bagHeader.end == size
+        guard indexPosition < size || empty else {
             throw BagError(path: path, offset: 13, reason: "truncated: its index at byte \(indexPosition) lies past its end (\(size) bytes)")
         }
         var position = indexPosition

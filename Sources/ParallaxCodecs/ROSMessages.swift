@@ -156,7 +156,10 @@ public enum ROSMessages {
         return CameraFrame(cameraID: camera, image: ImageBuffer(width: width, height: height, channels: outChannels, samples: samples))
     }
 
-    /// sensor_msgs/Imu: angular velocity (rad/s) and linear acceleration (m/s²).
+    /// sensor_msgs/Imu: angular velocity (rad/s) and linear acceleration (m/s²). A NaN or
+    /// infinite value in either is refused (as a CSV's IMU row is): every analyzer would take it
+    /// for a measurement. The orientation and covariances, which Parallax does not read, are not
+    /// checked.
     public static func imuSample(_ data: Data, _ serialization: Serialization) throws -> IMUSample {
         var r = try Reader(data, serialization)
         _ = try r.header()
@@ -164,6 +167,9 @@ public enum ROSMessages {
         let w = try r.vector3()
         _ = try r.f64s(9)
         let a = try r.vector3()
+        for (name, v, unit) in [("angular velocity", w, "rad/s"), ("linear acceleration", a, "m/s²")] where !(v.x.isFinite && v.y.isFinite && v.z.isFinite) {
+            throw DecodeError(reason: "\(name) (\(v.x), \(v.y), \(v.z)) \(unit) is not finite")
+        }
         return IMUSample(gyroscope: w, accelerometer: a)
     }
 

@@ -6,13 +6,17 @@ import ParallaxMath
 import ParallaxFiles
 import ParallaxCodecs
 
-/// Why a dataset folder could not be read. Every case names the file (and line).
+/// Why a dataset folder could not be read. Every case names the file (and line: `line` 0 is a
+/// file as a whole, said without a line number).
 public enum DatasetError: Error, BadInput, Equatable, Sendable, CustomStringConvertible {
     case notADataset(path: String, expected: String)
     case malformedRow(file: String, line: Int, reason: String)
     case missingImage(file: String, line: Int, image: String)
     /// A stream's timestamps go backwards or repeat (file order).
     case outOfOrder(file: String, line: Int, previous: Timestamp, current: Timestamp)
+    /// A stream's timestamps go backwards or repeat in a binary file of messages (a bag):
+    /// `message` counts the file's messages from 1, in file order; `topic` is the message's.
+    case messageOutOfOrder(file: String, message: Int, topic: String, previous: Timestamp, current: Timestamp)
     /// Ground-truth poses go backwards or repeat (`index` counts data rows from 1).
     case groundTruthOutOfOrder(file: String, index: Int, previous: Timestamp, current: Timestamp)
     /// A path written in a dataset file is absolute or climbs out of the dataset (`line` 0: a
@@ -24,18 +28,27 @@ public enum DatasetError: Error, BadInput, Equatable, Sendable, CustomStringConv
     public var description: String {
         switch self {
         case let .notADataset(path, expected): return "\(path) is not a dataset: expected \(expected)"
-        case let .malformedRow(file, line, reason): return "\(file):\(line): \(reason)"
+        case let .malformedRow(file, line, reason): return "\(Self.place(file, line)): \(reason)"
         case let .invalidOption(path, option, reason): return "\(path): \(option) \(reason)"
-        case let .missingImage(file, line, image): return "\(file):\(line): image '\(image)' does not exist"
+        case let .missingImage(file, line, image): return "\(Self.place(file, line)): image '\(image)' does not exist"
         case let .pathLeavesDataset(file, line, path):
             return "\(file)\(line > 0 ? ":\(line)" : ""): the path '\(path)' leaves the dataset folder (absolute, or climbing out with '..'); "
                 + "paths in a dataset's files must stay inside it (link files kept elsewhere into the folder)"
         case let .groundTruthOutOfOrder(file, index, previous, current):
             return "\(file): ground-truth pose \(index) is at \(current.nanoseconds) ns, not after the previous one (\(previous.nanoseconds) ns)"
         case let .outOfOrder(file, line, previous, current):
-            let what = previous == current ? "repeats timestamp \(current.nanoseconds) ns" : "goes back in time from \(previous.nanoseconds) to \(current.nanoseconds) ns"
-            return "\(file):\(line): timestamp \(what)"
+            return "\(Self.place(file, line)): timestamp \(Self.disorder(previous, current))"
+        case let .messageOutOfOrder(file, message, topic, previous, current):
+            return "\(file): message \(message) on '\(topic)' at \(current.nanoseconds) ns: timestamp \(Self.disorder(previous, current))"
         }
+    }
+
+    /// `file:line`, or `file` alone for line 0 (the file as a whole: there is no line 0).
+    static func place(_ file: String, _ line: Int) -> String { line > 0 ? "\(file):\(line)" : file }
+
+    /// How `current` fails to follow `previous`.
+    static func disorder(_ previous: Timestamp, _ current: Timestamp) -> String {
+        previous == current ? "repeats timestamp \(current.nanoseconds) ns" : "goes back in time from \(previous.nanoseconds) to \(current.nanoseconds) ns"
     }
 }
 

@@ -86,10 +86,13 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
         var calibrations: [String: CameraCalibration] = [:]
         var truth: [StampedPose] = []
         var order: [String] = []
-        struct Row { var stream: String; var time: Timestamp; var ref: ROSBag1File.MessageRef; var type: String }
+        /// A message read as a stream's packet; `index` counts the bag's messages from 1, in file order.
+        struct Row { var stream: String; var topic: String; var index: Int; var time: Timestamp; var ref: ROSBag1File.MessageRef; var type: String }
         var found: [Row] = []
+        var index = 0
         for k in 0..<bag.chunkCount {
             for ref in try bag.messages(inChunk: k) {
+                index += 1
                 guard let c = bag.connections[ref.connection] else {
                     throw ROSBag1File.BagError(path: path, offset: nil, reason: "a message of connection \(ref.connection) in chunk \(k), which the index does not list")
                 }
@@ -105,7 +108,7 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                 let data = try bag.data(of: head)
                 let stamp = ROSMessages.stamp(data, serialization).flatMap { $0.nanoseconds > 0 ? $0 : nil } ?? ref.receiveTime
                 func failed(_ error: any Error) -> ROSBag1File.BagError {
-                    ROSBag1File.BagError(path: path, offset: nil, reason: "\(c.topic) (\(c.type)) at \(stamp.nanoseconds) ns: \(error)")
+                    ROSBag1File.BagError(path: path, offset: nil, reason: "message \(index) on '\(c.topic)' (\(c.type)) at \(stamp.nanoseconds) ns: \(error)")
                 }
                 do {
                     // A raw image's size is in its first bytes: checked against the budget now.
@@ -120,12 +123,20 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                         truth.append(StampedPose(time: stamp.seconds, timestamp: stamp, pose: try ROSMessages.pose(data, serialization, type: c.type)))
                     default:
                         if !order.contains(name(c)) { order.append(name(c)) }
-                        found.append(Row(stream: name(c), time: stamp, ref: ref, type: c.type))
+                        found.append(Row(stream: name(c), topic: c.topic, index: index, time: stamp, ref: ref, type: c.type))
                     }
                 } catch {
                     throw failed(error)
                 }
             }
+        }
+        // A bag without a message (no topic, or topics that never published) has nothing to
+        // read: said here, naming the bag, as for any dataset with nothing in it.
+        guard index > 0 else {
+            let topicList = topics.sorted().joined(separator: ", ")
+            throw ROSBag1File.BagError(path: path, offset: nil, reason: topics.isEmpty ? "the bag has no topics and no messages: nothing to read"
+                                       : "the bag holds no messages (\(topics.count == 1 ? "its topic" : "its topics") \(topicList)"
+                                       + " \(topics.count == 1 ? "has" : "have") none): nothing to read")
         }
         notes = skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.count) \($0.value.type) message(s) skipped (a type Parallax does not read)" }
         // Streams in the order they first appear; their packets.
@@ -138,19 +149,20 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
             }
         }
         let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
-        for (k, row) in found.enumerated() {
-            listing.record(stream: row.stream, timestamp: row.time, file: path, line: k + 1)
+        for row in found {
+            listing.record(stream: row.stream, timestamp: row.time, file: path, message: row.index, topic: row.topic)
             let r = rank[row.stream] ?? 0
             switch row.type {
             case ROSMessages.image, ROSMessages.compressedImage:
                 let (stream, time, ref, type, calibration) = (row.stream, row.time, row.ref, row.type, calibrations[row.stream])
+                let (topic, index) = (row.topic, row.index)
                 rows.add(at: time, rank: r) {
                     let where_ = "\(path): \(stream) at \(time.nanoseconds) ns"
                     let frame: CameraFrame
                     do { frame = try ROSMessages.frame(try bag.data(of: ref), serialization, type: type, camera: stream, name: where_, maxPixels: maxImagePixels) } catch let error as ROSBag1File.BagError {
                         throw error
                     } catch {
-                        throw ROSBag1File.BagError(path: path, offset: nil, reason: "\(stream) at \(time.nanoseconds) ns: \(error)")
+                        throw ROSBag1File.BagError(path: path, offset: nil, reason: "message \(index) on '\(topic)' at \(time.nanoseconds) ns: \(error)")
                     }
                     try ImageDecodingError.checkSize(path: where_, width: frame.width, height: frame.height, calibration: calibration)
                     return AnyPacket(stream: stream, timestamp: time, payload: frame)
@@ -158,13 +170,13 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
             case ROSMessages.imu:
                 let sample: IMUSample
                 do { sample = try ROSMessages.imuSample(try bag.data(of: row.ref), serialization) } catch {
-                    throw ROSBag1File.BagError(path: path, offset: nil, reason: "\(row.stream) at \(row.time.nanoseconds) ns: \(error)")
+                    throw ROSBag1File.BagError(path: path, offset: nil, reason: "message \(row.index) on '\(row.topic)' at \(row.time.nanoseconds) ns: \(error)")
                 }
                 rows.add(AnyPacket(stream: row.stream, timestamp: row.time, payload: sample), rank: r)
             default:
                 let pose: SE3
                 do { pose = try ROSMessages.pose(try bag.data(of: row.ref), serialization, type: row.type) } catch {
-                    throw ROSBag1File.BagError(path: path, offset: nil, reason: "\(row.stream) at \(row.time.nanoseconds) ns: \(error)")
+                    throw ROSBag1File.BagError(path: path, offset: nil, reason: "message \(row.index) on '\(row.topic)' at \(row.time.nanoseconds) ns: \(error)")
                 }
                 rows.add(AnyPacket(stream: row.stream, timestamp: row.time, payload: Pose(worldFromBody: pose)), rank: r)
             }

@@ -6,7 +6,7 @@ import ParallaxPayloads
 public struct StreamListing: Sendable {
     /// Per stream: timestamps in file order.
     public private(set) var stamps: [String: [Timestamp]] = [:]
-    /// Per stream: the first out-of-order row, if any (file, line, previous, current).
+    /// Per stream: the first out-of-order row, if any (file, line or message, previous, current).
     public private(set) var firstDisorder: [String: DatasetError] = [:]
     /// Stream names in the order they were first seen.
     public private(set) var order: [String] = []
@@ -15,9 +15,22 @@ public struct StreamListing: Sendable {
 
     /// Records a row; remembers the first row whose timestamp is not after the previous one.
     public mutating func record(stream: String, timestamp: Timestamp, file: String, line: Int) {
+        record(stream: stream, timestamp: timestamp) { .outOfOrder(file: file, line: line, previous: $0, current: timestamp) }
+    }
+
+    /// Records a message of a binary file (a bag), `message` counting the file's messages from 1
+    /// and `topic` its topic: a disorder names those, not a line.
+    public mutating func record(stream: String, timestamp: Timestamp, file: String, message: Int, topic: String) {
+        record(stream: stream, timestamp: timestamp) {
+            .messageOutOfOrder(file: file, message: message, topic: topic, previous: $0, current: timestamp)
+        }
+    }
+
+    /// Records `timestamp`; `disorder` (given the previous timestamp) is the error when it is not after it.
+    private mutating func record(stream: String, timestamp: Timestamp, disorder: (Timestamp) -> DatasetError) {
         if stamps[stream] == nil { order.append(stream) }
         if let previous = stamps[stream]?.last, timestamp <= previous, firstDisorder[stream] == nil {
-            firstDisorder[stream] = .outOfOrder(file: file, line: line, previous: previous, current: timestamp)
+            firstDisorder[stream] = disorder(previous)
         }
         stamps[stream, default: []].append(timestamp)
     }

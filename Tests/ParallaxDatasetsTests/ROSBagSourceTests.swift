@@ -256,3 +256,94 @@ extension ROSBagSourceTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["escape.bag", "out"])
     }
 }
+
+extension ROSBagSourceTests {
+    /// A bag with no connection (rosbags' `Writer` opened and closed: 4109 bytes, its index
+    /// position its end) is a valid bag; it and a bag whose one topic never published have
+    /// nothing to read: both refused alike, naming the bag and saying so. A bag cut right after
+    /// its first chunk, its index at the new end, is still a truncated bag.
+    @Test func bagsWithoutMessagesAreRefusedAsHavingNothingToRead() throws {
+        let empty = Self.bag("empty.bag")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).count == 4109)
+        #expect { _ = try DatasetFolder.open(empty) } throws: { error in
+            error is any BadInput && "\(error)" == "\(empty): the bag has no topics and no messages: nothing to read"
+        }
+        let silent = Self.bag("no-messages.bag")
+        #expect { _ = try DatasetFolder.open(silent) } throws: { error in
+            error is any BadInput && "\(error)" == "\(silent): the bag holds no messages (its topic /imu0 has none): nothing to read"
+        }
+        // tiny-none.bag's index position pointing at the end of its data (its index cut off).
+        let original = try Data(contentsOf: URL(fileURLWithPath: Self.bag("tiny-none.bag")))
+        let field = try #require(original.range(of: Data("index_pos=".utf8)))
+        let indexPosition = original[field.upperBound..<(field.upperBound + 8)].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        let dir = try TemporaryFolder.make("bag-cut-index")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cut = dir.appendingPathComponent("cut.bag").path
+        try original.prefix(indexPosition).write(to: URL(fileURLWithPath: cut))
+        #expect { _ = try DatasetFolder.open(cut) } throws: { "\($0)".contains("truncated") && "\($0)".contains(cut) }
+    }
+
+    /// `tiny-none.bag` (or the ROS 2 bag's MCAP file) with every occurrence of `from` replaced
+    /// by `to` (same length), written under `dir`; the path to open.
+    static func patched(_ name: String, _ from: Data, _ to: Data, in dir: URL) throws -> String {
+        let isBag1 = name.hasSuffix(".bag")
+        let source = isBag1 ? URL(fileURLWithPath: bag(name)) : URL(fileURLWithPath: bag(name)).appendingPathComponent("\(name).mcap")
+        var data = try Data(contentsOf: source)
+        var from_ = data.startIndex
+        while let r = data.range(of: from, in: from_..<data.endIndex) {
+            data.replaceSubrange(r, with: to)
+            from_ = r.upperBound
+        }
+        let target = dir.appendingPathComponent(name)
+        if isBag1 {
+            try data.write(to: target)
+        } else {
+            try FileManager.default.copyItem(atPath: bag(name), toPath: target.path)
+            try data.write(to: target.appendingPathComponent("\(name).mcap"))
+        }
+        return target.path
+    }
+
+    static func bytes(_ v: Double) -> Data { withUnsafeBytes(of: v.bitPattern.littleEndian) { Data($0) } }
+
+    /// A NaN or infinite angular velocity or acceleration in a sensor_msgs/Imu is refused (as
+    /// in an EuRoC data.csv), naming the bag, the message, its topic and time; ROS 1 and ROS 2
+    /// alike. Image messages, whose header fields are integers, are not affected.
+    @Test(arguments: ["tiny-none.bag", "tiny2-none"], [Double.nan, -.infinity])
+    func nonFiniteIMUValuesAreRefused(_ name: String, _ value: Double) throws {
+        let dir = try TemporaryFolder.make("bag-nan")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Every IMU message's angular velocity z is 0.03 rad/s.
+        let path = try Self.patched(name, Self.bytes(0.03), Self.bytes(value), in: dir)
+        #expect { _ = try DatasetFolder.open(path) } throws: { error in
+            let text = "\(error)"
+            // The bag's 4th message (after the camera info, the first frame and pose at the same time).
+            return error is any BadInput && text.hasPrefix(path) && text.contains(": message 4 on '/imu0' at \(Self.t0) ns: ")
+                && text.contains("angular velocity (0.0, -0.0, \(value)) rad/s is not finite")
+        }
+        // The same bag with a finite value reads, frames and all.
+        let fine = try Self.patched(name, Self.bytes(0.03), Self.bytes(0.04), in: try TemporaryFolder.make("bag-finite"))
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: fine).deletingLastPathComponent().path) }
+        let packets = try Self.packets(try DatasetFolder.open(fine))
+        #expect(packets.filter { $0.stream == "cam0" }.count == 3 && packets.filter { $0.stream == "imu0" }.count == 10)
+    }
+
+    /// Timestamps going back in a bag are said by message (its index in the bag, topic and
+    /// time), not as `bag:N`, which reads as a line number.
+    @Test func aRepeatedStampNamesTheMessageNotALine() throws {
+        let dir = try TemporaryFolder.make("bag-dupstamp")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func stamp(_ ns: Int64) -> Data {
+            var d = Data()
+            for v in [UInt32(ns / 1_000_000_000), UInt32(ns % 1_000_000_000)] { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+            return d
+        }
+        // The second IMU sample's stamp (header and receive time) made the first's.
+        let path = try Self.patched("tiny-none.bag", stamp(Self.t0 + 10_000_000), stamp(Self.t0), in: dir)
+        #expect { _ = try DatasetFolder.open(path) } throws: { error in
+            guard case let DatasetError.messageOutOfOrder(file, message, topic, _, current) = error else { return false }
+            return file == path && topic == "/imu0" && current.nanoseconds == Self.t0 && message > 1
+                && "\(error)" == "\(path): message \(message) on '/imu0' at \(Self.t0) ns: timestamp repeats timestamp \(Self.t0) ns"
+        }
+    }
+}
