@@ -13,6 +13,13 @@ public protocol DatasetFormat: Sendable {
     /// ``DatasetOptions/validateOrder``, ``DatasetOptions/imageRateHz``; ground truth from a
     /// file is applied afterwards by ``DatasetFolder/open(_:options:)``).
     static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource
+    /// Whether the format has topics that ``DatasetOptions/topicNames`` (`--topic`) renames
+    /// (ROS bags); other formats refuse the option rather than ignore it. Default: false.
+    static var readsTopics: Bool { get }
+}
+
+extension DatasetFormat {
+    public static var readsTopics: Bool { false }
 }
 
 /// The dataset formats, asked in order: the first that recognizes a path opens it.
@@ -45,6 +52,13 @@ public struct DatasetFormatRegistry: Sendable {
         }
         guard let format = formats.first(where: { $0.recognizes(path) }) else {
             throw DatasetError.notADataset(path: path, expected: formats.map { $0.expects }.joined(separator: ", or "))
+        }
+        // `--topic` on a dataset without topics would be ignored: a rename the user asked for
+        // silently not done.
+        guard options.topicNames.isEmpty || format.readsTopics else {
+            let readers = formats.filter { $0.readsTopics }.sorted { $0.name < $1.name }.map { $0.expects }
+            throw DatasetError.invalidOption(path: path, option: "--topic", reason: "applies only to "
+                + (readers.isEmpty ? "ROS bags" : readers.joined(separator: " and ")) + "; this dataset is \(format.expects)")
         }
         return try format.open(path, options: options)
     }

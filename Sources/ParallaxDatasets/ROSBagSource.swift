@@ -202,6 +202,7 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
 public enum ROSBagFormat: DatasetFormat {
     public static let name = "rosbag"
     public static let expects = "a ROS 1 bag (.bag)"
+    public static let readsTopics = true
     public static func recognizes(_ path: String) -> Bool {
         !isFolder(path) && (path as NSString).pathExtension.lowercased() == "bag"
     }
@@ -214,6 +215,7 @@ public enum ROSBagFormat: DatasetFormat {
 public enum ROS2BagFormat: DatasetFormat {
     public static let name = "rosbag2"
     public static let expects = "a ROS 2 bag (a folder with metadata.yaml and an .mcap file)"
+    public static let readsTopics = true
     public static func recognizes(_ path: String) -> Bool {
         guard isFolder(path), let text = FileContents.string(atPath: URL(fileURLWithPath: path).appendingPathComponent("metadata.yaml").path) else { return false }
         return text.contains("rosbag2_bagfile_information")
