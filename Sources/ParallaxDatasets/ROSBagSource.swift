@@ -216,13 +216,22 @@ public enum ROS2BagFormat: DatasetFormat {
     public static let name = "rosbag2"
     public static let expects = "a ROS 2 bag (a folder with metadata.yaml and an .mcap file)"
     public static let readsTopics = true
+    /// A folder whose `metadata.yaml` is rosbag2's, or that holds a `metadata.yaml` beside a
+    /// storage file (`.mcap`, `.db3`): a bag whose metadata is broken is then read as a bag, and
+    /// refused naming `metadata.yaml` and the YAML error, not as "not a dataset".
     public static func recognizes(_ path: String) -> Bool {
-        guard isFolder(path), let text = FileContents.string(atPath: URL(fileURLWithPath: path).appendingPathComponent("metadata.yaml").path) else { return false }
-        return text.contains("rosbag2_bagfile_information")
+        let folder = URL(fileURLWithPath: path)
+        let metadata = folder.appendingPathComponent("metadata.yaml").path
+        guard isFolder(path), FileManager.default.fileExists(atPath: metadata) else { return false }
+        if FileContents.string(atPath: metadata)?.contains("rosbag2_bagfile_information") == true { return true }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return files.contains { ["mcap", "db3"].contains(($0 as NSString).pathExtension.lowercased()) }
     }
     public static func open(_ path: String, options: DatasetOptions) throws -> any DatasetSource {
         let metadata = URL(fileURLWithPath: path).appendingPathComponent("metadata.yaml").path
-        let text = FileContents.string(atPath: metadata) ?? ""
+        guard let text = FileContents.string(atPath: metadata) else {
+            throw DatasetError.notADataset(path: metadata, expected: "a readable UTF-8 YAML file (rosbag2's metadata)")
+        }
         let description = try YAMLDecoding.decode(ROS2BagMetadata.self, from: text, file: metadata)
         let file = try DatasetPath.resolve(description.file, under: path, listedIn: metadata, line: description.filesLine)
         return try ROSBagSource(bag: try MCAPFile(path: file), topicNames: options.topicNames, validateOrder: options.validateOrder,

@@ -347,3 +347,24 @@ extension ROSBagSourceTests {
         }
     }
 }
+
+extension ROSBagSourceTests {
+    /// A ROS 2 bag folder whose metadata.yaml is not YAML is read as a bag (it holds an .mcap
+    /// file) and refused naming metadata.yaml and the YAML error's line and column, not as
+    /// "not a dataset".
+    @Test func aBrokenMetadataFileIsNamedWithItsYAMLError() throws {
+        let dir = try TemporaryFolder.make("bag2-metadata")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bag = dir.appendingPathComponent("m_garbage")
+        try FileManager.default.copyItem(atPath: Self.bag("tiny2-none"), toPath: bag.path)
+        let metadata = bag.appendingPathComponent("metadata.yaml")
+        try "{{{\n".write(to: metadata, atomically: true, encoding: .utf8)
+        #expect { _ = try DatasetFolder.open(bag.path) } throws: { error in
+            guard let e = error as? YAMLDecodingError else { return false }
+            return e.file == metadata.path && e.line == 2 && e.column == 1 && "\(e)".contains("malformed YAML")
+        }
+        // A folder with a metadata.yaml and no storage file is not taken for a bag.
+        try FileManager.default.removeItem(at: bag.appendingPathComponent("tiny2-none.mcap"))
+        #expect(!ROS2BagFormat.recognizes(bag.path))
+    }
+}
