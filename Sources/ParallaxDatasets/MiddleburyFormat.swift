@@ -86,7 +86,7 @@ public enum MiddleburyFormat: DatasetFormat {
                 values[key] = (line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces), i + 1)
             }
             func number(_ key: String) throws -> Double {
-                guard let entry = values[key] else { throw DatasetError.malformedRow(file: file, line: 0, reason: "no '\(key)='") }
+                guard let entry = values[key] else { throw DatasetError.malformedRow(file: file, line: 0, reason: "no '\(key)=' line") }
                 guard let v = Double(entry.value), v.isFinite else { throw DatasetError.malformedRow(file: file, line: entry.line, reason: "'\(key)' is not a number: '\(entry.value)'") }
                 return v
             }
@@ -98,7 +98,7 @@ public enum MiddleburyFormat: DatasetFormat {
                 return Int(v)
             }
             func matrix(_ key: String) throws -> [Double] {
-                guard let entry = values[key] else { throw DatasetError.malformedRow(file: file, line: 0, reason: "no '\(key)='") }
+                guard let entry = values[key] else { throw DatasetError.malformedRow(file: file, line: 0, reason: "no '\(key)=' line") }
                 let numbers = entry.value.replacingOccurrences(of: "[", with: " ").replacingOccurrences(of: "]", with: " ").replacingOccurrences(of: ";", with: " ")
                     .split(separator: " ").map { Double($0) }
                 guard numbers.count == 9, numbers.allSatisfy({ $0?.isFinite == true }) else {

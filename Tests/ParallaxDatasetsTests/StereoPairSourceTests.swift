@@ -83,7 +83,10 @@ import ParallaxCodecs
     @Test func aBadMiddleburyCalibrationNamesTheFileAndLine() throws {
         let file = { (dir: URL) in dir.appendingPathComponent("calib.txt").path }
         var dir = try Self.middlebury(calib: Self.calib.replacingOccurrences(of: "baseline=120.0\n", with: ""))
-        #expect(throws: DatasetError.malformedRow(file: file(dir), line: 0, reason: "no 'baseline='")) { try DatasetFolder.open(dir.path) }
+        #expect(throws: DatasetError.malformedRow(file: file(dir), line: 0, reason: "no 'baseline=' line")) { try DatasetFolder.open(dir.path) }
+        // A key that is missing is the file's, not a line's: no 'calib.txt:0'.
+        dir = try Self.middlebury(calib: Self.calib.replacingOccurrences(of: "cam1=[500 0 24.5; 0 500 15; 0 0 1]\n", with: ""))
+        #expect { try DatasetFolder.open(dir.path) } throws: { "\($0)" == "\(file(dir)): no 'cam1=' line" }
         dir = try Self.middlebury(calib: Self.calib.replacingOccurrences(of: "cam1=[500 0 24.5; 0 500 15; 0 0 1]", with: "cam1=[500 0 24.5; 0 500 15]"))
         #expect(throws: DatasetError.malformedRow(file: file(dir), line: 2, reason: "'cam1' must be a 3×3 matrix '[f 0 cx; 0 f cy; 0 0 1]'")) {
             try DatasetFolder.open(dir.path)
