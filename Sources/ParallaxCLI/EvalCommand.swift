@@ -12,7 +12,9 @@ struct EvalCommand: ParsableCommand {
         abstract: "Compare an estimated trajectory with ground truth (APE and RPE, evo-compatible).",
         discussion: """
         Formats: TUM (.txt, 8 columns), EuRoC ground truth (.csv), KITTI (12 columns; --gt-times and --est-times give their stamps). \
-        Poses are associated by nearest timestamp within --max-diff seconds, as evo does.
+        Poses are associated by nearest timestamp within --max-diff seconds, as evo does. \
+        Times must increase line by line, and quaternions must be unit within 1e-3 (then normalized): \
+        otherwise the file and line are named, exit 2.
         """)
 
     @Argument(help: "Ground-truth trajectory file.") var groundTruth: String
@@ -54,8 +56,10 @@ struct EvalCommand: ParsableCommand {
         options.timeOffset = offset
         let result: TrajectoryEvaluation, series: TrajectoryEvaluation.Series
         do {
-            let gt = try TrajectoryFile.read(path: groundTruth, kittiTimes: gtTimes)
-            let est = try TrajectoryFile.read(path: estimate, kittiTimes: estTimes)
+            // Poses going back in time (or repeating one) are refused, as dataset readers refuse
+            // theirs: association would pair them in whatever order they happen to sort.
+            let gt = try TrajectoryFile.read(path: groundTruth, kittiTimes: gtTimes, requireIncreasingTimes: true)
+            let est = try TrajectoryFile.read(path: estimate, kittiTimes: estTimes, requireIncreasingTimes: true)
             // Seconds beyond 10¹¹ (3,000 years) are almost surely nanoseconds written as seconds:
             // the numbers are still evaluated as given (as evo would), but say so.
             for (name, t) in [(groundTruth, gt), (estimate, est)] where (t.poses.first.map { abs($0.time) } ?? 0) > 1e11 {

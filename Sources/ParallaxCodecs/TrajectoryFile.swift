@@ -56,16 +56,44 @@ public enum TrajectoryFileError: Error, BadInput, Equatable, Sendable, CustomStr
 
 /// Reads and writes trajectory files.
 public enum TrajectoryFile {
+    /// How far a quaternion's norm may be from 1 (relative: |‖q‖ − 1| ≤ 10⁻³) and still be read
+    /// as a rotation (normalized). Files written with 4 decimals (TUM RGB-D's ground truth) are
+    /// within 10⁻⁴; a quaternion further off is a wrong column or a broken writer, and
+    /// normalizing it would silently change the rotation the file meant (a doubled qw turned
+    /// an APE of 0.94° into 6.7°).
+    public static let quaternionNormTolerance = 1e-3
+
     /// Reads `path` in `format` (detected when nil). KITTI uses `kittiTimes` (a file of
-    /// seconds, one per line) when given, else the line index as time.
-    public static func read(path: String, format: TrajectoryFormat? = nil, kittiTimes: String? = nil) throws -> Trajectory {
+    /// seconds, one per line) when given, else the line index as time. A TUM or EuRoC
+    /// quaternion whose norm is off 1 by more than ``quaternionNormTolerance`` is refused
+    /// naming the file and line. With `requireIncreasingTimes`, a time that is not after the
+    /// previous line's (going back, or repeated) is refused naming the file (the times file
+    /// for KITTI) and line, as the dataset readers refuse theirs.
+    public static func read(path: String, format: TrajectoryFormat? = nil, kittiTimes: String? = nil,
+                            requireIncreasingTimes: Bool = false) throws -> Trajectory {
         let format = try format ?? TrajectoryFormat.detect(path: path)
         guard let table = DelimitedText(path: path) else { throw TrajectoryFileError.unreadable(path: path) }
         var poses: [StampedPose] = []
         let name = URL(fileURLWithPath: path).lastPathComponent
-        let times = try kittiTimes.map { try readTimes($0) }
+        let times = try kittiTimes.map { try readTimes($0, requireIncreasing: requireIncreasingTimes) }
         try table.forEachRow(separatedBy: format == .euroc ? .comma : .whitespace) { row in
             func fail(_ reason: String) -> TrajectoryFileError { .malformedLine(path: path, line: row.line, reason: reason) }
+            /// `q` as a rotation, when its norm is 1 within the tolerance.
+            func rotation(_ q: Quaternion) throws -> SO3 {
+                guard q.norm > 1e-9 else { throw fail("quaternion has zero norm") }
+                guard abs(q.norm - 1) <= quaternionNormTolerance else {
+                    throw fail("quaternion (w \(q.w), x \(q.x), y \(q.y), z \(q.z)) has norm \(String(format: "%.6f", q.norm)), not 1 (within \(quaternionNormTolerance)): not a rotation")
+                }
+                return SO3(q)
+            }
+            /// `stamp` when it is after the previous pose's (or order is not checked).
+            func ordered(_ stamp: Timestamp, unit: (Timestamp) -> String) throws -> Timestamp {
+                if requireIncreasingTimes, let previous = poses.last?.timestamp, stamp <= previous {
+                    throw fail(stamp == previous ? "timestamp repeats timestamp \(unit(stamp))"
+                               : "timestamp goes back in time from \(unit(previous)) to \(unit(stamp))")
+                }
+                return stamp
+            }
             func numbers(_ range: Range<Int>) throws -> [Double] {
                 try range.map { i in
                     guard let v = row.double(i) else { throw fail("'\(row.string(i))' is not a finite number") }
@@ -76,8 +104,7 @@ public enum TrajectoryFile {
             case .tum:
                 guard row.count == 8 else { throw fail("expected 8 columns (t tx ty tz qx qy qz qw), found \(row.count)") }
                 let v = try numbers(0..<8)
-                let q = Quaternion(w: v[7], x: v[4], y: v[5], z: v[6])
-                guard q.norm > 1e-9 else { throw fail("quaternion has zero norm") }
+                let q = try rotation(Quaternion(w: v[7], x: v[4], y: v[5], z: v[6]))
                 // Times are kept as written (evo associates on them). The exact stamp: decimal seconds;
                 // a stamp too large for seconds (an integer ≥ 10¹⁵, e.g. EuRoC nanoseconds written
                 // into a TUM file) is read as nanoseconds — `parallax eval` warns about such units.
@@ -91,15 +118,15 @@ public enum TrajectoryFile {
                 } else {
                     throw fail("timestamp '\(row.string(0))' is out of range (seconds, or integer nanoseconds)")
                 }
-                poses.append(StampedPose(time: v[0], timestamp: stamp, pose: SE3(rotation: SO3(q), translation: Vector3(v[1], v[2], v[3]))))
+                poses.append(StampedPose(time: v[0], timestamp: try ordered(stamp) { "\($0.decimalSeconds) s" },
+                                         pose: SE3(rotation: q, translation: Vector3(v[1], v[2], v[3]))))
             case .euroc:
                 guard row.count >= 8 else { throw fail("expected at least 8 columns (t[ns], p xyz, q wxyz), found \(row.count)") }
                 guard let ns = row.int64(0) else { throw fail("timestamp '\(row.string(0))' is not an integer (ns)") }
                 let v = try numbers(1..<8)
-                let q = Quaternion(w: v[3], x: v[4], y: v[5], z: v[6])
-                guard q.norm > 1e-9 else { throw fail("quaternion has zero norm") }
-                poses.append(StampedPose(time: Double(ns) / 1e9, timestamp: Timestamp(nanoseconds: ns),
-                                         pose: SE3(rotation: SO3(q), translation: Vector3(v[0], v[1], v[2]))))
+                let q = try rotation(Quaternion(w: v[3], x: v[4], y: v[5], z: v[6]))
+                poses.append(StampedPose(time: Double(ns) / 1e9, timestamp: try ordered(Timestamp(nanoseconds: ns)) { "\($0.nanoseconds) ns" },
+                                         pose: SE3(rotation: q, translation: Vector3(v[0], v[1], v[2]))))
             case .kitti:
                 guard row.count == 12 else { throw fail("expected 12 numbers (3×4 [R|t] row-major), found \(row.count)") }
                 let v = try numbers(0..<12)
@@ -141,7 +168,8 @@ public enum TrajectoryFile {
         try out.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    private static func readTimes(_ path: String) throws -> [Double] {
+    /// A KITTI times file: one time (s) per line; with `requireIncreasing`, each after the last.
+    private static func readTimes(_ path: String, requireIncreasing: Bool) throws -> [Double] {
         guard let table = DelimitedText(path: path) else { throw TrajectoryFileError.unreadable(path: path) }
         var out: [Double] = []
         try table.forEachRow(separatedBy: .whitespace) { row in
@@ -150,6 +178,10 @@ public enum TrajectoryFile {
             }
             guard Timestamp.isRepresentable(seconds: v) else {
                 throw TrajectoryFileError.malformedLine(path: path, line: row.line, reason: "time \(row.string(0)) s is out of range (|t| < 9e9 s)")
+            }
+            if requireIncreasing, let previous = out.last, v <= previous {
+                throw TrajectoryFileError.malformedLine(path: path, line: row.line, reason: v == previous ? "time repeats time \(row.string(0)) s"
+                                                        : "time goes back in time from \(previous) s to \(row.string(0)) s")
             }
             out.append(v)
         }

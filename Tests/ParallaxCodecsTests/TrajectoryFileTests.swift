@@ -75,4 +75,39 @@ import ParallaxMath
         let empty = try temp("empty.txt", "# nothing\n")
         #expect(throws: TrajectoryFileError.self) { _ = try TrajectoryFile.read(path: empty, format: .tum) }
     }
+
+    /// Times that go back or repeat are refused with `requireIncreasingTimes` (as `parallax
+    /// eval` reads), naming the file and line; TUM, EuRoC and a KITTI times file alike.
+    @Test func timesGoingBackAreRefusedWhenAsked() throws {
+        let swapped = try temp("swapped.txt", "1 0 0 0 0 0 0 1\n3 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 1\n")
+        #expect(try TrajectoryFile.read(path: swapped).poses.count == 3)
+        #expect(throws: TrajectoryFileError.malformedLine(path: swapped, line: 3, reason: "timestamp goes back in time from 3.000000000 s to 2.000000000 s")) {
+            _ = try TrajectoryFile.read(path: swapped, requireIncreasingTimes: true)
+        }
+        let repeated = try temp("repeated.csv", "#t,px,py,pz,qw,qx,qy,qz\n100,0,0,0,1,0,0,0\n200,0,0,0,1,0,0,0\n200,1,0,0,1,0,0,0\n")
+        #expect(throws: TrajectoryFileError.malformedLine(path: repeated, line: 4, reason: "timestamp repeats timestamp 200 ns")) {
+            _ = try TrajectoryFile.read(path: repeated, requireIncreasingTimes: true)
+        }
+        let kitti = try temp("poses.txt", "1 0 0 0 0 1 0 0 0 0 1 0\n1 0 0 1 0 1 0 0 0 0 1 0\n")
+        let times = try temp("times.txt", "0.5\n0.25\n")
+        #expect(throws: TrajectoryFileError.malformedLine(path: times, line: 2, reason: "time goes back in time from 0.5 s to 0.25 s")) {
+            _ = try TrajectoryFile.read(path: kitti, format: .kitti, kittiTimes: times, requireIncreasingTimes: true)
+        }
+    }
+
+    /// A quaternion whose norm is off 1 by more than 10⁻³ (qw doubled) is refused naming the
+    /// file and line; one within it is normalized.
+    @Test func nonUnitQuaternionsAreRefusedBeyondTheTolerance() throws {
+        let doubled = try temp("doubled.txt", "1 0 0 0 0 0 0.6 1.6\n")
+        #expect(throws: TrajectoryFileError.malformedLine(path: doubled, line: 1,
+                                                          reason: "quaternion (w 1.6, x 0.0, y 0.0, z 0.6) has norm 1.708801, not 1 (within 0.001): not a rotation")) {
+            _ = try TrajectoryFile.read(path: doubled)
+        }
+        let csv = try temp("doubled.csv", "100,0,0,0,1.6,0,0,0.6\n")
+        #expect(throws: TrajectoryFileError.self) { _ = try TrajectoryFile.read(path: csv) }
+        // 0.6² + 0.8² = 1; written to 4 decimals with a slip in the last one: norm 1.00008.
+        let rounded = try temp("rounded.txt", "1 0 0 0 0 0 0.6001 0.8\n")
+        let q = try TrajectoryFile.read(path: rounded).poses[0].pose.rotation.quaternion
+        #expect(abs(q.norm - 1) < 1e-12 && abs(q.z - 0.6001 / (0.6001 * 0.6001 + 0.64).squareRoot()) < 1e-12)
+    }
 }
