@@ -108,6 +108,10 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
     /// Image rows listed in `data.csv` whose file does not exist, per camera (found when the
     /// folder is opened; those rows are skipped).
     public let missingImages: [String: Int]
+    /// What a run should know: a `data.csv` that lists nothing (`mav0/imu0/data.csv lists no
+    /// samples`), its stream then empty. A stream may legitimately be so; a dataset whose every
+    /// file lists nothing (and without ground truth) is refused instead.
+    public private(set) var notes: [String] = []
 
     private var rows = IndexedRows()
 
@@ -127,6 +131,12 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
         var cams: [(String, CameraCalibration)] = []
         var streams: [StreamDescription] = []
         var rows = IndexedRows()
+        var notes: [String] = []
+        var rowCount = 0
+        /// A note when `csv` (listing `what`) had no rows.
+        func noteIfEmpty(_ csv: String, rows: Int, _ what: String) {
+            if rows == 0 { notes.append("\(Self.relative(csv, to: mav0)) lists no \(what): its stream is empty") }
+        }
         for name in entries where name.hasPrefix("cam") && fm.fileExists(atPath: mav0.appendingPathComponent(name + "/data.csv").path) {
             let folder = mav0.appendingPathComponent(name)
             let calibration = try EuRoCSensorFile.loadCamera(path: folder.appendingPathComponent("sensor.yaml").path)
@@ -134,7 +144,9 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
             cams.append((name, calibration))
             let csv = folder.appendingPathComponent("data.csv").path
             let dataFolder = folder.appendingPathComponent("data").path + "/"
+            var frames = 0
             try Self.rows(csv, columns: 2) { row in
+                frames += 1
                 guard let ns = row.int64(0) else {
                     throw DatasetError.malformedRow(file: csv, line: row.line, reason: "timestamp '\(row.string(0))' is not an integer (ns)")
                 }
@@ -146,6 +158,8 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
                     return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image))
                 }
             }
+            noteIfEmpty(csv, rows: frames, "frames")
+            rowCount += frames
         }
         let partners = StereoPartner.pairs(Dictionary(cams, uniquingKeysWith: { a, _ in a }))
         for (name, calibration) in cams {
@@ -157,7 +171,9 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
             let imu = fm.fileExists(atPath: imuYAML) ? try EuRoCSensorFile.loadIMU(path: imuYAML) : nil
             streams.append(StreamDescription(StreamKey<IMUSample>("imu0"), metadata: StreamMetadata(imu: imu)))
             let imuRank = cams.count
+            var samples = 0
             try Self.rows(imuCSV, columns: 7) { row in
+                samples += 1
                 guard let ns = row.int64(0), let gx = row.double(1), let gy = row.double(2), let gz = row.double(3),
                       let ax = row.double(4), let ay = row.double(5), let az = row.double(6) else {
                     throw DatasetError.malformedRow(file: imuCSV, line: row.line, reason: "expected an integer timestamp (ns) and 6 finite numbers")
@@ -166,6 +182,8 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
                 listing.record(stream: "imu0", timestamp: Timestamp(nanoseconds: ns), file: imuCSV, line: row.line)
                 rows.add(AnyPacket(stream: "imu0", timestamp: Timestamp(nanoseconds: ns), payload: sample), rank: imuRank)
             }
+            noteIfEmpty(imuCSV, rows: samples, "samples")
+            rowCount += samples
         }
         guard !streams.isEmpty else {
             throw DatasetError.notADataset(path: path, expected: "mav0/cam*/data.csv or mav0/imu0/data.csv")
@@ -180,9 +198,20 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
             streams.declareGroundTruth()
             try rows.addGroundTruth(gt, file: gtFile, rank: cams.count + 1, listing: &listing)
         }
+        // Every file listing nothing: a dataset with nothing to read, not a run of no packets.
+        guard rowCount > 0 || groundTruth != nil else {
+            throw DatasetError.notADataset(path: path, expected: "at least one row in mav0/cam*/data.csv or mav0/imu0/data.csv (" + notes.joined(separator: "; ") + ")")
+        }
+        self.notes = notes
         self.listing = listing
         self.rows = rows
         self.streams = streams
+    }
+
+    /// `file` relative to the dataset folder holding `mav0` (`mav0/imu0/data.csv`).
+    static func relative(_ file: String, to mav0: URL) -> String {
+        let root = mav0.deletingLastPathComponent().path + "/"
+        return file.hasPrefix(root) ? String(file.dropFirst(root.count)) : file
     }
 
     /// Reads `data.csv` rows (comments and blank lines skipped) with exactly `columns` fields.

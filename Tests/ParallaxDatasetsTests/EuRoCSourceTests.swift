@@ -6,6 +6,7 @@ import ParallaxPayloads
 import ParallaxGeometry
 import ParallaxMath
 import ParallaxCodecs
+import ParallaxFiles
 @testable import ParallaxDatasets
 
 @Suite struct EuRoCSourceTests {
@@ -84,6 +85,35 @@ import ParallaxCodecs
         #expect { _ = try drain(resized) } throws: { error in
             guard case let ImageDecodingError.notTheCalibratedSize(path, 100, 80, 752, 480) = error else { return false }
             return path.hasSuffix("1403715273262142976.png") && "\(error)".contains("752×480")
+        }
+    }
+}
+
+extension EuRoCSourceTests {
+    /// A `data.csv` that lists nothing (empty, or its header only) gives an empty stream and a
+    /// note naming the file, which a run shows as a warning; one whose every file lists nothing
+    /// (and no ground truth) has nothing to read and is refused.
+    @Test func aDataFileListingNothingIsANote() throws {
+        let dir = try TemporaryFolder.make("euroc-empty")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("cut")
+        try FileManager.default.copyItem(atPath: Self.cut, toPath: copy.path)
+        #expect(try EuRoCSource(path: copy.path).notes.isEmpty)
+        let mav0 = copy.appendingPathComponent("mav0")
+        try Data().write(to: mav0.appendingPathComponent("cam0/data.csv"))
+        let imu = mav0.appendingPathComponent("imu0/data.csv")
+        let header = try #require(try String(contentsOf: imu, encoding: .utf8).split(separator: "\n").first)
+        try (header + "\n").write(to: imu, atomically: true, encoding: .utf8)
+        let source = try EuRoCSource(path: copy.path)
+        #expect(source.notes == ["mav0/cam0/data.csv lists no frames: its stream is empty", "mav0/imu0/data.csv lists no samples: its stream is empty"])
+        let packets = try drain(source)
+        #expect(packets["cam0"] == nil && packets["imu0"] == nil && packets["cam1"]?.count == 6)
+        // Nothing at all to read: refused, naming the dataset and the files.
+        try Data().write(to: mav0.appendingPathComponent("cam1/data.csv"))
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("groundtruth"))
+        #expect { _ = try EuRoCSource(path: copy.path) } throws: { error in
+            error is any BadInput && "\(error)".hasPrefix("\(copy.path) is not a dataset: expected at least one row")
+                && "\(error)".contains("mav0/cam1/data.csv lists no frames")
         }
     }
 }
