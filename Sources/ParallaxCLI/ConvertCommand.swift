@@ -79,7 +79,7 @@ struct ConvertCommand: ParsableCommand {
         do { source = try DatasetFolder.open(dataset, options: input.datasetOptions(strict: strict)) } catch {
             throw fail("\(error)", code: ExitCodes.badInput)
         }
-        for applied in source.appliedCalibrations { FileHandle.standardError.write(Data("parallax: \(applied)\n".utf8)) }
+        for applied in source.appliedCalibrations { StandardError.write(Data("parallax: \(applied)\n".utf8)) }
         if to == "video" { return try writeVideo(source) }
         if to == "mcap" { return try writeMCAP(source) }
         // Stream names become folders by the rule for names from data (`a b` → `a_b`): two that
@@ -142,16 +142,16 @@ struct ConvertCommand: ParsableCommand {
         display?.finish()
         reportSourceWarnings(source)
         for (stream, n) in converted.skipped.sorted(by: { $0.key < $1.key }) {
-            FileHandle.standardError.write(Data("parallax: warning: \(stream): \(n) packet(s) have no Foxglove or JSON form; not in \(out)\n".utf8))
+            StandardError.write(Data("parallax: warning: \(stream): \(n) packet(s) have no Foxglove or JSON form; not in \(out)\n".utf8))
         }
         if let stop = converted.interruption { throw fail(stop) }
         print("converted \(converted.packets) packets (\(source.streams.map(\.name).joined(separator: ", "))) from \(source.formatName) to \(out)")
     }
 
     private func reportSourceWarnings(_ source: any DatasetSource) {
-        for note in source.notes { FileHandle.standardError.write(Data("parallax: warning: \(note)\n".utf8)) }
+        for note in source.notes { StandardError.write(Data("parallax: warning: \(note)\n".utf8)) }
         for (stream, n) in source.missingImages.sorted(by: { $0.key < $1.key }) {
-            FileHandle.standardError.write(Data("parallax: warning: \(stream): \(n) listed image(s) do not exist; skipped\n".utf8))
+            StandardError.write(Data("parallax: warning: \(stream): \(n) listed image(s) do not exist; skipped\n".utf8))
         }
     }
 }

@@ -63,7 +63,7 @@ struct EvalCommand: ParsableCommand {
             // Seconds beyond 10¹¹ (3,000 years) are almost surely nanoseconds written as seconds:
             // the numbers are still evaluated as given (as evo would), but say so.
             for (name, t) in [(groundTruth, gt), (estimate, est)] where (t.poses.first.map { abs($0.time) } ?? 0) > 1e11 {
-                FileHandle.standardError.write(Data("parallax: warning: \(name): times like \(t.poses[0].time) look like nanoseconds, not seconds; --max-diff and RPE deltas in metres assume seconds\n".utf8))
+                StandardError.write(Data("parallax: warning: \(name): times like \(t.poses[0].time) look like nanoseconds, not seconds; --max-diff and RPE deltas in metres assume seconds\n".utf8))
             }
             (result, series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: est, options: options)
         } catch {

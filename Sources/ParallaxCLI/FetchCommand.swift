@@ -66,7 +66,7 @@ struct FetchCommand: ParsableCommand {
         let outcome: DatasetFetcher.Outcome
         do {
             outcome = try fetcher.fetch(dataset: name, sequence: sequence, progress: bar.update,
-                                        log: { bar.finish(); FileHandle.standardError.write(Data("\($0)\n".utf8)) },
+                                        log: { bar.finish(); StandardError.write(Data("\($0)\n".utf8)) },
                                         shouldStop: { Interruption.requested })
             bar.finish()
         } catch {
@@ -136,5 +136,5 @@ final class DownloadProgressDisplay {
         if interactive && drawn { write("\n"); drawn = false }
     }
 
-    private func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+    private func write(_ s: String) { StandardError.write(Data(s.utf8)) }
 }

@@ -44,7 +44,7 @@ struct FormatsCommand: ParsableCommand {
         let formats: [VideoFormat]
         do {
             formats = try FormatSweep.formats(of: dataset, camera: camera, options: options) { applied in
-                FileHandle.standardError.write(Data("parallax: \(applied)\n".utf8))
+                StandardError.write(Data("parallax: \(applied)\n".utf8))
             }
         } catch { throw fail("\(error)", code: ExitCodes.badInput) }
         guard let chain, let evaluate else {
@@ -62,7 +62,7 @@ struct FormatsCommand: ParsableCommand {
         do {
             measured = try FormatSweep.measure(formats, dataset: dataset, camera: camera, chain: chain, overrides: setOptions.overrides, evaluation: evaluate,
                                                options: options, plugins: ParallaxCLI.plugins,
-                                               progress: { k, format in FileHandle.standardError.write(Data("[\(k + 1)/\(formats.count)] \(format)\n".utf8)) })
+                                               progress: { k, format in StandardError.write(Data("[\(k + 1)/\(formats.count)] \(format)\n".utf8)) })
         } catch { throw fail(error) }
         let choices = FormatPolicies(measured: measured.map { ($0.format, $0.error, $0.load) }, minFPS: minFPS, within: within / 100, budget: budget)
         print(Self.table(measured, choices: choices))

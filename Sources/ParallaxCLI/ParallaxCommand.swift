@@ -29,6 +29,9 @@ public enum ParallaxCLI {
     /// `plugins`; exits the process with its status.
     public static func main(plugins extra: [any ParallaxPlugin.Type] = []) -> Never {
         BLASThreadsGuard.restartIfNeeded()
+        // A closed console (`parallax run … | head`) must not kill a run: writes to it fail quietly
+        // (StandardError) and the run keeps what it computes. Child processes get the default back.
+        signal(SIGPIPE, SIG_IGN)
         ProcessMemory.keepFreedBuffers()
         ProcessMemory.shareOneArenaUnderAddressLimit()
         do {
@@ -36,7 +39,7 @@ public enum ParallaxCLI {
             // checked, before anything is read or written (ChainRunner checks again for library hosts).
             try AddressSpace.requireRoomForRun()
         } catch {
-            FileHandle.standardError.write(Data("parallax: \(error)\n".utf8))
+            StandardError.write(Data("parallax: \(error)\n".utf8))
             exit(ExitCodes.runFailed.rawValue)
         }
         let status = $plugins.withValue(BuiltinPlugins.registry.adding(extra)) { run() }
@@ -58,7 +61,7 @@ public enum ParallaxCLI {
             let code = ParallaxCommand.exitCode(for: error)
             let message = ParallaxCommand.fullMessage(for: error)
             if !message.isEmpty {
-                if code == .success { print(message) } else { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+                if code == .success { print(message) } else { StandardError.write(Data((message + "\n").utf8)) }
             }
             return code == .validationFailure ? ExitCodes.badInput.rawValue : code.rawValue
         }
@@ -86,13 +89,13 @@ enum ExitCodes {
 }
 
 func fail(_ message: String, code: ExitCode) -> ExitCode {
-    FileHandle.standardError.write(Data("parallax: \(message)\n".utf8))
+    StandardError.write(Data("parallax: \(message)\n".utf8))
     return code
 }
 
 /// Prints an application failure as the command's message and gives its exit status.
 func fail(_ failure: AppFailure) -> ExitCode {
-    FileHandle.standardError.write(Data("parallax: \(failure.message)\n".utf8))
+    StandardError.write(Data("parallax: \(failure.message)\n".utf8))
     return ExitCode(failure.status.exitStatus)
 }
 

@@ -61,5 +61,5 @@ final class ProgressDisplay {
     /// Ends the bar line.
     func finish() { if interactive { write("\n") } }
 
-    private func write(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+    private func write(_ s: String) { StandardError.write(Data(s.utf8)) }
 }

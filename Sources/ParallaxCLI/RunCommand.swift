@@ -80,9 +80,9 @@ struct RunCommand: ParsableCommand {
             throw fail(error)
         }
         // Said before the run: which files replaced or supplied which stream's calibration.
-        for applied in session.runner.source.appliedCalibrations { FileHandle.standardError.write(Data("parallax: \(applied)\n".utf8)) }
+        for applied in session.runner.source.appliedCalibrations { StandardError.write(Data("parallax: \(applied)\n".utf8)) }
         // …and which options an analyzer took because its consumer asked (the chain gave none).
-        for i in session.runner.instances { for p in i.preferred { FileHandle.standardError.write(Data("parallax: note: \(i.name): \(p)\n".utf8)) } }
+        for i in session.runner.instances { for p in i.preferred { StandardError.write(Data("parallax: note: \(i.name): \(p)\n".utf8)) } }
         let display = quiet ? nil : ProgressDisplay(spanning: session.runner.source.listing.stamps.values.joined())
         let finished: RunSession.Finished
         do { finished = try session.run(progress: display.map { d in { d.update($0) } }) } catch { throw fail(error) }
@@ -90,7 +90,7 @@ struct RunCommand: ParsableCommand {
         let report = finished.report
         RunSummary.printNotes(report.notes)
         RunSummary.printWarnings(report.warnings)
-        for line in RunSummary.dropLines(report) { FileHandle.standardError.write(Data("parallax: \(line)\n".utf8)) }
+        for line in RunSummary.dropLines(report) { StandardError.write(Data("parallax: \(line)\n".utf8)) }
         // Stopped by a signal: say what went wrong too, then keep the partial results.
         if Interruption.requested { for e in finished.errors { _ = fail(e, code: ExitCodes.runFailed) } }
         do { try finished.commit() } catch { throw fail(error) }

@@ -11,13 +11,13 @@ enum RunSummary {
     /// Prints, on standard error, each source's warning count and its first few warnings.
     /// A warning's source is the part before its first ": " (the analyzer instance or stream).
     static func printWarnings(_ warnings: [String]) {
-        for line in warningLines(warnings) { FileHandle.standardError.write(Data("parallax: \(line)\n".utf8)) }
+        for line in warningLines(warnings) { StandardError.write(Data("parallax: \(line)\n".utf8)) }
     }
 
     /// Prints, on standard error, the notes (what went as it should: a start, a relocalization,
     /// a file written) as `note:`, never as warnings; by source as ``printWarnings(_:)``.
     static func printNotes(_ notes: [String]) {
-        for line in noteLines(notes) { FileHandle.standardError.write(Data("parallax: \(line)\n".utf8)) }
+        for line in noteLines(notes) { StandardError.write(Data("parallax: \(line)\n".utf8)) }
     }
 
     /// The lines ``printWarnings(_:)`` prints.

@@ -121,7 +121,7 @@ struct SimulateCommand: ParsableCommand {
         }
         progress?.finish()
         try output.finish()
-        for w in written.warnings { FileHandle.standardError.write(Data("parallax: warning: \(w)\n".utf8)) }
+        for w in written.warnings { StandardError.write(Data("parallax: warning: \(w)\n".utf8)) }
         print("\(written.summary) → \(out)")
     }
 }

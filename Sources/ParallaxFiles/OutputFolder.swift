@@ -51,7 +51,15 @@ public struct OutputFolder: Sendable {
         public static func posixCode(of error: any Error) -> Int32? {
             let ns = error as NSError
             if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain { return Int32(underlying.code) }
-            return ns.domain == NSPOSIXErrorDomain ? Int32(ns.code) : nil
+            if ns.domain == NSPOSIXErrorDomain { return Int32(ns.code) }
+            // Foundation's own codes for the same refusals (out of space or inodes, read-only, no permission).
+            guard ns.domain == NSCocoaErrorDomain else { return nil }
+            switch ns.code {
+            case CocoaError.fileWriteOutOfSpace.rawValue: return ENOSPC
+            case CocoaError.fileWriteVolumeReadOnly.rawValue: return EROFS
+            case CocoaError.fileWriteNoPermission.rawValue: return EACCES
+            default: return nil
+            }
         }
     }
 
@@ -74,6 +82,12 @@ public struct OutputFolder: Sendable {
             for folder in [final.path, staging.path] where OutputPath.relative(input, inside: folder) != nil {
                 throw RefusedError(description: "--out '\(path)' holds the input '\(input)', which the results would replace: name another output folder")
             }
+        }
+        // Another output's staging folder, lock file or moved-aside folder: a command there would
+        // remove or replace what that output's command is writing.
+        let last = final.lastPathComponent
+        if last.hasSuffix(".partial") || last.hasSuffix(".lock") || last.contains(/\.replaced-[0-9]+(-[0-9]+)?$/) {
+            throw RefusedError(description: "--out '\(path)' names the staging folder, lock file or set-aside copy of another output folder: name a folder of its own")
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
         let target = final.path
@@ -198,19 +212,24 @@ public struct OutputFolder: Sendable {
             throw RefusedError(description: "'\(path)' exists and is not a folder: name another output folder")
         }
         let contents = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
-        // run.json and report.json mark the folders of versions before the marker.
-        guard contents.isEmpty || contents.contains(markerName) || contents.contains("run.json") || contents.contains("report.json") else {
-            throw RefusedError(description: "'\(path)' is not empty and was not written by parallax (no \(markerName)): "
+        if contents.isEmpty { return }
+        // The marker names the command that wrote the folder (an empty file of that name, or a
+        // folder with only a run.json, is not taken as Parallax's: a user's run.json beside their
+        // thesis made the folder replaceable before).
+        guard contents.contains(markerName), let marker = try? String(contentsOf: url.appendingPathComponent(markerName), encoding: .utf8),
+              let command = marker.split(separator: "\n", omittingEmptySubsequences: false).first, !command.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw RefusedError(description: "'\(path)' is not empty and was not written by parallax (no \(markerName) naming the command that wrote it): "
                                + "name a new or empty output folder, so that no file of yours is replaced")
         }
         // A marker with a manifest (every finished folder's since it was introduced): anything
         // not in it was put there by someone else and would be removed with the folder.
-        guard let marker = try? String(contentsOf: url.appendingPathComponent(markerName), encoding: .utf8) else { return }
         let lines = marker.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let start = lines.firstIndex(of: manifestLine) else { return }
-        let written = Set(lines[(start + 1)...].filter { !$0.isEmpty })
+        // Compared byte for byte: Swift's String equality is Unicode-canonical, and a user's
+        // `é` spelled as e + U+0301 is another file than the listed `é`.
+        let written = Set(lines[(start + 1)...].filter { !$0.isEmpty }.map { Array($0.utf8) })
         let foreign: [String]
-        do { foreign = try entries(of: url).filter { $0 != markerName && !written.contains($0) } } catch {
+        do { foreign = try entries(of: url).filter { Array($0.utf8) != Array(markerName.utf8) && !written.contains(Array($0.utf8)) } } catch {
             throw RefusedError(description: "'\(path)': cannot list what it holds (\(reason(error))), so it is not replaced")
         }
         if !foreign.isEmpty {

@@ -38,7 +38,12 @@ public final class OutputFolderLock: @unchecked Sendable {
                 let code = errno
                 let message = "\(option) '\(folder)': cannot create its lock file '\(path)': " + (code == EISDIR ? "it is a folder" : String(cString: strerror(code)))
                 // A read-only or full file system is a failure (exit 1); a name that cannot be a file, bad input.
-                if OutputFolder.UnwritableError.isEnvironmental(code) { throw OutputFolder.UnwritableError(description: message) }
+                // ENOENT with the folder there: the file system makes no files (/proc).
+                var parent = stat()
+                let parentExists = stat((path as NSString).deletingLastPathComponent, &parent) == 0 && (parent.st_mode & S_IFMT) == S_IFDIR
+                if OutputFolder.UnwritableError.isEnvironmental(code) || (code == ENOENT && parentExists) {
+                    throw OutputFolder.UnwritableError(description: message)
+                }
                 throw OutputFolder.RefusedError(description: message)
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {

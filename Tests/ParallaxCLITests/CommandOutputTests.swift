@@ -84,6 +84,52 @@ import ParallaxDatasets
         #expect(!FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".lock"))
     }
 
+    /// What marks a folder as Parallax's is a marker naming its command: a user's folder with a
+    /// run.json of theirs (versions before the marker were recognized by it) or an empty marker
+    /// file is refused; names are compared byte for byte (a user's `é` as e + U+0301 beside a
+    /// listed `é` is another file); another output's staging folder or lock is no --out.
+    @Test func onlyAMarkedFolderIsReplacedAndNamesCompareAsBytes() throws {
+        defer { cleanUp() }
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try "my run notes".write(to: out.appendingPathComponent("run.json"), atomically: true, encoding: .utf8)
+        try "my thesis".write(to: out.appendingPathComponent("thesis.tex"), atomically: true, encoding: .utf8)
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path]) == 2)
+        try Data().write(to: out.appendingPathComponent(OutputFolder.markerName))
+        #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path]) == 2)
+        #expect(try String(contentsOf: out.appendingPathComponent("thesis.tex"), encoding: .utf8) == "my thesis")
+        try FileManager.default.removeItem(at: out)
+
+        let folder = try OutputFolder(path: out.path, command: "parallax test")
+        try FileManager.default.createDirectory(at: folder.staging.appendingPathComponent("\u{E9}"), withIntermediateDirectories: true)
+        try folder.commit()
+        let decomposed = out.appendingPathComponent("e\u{301}")
+        try FileManager.default.createDirectory(at: decomposed, withIntermediateDirectories: true)
+        #expect(throws: OutputFolder.RefusedError.self) { _ = try OutputFolder(path: self.out.path, command: "parallax test") }
+        #expect(FileManager.default.fileExists(atPath: decomposed.path))
+
+        for other in [".partial", ".lock", ".replaced-123"] {
+            #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", out.path + other]) == 2, "\(other)")
+        }
+    }
+
+    /// A closed console (`parallax run … 2>&1 | head -c 1`) does not kill the run (SIGPIPE, exit
+    /// 141, results half-written): it goes on, commits its results and exits 0.
+    @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"))
+    func aClosedConsoleDoesNotStopTheRun() throws {
+        defer { cleanUp() }
+        let status = Paths.temporary("pipe-status")
+        defer { try? FileManager.default.removeItem(at: status) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "\"$0\" run 'klt ! vio' \"$1\" --out \"$2\" 2>&1 | head -c 1 > /dev/null; echo ${PIPESTATUS[0]} > \"$3\"",
+                             Paths.executable.path, Paths.cut, out.path, status.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(try String(contentsOf: status, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("vio/pose.tum").path))
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+    }
+
     @Test func foldersParallaxDidNotWriteAreNeverReplaced() throws {
         defer { cleanUp() }
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -119,10 +165,12 @@ import ParallaxDatasets
     }
 
     @Test func anOutputThatCannotBeCreatedIsAnErrorNamingIt() throws {
-        // /proc refuses new folders even to root.
-        #expect(throws: OutputFolder.RefusedError.self) { try OutputFolder(path: "/proc/parallax-out", command: "test") }
-        #expect(parallax(["run", "stream-stats", Paths.cut, "--out", "/proc/parallax-out"]) == 2)
-        #expect(parallax(["simulate", "--seconds", "1", "--out", "/proc/parallax-out"]) == 2)
+        // /proc refuses new files even to root: the file system's refusal, a failure (exit 1) as for
+        // any file that cannot be written; a file where the folder would go is bad input (exit 2).
+        #expect(throws: OutputFolder.UnwritableError.self) { try OutputFolder(path: "/proc/parallax-out", command: "test") }
+        #expect(parallax(["run", "stream-stats", Paths.cut, "--out", "/proc/parallax-out"]) == 1)
+        #expect(parallax(["simulate", "--seconds", "1", "--out", "/proc/parallax-out"]) == 1)
+        #expect(parallax(["run", "stream-stats", Paths.cut, "--out", "/proc/version/out"]) == 2)
     }
 
     /// A full disk, as the kernel reports it to a process over its file-size limit (EFBIG, with

@@ -113,7 +113,7 @@ struct BenchRunCommand: ParsableCommand {
             if message.hasSuffix("preparing") { index += 1 }
             let line = "[\(index)/\(total)] \(message)"
             log.line(line)
-            if !quiet { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
+            if !quiet { StandardError.write(Data("\(line)\n".utf8)) }
         }
         // The time a shard spends on its own bookkeeping (shard.json), for log.txt.
         var shardWriting = Duration.zero
@@ -157,7 +157,7 @@ struct BenchRunCommand: ParsableCommand {
             print("wrote \(out)/report.html (open it in a browser), report.md, report.json and plots")
         }
         for r in results where r.status == "invalid" || r.status == "failed" {
-            FileHandle.standardError.write(Data("parallax: bench run '\(r.name)'\(r.status == "failed" ? " failed" : ""): \(r.note ?? "")\n".utf8))
+            StandardError.write(Data("parallax: bench run '\(r.name)'\(r.status == "failed" ? " failed" : ""): \(r.note ?? "")\n".utf8))
         }
         // A shard is recorded by its merge.
         if shard == nil {
