@@ -78,8 +78,11 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                 throw ROSBag1File.BagError(path: path, offset: nil, reason: "topic '\(c.topic)' becomes stream '\(name(c))', a name Parallax keeps for itself; "
                                            + "name it with --topic \(c.topic)=NAME")
             }
-            if let other = owner[name(c)], other.topic != c.topic {
-                throw ROSBag1File.BagError(path: path, offset: nil, reason: "topics \(other.topic) and \(c.topic) both become stream '\(name(c))'; name one with --topic \(c.topic)=NAME")
+            // Topics compared byte for byte: Swift's String equality is Unicode-canonical, so `/é/imu`
+            // written precomposed and decomposed would otherwise be merged into one stream.
+            if let other = owner[name(c)], Array(other.topic.utf8) != Array(c.topic.utf8) {
+                let alike = other.topic == c.topic ? " (they differ only in their Unicode form)" : ""
+                throw ROSBag1File.BagError(path: path, offset: nil, reason: "topics \(other.topic) and \(c.topic) both become stream '\(name(c))'\(alike); name one with --topic \(c.topic)=NAME")
             }
             owner[name(c)] = (c.topic, kind)
         }
