@@ -55,7 +55,8 @@ import Parallax
     /// equality is canonical); one of them alone reads.
     @Test(.enabled(if: PythonModule.available("rosbags"), "the Python rosbags package is not installed (pip install rosbags)"))
     func topicsDifferingOnlyInUnicodeFormAreNotMerged() throws {
-        let dir = try TemporaryFolder.make("unicode-topics")
+        let dir = Paths.temporary("unicode-topics")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let script = """
         import sys, unicodedata, numpy as np
