@@ -125,8 +125,15 @@ extension StructuredOptionValue {
         guard let object = (try? Yams.load(yaml: text)).flatMap({ $0 }),
               JSONSerialization.isValidJSONObject([object]),
               let data = try? JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed]),
-              (try? JSONDecoder().decode(Self.self, from: data)) != nil else {
+              let value = try? JSONDecoder().decode(Self.self, from: data) else {
             throw OptionTextError(expected: "\(typeDescription)")
+        }
+        // A key the type does not have (`Width: 70` beside `width: 5`, a typo) would be dropped in
+        // silence by the decoder: refused, named.
+        if let given = object as? [String: Any], let encoded = try? JSONEncoder().encode(value),
+           let known = (try? JSONSerialization.jsonObject(with: encoded)) as? [String: Any],
+           let unknown = given.keys.filter({ known[$0] == nil }).sorted().first {
+            throw OptionTextError(expected: "\(typeDescription), without the key '\(unknown)'")
         }
         return object
     }

@@ -113,6 +113,9 @@ struct Clashing: ParameterGroup {
         let data = try JSONSerialization.data(withJSONObject: value)
         #expect(try JSONDecoder().decode([PointOption].self, from: data) == [PointOption(x: 0, y: 1), PointOption(x: 2.5, y: 3)])
         #expect(throws: OptionTextError.self) { _ = try [PointOption].jsonValue(fromText: "[{x: 0}]") }
+        // A key the value does not have (a typo, another spelling) is refused, not dropped.
+        #expect { _ = try PointOption.jsonValue(fromText: "{x: 0, y: 1, X: 7}") } throws: { "\($0)" == "expected a point {x, y}, without the key 'X'" }
+        #expect(throws: OptionTextError.self) { _ = try [PointOption].jsonValue(fromText: "[{x: 0, y: 1, z: 2}]") }
     }
 
     @Test func aRangeInsideAGroupIsCheckedNamingTheOption() throws {
