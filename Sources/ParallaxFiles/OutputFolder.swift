@@ -307,11 +307,8 @@ public struct OutputFolder: Sendable {
 
     /// The system's reason, without Foundation's wrapping ("The operation could not be completed").
     public static func reason(_ error: any Error) -> String {
+        if let code = UnwritableError.posixCode(of: error) { return String(cString: strerror(code)) }
         let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
         return ns.localizedDescription.replacingOccurrences(of: "The operation could not be completed. ", with: "")
     }
 }

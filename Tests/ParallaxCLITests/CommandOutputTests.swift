@@ -42,6 +42,12 @@ import ParallaxDatasets
         #expect(!FileManager.default.fileExists(atPath: partial.path))
     }
 
+    /// Whether /sys refuses a new folder here (a folder it took is removed at once).
+    static var sysRefusesFolders: Bool {
+        if mkdir("/sys/parallax-test", 0o755) == 0 { rmdir("/sys/parallax-test"); return false }
+        return [EROFS, EPERM, EACCES].contains(errno)
+    }
+
     /// A failed run lists what it left in OUT.partial: a file the user then puts there (notes on
     /// the partial results) makes the next run on OUT refuse (exit 2) rather than remove it; once
     /// it is moved out, the next run removes the stale folder and succeeds.
@@ -68,7 +74,7 @@ import ParallaxDatasets
     /// Where the file system refuses to make the folder (read-only, no permission: /sys here) the
     /// command fails (exit 1) naming the folder, as for any file that cannot be written; a
     /// name that cannot be a folder (a file's) stays bad input (exit 2).
-    @Test(.enabled(if: mkdir("/sys/parallax-test", 0o755) != 0 && [EROFS, EPERM, EACCES].contains(errno), "/sys is writable here"))
+    @Test(.enabled(if: Self.sysRefusesFolders, "/sys is writable here"))
     func aFolderTheFileSystemRefusesIsAFailure() throws {
         #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", "/sys/parallax-test/out"]) == 1)
         #expect(parallax(["run", "stream-stats streams=imu0", Paths.cut, "--out", "/sys/parallax-test"]) == 1)
@@ -351,16 +357,24 @@ extension OutputFolderTests {
         #expect(FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".lock"))
     }
 
+    /// The tiny ROS 1 fixture with its image topic `/cam0/image_raw` renamed in place to `topic`
+    /// (15 bytes: every record keeps its size), as `name.bag` in a fresh folder `dir`.
+    static func tinyBag(renamingImageTopicTo topic: String, name: String) throws -> (dir: URL, file: URL) {
+        precondition(topic.utf8.count == "/cam0/image_raw".utf8.count)
+        let dir = Paths.temporary("bag-\(name)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var bag = try Data(contentsOf: Paths.root.appendingPathComponent("Tests/Fixtures/rosbag/tiny-none.bag"))
+        while let r = bag.range(of: Data("/cam0/image_raw".utf8)) { bag.replaceSubrange(r, with: Data(topic.utf8)) }
+        let file = dir.appendingPathComponent("\(name).bag")
+        try bag.write(to: file)
+        return (dir, file)
+    }
+
     /// A bag topic `/../image_raw` (stream `..`) is refused before `convert` writes anything:
     /// nothing appears beside `--out`.
     @Test func aBagTopicCannotMakeConvertWriteBesideOut() throws {
-        let dir = Paths.temporary("bag-escape")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, file) = try Self.tinyBag(renamingImageTopicTo: "/../image_raw__", name: "escape")
         defer { try? FileManager.default.removeItem(at: dir) }
-        var bag = try Data(contentsOf: Paths.root.appendingPathComponent("Tests/Fixtures/rosbag/tiny-none.bag"))
-        while let r = bag.range(of: Data("/cam0/image_raw".utf8)) { bag.replaceSubrange(r, with: Data("/../image_raw__".utf8)) }
-        let file = dir.appendingPathComponent("escape.bag")
-        try bag.write(to: file)
         let target = dir.appendingPathComponent("inner/out")
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         #expect(parallax(["convert", file.path, "--out", target.path]) == 2)
@@ -371,13 +385,8 @@ extension OutputFolderTests {
     /// Stream names from data become folders by the one rule for names from data (a topic
     /// `/c~m0/image_raw`, stream `c~m0`, is written to `c_m0`), and the converted folder reads back.
     @Test func convertMakesStreamNamesFromDataFileNames() throws {
-        let dir = Paths.temporary("bag-names")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, file) = try Self.tinyBag(renamingImageTopicTo: "/c~m0/image_raw", name: "names")
         defer { try? FileManager.default.removeItem(at: dir) }
-        var bag = try Data(contentsOf: Paths.root.appendingPathComponent("Tests/Fixtures/rosbag/tiny-none.bag"))
-        while let r = bag.range(of: Data("/cam0/image_raw".utf8)) { bag.replaceSubrange(r, with: Data("/c~m0/image_raw".utf8)) }
-        let file = dir.appendingPathComponent("names.bag")
-        try bag.write(to: file)
         let target = dir.appendingPathComponent("out")
         #expect(parallax(["convert", file.path, "--out", target.path]) == 0)
         #expect(FileManager.default.fileExists(atPath: target.appendingPathComponent("c_m0/data.csv").path))
