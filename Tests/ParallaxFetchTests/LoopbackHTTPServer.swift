@@ -29,6 +29,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private let listener: Int32
     let port: UInt16
     private var thread: Thread?
+    /// Signalled when the serving thread has left its loop: only then is the listening socket
+    /// closed, so its descriptor cannot be reused (by another test's server, which this thread
+    /// would then serve with this server's resources) while this thread still accepts on it.
+    private let finished = DispatchSemaphore(value: 0)
 
     init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -56,13 +60,16 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     func set(_ path: String, _ resource: Resource) { lock.withLock { resources[path] = resource } }
     var requests: [Request] { lock.withLock { log } }
 
-    /// Stops accepting (the serving thread ends at its next accept).
+    /// Stops accepting (the serving thread ends at its next accept) and closes the socket once
+    /// the thread has ended.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        // A thread still busy with a client past the wait keeps the descriptor (leaked, never reused).
+        if finished.wait(timeout: .now() + 30) == .success { close(listener) }
     }
 
     private func serve() {
+        defer { finished.signal() }
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
