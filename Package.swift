@@ -122,7 +122,10 @@ let package = Package(
         // Files, safely: whole-file reads, YAML text with the places of its problems, bad-input errors,
         // output paths (staging, atomic commit, the ledger of what Parallax wrote, output folders
         // and their locks), the decompression bound.
-        .target(name: "ParallaxFiles", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
+        .target(name: "ParallaxFiles", dependencies: ["CFileSystem", .product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
+        // The one file-system call Swift's Glibc module does not offer (renameat2's atomic
+        // exchange, for OutputFolder's commit). Not API.
+        .target(name: "CFileSystem", path: "Sources/CFileSystem"),
 
         // Options declared once (@Parameter: documentation with unit, range, choices), on an
         // analyzer's options or an algorithm's settings (ParameterGroup), read from `name=value`

@@ -1,3 +1,4 @@
+import CFileSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,8 @@ import Glibc
 /// a user's files. The marker lists every file and folder the command left (``manifestLine``
 /// and after): a folder that has since gained anything else (a user's notes put beside the
 /// results) is refused too, before the run and again at the commit, never emptied. Nothing is written outside `NAME`, `NAME.partial`, the lock file `NAME.lock`
-/// and, for the instant of the swap, `NAME.replaced-PID`.
+/// and, on file systems that cannot exchange two names atomically, for the instant of the swap,
+/// `NAME.replaced-PID`.
 ///
 /// One command at a time: ``OutputFolderLock`` (`flock` on `NAME.lock`, taken before
 /// `NAME.partial` is touched) refuses a second concurrent command on the same `NAME`. Extra
@@ -142,6 +144,17 @@ public struct OutputFolder: Sendable {
             do { try Self.checkReplaceable(final, path: final.path) } catch {
                 throw CommitError(description: "\(error); the results are in '\(staging.path)'")
             }
+            // One atomic swap where the file system can (ext4, xfs, btrfs, tmpfs): `NAME` is
+            // never missing, even under `kill -9`; the previous results, now in `NAME.partial`,
+            // are removed after (a kill there leaves them as a stale staging folder the next
+            // command removes).
+            if !OutputPath.isSymbolicLink(final.path), parallax_exchange_paths(staging.path, final.path) == 0 {
+                Self.removeFolderMarkerLast(staging)
+                lock.release()
+                return
+            }
+            // Elsewhere (NFS, some FUSE file systems): set aside, move in, remove; a kill between
+            // the two moves leaves `NAME.replaced-PID` holding the previous results.
             // A name nothing has: an existing one (whoever made it) is never removed.
             var aside = URL(fileURLWithPath: final.path + ".replaced-\(getpid())")
             var k = 1
@@ -162,6 +175,18 @@ public struct OutputFolder: Sendable {
         }
         if let old { try? fm.removeItem(at: old) }
         lock.release()
+    }
+
+    /// Removes a folder this command owns, its marker last: a removal cut short (a kill) leaves
+    /// a folder that still holds its marker, or an empty one, which the next command may
+    /// replace, never a marker-less folder it would have to refuse.
+    static func removeFolderMarkerLast(_ folder: URL) {
+        let fm = FileManager.default
+        for name in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] where name != markerName {
+            try? fm.removeItem(at: folder.appendingPathComponent(name))
+        }
+        try? fm.removeItem(at: folder.appendingPathComponent(markerName))
+        _ = rmdir(folder.path)
     }
 
     /// Where an extra output named `path` by `option` (`--mcap`, `--save-map`) is written, checked
