@@ -11,7 +11,7 @@ struct InputOptions: ParsableArguments {
             help: "How video files' frames are delivered: rgb, or gray (the decoder's luma plane: no colour conversion).")
     var videoPixels: String = "rgb"
 
-    @Option(name: .customLong("topic"), help: ArgumentHelp("A bag topic's stream name, overriding the convention (/cam0/image_raw → cam0); repeat for several.", valueName: "/topic=name"))
+    @Option(name: .customLong("topic"), help: ArgumentHelp("A bag topic's stream name, overriding the convention (/cam0/image_raw → cam0; its namespace's camera_info follows it); repeat for several.", valueName: "/topic=name"))
     var topics: [String] = []
 
     @Option(name: .customLong("calibration"),

@@ -13,7 +13,7 @@ import ParallaxCodecs
 /// | message | becomes |
 /// |---|---|
 /// | `sensor_msgs/Image` (mono8, rgb8, bgr8, rgba8, bgra8), `CompressedImage` (JPEG, PNG) | a camera stream (``CameraFrame``) |
-/// | `sensor_msgs/CameraInfo` | the calibration of the camera stream of the same name |
+/// | `sensor_msgs/CameraInfo` | the calibration of the camera stream of the same name (renaming only `/cam0/image_raw` takes `/cam0/camera_info` along; one left on a stream without images is a note) |
 /// | `sensor_msgs/Imu` | an IMU stream |
 /// | `geometry_msgs/PoseStamped`, `TransformStamped`, `nav_msgs/Odometry` | the ground truth (`T_WB`), when one topic has them; several become pose streams |
 ///
@@ -52,7 +52,19 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
         let path = bag.path
         formatName = bag.formatName
         let serialization = bag.serialization
-        func name(_ c: ROSBag1File.Connection) -> String { topicNames[c.topic] ?? Self.streamName(forTopic: c.topic) }
+        func name(_ c: ROSBag1File.Connection) -> String {
+            if let renamed = topicNames[c.topic] { return renamed }
+            let base = Self.streamName(forTopic: c.topic)
+            // A camera's calibration follows its images: `/cam0/camera_info` goes to the stream
+            // that `/cam0/image_raw` became, also when only the image topic was renamed.
+            if c.type == ROSMessages.cameraInfo {
+                let images = Set(bag.connections.values.filter { ($0.type == ROSMessages.image || $0.type == ROSMessages.compressedImage)
+                                                                 && Self.streamName(forTopic: $0.topic) == base }
+                                                      .map { topicNames[$0.topic] ?? base })
+                if images.count == 1, let only = images.first { return only }
+            }
+            return base
+        }
         // A rename of a topic the bag does not have is a typo, not a no-op.
         let topics = Set(bag.connections.values.map(\.topic))
         if let missing = topicNames.keys.sorted().first(where: { !topics.contains($0) }) {
@@ -87,6 +99,7 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
             owner[name(c)] = (c.topic, kind)
         }
         var calibrations: [String: CameraCalibration] = [:]
+        var calibrationTopics: [String: String] = [:]
         var truth: [StampedPose] = []
         var order: [String] = []
         /// A message read as a stream's packet; `index` counts the bag's messages from 1, in file order.
@@ -121,7 +134,10 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                     }
                     switch c.type {
                     case ROSMessages.cameraInfo:
-                        if calibrations[name(c)] == nil { calibrations[name(c)] = try ROSMessages.calibration(data, serialization) }
+                        if calibrations[name(c)] == nil {
+                            calibrations[name(c)] = try ROSMessages.calibration(data, serialization)
+                            calibrationTopics[name(c)] = c.topic
+                        }
                     case _ where poseTopics.count == 1 && ROSMessages.poseTypes.contains(c.type):
                         truth.append(StampedPose(time: stamp.seconds, timestamp: stamp, pose: try ROSMessages.pose(data, serialization, type: c.type)))
                     default:
@@ -142,6 +158,10 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                                        + " \(topics.count == 1 ? "has" : "have") none): nothing to read")
         }
         notes = skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.count) \($0.value.type) message(s) skipped (a type Parallax does not read)" }
+        // A calibration no image stream takes (its images renamed apart from it) is said, not dropped in silence.
+        for (stream, topic) in calibrationTopics.sorted(by: { $0.key < $1.key }) where owner[stream]?.type != ROSMessages.image {
+            notes.append("\(topic): a camera calibration for stream '\(stream)', which holds no images: not used (name it as its image topic's stream with --topic \(topic)=NAME)")
+        }
         // Streams in the order they first appear; their packets.
         for stream in order {
             guard let kind = owner[stream]?.type else { continue }

@@ -65,12 +65,22 @@ import ParallaxOutputs
         #expect(Array(frame.image.samples[0..<6]) == [200, 0, 0, 200, 0, 10])  // (R, G, B) of the first two pixels
     }
 
-    /// `--topic` renames a stream; two topics meeting in one name must be told apart.
-    @Test func topicsCanBeRenamed() throws {
+    /// `--topic` renames a stream (its camera info follows the image topic of its namespace);
+    /// two topics meeting in one name must be told apart; a calibration renamed away from its
+    /// images is a note, not dropped in silence.
+    @Test(arguments: ["tiny-none.bag", "tiny2-none"])
+    func topicsCanBeRenamed(_ name: String) throws {
         var options = DatasetOptions()
         options.topicNames = ["/cam0/image_raw": "left"]
-        let source = try DatasetFolder.open(Self.bag("tiny-none.bag"), options: options)
+        let source = try DatasetFolder.open(Self.bag(name), options: options)
         #expect(source.streams.contains { $0.name == "left" } && !source.streams.contains { $0.name == "cam0" })
+        let camera = try #require(source.streams.first { $0.name == "left" }?.metadata.camera, "the camera info did not follow its renamed images")
+        #expect(camera.model.intrinsics == PinholeIntrinsics(fx: 20.5, fy: 20.25, cx: 7.5, cy: 5.5))
+        #expect(source.notes.allSatisfy { !$0.contains("camera calibration") })
+        options.topicNames = ["/cam0/image_raw": "left", "/cam0/camera_info": "right"]
+        let apart = try DatasetFolder.open(Self.bag(name), options: options)
+        #expect(apart.streams.first { $0.name == "left" }?.metadata.camera == nil)
+        #expect(apart.notes.contains { $0.hasPrefix("/cam0/camera_info: a camera calibration for stream 'right', which holds no images") })
         options.topicNames = ["/imu0": "cam0"]
         #expect { _ = try DatasetFolder.open(Self.bag("tiny-none.bag"), options: options) } throws: { "\($0)".contains("both become stream 'cam0'") }
     }
