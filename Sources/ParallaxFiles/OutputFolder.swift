@@ -225,6 +225,11 @@ public struct OutputFolder: Sendable {
         guard !(reserved + [markerName]).contains(inside) else {
             throw refuse("is one of the files the command writes into --out ('\(inside)'): name another file")
         }
+        // Nor inside one of them (`OUT/run.json/x.mcap` would make a folder where the file goes).
+        let parts = inside.split(separator: "/").map(String.init)
+        if let file = (1..<max(parts.count, 1)).lazy.map({ parts[..<$0].joined(separator: "/") }).first(where: { (reserved + [markerName]).contains($0) }) {
+            throw refuse("lies inside '\(file)', one of the files the command writes into --out: name another file")
+        }
         return inside
     }
 

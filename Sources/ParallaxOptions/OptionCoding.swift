@@ -211,8 +211,7 @@ package enum OptionCoding {
             let t = text.trimmingCharacters(in: .whitespaces)
             let parts: [String]
             if t.hasPrefix("[") {
-                guard let list = (try? Yams.load(yaml: t)) as? [Any] else { throw OptionTextError(expected: "a list such as [a, b]") }
-                parts = list.map(OptionValueText.scalarText)
+                parts = try OptionValueText.list(t).map(OptionValueText.scalarText)
             } else {
                 parts = t.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             }

@@ -93,8 +93,7 @@ extension Array: OptionValue where Element: OptionValue {
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.isEmpty || t == "[]" { return [Any]() }
         if t.hasPrefix("[") {
-            guard let list = (try? Yams.load(yaml: t)) as? [Any] else { throw OptionTextError(expected: "a list such as [a, b]") }
-            return try list.map { try Element.jsonValue(fromText: OptionValueText.scalarText($0)) }
+            return try OptionValueText.list(t).map { try Element.jsonValue(fromText: OptionValueText.scalarText($0)) }
         }
         return try t.split(separator: ",", omittingEmptySubsequences: false).map {
             try Element.jsonValue(fromText: $0.trimmingCharacters(in: .whitespaces))
@@ -142,6 +141,18 @@ extension StructuredOptionValue {
 /// Text forms of YAML values (list elements come back typed from Yams): a scalar as itself, a
 /// mapping or list (a list of boxes' elements) as JSON, which is YAML too.
 enum OptionValueText {
+    /// The list a `[…]` text holds, read as YAML; what YAML objects to (a key given twice in a
+    /// box, an unclosed bracket) is said, not replaced by a generic "expected a list".
+    static func list(_ text: String) throws -> [Any] {
+        let loaded: Any?
+        do { loaded = try Yams.load(yaml: text) } catch {
+            let reason = "\(error)".split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+            throw OptionTextError(expected: "a list such as [a, b] (\(reason))")
+        }
+        guard let list = loaded as? [Any] else { throw OptionTextError(expected: "a list such as [a, b]") }
+        return list
+    }
+
     static func scalarText(_ value: Any) -> String {
         if let s = value as? String { return s }
         if let b = value as? Bool { return b ? "true" : "false" }

@@ -78,7 +78,7 @@ import ParallaxCodecs
         #expect(OutputPath.isFolder(folder.staging.appendingPathComponent("maps").path))
         let elsewhere = dir.appendingPathComponent("x.mcap").path
         #expect(try folder.redirect(elsewhere, option: "--mcap", kind: MCAPWriter.fileKind) == elsewhere)
-        for bad in [out, out + ".partial/x.mcap", out + ".lock", out + "/run.json", out + "/" + OutputFolder.markerName] {
+        for bad in [out, out + ".partial/x.mcap", out + ".lock", out + "/run.json", out + "/run.json/x.mcap", out + "/" + OutputFolder.markerName + "/x.mcap", out + "/" + OutputFolder.markerName] {
             #expect(throws: OutputPath.RefusedError.self, "\(bad)") { _ = try folder.redirect(bad, option: "--mcap", kind: MCAPWriter.fileKind, reserved: ["run.json"]) }
         }
         try Data("map".utf8).write(to: URL(fileURLWithPath: staged))

@@ -116,6 +116,9 @@ struct Clashing: ParameterGroup {
         // A key the value does not have (a typo, another spelling) is refused, not dropped.
         #expect { _ = try PointOption.jsonValue(fromText: "{x: 0, y: 1, X: 7}") } throws: { "\($0)" == "expected a point {x, y}, without the key 'X'" }
         #expect(throws: OptionTextError.self) { _ = try [PointOption].jsonValue(fromText: "[{x: 0, y: 1, z: 2}]") }
+        // What YAML objects to is said: a key given twice in a box, an unclosed list.
+        #expect { _ = try [PointOption].jsonValue(fromText: "[{x: 0, x: 2, y: 1}]") } throws: { "\($0)".contains("duplicated key(s): 'x'") }
+        #expect { _ = try [PointOption].jsonValue(fromText: "[{x: 0, y: 1}") } throws: { "\($0)".contains("did not find expected ',' or ']'") }
     }
 
     @Test func aRangeInsideAGroupIsCheckedNamingTheOption() throws {
