@@ -192,7 +192,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
         // Check every listed image once, up front: the count is known before the run starts.
         missingImages = try rows.dropMissingImages(strict: strict)
         let gtFile = try Self.groundTruthFile(root: URL(fileURLWithPath: path), mav0: mav0)
-        groundTruth = try gtFile.map { try TrajectoryFile.read(path: $0, format: .euroc) }
+        groundTruth = try gtFile.map { try TrajectoryFile.read(path: $0, format: .euroc, requireIncreasingTimes: true) }
         if let gt = groundTruth, let gtFile {
             // Ground truth is also a stream (`groundtruth`, Pose T_WB), for analyzers that need poses.
             streams.declareGroundTruth()

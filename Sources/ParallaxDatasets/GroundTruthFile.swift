@@ -45,7 +45,7 @@ extension DatasetFolder {
         }
         let format = try TrajectoryFormat.detect(path: file)
         guard format != .kitti else { throw GroundTruthFileError.noTimes(file: file) }
-        let trajectory = try TrajectoryFile.read(path: file, format: format)
+        let trajectory = try TrajectoryFile.read(path: file, format: format, requireIncreasingTimes: true)
         let sensorStamps = source.listing.stamps.filter { $0.key != DatasetStreams.groundTruth }.values.joined()
         if let first = trajectory.poses.first?.timestamp, let last = trajectory.poses.last?.timestamp,
            let lo = sensorStamps.min(), let hi = sensorStamps.max(), last < lo || first > hi {

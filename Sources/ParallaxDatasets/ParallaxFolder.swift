@@ -87,7 +87,7 @@ public final class ParallaxFolderSource: DatasetSource, DeferredPacketSource, Gr
         let partners = StereoPartner.pairs(cameras)
         for i in streams.indices where partners[streams[i].name] != nil { streams[i].metadata.stereo = partners[streams[i].name] }
         let gt = try description.groundTruth.map { try DatasetPath.resolve($0, under: root.path, listedIn: yamlPath, line: description.groundTruthLine) }
-        groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc) }
+        groundTruth = try gt.map { try TrajectoryFile.read(path: $0, format: .euroc, requireIncreasingTimes: true) }
         if let trajectory = groundTruth {
             streams.declareGroundTruth()
             try rows.addGroundTruth(trajectory, file: gt ?? "", rank: description.streams.count, listing: &listing)

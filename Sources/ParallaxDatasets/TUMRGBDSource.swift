@@ -87,7 +87,7 @@ public final class TUMRGBDSource: DatasetSource, DeferredPacketSource, GroundTru
         self.listing = listing
         missingImages = try rows.dropMissingImages(strict: strict)
         let gt = root.appendingPathComponent("groundtruth.txt").path
-        groundTruth = fm.fileExists(atPath: gt) ? try TrajectoryFile.read(path: gt, format: .tum) : nil
+        groundTruth = fm.fileExists(atPath: gt) ? try TrajectoryFile.read(path: gt, format: .tum, requireIncreasingTimes: true) : nil
         self.rows = rows
         self.streams = streams
     }

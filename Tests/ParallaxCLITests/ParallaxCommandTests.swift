@@ -254,9 +254,9 @@ enum Paths {
         try "#t,px,py,pz,qw,qx,qy,qz\n100,0,0,0,1,0,0,0\n200,0,0,0,1,0,0,0\n200,1,0,0,1,0,0,0\n".write(
             to: folder.appendingPathComponent("data.csv"), atomically: true, encoding: .utf8)
         #expect(parallax(["inspect", copy.path]) == 2)
+        // Named by file and line (the header is line 1), as any other bad row.
         #expect { _ = try EuRoCSource(path: copy.path) } throws: { error in
-            guard case let DatasetError.groundTruthOutOfOrder(file, index, _, current) = error else { return false }
-            return file.hasSuffix("state_groundtruth_estimate0/data.csv") && index == 3 && current.nanoseconds == 200
+            return "\(error)".contains("state_groundtruth_estimate0/data.csv:4:") && "\(error)".contains("repeats")
         }
     }
 
