@@ -89,7 +89,8 @@ struct RunCommand: ParsableCommand {
         display?.finish()
         let report = finished.report
         RunSummary.printNotes(report.notes)
-        RunSummary.printWarnings(report.warnings)
+        // A warning that is also why the run failed is said once, as the error (run.json keeps both).
+        RunSummary.printWarnings(report.warnings.filter { !finished.errors.contains($0) })
         for line in RunSummary.dropLines(report) { StandardError.write(Data("parallax: \(line)\n".utf8)) }
         // Stopped by a signal: say what went wrong too, then keep the partial results.
         if Interruption.requested { for e in finished.errors { _ = fail(e, code: ExitCodes.runFailed) } }

@@ -198,6 +198,21 @@ import ParallaxDatasets
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    /// A recording (`--mcap`) that cannot be written fails the run with the system's reason,
+    /// said once (its writer fails the run, then its finish fails again with the same error).
+    @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"),
+          .disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "under ThreadSanitizer, whose runtime cannot start under `ulimit -f`"))
+    func aRecordingThatCannotBeWrittenIsOneErrorWithItsReason() throws {
+        let mcap = Paths.temporary("full").appendingPathExtension("mcap")
+        defer { cleanUp(); for p in [mcap.path, OutputPath.staged(mcap.path)] { try? FileManager.default.removeItem(atPath: p) } }
+        let run = try RealExecutable.start(["run", "stream-stats streams=cam0", Paths.cut, "--quiet", "--single-thread", "--out", out.path, "--mcap", mcap.path],
+                                           shellSetup: "ulimit -f 16; trap '' XFSZ")
+        let message = run.finish()
+        #expect(run.process.terminationStatus == 1, "\(message)")
+        #expect(message.components(separatedBy: "cannot write the MCAP file (File too large)").count == 2, "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: mcap.path))
+    }
+
     /// `simulate` (like `convert` and `bench`) stops on SIGTERM with its partial folder finished
     /// and readable, exit 143.
     @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"))

@@ -253,6 +253,10 @@ public final class RunSession {
         } catch {
             problems.append("\(OutputError(path: outURL.appendingPathComponent("report.html").path, error: error))")
         }
-        return Finished(report: report, errors: (failure.map { ["\($0)"] } ?? []) + problems, failureIsBadInput: failure?.error.isBadInput == true, output: output, session: self)
+        // One error said once: a file writer that failed the run (a full disk under --mcap) fails
+        // its finish with the same error again.
+        var errors: [String] = []
+        for e in (failure.map { ["\($0)"] } ?? []) + problems where !errors.contains(e) { errors.append(e) }
+        return Finished(report: report, errors: errors, failureIsBadInput: failure?.error.isBadInput == true, output: output, session: self)
     }
 }
