@@ -71,15 +71,24 @@ public enum ImageDecoder {
         throw ImageDecodingError.unsupported(path: path, reason: "not PNG, JPEG or binary PNM (P5/P6)")
     }
 
-    /// Decodes an 8-bit image as stored (gray, or RGB): a camera frame. 16-bit images are refused.
+    /// Decodes a camera image (gray, or RGB) to 8 bits: 8-bit images as stored, 16-bit ones
+    /// scaled (``scaledTo8Bit(_:)``, as 16-bit colour is and OpenCV's `imread` does: TUM VI's
+    /// `_16` sequences store their frames as 16-bit gray PNGs).
     public static func decode8Bit(path: String) throws -> ImageBuffer<UInt8> {
         switch try decode(path: path) {
         case let .gray8(image), let .rgb8(image): return image
-        case .gray16: throw ImageDecodingError.unsupported(path: path, reason: "16-bit image where an 8-bit camera image was expected")
+        case let .gray16(wide): return scaledTo8Bit(wide)
         }
     }
 
-    /// Decodes to 8-bit gray, converting color (luma) as needed. 16-bit images are refused.
+    /// A 16-bit image as light, 8 bits per sample: `round(v · 255 / 65535)`, the full 16-bit range
+    /// onto the full 8-bit one (a camera whose 10 or 12 bits sit at the bottom of the 16 reads dark).
+    public static func scaledTo8Bit(_ wide: ImageBuffer<UInt16>) -> ImageBuffer<UInt8> {
+        ImageBuffer(width: wide.width, height: wide.height, channels: wide.channels,
+                    samples: wide.samples.map { UInt8((UInt32($0) * 255 + 32767) / 65535) })
+    }
+
+    /// Decodes to 8-bit gray, converting color (luma) as needed; 16-bit images are scaled to 8 bits.
     public static func decodeGray8(path: String) throws -> ImageBuffer<UInt8> {
         let image = try decode8Bit(path: path)
         return image.luma
@@ -122,8 +131,7 @@ public enum ImageDecoder {
                 image.format = UInt32(PNG_FORMAT_FLAG_LINEAR | PNG_FORMAT_FLAG_COLOR)  // PNG_FORMAT_LINEAR_RGB
                 var wide = [UInt16](repeating: 0, count: width * height * 3)
                 try finish(&image, into: &wide, rowStride: width * 3, path: path)
-                let samples = wide.map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
-                return .rgb8(ImageBuffer(width: width, height: height, channels: 3, samples: samples))
+                return .rgb8(scaledTo8Bit(ImageBuffer(width: width, height: height, channels: 3, samples: wide)))
             }
             image.format = isColor ? UInt32(PNG_FORMAT_FLAG_COLOR) : 0  // PNG_FORMAT_RGB or PNG_FORMAT_GRAY
             let channels = isColor ? 3 : 1

@@ -111,8 +111,8 @@ public enum ROSMessages {
         return (Int(width), Int(height))
     }
 
-    /// sensor_msgs/Image (mono8, rgb8, bgr8, rgba8, bgra8) or CompressedImage (JPEG, PNG) as a
-    /// frame. A raw image's declared width × height is checked against `maxPixels` before
+    /// sensor_msgs/Image (mono8, mono16, rgb8, bgr8, rgba8, bgra8) or CompressedImage (JPEG, PNG)
+    /// as a frame; 16-bit images are scaled to 8 bits (``ImageDecoder/scaledTo8Bit(_:)``). A raw image's declared width × height is checked against `maxPixels` before
     /// anything is allocated for it (compressed images are checked by their decoder's header).
     public static func frame(_ data: Data, _ serialization: Serialization, type: String, camera: String, name: String,
                       maxPixels: Int = ImageSizeLimit.maxPixels) throws -> CameraFrame {
@@ -123,15 +123,31 @@ public enum ROSMessages {
             let bytes = try r.uint8Array()
             switch try ImageDecoder.decode(data: bytes, name: name, maxPixels: maxPixels) {
             case let .gray8(image), let .rgb8(image): return CameraFrame(cameraID: camera, image: image)
-            case .gray16: throw DecodeError(reason: "a 16-bit compressed image where a camera frame was expected")
+            case let .gray16(wide): return CameraFrame(cameraID: camera, image: ImageDecoder.scaledTo8Bit(wide))
             }
         }
         let height = Int(try r.u32()), width = Int(try r.u32())
         if case let .failure(refusal) = ImageSizeLimit.check(width: width, height: height, limit: maxPixels) { throw DecodeError(reason: "image \(refusal)") }
         let encoding = try r.string()
-        _ = try r.u8()
+        let bigEndian = try r.u8() != 0
         let step = Int(try r.u32())
         let pixels = try r.uint8Array()
+        // 16-bit gray (TUM VI's bags): scaled to 8 bits as a 16-bit PNG camera image is.
+        if encoding == "mono16" || encoding == "16UC1" {
+            guard width > 0, height > 0, step >= width * 2, pixels.count >= step * (height - 1) + width * 2 else {
+                throw DecodeError(reason: "a \(width)×\(height) \(encoding) image with step \(step) needs more than its \(pixels.count) bytes")
+            }
+            var wide = [UInt16](repeating: 0, count: width * height)
+            pixels.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let a = UInt16(src[y * step + 2 * x]), b = UInt16(src[y * step + 2 * x + 1])
+                        wide[y * width + x] = bigEndian ? a << 8 | b : b << 8 | a
+                    }
+                }
+            }
+            return CameraFrame(cameraID: camera, image: ImageDecoder.scaledTo8Bit(ImageBuffer(width: width, height: height, samples: wide)))
+        }
         let channels: Int, order: [Int]
         switch encoding {
         case "mono8", "8UC1": (channels, order) = (1, [0])
@@ -139,7 +155,7 @@ public enum ROSMessages {
         case "bgr8": (channels, order) = (3, [2, 1, 0])
         case "rgba8": (channels, order) = (4, [0, 1, 2])
         case "bgra8": (channels, order) = (4, [2, 1, 0])
-        default: throw DecodeError(reason: "image encoding '\(encoding)' is not one Parallax reads (mono8, rgb8, bgr8, rgba8, bgra8)")
+        default: throw DecodeError(reason: "image encoding '\(encoding)' is not one Parallax reads (mono8, mono16, rgb8, bgr8, rgba8, bgra8)")
         }
         guard width > 0, height > 0, step >= width * channels, pixels.count >= step * (height - 1) + width * channels else {
             throw DecodeError(reason: "a \(width)×\(height) \(encoding) image with step \(step) needs more than its \(pixels.count) bytes")

@@ -104,10 +104,15 @@ struct ParallaxFolderReading {
                     case let (.camera, .gray8(image)), let (.camera, .rgb8(image)):
                         try ImageDecodingError.checkSize(path: path, width: image.width, height: image.height, calibration: calibration)
                         return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image))
+                    case let (.camera, .gray16(wide)):
+                        // 16-bit gray frames are light, not depth: scaled to 8 bits as any camera image.
+                        let image = ImageDecoder.scaledTo8Bit(wide)
+                        try ImageDecodingError.checkSize(path: path, width: image.width, height: image.height, calibration: calibration)
+                        return AnyPacket(stream: name, timestamp: t, payload: CameraFrame(cameraID: name, image: image))
                     case let (.depth, .gray16(raw)):
                         return AnyPacket(stream: name, timestamp: t, payload: RawDepth.decode(raw, unitsPerMetre: scale, sensorID: name, kind: depthKind))
                     default:
-                        throw ImageDecodingError.unsupported(path: path, reason: kind == .camera ? "camera images must be 8-bit" : "depth must be a 16-bit gray PNG or a Float32 PFM")
+                        throw ImageDecodingError.unsupported(path: path, reason: kind == .camera ? "not a camera image" : "depth must be a 16-bit gray PNG or a Float32 PFM")
                     }
                 }
             }

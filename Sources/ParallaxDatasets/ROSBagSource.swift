@@ -12,7 +12,7 @@ import ParallaxCodecs
 ///
 /// | message | becomes |
 /// |---|---|
-/// | `sensor_msgs/Image` (mono8, rgb8, bgr8, rgba8, bgra8), `CompressedImage` (JPEG, PNG) | a camera stream (``CameraFrame``) |
+/// | `sensor_msgs/Image` (mono8, mono16 scaled to 8 bits, rgb8, bgr8, rgba8, bgra8), `CompressedImage` (JPEG, PNG) | a camera stream (``CameraFrame``) |
 /// | `sensor_msgs/CameraInfo` | the calibration of the camera stream of the same name (renaming only `/cam0/image_raw` takes `/cam0/camera_info` along; one left on a stream without images is a note) |
 /// | `sensor_msgs/Imu` | an IMU stream |
 /// | `geometry_msgs/PoseStamped`, `TransformStamped`, `nav_msgs/Odometry` | the ground truth (`T_WB`), when one topic has them; several become pose streams |

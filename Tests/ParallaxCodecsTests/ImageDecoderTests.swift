@@ -26,6 +26,18 @@ import ParallaxBus
         #expect(depth.samples.reduce(0) { $0 + Int($1) } == 3_074_716_315)
     }
 
+    /// A 16-bit gray PNG read as a camera image (TUM VI's `_16` frames) is scaled to 8 bits,
+    /// full range onto full range, rounded; read as data (depth) it keeps its raw values.
+    @Test func sixteenBitGrayIsScaledWhenReadAsACameraImage() throws {
+        let path = Self.tum.appendingPathComponent("depth/1341847980.722988.png").path
+        guard case let .gray16(raw) = try ImageDecoder.decode(path: path) else { Issue.record("not 16-bit"); return }
+        let camera = try ImageDecoder.decode8Bit(path: path)
+        #expect(camera.width == raw.width && camera.height == raw.height && camera.channels == 1)
+        #expect(camera[320, 240] == 42 && camera[0, 0] == 0)  // 10920 · 255 / 65535 = 42.49
+        #expect(zip(raw.samples, camera.samples).allSatisfy { abs(Double($0) * 255 / 65535 - Double($1)) <= 0.5 })
+        #expect(ImageDecoder.scaledTo8Bit(ImageBuffer(width: 3, height: 1, samples: [0, 32896, 65535])).samples == [0, 128, 255])
+    }
+
     @Test func decodesEuRoCGrayAndConvertsColorToLuma() throws {
         let gray = try ImageDecoder.decodeGray8(path: Self.root.appendingPathComponent("datasets/euroc_v1_01_cut/mav0/cam0/data/1403715273262142976.png").path)
         #expect(gray.width == 752 && gray.height == 480 && gray.channels == 1)
