@@ -53,14 +53,15 @@ public enum DatasetError: Error, BadInput, Equatable, Sendable, CustomStringConv
 }
 
 extension EuRoCSource {
-    /// The ground-truth file: EuRoC's `mav0/state_groundtruth_estimate0/data.csv`, or else the one
-    /// `.csv` in the dataset's `groundtruth/` folder (where re-computed ground truth such as
-    /// OpenVINS's vicon2gt files is kept, as in the bundled cut); nil when there is none. Several
-    /// `.csv` files there are an error: which one is meant cannot be guessed.
+    /// The ground-truth file: EuRoC's `mav0/state_groundtruth_estimate0/data.csv`; else TUM-VI's
+    /// `mav0/mocap0/data.csv` (its EuRoC exports: the IMU's pose from motion capture, the same
+    /// columns); else the one `.csv` in the dataset's `groundtruth/` folder (where re-computed
+    /// ground truth such as OpenVINS's vicon2gt files is kept, as in the bundled cut); nil when
+    /// there is none. Several `.csv` files there are an error: which one is meant cannot be guessed.
     static func groundTruthFile(root: URL, mav0: URL) throws -> String? {
         let fm = FileManager.default
-        let standard = mav0.appendingPathComponent("state_groundtruth_estimate0/data.csv").path
-        if fm.fileExists(atPath: standard) { return standard }
+        for standard in ["state_groundtruth_estimate0/data.csv", "mocap0/data.csv"].map({ mav0.appendingPathComponent($0).path })
+            where fm.fileExists(atPath: standard) { return standard }
         let folder = root.appendingPathComponent("groundtruth")
         let files = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.lowercased().hasSuffix(".csv") }.sorted()
         guard files.count <= 1 else {
@@ -102,7 +103,7 @@ public final class EuRoCSource: DatasetSource, DeferredPacketSource, GroundTruth
     public private(set) var streams: [StreamDescription]
     public let formatName = "EuRoC/ASL"
     public private(set) var listing = StreamListing()
-    /// Ground truth from `mav0/state_groundtruth_estimate0/data.csv` (or `groundtruth/*.csv`, or
+    /// Ground truth from `mav0/state_groundtruth_estimate0/data.csv` (or TUM-VI's `mav0/mocap0/data.csv`, `groundtruth/*.csv`, or
     /// the file given to ``replaceGroundTruth(with:file:)``), when present.
     public private(set) var groundTruth: Trajectory?
     /// Image rows listed in `data.csv` whose file does not exist, per camera (found when the

@@ -41,6 +41,23 @@ import ParallaxFiles
         #expect(packets["cam0"]?.first?.timestamp.nanoseconds == 1403715273262142976)
     }
 
+    /// TUM-VI's EuRoC exports keep their ground truth (the IMU's pose from motion capture) in
+    /// `mav0/mocap0/data.csv`, with EuRoC's columns: read as the ground truth.
+    @Test func tumVIsMotionCaptureFileIsTheGroundTruth() throws {
+        let copy = try TemporaryFolder.make("tumvi")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.copyItem(atPath: Self.cut + "/mav0", toPath: copy.appendingPathComponent("mav0").path)
+        let mocap = copy.appendingPathComponent("mav0/mocap0")
+        try FileManager.default.createDirectory(at: mocap, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.cut + "/groundtruth/V1_01_easy_openvins_vicon2gt_gt.csv", toPath: mocap.appendingPathComponent("data.csv").path)
+        let source = try EuRoCSource(path: copy.path)
+        #expect(source.streams.map(\.name) == ["cam0", "cam1", "imu0", "groundtruth"])
+        let truth = try #require(source.groundTruth)
+        let bundled = try #require(try EuRoCSource(path: Self.cut).groundTruth)
+        #expect(truth.poses.map(\.timestamp) == bundled.poses.map(\.timestamp))
+        #expect(zip(truth.poses, bundled.poses).allSatisfy { $0.pose.translation == $1.pose.translation })
+    }
+
     @Test(.enabled(if: RepositoryPaths.hasSharedData("euroc/V1_01_easy_micro"), "../shared/data/euroc/V1_01_easy_micro is not present on this machine"))
     func missingImagesAreSkippedAndCountedOrStrictlyRejected() throws {
         let source = try EuRoCSource(path: Self.shared)
