@@ -130,7 +130,7 @@ let package = Package(
         // Options declared once (@Parameter: documentation with unit, range, choices), on an
         // analyzer's options or an algorithm's settings (ParameterGroup), read from `name=value`
         // text and listed for `parallax plugins`. Below the algorithms, so they declare their own.
-        .target(name: "ParallaxOptions", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
+        .target(name: "ParallaxOptions", dependencies: ["ParallaxFiles", .product(name: "Yams", package: "Yams")], swiftSettings: strictSettings),
 
         // Math: Matrix + LAPACK wrappers, small geometry, estimation.
         .target(name: "ParallaxMath", dependencies: ["CLAPACK"], swiftSettings: strictSettings),

@@ -32,7 +32,9 @@ public indirect enum ChainError: Error, Equatable, Sendable, CustomStringConvert
         case let .unknownOption(a, o, suggestion, l):
             return "\(at(l))analyzer '\(a)' has no option '\(o)'\(maybe(suggestion)) (see `parallax plugins \(a)`)"
         case let .invalidOptionValue(a, o, v, reason, l):
-            return "\(at(l))analyzer '\(a)', option '\(o)' = '\(v)': \(reason)"
+            // A long value (a list of boxes, a pasted document) is shown by its start.
+            let shown = v.count > 160 ? String(v.prefix(160)) + "… (\(v.utf8.count) bytes)" : v
+            return "\(at(l))analyzer '\(a)', option '\(o)' = '\(shown)': \(reason)"
         case let .unknownPort(a, p, suggestion, l):
             return "\(at(l))analyzer '\(a)' has no port '\(p)'\(maybe(suggestion)) (its ports are listed by `parallax plugins \(a)`)"
         case let .syntax(message, l):

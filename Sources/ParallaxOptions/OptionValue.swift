@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxFiles
 import Yams
 
 /// A type an analyzer option can have: it knows how to read itself from the text a chain gives
@@ -121,7 +122,7 @@ public protocol StructuredOptionValue: OptionValue {}
 
 extension StructuredOptionValue {
     public static func jsonValue(fromText text: String) throws -> Any {
-        guard let object = (try? Yams.load(yaml: text)).flatMap({ $0 }),
+        guard let object = (try? OptionValueText.load(text)).flatMap({ $0 }),
               JSONSerialization.isValidJSONObject([object]),
               let data = try? JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed]),
               let value = try? JSONDecoder().decode(Self.self, from: data) else {
@@ -141,13 +142,20 @@ extension StructuredOptionValue {
 /// Text forms of YAML values (list elements come back typed from Yams): a scalar as itself, a
 /// mapping or list (a list of boxes' elements) as JSON, which is YAML too.
 enum OptionValueText {
+    /// `text` read as YAML under the limit every YAML file Parallax reads has
+    /// (``YAMLText/maxExpandedValues``): a few hundred bytes of nested aliases in an option
+    /// value would otherwise expand to billions of values.
+    static func load(_ text: String) throws(YAMLText.Problem) -> Any? {
+        guard let node = try YAMLText.compose(text) else { return nil }
+        return Constructor.default.any(from: node)
+    }
+
     /// The list a `[…]` text holds, read as YAML; what YAML objects to (a key given twice in a
     /// box, an unclosed bracket) is said, not replaced by a generic "expected a list".
     static func list(_ text: String) throws -> [Any] {
         let loaded: Any?
-        do { loaded = try Yams.load(yaml: text) } catch {
-            let reason = "\(error)".split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
-            throw OptionTextError(expected: "a list such as [a, b] (\(reason))")
+        do { loaded = try load(text) } catch {
+            throw OptionTextError(expected: "a list such as [a, b] (\(error.message))")
         }
         guard let list = loaded as? [Any] else { throw OptionTextError(expected: "a list such as [a, b]") }
         return list

@@ -117,8 +117,13 @@ struct Clashing: ParameterGroup {
         #expect { _ = try PointOption.jsonValue(fromText: "{x: 0, y: 1, X: 7}") } throws: { "\($0)" == "expected a point {x, y}, without the key 'X'" }
         #expect(throws: OptionTextError.self) { _ = try [PointOption].jsonValue(fromText: "[{x: 0, y: 1, z: 2}]") }
         // What YAML objects to is said: a key given twice in a box, an unclosed list.
-        #expect { _ = try [PointOption].jsonValue(fromText: "[{x: 0, x: 2, y: 1}]") } throws: { "\($0)".contains("duplicated key(s): 'x'") }
+        #expect { _ = try [PointOption].jsonValue(fromText: "[{x: 0, x: 2, y: 1}]") } throws: { "\($0)".contains("a key appears twice in one mapping: 'x'") }
         #expect { _ = try [PointOption].jsonValue(fromText: "[{x: 0, y: 1}") } throws: { "\($0)".contains("did not find expected ',' or ']'") }
+        // Nested aliases (a few hundred bytes, billions of values) are refused at once, as in a YAML file.
+        var laughs = "[&a0 {x: 0, y: 1}"
+        for k in 1...11 { laughs += ", &a\(k) [" + [String](repeating: "*a\(k - 1)", count: 10).joined(separator: ",") + "]" }
+        #expect { _ = try [PointOption].jsonValue(fromText: laughs + "]") } throws: { "\($0)".contains("expands to more than 1000000 values") }
+        #expect { _ = try PointOption.jsonValue(fromText: "{x: &x [" + [String](repeating: "1", count: 10).joined(separator: ",") + "], y: 1}") } throws: { $0 is OptionTextError }
     }
 
     @Test func aRangeInsideAGroupIsCheckedNamingTheOption() throws {
