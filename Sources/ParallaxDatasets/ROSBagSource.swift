@@ -13,7 +13,7 @@ import ParallaxCodecs
 /// | message | becomes |
 /// |---|---|
 /// | `sensor_msgs/Image` (mono8, mono16 scaled to 8 bits, rgb8, bgr8, rgba8, bgra8), `CompressedImage` (JPEG, PNG) | a camera stream (``CameraFrame``) |
-/// | `sensor_msgs/CameraInfo` | the calibration of the camera stream of the same name (renaming only `/cam0/image_raw` takes `/cam0/camera_info` along; one left on a stream without images is a note) |
+/// | `sensor_msgs/CameraInfo` | the calibration of the stream of the image topics beside it (`/ns/camera_info` → the stream `/ns/image_raw` becomes, renamed or not); one beside no images, or images of several streams, is a note |
 /// | `sensor_msgs/Imu` | an IMU stream |
 /// | `geometry_msgs/PoseStamped`, `TransformStamped`, `nav_msgs/Odometry` | the ground truth (`T_WB`), when one topic has them; several become pose streams |
 ///
@@ -52,19 +52,18 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
         let path = bag.path
         formatName = bag.formatName
         let serialization = bag.serialization
-        func name(_ c: ROSBag1File.Connection) -> String {
-            if let renamed = topicNames[c.topic] { return renamed }
-            let base = Self.streamName(forTopic: c.topic)
-            // A camera's calibration follows its images: `/cam0/camera_info` goes to the stream
-            // that `/cam0/image_raw` became, also when only the image topic was renamed.
-            if c.type == ROSMessages.cameraInfo {
-                let images = Set(bag.connections.values.filter { ($0.type == ROSMessages.image || $0.type == ROSMessages.compressedImage)
-                                                                 && Self.streamName(forTopic: $0.topic) == base }
-                                                      .map { topicNames[$0.topic] ?? base })
-                if images.count == 1, let only = images.first { return only }
-            }
-            return base
+        func imageName(_ topic: String) -> String { topicNames[topic] ?? Self.streamName(forTopic: topic) }
+        // A camera's calibration follows its images, as ROS keeps them: `/ns/camera_info` goes to
+        // the stream of the image topic(s) under `/ns/` (`/ns/image_raw`, `/ns/image_raw/compressed`),
+        // renamed or not. None there, or images of several streams: it goes to no stream (a note).
+        let imageTopics = bag.connections.values.filter { $0.type == ROSMessages.image || $0.type == ROSMessages.compressedImage }.map(\.topic)
+        func calibrationStream(_ topic: String) -> String? {
+            if let renamed = topicNames[topic] { return renamed }
+            let namespace = topic.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/"
+            let streams = Set(imageTopics.filter { $0.hasPrefix(namespace) }.map(imageName))
+            return streams.count == 1 ? streams.first : nil
         }
+        func name(_ c: ROSBag1File.Connection) -> String { imageName(c.topic) }
         // A rename of a topic the bag does not have is a typo, not a no-op.
         let topics = Set(bag.connections.values.map(\.topic))
         if let missing = topicNames.keys.sorted().first(where: { !topics.contains($0) }) {
@@ -100,6 +99,7 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
         }
         var calibrations: [String: CameraCalibration] = [:]
         var calibrationTopics: [String: String] = [:]
+        var unplaced: Set<String> = []
         var truth: [StampedPose] = []
         var order: [String] = []
         /// A message read as a stream's packet; `index` counts the bag's messages from 1, in file order.
@@ -134,9 +134,13 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                     }
                     switch c.type {
                     case ROSMessages.cameraInfo:
-                        if calibrations[name(c)] == nil {
-                            calibrations[name(c)] = try ROSMessages.calibration(data, serialization)
-                            calibrationTopics[name(c)] = c.topic
+                        if let stream = calibrationStream(c.topic) {
+                            if calibrations[stream] == nil {
+                                calibrations[stream] = try ROSMessages.calibration(data, serialization)
+                                calibrationTopics[stream] = c.topic
+                            }
+                        } else {
+                            unplaced.insert(c.topic)
                         }
                     case _ where poseTopics.count == 1 && ROSMessages.poseTypes.contains(c.type):
                         truth.append(StampedPose(time: stamp.seconds, timestamp: stamp, pose: try ROSMessages.pose(data, serialization, type: c.type)))
@@ -158,9 +162,13 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                                        + " \(topics.count == 1 ? "has" : "have") none): nothing to read")
         }
         notes = skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.count) \($0.value.type) message(s) skipped (a type Parallax does not read)" }
-        // A calibration no image stream takes (its images renamed apart from it) is said, not dropped in silence.
+        // A calibration no image stream takes is said, not dropped in silence.
         for (stream, topic) in calibrationTopics.sorted(by: { $0.key < $1.key }) where owner[stream]?.type != ROSMessages.image {
             notes.append("\(topic): a camera calibration for stream '\(stream)', which holds no images: not used (name it as its image topic's stream with --topic \(topic)=NAME)")
+        }
+        for topic in unplaced.sorted() {
+            notes.append("\(topic): a camera calibration beside no image topic of one stream (ROS keeps camera_info beside its images): not used "
+                         + "(name the stream it belongs to with --topic \(topic)=NAME)")
         }
         // Streams in the order they first appear; their packets.
         for stream in order {

@@ -293,6 +293,29 @@ extension ROSBagSourceTests {
         #expect { _ = try DatasetFolder.open(cut) } throws: { "\($0)".contains("truncated") && "\($0)".contains(cut) }
     }
 
+    /// A camera info goes to the stream of the images beside it (ROS's layout), also in nested
+    /// namespaces and when those images are renamed; one beside no images is a note, not another
+    /// camera's calibration (`/stereo/left/camera_info` went to stream `stereo`, whichever camera
+    /// held that name).
+    @Test(arguments: ["tiny-none.bag", "tiny2-none"])
+    func aCameraInfoGoesToTheImagesBesideIt(_ name: String) throws {
+        let dir = try TemporaryFolder.make("bag-namespace")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let nested = try Self.patched(name, Data("/cam0/".utf8), Data("/s/c0/".utf8), in: dir)
+        var options = DatasetOptions()
+        options.topicNames = ["/s/c0/image_raw": "left"]
+        let renamed = try DatasetFolder.open(nested, options: options)
+        #expect(renamed.streams.first { $0.name == "left" }?.metadata.camera?.model.intrinsics.fx == 20.5)
+        #expect(renamed.notes.allSatisfy { !$0.contains("camera_info") })
+        #expect(try DatasetFolder.open(nested).streams.first { $0.name == "s" }?.metadata.camera?.model.intrinsics.fx == 20.5)
+        let other = try TemporaryFolder.make("bag-apart")
+        defer { try? FileManager.default.removeItem(at: other) }
+        let apart = try Self.patched(name, Data("/cam0/camera_info".utf8), Data("/cam9/camera_info".utf8), in: other)
+        let source = try DatasetFolder.open(apart)
+        #expect(source.streams.first { $0.name == "cam0" }?.metadata.camera == nil)
+        #expect(source.notes.contains { $0.hasPrefix("/cam9/camera_info: a camera calibration beside no image topic") })
+    }
+
     /// `tiny-none.bag` (or the ROS 2 bag's MCAP file) with every occurrence of `from` replaced
     /// by `to` (same length), written under `dir`; the path to open.
     static func patched(_ name: String, _ from: Data, _ to: Data, in dir: URL) throws -> String {
