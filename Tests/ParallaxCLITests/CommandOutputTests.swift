@@ -88,6 +88,11 @@ import ParallaxDatasets
         let file = out.path + "-same.x"
         #expect(parallax(["run", "klt ! vio images=cam0", Paths.cut, "--out", out.path, "--mcap", file, "--save-map", file]) == 2)
         #expect(!FileManager.default.fileExists(atPath: file) && !FileManager.default.fileExists(atPath: file + ".lock"))
+        // Nor one the other's staging or lock file (the recording was lost, exit 0), outside --out or in it.
+        for (mcap, map) in [(file + ".partial", file), (file, file + ".lock"), (out.path + "/a.pxmap.partial", out.path + "/a.pxmap")] {
+            #expect(parallax(["run", "klt ! vio images=cam0", Paths.cut, "--out", out.path, "--mcap", mcap, "--save-map", map]) == 2, "\(mcap) \(map)")
+            #expect(!FileManager.default.fileExists(atPath: mcap) && !FileManager.default.fileExists(atPath: map))
+        }
     }
 
     /// What marks a folder as Parallax's is a marker naming its command: a user's folder with a

@@ -88,9 +88,17 @@ public final class RunSession {
         // One outside --out is locked as --out is (FILE.lock, as `convert --to mcap` locks its
         // file): a second command writing the same file is refused, not handed this one's
         // staged file.
-        if let mcap = settings.mcap, let saveMap = settings.saveMap, OutputPath.canonical(mcap) == OutputPath.canonical(saveMap) {
-            // Before the locks: the second would find the first's and blame another command.
-            throw AppFailure("--mcap and --save-map name the same file '\(mcap)': name two files", status: .badInput)
+        if let mcap = settings.mcap, let saveMap = settings.saveMap {
+            // Before the locks: the second would find the first's and blame another command. Each
+            // file also uses FILE.partial (staged) and FILE.lock: the other may name neither.
+            func uses(_ path: String) -> Set<String> { Set([path, OutputPath.staged(path), path + ".lock"].map(OutputPath.canonical)) }
+            if OutputPath.canonical(mcap) == OutputPath.canonical(saveMap) {
+                throw AppFailure("--mcap and --save-map name the same file '\(mcap)': name two files", status: .badInput)
+            }
+            if !uses(mcap).isDisjoint(with: uses(saveMap)) {
+                throw AppFailure("--mcap '\(mcap)' and --save-map '\(saveMap)': one names the other's staging or lock file (FILE.partial, FILE.lock): name two unrelated files",
+                                 status: .badInput)
+            }
         }
         var locks: [OutputFolderLock] = []
         do {
