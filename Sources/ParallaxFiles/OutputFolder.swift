@@ -177,15 +177,35 @@ public struct OutputFolder: Sendable {
         lock.release()
     }
 
-    /// Removes a folder this command owns, its marker last: a removal cut short (a kill) leaves
-    /// a folder that still holds its marker, or an empty one, which the next command may
-    /// replace, never a marker-less folder it would have to refuse.
+    /// Removes the previous results, set aside in `folder` by the commit: only what its marker
+    /// lists (a file put there since the commit's check is kept, and the folder with it, which
+    /// the next command then refuses naming that file), the marker last: a removal cut short (a
+    /// kill) leaves a folder that still holds its marker, or an empty one, which the next command
+    /// may replace, never a marker-less folder it would have to refuse. A folder whose marker
+    /// lists nothing (written before the list existed) is removed whole, as the commit's check allowed.
     static func removeFolderMarkerLast(_ folder: URL) {
         let fm = FileManager.default
-        for name in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] where name != markerName {
-            try? fm.removeItem(at: folder.appendingPathComponent(name))
+        let marker = folder.appendingPathComponent(markerName)
+        let lines = ((try? String(contentsOf: marker, encoding: .utf8)) ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(of: manifestLine) else {
+            for name in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] where name != markerName {
+                try? fm.removeItem(at: folder.appendingPathComponent(name))
+            }
+            try? fm.removeItem(at: marker)
+            _ = rmdir(folder.path)
+            return
         }
-        try? fm.removeItem(at: folder.appendingPathComponent(markerName))
+        let listed = Set(lines[(start + 1)...].filter { !$0.isEmpty }.map { Array($0.utf8) })
+        let found = (try? entries(of: folder)) ?? []
+        // Files first, then folders deepest first (rmdir: only when nothing unlisted is inside).
+        for entry in found where !entry.hasSuffix("/") && listed.contains(Array(entry.utf8)) {
+            _ = unlink(folder.appendingPathComponent(entry).path)
+        }
+        for entry in found.reversed() where entry.hasSuffix("/") && listed.contains(Array(entry.utf8)) {
+            _ = rmdir(folder.appendingPathComponent(entry).path)
+        }
+        guard ((try? entries(of: folder)) ?? []) == [markerName] else { return }
+        _ = unlink(marker.path)
         _ = rmdir(folder.path)
     }
 

@@ -66,5 +66,13 @@ import TestSupport
         try FileManager.default.copyItem(atPath: out, toPath: own.path)
         OutputFolder.removeFolderMarkerLast(own)
         #expect(!FileManager.default.fileExists(atPath: own.path))
+        // Only what the marker lists: a file put into the folder after the commit's check (the
+        // instant before the exchange) is kept, with the marker, so the next command names it.
+        try FileManager.default.copyItem(atPath: out, toPath: own.path)
+        try FileManager.default.createDirectory(at: own.appendingPathComponent("mine"), withIntermediateDirectories: false)
+        try Data("notes".utf8).write(to: own.appendingPathComponent("mine/notes.txt"))
+        OutputFolder.removeFolderMarkerLast(own)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: own.path).sorted() == [OutputFolder.markerName, "mine"])
+        #expect(try Data(contentsOf: own.appendingPathComponent("mine/notes.txt")) == Data("notes".utf8))
     }
 }
