@@ -1,5 +1,8 @@
 import CImageCodecs
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ParallaxBus
 import ParallaxPayloads
 /// Lossless PNG writing with libpng's simplified API (for dataset conversion and debug images).
@@ -9,11 +12,8 @@ public enum ImageEncoder {
         precondition(image.channels == 1 || image.channels == 3, "PNG writer: 1 or 3 channels")
         var png = header(image.width, image.height)
         png.format = image.channels == 3 ? UInt32(PNG_FORMAT_FLAG_COLOR) : 0
-        try image.withUnsafeSamples { p in
-            guard png_image_write_to_file(&png, path, 0, p.baseAddress, Int32(image.width * image.channels), nil) != 0 else {
-                throw ImageDecodingError.corrupt(path: path, message: "cannot write PNG: \(message(&png))")
-            }
-        }
+        let bytes = try image.withUnsafeSamples { p in try encode(&png, p.baseAddress, rowStride: image.width * image.channels, path: path) }
+        try writeFile(bytes, to: path)
     }
 
     /// An 8-bit gray or RGB image as JPEG bytes (libturbojpeg; `quality` 1…100, 4:2:0 chroma
@@ -39,9 +39,46 @@ public enum ImageEncoder {
     public static func writePNG16(_ image: ImageBuffer<UInt16>, to path: String) throws {
         var png = header(image.width, image.height)
         png.format = UInt32(PNG_FORMAT_FLAG_LINEAR)  // PNG_FORMAT_LINEAR_Y
-        try image.withUnsafeSamples { p in
-            guard png_image_write_to_file(&png, path, 0, p.baseAddress, Int32(image.width), nil) != 0 else {
-                throw ImageDecodingError.corrupt(path: path, message: "cannot write PNG: \(message(&png))")
+        let bytes = try image.withUnsafeSamples { p in try encode(&png, p.baseAddress, rowStride: image.width, path: path) }
+        try writeFile(bytes, to: path)
+    }
+
+    /// Why an image file could not be written: the file system's reason (a full disk, a file
+    /// over `ulimit -f`): a failed run (exit 1), not a bad input.
+    public struct WriteError: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "cannot write '\(path)': \(reason)" }
+    }
+
+    /// The PNG bytes of the image `png` describes (libpng encodes in memory, so that a failure to
+    /// write is the system's, with its reason, rather than libpng's "Write Error").
+    private static func encode(_ png: inout png_image, _ samples: UnsafeRawPointer?, rowStride: Int, path: String) throws -> [UInt8] {
+        var size = 0
+        guard png_image_write_to_memory(&png, nil, &size, 0, samples, Int32(rowStride), nil) != 0, size > 0 else {
+            throw WriteError(path: path, reason: "libpng cannot encode it: \(message(&png))")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let done = bytes.withUnsafeMutableBytes { out in png_image_write_to_memory(&png, out.baseAddress, &size, 0, samples, Int32(rowStride), nil) }
+        guard done != 0 else { throw WriteError(path: path, reason: "libpng cannot encode it: \(message(&png))") }
+        return Array(bytes.prefix(size))
+    }
+
+    /// Writes `bytes` to `path` (created or truncated) with write(2).
+    private static func writeFile(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, base + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw WriteError(path: path, reason: String(cString: strerror(errno)))
+                }
+                offset += n
             }
         }
     }

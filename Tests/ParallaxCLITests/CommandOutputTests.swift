@@ -203,6 +203,19 @@ import ParallaxDatasets
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    /// A PNG that cannot be written (a full disk, a file over `ulimit -f`) fails the run (exit 1)
+    /// with the system's reason, naming the file: not "a corrupt image" and exit 2.
+    @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"),
+          .disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "under ThreadSanitizer, whose runtime cannot start under `ulimit -f`"))
+    func anImageThatCannotBeWrittenIsAFailureWithItsReason() throws {
+        defer { cleanUp() }
+        let run = try RealExecutable.start(["run", "video-format camera=cam0", Paths.cut, "--quiet", "--single-thread", "--out", out.path],
+                                           shellSetup: "ulimit -f 64; trap '' XFSZ")
+        let message = run.finish()
+        #expect(run.process.terminationStatus == 1, "\(message)")
+        #expect(message.contains(".png': File too large") && !message.contains("corrupt"), "\(message)")
+    }
+
     /// A recording (`--mcap`) that cannot be written fails the run with the system's reason,
     /// said once (its writer fails the run, then its finish fails again with the same error).
     @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"),
