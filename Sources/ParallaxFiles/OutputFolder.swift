@@ -85,6 +85,15 @@ public struct OutputFolder: Sendable {
                 throw RefusedError(description: "--out '\(path)' holds the input '\(input)', which the results would replace: name another output folder")
             }
         }
+        // Nor into the data read, nor into another command's results (its next run would refuse
+        // them, or its commit adopt them), as for single files (OutputPath.checkOutsideInputs).
+        for input in inputs where !input.isEmpty && OutputPath.relative(final.path, inside: input) != nil {
+            throw RefusedError(description: "--out '\(path)' is inside the input '\(input)': the results would be written into the data; name a folder elsewhere")
+        }
+        if let folder = OutputPath.outputFolder(holding: final.path) {
+            throw RefusedError(description: "--out '\(path)' is inside '\(folder)', the output folder of another parallax command, "
+                               + "whose results it would change: name a folder elsewhere")
+        }
         // Another output's staging folder, lock file or moved-aside folder: a command there would
         // remove or replace what that output's command is writing.
         let last = final.lastPathComponent

@@ -141,6 +141,22 @@ import ParallaxDatasets
         #expect(!FileManager.default.fileExists(atPath: partial.path))
     }
 
+    /// `--out` inside the data read, or inside another command's results (finished or still
+    /// staging), is refused as a single file there is: the data would gain results, the other
+    /// folder a folder its next run refuses (or its commit adopts).
+    @Test func anOutputFolderInsideTheInputOrAnotherOutputIsRefused() throws {
+        let copy = try Paths.cutCopy()
+        defer { cleanUp(); try? FileManager.default.removeItem(at: copy) }
+        #expect(parallax(["run", "stream-stats", copy.path, "--out", copy.appendingPathComponent("mav0/results").path]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("mav0/results").path))
+        #expect(parallax(["run", "stream-stats", Paths.cut, "--out", out.path]) == 0)
+        for inner in [out.appendingPathComponent("sub"), partial.appendingPathComponent("sub")] {
+            if inner.path.hasPrefix(partial.path) { try FileManager.default.copyItem(at: out, to: partial) }
+            #expect(parallax(["convert", Paths.cut, "--out", inner.path]) == 2, "\(inner.path)")
+            #expect(!FileManager.default.fileExists(atPath: inner.path))
+        }
+    }
+
     @Test func foldersParallaxDidNotWriteAreNeverReplaced() throws {
         defer { cleanUp() }
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
