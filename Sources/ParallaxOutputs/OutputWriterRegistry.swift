@@ -82,6 +82,10 @@ public struct OutputWriterRegistry: Sendable {
                 if path.hasPrefix(extra + "/") || stem == path {
                     throw OutputPath.RefusedError(option: option, path: extra, reason: "is, inside the output folder, where stream '\(s.name)' writes its files ('\(path)…'): name another file")
                 }
+                // Inside the folder a stream fills (a PNG per frame: its names are not known before the run).
+                if extra.hasPrefix(path + "/") {
+                    throw OutputPath.RefusedError(option: option, path: extra, reason: "is inside '\(path)/', the folder where stream '\(s.name)' may write its files: name another file")
+                }
             }
             if let top = path.split(separator: "/", omittingEmptySubsequences: false).first, reserved.contains(String(top)) {
                 throw OutputPath.RefusedError(option: "stream", path: s.name, reason: "would write its files at '\(top)' in the output folder, which is the run's own: rename the stream")

@@ -61,6 +61,10 @@ import Parallax
         for inside in ["/vio", "/vio/pose.tum"] {
             #expect(parallax(["run", "klt ! vio", Paths.cut, "--out", out, "--quiet", "--mcap", out + inside]) == 2, "\(inside)")
         }
+        // Nor inside the folder a stream fills with a file per frame (one of its PNGs was replaced).
+        let frames = dir.appendingPathComponent("r2").path
+        #expect(parallax(["run", "video-format camera=cam0", Paths.cut, "--out", frames, "--quiet", "--mcap", frames + "/cam0/formatted/1403715273262142976.png"]) == 2)
+        #expect(!FileManager.default.fileExists(atPath: frames))
     }
 
     /// `convert --to mcap`: every stream of the dataset, ground truth too.
