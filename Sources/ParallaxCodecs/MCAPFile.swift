@@ -25,6 +25,9 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
     private let lock = NSLock()
     private var cached: (index: Int, data: Data)?
     private var schemaNames: [UInt16: String] = [:]
+    /// Said when the data section ends without MCAP's data-end record (a file cut short): its
+    /// messages up to there are read.
+    public private(set) var notes: [String] = []
 
     static let magic = Data([0x89, 0x4D, 0x43, 0x41, 0x50, 0x30, 0x0D, 0x0A])
 
@@ -35,6 +38,14 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
         // The data section, record by record, to the data end (or the end of a file cut short:
         // what was read is kept).
         var position: UInt64 = 8
+        var ended = false
+        defer {
+            if !ended {
+                notes.append("\(path): the file ends at byte \(size) without MCAP's data-end record (cut short?): the messages before byte \(position) are read")
+            } else if (try? file.read(at: size - 8, count: 8)) != Self.magic {
+                notes.append("\(path): the file does not end with MCAP's closing magic (its summary or footer cut short?): its messages are read from the data section")
+            }
+        }
         records: while position + 9 <= size {
             let op = try file.read(at: position, count: 1)[0]
             let length = try u64(file.read(at: position + 1, count: 8))
@@ -78,6 +89,7 @@ public final class MCAPFile: ROSBagReading, @unchecked Sendable {
                 }
                 chunks.append(Chunk(recordsStart: recordsStart, recordsLength: Int(recordsLength), compression: compression, uncompressedSize: declared))
             case 0x0F:
+                ended = true
                 break records
             default:
                 break

@@ -16,4 +16,10 @@ public protocol ROSBagReading: AnyObject, Sendable {
     func messages(inChunk k: Int) throws -> [ROSBag1File.MessageRef]
     /// A message's bytes (safe from several threads).
     func data(of message: ROSBag1File.MessageRef) throws -> Data
+    /// What a reader should know about the file as a whole (an MCAP file cut short).
+    var notes: [String] { get }
+}
+
+extension ROSBagReading {
+    public var notes: [String] { [] }
 }

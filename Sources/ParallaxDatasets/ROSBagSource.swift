@@ -161,7 +161,7 @@ public final class ROSBagSource: DatasetSource, DeferredPacketSource {
                                        : "the bag holds no messages (\(topics.count == 1 ? "its topic" : "its topics") \(topicList)"
                                        + " \(topics.count == 1 ? "has" : "have") none): nothing to read")
         }
-        notes = skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.count) \($0.value.type) message(s) skipped (a type Parallax does not read)" }
+        notes = bag.notes + skipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.count) \($0.value.type) message(s) skipped (a type Parallax does not read)" }
         // A calibration no image stream takes is said, not dropped in silence.
         for (stream, topic) in calibrationTopics.sorted(by: { $0.key < $1.key }) where owner[stream]?.type != ROSMessages.image {
             notes.append("\(topic): a camera calibration for stream '\(stream)', which holds no images: not used (name it as its image topic's stream with --topic \(topic)=NAME)")

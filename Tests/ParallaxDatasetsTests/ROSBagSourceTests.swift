@@ -205,7 +205,15 @@ import ParallaxOutputs
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(at: folder.appendingPathComponent("metadata.yaml"), to: dir.appendingPathComponent("metadata.yaml"))
         try file.prefix(dataEnd.offset).write(to: dir.appendingPathComponent("tiny2-none.mcap"))
-        let packets = try Self.packets(try DatasetFolder.open(dir.path))
+        let cut = try DatasetFolder.open(dir.path)
+        // Cut short, and said so (a whole file has no such note).
+        #expect(cut.notes.contains { $0.contains("without MCAP's data-end record (cut short?)") })
+        #expect(try DatasetFolder.open(folder.path).notes.allSatisfy { !$0.contains("cut short") })
+        // Cut inside its footer only: said too.
+        try file.prefix(file.count - 10).write(to: dir.appendingPathComponent("tiny2-none.mcap"))
+        #expect(try DatasetFolder.open(dir.path).notes.contains { $0.contains("closing magic (its summary or footer cut short?)") })
+        try file.prefix(dataEnd.offset).write(to: dir.appendingPathComponent("tiny2-none.mcap"))
+        let packets = try Self.packets(cut)
         #expect(packets.filter { $0.stream == "cam0" }.count == 3 && packets.filter { $0.stream == "imu0" }.count == 10)
         // Cut inside the first record: nothing to read, said so.
         try file.prefix(20).write(to: dir.appendingPathComponent("tiny2-none.mcap"))
