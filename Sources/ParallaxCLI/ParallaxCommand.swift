@@ -46,6 +46,13 @@ public enum ParallaxCLI {
         // A command that ended without committing its --out (a failure, a signal) lists what it
         // left in DIR.partial, so the next command removes only that.
         OutputFolder.keepAllUnfinished()
+        // A file named by the user that Parallax could not remember as its own is refused by the
+        // next command that would replace it: said now, not then.
+        for path in OutputLedger.takeUnrecorded() {
+            StandardError.write(Data(("parallax: warning: '\(path)' was written, but Parallax's record of the files it wrote could not be updated "
+                                      + "(is the state folder writable? PARALLAX_STATE_DIR, XDG_STATE_HOME, ~/.local/state/parallax): "
+                                      + "a later command will refuse to replace it; move it away before rerunning\n").utf8))
+        }
         exit(status)
     }
 

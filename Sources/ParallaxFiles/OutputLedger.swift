@@ -60,6 +60,21 @@ public enum OutputLedger {
     /// without the user's hand).
     @discardableResult
     public static func record(_ path: String) -> Bool {
+        let recorded = write(path)
+        if !recorded { unrecorded.insert(OutputPath.canonical(path)) }
+        return recorded
+    }
+
+    /// The files named this process's since its start that the ledger could not remember
+    /// (its folder not writable, say), taken once: the executable warns about them as it
+    /// exits, since a later command will refuse to replace them.
+    public static func takeUnrecorded() -> [String] { unrecorded.removeAll() }
+
+    /// The paths ``record(_:)`` could not write.
+    private static let unrecorded = UnrecordedPaths()
+
+    /// Adds the line for `path`; false when the ledger cannot be written.
+    private static func write(_ path: String) -> Bool {
         guard let file, let identity = identity(path) else { return false }
         let canonicalPath = OutputPath.canonical(path)
         let written: Bool? = withLock(file) {
@@ -99,5 +114,18 @@ public enum OutputLedger {
         guard flock(descriptor, LOCK_EX) == 0 else { return nil }
         defer { flock(descriptor, LOCK_UN) }
         return body()
+    }
+}
+
+/// A thread-safe set of paths.
+private final class UnrecordedPaths: @unchecked Sendable {
+    private var paths: Set<String> = []
+    private let lock = NSLock()
+    func insert(_ path: String) { lock.lock(); paths.insert(path); lock.unlock() }
+    func removeAll() -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        let all = paths.sorted()
+        paths = []
+        return all
     }
 }

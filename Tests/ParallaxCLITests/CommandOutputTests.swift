@@ -232,6 +232,19 @@ import ParallaxDatasets
         #expect(message.contains(".png': File too large") && !message.contains("corrupt"), "\(message)")
     }
 
+    /// A file named by the user that Parallax cannot remember as its own (the state folder not
+    /// writable) is said when it is written: the next run refuses to replace it.
+    @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"))
+    func aFileThatCannotBeRememberedIsSaidWhenWritten() throws {
+        let mcap = Paths.temporary("unremembered").appendingPathExtension("mcap")
+        defer { cleanUp(); try? FileManager.default.removeItem(at: mcap) }
+        let run = try RealExecutable.start(["run", "stream-stats", Paths.cut, "--quiet", "--out", out.path, "--mcap", mcap.path],
+                                           shellSetup: "export PARALLAX_STATE_DIR=/dev/null/state")
+        let message = run.finish()
+        #expect(run.process.terminationStatus == 0, "\(message)")
+        #expect(message.contains("'\(mcap.path)' was written, but Parallax's record of the files it wrote could not be updated"), "\(message)")
+    }
+
     /// A recording (`--mcap`) that cannot be written fails the run with the system's reason,
     /// said once (its writer fails the run, then its finish fails again with the same error).
     @Test(.enabled(if: RealExecutable.isBuilt, "the parallax executable is not built (swift build builds it)"),
