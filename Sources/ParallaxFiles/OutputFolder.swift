@@ -182,7 +182,7 @@ public struct OutputFolder: Sendable {
             if let old { try? fm.moveItem(at: old, to: final) }
             throw CommitError(description: "cannot move the results to '\(final.path)': \(Self.reason(error)); they are in '\(staging.path)'")
         }
-        if let old { try? fm.removeItem(at: old) }
+        if let old { Self.removeFolderMarkerLast(old) }
         lock.release()
     }
 
