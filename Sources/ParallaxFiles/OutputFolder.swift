@@ -129,6 +129,8 @@ public struct OutputFolder: Sendable {
             if fm.fileExists(atPath: staging.path) { try fm.removeItem(at: staging) }
             try fm.createDirectory(at: staging, withIntermediateDirectories: true)
             try Data("\(command)\n".utf8).write(to: staging.appendingPathComponent(Self.markerName))
+            // Listed from the start, then every second while the command runs (UnfinishedFolders).
+            try? Self.writeManifest(of: staging, heading: Self.progressLine)
             Self.unfinished.insert(staging.path)
         } catch {
             let message = "cannot create the output folder '\(staging.path)': \(Self.reason(error))"
@@ -263,7 +265,7 @@ public struct OutputFolder: Sendable {
     }
 
     /// A folder may be replaced when it does not exist, is empty, or holds the marker.
-    private static func checkReplaceable(_ url: URL, path: String) throws {
+    static func checkReplaceable(_ url: URL, path: String, killMargin: Double = killMargin) throws {
         let fm = FileManager.default
         var isFolder: ObjCBool = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isFolder) else { return }
@@ -283,13 +285,28 @@ public struct OutputFolder: Sendable {
         // A marker with a manifest (every finished folder's since it was introduced): anything
         // not in it was put there by someone else and would be removed with the folder.
         let lines = marker.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let start = lines.firstIndex(of: manifestLine) else { return }
+        guard let start = lines.firstIndex(of: manifestLine) ?? lines.firstIndex(of: progressLine) else { return }
         // Compared byte for byte: Swift's String equality is Unicode-canonical, and a user's
         // `é` spelled as e + U+0301 is another file than the listed `é`.
         let written = Set(lines[(start + 1)...].filter { !$0.isEmpty }.map { Array($0.utf8) })
-        let foreign: [String]
+        var foreign: [String]
         do { foreign = try entries(of: url).filter { Array($0.utf8) != Array(markerName.utf8) && !written.contains(Array($0.utf8)) } } catch {
             throw RefusedError(description: "'\(path)': cannot list what it holds (\(reason(error))), so it is not replaced")
+        }
+        // A list written while the command ran (it was killed): a file missing from it is the
+        // command's when it appeared within ``killMargin`` of the list's last writing (rewritten
+        // every second) beside listed files of its kind (a stream's next PNG); a folder, a link,
+        // a later file or a file unlike its listed neighbours (a user's notes) is not.
+        if lines[start] == progressLine, let listedAt = changeTime(url.appendingPathComponent(markerName).path) {
+            let listedNames = lines[(start + 1)...].filter { !$0.isEmpty }
+            func parent(_ entry: String) -> String { (entry as NSString).deletingLastPathComponent }
+            func kind(_ entry: String) -> String { (entry as NSString).pathExtension }
+            foreign = foreign.filter { entry in
+                guard !entry.hasSuffix("/"), !entry.hasSuffix(" (a symbolic link)"), !kind(entry).isEmpty,
+                      let changed = changeTime(url.appendingPathComponent(entry).path), changed <= listedAt + killMargin,
+                      parent(entry).isEmpty || written.contains(Array((parent(entry) + "/").utf8)) else { return true }
+                return !listedNames.contains { !$0.hasSuffix("/") && parent($0) == parent(entry) && kind($0) == kind(entry) }
+            }
         }
         if !foreign.isEmpty {
             let shown = foreign.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (foreign.count > 3 ? " and \(foreign.count - 3) more" : "")
@@ -309,21 +326,46 @@ public struct OutputFolder: Sendable {
     }
 
     /// ``keepUnfinished()`` for every output folder of this process not committed yet: the
-    /// executable calls it as it exits (failures and signals end there; `kill -9` leaves a
-    /// `NAME.partial` without a list, which the next command removes whole).
+    /// executable calls it as it exits (failures and signals end there; `kill -9` leaves the
+    /// list written while the command ran, ``progressLine``).
     public static func keepAllUnfinished() {
         for path in unfinished.removeAll() { try? writeManifest(of: URL(fileURLWithPath: path)) }
     }
 
-    /// The staging folders this process made and has not committed.
-    private static let unfinished = PathSet()
+    /// The staging folders this process made and has not committed (listed every second).
+    private static let unfinished = UnfinishedFolders()
 
-    /// Rewrites the marker of `folder` as its command line, ``manifestLine`` and every entry.
-    private static func writeManifest(of folder: URL) throws {
-        let entries = try Self.entries(of: folder).filter { $0 != markerName }
+    /// Rewrites the marker of `folder` as its command line, `heading` (``manifestLine`` for a
+    /// finished list, ``progressLine`` for one written while the command runs) and every entry;
+    /// written beside it and renamed over it, so a kill never leaves half a marker.
+    static func writeManifest(of folder: URL, heading: String = manifestLine) throws {
+        let temporary = markerName + ".new"
+        let entries = try Self.entries(of: folder).filter { $0 != markerName && $0 != temporary }
         let marker = folder.appendingPathComponent(markerName)
         let command = (try? String(contentsOf: marker, encoding: .utf8)).map { $0.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? "" } ?? ""
-        try Data((([command, manifestLine] + entries).joined(separator: "\n") + "\n").utf8).write(to: marker)
+        let next = folder.appendingPathComponent(temporary)
+        try Data((([command, heading] + entries).joined(separator: "\n") + "\n").utf8).write(to: next)
+        guard rename(next.path, marker.path) == 0 else {
+            let code = errno
+            unlink(next.path)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+    }
+
+    /// The marker line after which a running command lists what its staging folder holds so
+    /// far, rewritten every second (``UnfinishedFolders``): what a `kill -9` leaves is then
+    /// judged by it, and a file put there after the kill is refused, not removed.
+    public static let progressLine = "# written here so far (listed every second while the command ran):"
+
+    /// How long after a so-far list's last writing an unlisted file may have appeared and still
+    /// count as the killed command's (s): it rewrote the list every second.
+    static let killMargin: Double = 3
+
+    /// The status-change time of `path` (s since the epoch, not following a link).
+    static func changeTime(_ path: String) -> Double? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
     }
 
     /// The marker line after which the files and folders of a finished output folder are listed,
@@ -369,30 +411,5 @@ public struct OutputFolder: Sendable {
         if let code = UnwritableError.posixCode(of: error) { return String(cString: strerror(code)) }
         let ns = error as NSError
         return ns.localizedDescription.replacingOccurrences(of: "The operation could not be completed. ", with: "")
-    }
-}
-
-/// A thread-safe set of paths (the unfinished staging folders).
-private final class PathSet: @unchecked Sendable {
-    private var paths: Set<String> = []
-    private let lock = NSLock()
-
-    func insert(_ path: String) { lock.lock(); paths.insert(path); lock.unlock() }
-
-    /// Removes `path`; whether it was there.
-    @discardableResult
-    func remove(_ path: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return paths.remove(path) != nil
-    }
-
-    /// Empties the set, returning what it held (sorted).
-    func removeAll() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        let all = paths.sorted()
-        paths = []
-        return all
     }
 }

@@ -76,3 +76,52 @@ import TestSupport
         #expect(try Data(contentsOf: own.appendingPathComponent("mine/notes.txt")) == Data("notes".utf8))
     }
 }
+
+/// What a `kill -9` leaves in `NAME.partial`: the list its command kept while it ran (rewritten
+/// every second), by which the next command tells the killed command's files from a user's.
+@Suite struct OutputFolderProgressListTests {
+    @Test func aRunningCommandListsItsStagingFolderEverySecond() throws {
+        let dir = try TemporaryFolder.make("progress")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = try OutputFolder(path: dir.appendingPathComponent("out").path, command: "parallax run")
+        defer { folder.keepUnfinished() }
+        let marker = folder.staging.appendingPathComponent(OutputFolder.markerName)
+        #expect(try String(contentsOf: marker, encoding: .utf8) == "parallax run\n\(OutputFolder.progressLine)\n")
+        try Data("x".utf8).write(to: folder.staging.appendingPathComponent("events.jsonl"))
+        Thread.sleep(forTimeInterval: 2.5 * UnfinishedFolders.period)
+        #expect(try String(contentsOf: marker, encoding: .utf8) == "parallax run\n\(OutputFolder.progressLine)\nevents.jsonl\n")
+    }
+
+    /// Unlisted entries are the killed command's when they appeared within the margin of the
+    /// list's last writing, a user's after it: refused (the stale folder is kept), never removed.
+    @Test func filesNewerThanTheKilledCommandsListAreRefused() throws {
+        let dir = try TemporaryFolder.make("progress")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stale = dir.appendingPathComponent("out.partial")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
+        try Data("parallax run\n".utf8).write(to: stale.appendingPathComponent(OutputFolder.markerName))
+        let frames = stale.appendingPathComponent("cam0/formatted")
+        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: stale.appendingPathComponent("events.jsonl"))
+        try Data("1".utf8).write(to: frames.appendingPathComponent("1.png"))
+        try OutputFolder.writeManifest(of: stale, heading: OutputFolder.progressLine)
+        // Written after the last list, before the kill: the stream's next frame.
+        try Data("2".utf8).write(to: frames.appendingPathComponent("2.png"))
+        try OutputFolder.checkReplaceable(stale, path: stale.path)
+        // Put there by the user right after the kill: notes unlike anything listed, a folder.
+        try Data("mine".utf8).write(to: stale.appendingPathComponent("notes.txt"))
+        #expect { try OutputFolder.checkReplaceable(stale, path: stale.path) } throws: { "\($0)".contains("'notes.txt'") && !"\($0)".contains("2.png") }
+        try FileManager.default.removeItem(at: stale.appendingPathComponent("notes.txt"))
+        try FileManager.default.createDirectory(at: stale.appendingPathComponent("mine"), withIntermediateDirectories: false)
+        #expect { try OutputFolder.checkReplaceable(stale, path: stale.path) } throws: { "\($0)".contains("'mine/'") }
+        try FileManager.default.removeItem(at: stale.appendingPathComponent("mine"))
+        // A frame that appeared after the margin is not the killed command's either.
+        Thread.sleep(forTimeInterval: 0.6)
+        try Data("3".utf8).write(to: frames.appendingPathComponent("3.png"))
+        #expect { try OutputFolder.checkReplaceable(stale, path: stale.path, killMargin: 0.3) } throws: { "\($0)".contains("3.png") }
+        // A finished list tolerates nothing unlisted.
+        try OutputFolder.writeManifest(of: stale)
+        try Data("z".utf8).write(to: stale.appendingPathComponent("late.txt"))
+        #expect(throws: OutputFolder.RefusedError.self) { try OutputFolder.checkReplaceable(stale, path: stale.path) }
+    }
+}
