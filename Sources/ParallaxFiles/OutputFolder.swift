@@ -295,21 +295,32 @@ public struct OutputFolder: Sendable {
         }
         // A list written while the command ran (it was killed): a file missing from it is the
         // command's when it appeared within ``killMargin`` of the list's last writing (rewritten
-        // every second) beside listed files of its kind (a stream's next PNG); a folder, a link,
-        // a later file or a file unlike its listed neighbours (a user's notes) is not.
+        // every second, every 0.1 s at first) beside listed files of its kind (a stream's next
+        // PNG); a folder, a link, a later file or a file unlike its listed neighbours (a user's
+        // notes) is not. A list still empty (killed in its first moments): all that appeared
+        // within the margin is the command's.
+        var killed = false
         if lines[start] == progressLine, let listedAt = changeTime(url.appendingPathComponent(markerName).path) {
+            killed = true
             let listedNames = lines[(start + 1)...].filter { !$0.isEmpty }
             func parent(_ entry: String) -> String { (entry as NSString).deletingLastPathComponent }
             func kind(_ entry: String) -> String { (entry as NSString).pathExtension }
             foreign = foreign.filter { entry in
-                guard !entry.hasSuffix("/"), !entry.hasSuffix(" (a symbolic link)"), !kind(entry).isEmpty,
-                      let changed = changeTime(url.appendingPathComponent(entry).path), changed <= listedAt + killMargin,
+                guard !entry.hasSuffix(" (a symbolic link)"),
+                      let changed = changeTime(url.appendingPathComponent(entry).path), changed <= listedAt + killMargin else { return true }
+                if listedNames.isEmpty { return false }
+                guard !entry.hasSuffix("/"), !kind(entry).isEmpty,
                       parent(entry).isEmpty || written.contains(Array((parent(entry) + "/").utf8)) else { return true }
                 return !listedNames.contains { !$0.hasSuffix("/") && parent($0) == parent(entry) && kind($0) == kind(entry) }
             }
         }
         if !foreign.isEmpty {
             let shown = foreign.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (foreign.count > 3 ? " and \(foreign.count - 3) more" : "")
+            if killed {
+                throw RefusedError(description: "'\(path)', left by a parallax command that was killed, holds \(shown), which its list (kept while it ran) "
+                                   + "does not name: if \(foreign.count == 1 ? "it is" : "they are") yours, move \(foreign.count == 1 ? "it" : "them") out of the folder; "
+                                   + "if not, remove '\(path)' yourself (nothing was removed)")
+            }
             throw RefusedError(description: "'\(path)' holds \(shown), which parallax did not write there: move \(foreign.count == 1 ? "it" : "them") "
                                + "out of the folder or name another output folder, so that no file of yours is removed")
         }

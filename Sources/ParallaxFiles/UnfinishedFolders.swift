@@ -1,28 +1,35 @@
 import Foundation
 
 /// The staging folders of this process's output folders that are not finished yet, each listed
-/// in its marker every ``period`` while its command runs (``OutputFolder/progressLine``): a
-/// command killed with `kill -9` leaves a list of what it wrote until a second before, so the
-/// next command removes its stale folder only if nothing was put there since. Listing happens on
-/// one background thread, started with the first folder, under the same lock that taking a
-/// folder out holds: once ``remove(_:)`` returns, its marker is not written again.
+/// in its marker every ``period`` while its command runs (``OutputFolder/progressLine``), every
+/// ``startPeriod`` during its first ``start`` seconds: a command killed with `kill -9` leaves a
+/// list of what it wrote until shortly before, so the next command removes its stale folder
+/// only if nothing was put there since. Listing happens on one background thread, started with
+/// the first folder, under the same lock that taking a folder out holds: once ``remove(_:)``
+/// returns, its marker is not written again.
 final class UnfinishedFolders: @unchecked Sendable {
-    /// Seconds between two listings.
+    /// Seconds between two listings of a folder.
     static let period: Double = 1
+    /// …during its first ``start`` seconds (a command's first files appear then).
+    static let startPeriod: Double = 0.1
+    static let start: Double = 2
 
-    private var paths: Set<String> = []
+    /// Each folder's time of arrival and last listing (s, monotonic).
+    private var paths: [String: (added: Double, listed: Double)] = [:]
     private let lock = NSLock()
     private var listing: Thread?
+
+    private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     func insert(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
-        paths.insert(path)
+        paths[path] = (Self.now(), Self.now())
         if listing == nil {
             let thread = Thread { [self] in
                 while true {
-                    Thread.sleep(forTimeInterval: Self.period)
-                    listAll()
+                    Thread.sleep(forTimeInterval: Self.startPeriod)
+                    listDue()
                 }
             }
             thread.name = "parallax-staging-lists"
@@ -36,23 +43,27 @@ final class UnfinishedFolders: @unchecked Sendable {
     func remove(_ path: String) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return paths.remove(path) != nil
+        return paths.removeValue(forKey: path) != nil
     }
 
     /// Empties the set, returning what it held (sorted).
     func removeAll() -> [String] {
         lock.lock()
         defer { lock.unlock() }
-        let all = paths.sorted()
-        paths = []
+        let all = paths.keys.sorted()
+        paths = [:]
         return all
     }
 
-    /// Lists every unfinished folder in its marker (best effort: a folder changing while it is
-    /// walked is listed at the next round).
-    private func listAll() {
+    /// Lists each unfinished folder whose turn it is in its marker (best effort: a folder
+    /// changing while it is walked is listed at the next round).
+    private func listDue() {
         lock.lock()
         defer { lock.unlock() }
-        for path in paths.sorted() { try? OutputFolder.writeManifest(of: URL(fileURLWithPath: path), heading: OutputFolder.progressLine) }
+        let now = Self.now()
+        for (path, times) in paths.sorted(by: { $0.key < $1.key }) where now - times.added < Self.start || now - times.listed >= Self.period {
+            try? OutputFolder.writeManifest(of: URL(fileURLWithPath: path), heading: OutputFolder.progressLine)
+            paths[path] = (times.added, now)
+        }
     }
 }

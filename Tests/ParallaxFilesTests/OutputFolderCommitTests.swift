@@ -92,6 +92,21 @@ import TestSupport
         #expect(try String(contentsOf: marker, encoding: .utf8) == "parallax run\n\(OutputFolder.progressLine)\nevents.jsonl\n")
     }
 
+    /// Killed in its first moments, before a list named anything: what appeared within the
+    /// margin is the command's (a simulation's first folder and files).
+    @Test func aCommandKilledBeforeItsFirstListLeavesAReplaceableFolder() throws {
+        let dir = try TemporaryFolder.make("progress")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stale = dir.appendingPathComponent("out.partial")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
+        try Data("parallax simulate\n".utf8).write(to: stale.appendingPathComponent(OutputFolder.markerName))
+        try OutputFolder.writeManifest(of: stale, heading: OutputFolder.progressLine)
+        try FileManager.default.createDirectory(at: stale.appendingPathComponent("imu0"), withIntermediateDirectories: false)
+        try Data("t".utf8).write(to: stale.appendingPathComponent("scene.txt"))
+        try OutputFolder.checkReplaceable(stale, path: stale.path)
+        #expect { try OutputFolder.checkReplaceable(stale, path: stale.path, killMargin: -1) } throws: { "\($0)".contains("left by a parallax command that was killed") }
+    }
+
     /// Unlisted entries are the killed command's when they appeared within the margin of the
     /// list's last writing, a user's after it: refused (the stale folder is kept), never removed.
     @Test func filesNewerThanTheKilledCommandsListAreRefused() throws {
