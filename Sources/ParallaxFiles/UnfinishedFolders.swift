@@ -14,8 +14,14 @@ final class UnfinishedFolders: @unchecked Sendable {
     static let startPeriod: Double = 0.1
     static let start: Double = 2
 
-    /// Each folder's time of arrival and last listing (s, monotonic).
-    private var paths: [String: (added: Double, listed: Double)] = [:]
+    /// A folder is listed again only after this many times its last listing took (a folder of
+    /// tens of thousands of files costs the command at most 5 % of a core), but never later than
+    /// ``longestPeriod``, within ``OutputFolder/killMargin``.
+    static let costFactor: Double = 20
+    static let longestPeriod: Double = 2.5
+
+    /// Each folder's time of arrival and last listing, and what that listing took (s, monotonic).
+    private var paths: [String: (added: Double, listed: Double, cost: Double)] = [:]
     private let lock = NSLock()
     private var listing: Thread?
 
@@ -24,7 +30,7 @@ final class UnfinishedFolders: @unchecked Sendable {
     func insert(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
-        paths[path] = (Self.now(), Self.now())
+        paths[path] = (Self.now(), Self.now(), 0)
         if listing == nil {
             let thread = Thread { [self] in
                 while true {
@@ -60,10 +66,14 @@ final class UnfinishedFolders: @unchecked Sendable {
     private func listDue() {
         lock.lock()
         defer { lock.unlock() }
-        let now = Self.now()
-        for (path, times) in paths.sorted(by: { $0.key < $1.key }) where now - times.added < Self.start || now - times.listed >= Self.period {
+        for (path, times) in paths.sorted(by: { $0.key < $1.key }) {
+            let now = Self.now()
+            let base = now - times.added < Self.start ? Self.startPeriod : Self.period
+            let due = now - times.listed >= min(Self.longestPeriod, max(base, Self.costFactor * times.cost))
+            guard due else { continue }
             try? OutputFolder.writeManifest(of: URL(fileURLWithPath: path), heading: OutputFolder.progressLine)
-            paths[path] = (times.added, now)
+            let done = Self.now()
+            paths[path] = (times.added, done, done - now)
         }
     }
 }
