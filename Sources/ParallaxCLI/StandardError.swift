@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import ParallaxFiles
 
 /// The command line's messages on standard error, written so that a reader gone away (`parallax
 /// run … 2>&1 | head`: the pipe closed) costs the message and nothing else. `parallax` ignores
@@ -11,16 +12,6 @@ import Foundation
 enum StandardError {
     /// Writes `data` whole, or as much as the pipe takes before it fails; errors are dropped.
     static func write(_ data: Data) {
-        data.withUnsafeBytes { raw in
-            guard var p = raw.baseAddress else { return }
-            var left = raw.count
-            while left > 0 {
-                let n = Glibc.write(2, p, left)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return }
-                p += n
-                left -= n
-            }
-        }
+        _ = data.withUnsafeBytes { FileDescriptorWrite.all(2, $0) }
     }
 }

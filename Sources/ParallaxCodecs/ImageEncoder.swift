@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import ParallaxBus
+import ParallaxFiles
 import ParallaxPayloads
 /// Lossless PNG writing with libpng's simplified API (for dataset conversion and debug images).
 public enum ImageEncoder {
@@ -69,17 +70,8 @@ public enum ImageEncoder {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
-        try bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, base + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw WriteError(path: path, reason: String(cString: strerror(errno)))
-                }
-                offset += n
-            }
+        if let code = bytes.withUnsafeBytes({ FileDescriptorWrite.all(fd, $0) }) {
+            throw WriteError(path: path, reason: String(cString: strerror(code)))
         }
     }
 

@@ -263,18 +263,8 @@ public final class MCAPWriter {
     private func emit(_ bytes: Data, data: Bool) throws {
         // write(2) rather than FileHandle, whose error on Linux loses the system's reason
         // ("error 512" for a file over `ulimit -f`): the message says "File too large".
-        let fd = handle.fileDescriptor
-        try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, base + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw WriteError(path: path, reason: String(cString: strerror(errno)))
-                }
-                offset += n
-            }
+        if let code = bytes.withUnsafeBytes({ FileDescriptorWrite.all(handle.fileDescriptor, $0) }) {
+            throw WriteError(path: path, reason: String(cString: strerror(code)))
         }
         if data { dataCRC = bytes.withUnsafeBytes { crc32(dataCRC, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count)) } }
         written += UInt64(bytes.count)
