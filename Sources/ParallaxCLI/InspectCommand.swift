@@ -29,7 +29,7 @@ struct InspectCommand: ParsableCommand {
             return
         }
         print("\(report.path): \(report.format), \(report.streams.count) streams, \(String(format: "%.3f", report.durationSeconds)) s")
-        let header = ["stream", "type", "count", "rate (Hz)", "duration (s)", "gaps", "max gap (ms)", "out of order", "missing", "image"]
+        let header = ["stream", "type", "count", "rate (Hz)", "duration (s)", "gaps", "max gap (ms)", "out of order", "missing", "first image"]
         var rows = [header]
         for s in report.streams {
             rows.append([s.name, s.type, "\(s.count)", String(format: "%.2f", s.rateHz), String(format: "%.3f", s.durationSeconds),

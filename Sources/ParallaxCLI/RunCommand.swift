@@ -95,7 +95,10 @@ struct RunCommand: ParsableCommand {
         // Stopped by a signal: say what went wrong too, then keep the partial results.
         if Interruption.requested { for e in finished.errors { _ = fail(e, code: ExitCodes.runFailed) } }
         do { try finished.commit() } catch { throw fail(error) }
-        let frames = report.streams.filter { $0.type == "CameraFrame" }.map { "\($0.packets) \($0.stream)" }.joined(separator: ", ")
+        // The camera frames read, or with no camera every stream the source gave (an IMU log).
+        let cameras = report.streams.filter { $0.type == "CameraFrame" }
+        let read = cameras.isEmpty ? report.streams.filter { session.runner.source.listing.stamps[$0.stream] != nil } : cameras
+        let frames = read.map { "\($0.packets) \($0.stream)" }.joined(separator: ", ")
         print("ran '\(session.runner.chain.name)' over \(String(format: "%.2f", report.datasetSeconds)) s of data (\(frames)) in \(String(format: "%.2f", report.wallSeconds)) s (\(String(format: "%.1f", report.realtimeFactor))× real time); wrote \(out)/events.jsonl, run.json and report.html")
     }
 }

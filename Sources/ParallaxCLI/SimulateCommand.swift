@@ -23,7 +23,7 @@ struct SimulateCommand: ParsableCommand {
     var picture: String?
     @Option(name: .customLong("picture-width"), help: "Physical width of --picture (m, 0.05…5).") var pictureWidth: Double = 1.0
     @Option(name: .long, help: "Length (s).") var seconds: Double = 10
-    @Option(name: .long, help: "Seed of all noise.") var seed: UInt64 = 1
+    @Option(name: .long, parsing: .unconditional, help: "Seed of all noise (0…2⁶⁴−1).") var seed: UInt64 = 1
     @Option(name: .long, help: "Built-in motion only: rest this long (s) before moving, as a recording that starts still.") var still: Double = 0
     @Option(name: .customLong("camera-time-offset"), parsing: .unconditional, help: ArgumentHelp("Stamp the cameras' frames this much later than the IMU's clock (s, −1…1; negative: earlier): a frame taken at t is stamped t + SECONDS, as a camera that stamps late; vio's online time offset recovers it as −1000·SECONDS ms.", valueName: "seconds"))
     var cameraTimeOffset: Double = 0

@@ -61,6 +61,10 @@ public enum Umeyama {
         }
         sigma = invN * sigma
         varianceS *= invN
+        // Coordinates near the largest double (1e154 and up) overflow their squares: no alignment.
+        guard varianceS.isFinite, sigma.matrix.isFinite else {
+            throw AlignmentError.degenerate(points: n, reason: "coordinates too large to align (their squares overflow)")
+        }
         guard varianceS > 0 else { throw AlignmentError.degenerate(points: n, reason: "all source points coincide") }
 
         let svd = try SVD(sigma.matrix)

@@ -50,4 +50,12 @@ import Testing
             _ = try Umeyama.align(source: [.zero, Vector3(1, 0, 0), Vector3(0, .nan, 0)], target: [.zero, .zero, .zero], mode: .se3)
         }
     }
+
+    @Test func coordinatesWhoseSquaresOverflowAreSaidToBe() {
+        let huge = [Vector3(1e308, 0, 0), Vector3(-1e308, 0, 0), Vector3(0, 1e308, 0)]
+        let plane = [Vector3.zero, Vector3(1, 0, 0), Vector3(0, 1, 0)]
+        #expect(throws: Umeyama.AlignmentError.degenerate(points: 3, reason: "coordinates too large to align (their squares overflow)")) {
+            _ = try Umeyama.align(source: huge, target: plane, mode: .se3)
+        }
+    }
 }
