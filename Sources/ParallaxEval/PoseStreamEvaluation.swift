@@ -70,13 +70,16 @@ public struct PoseStreamEvaluation: Evaluation {
             "attitude": SVGPlot.attitudeAxes(times: series.times, reference: series.referenceRotations, estimate: series.alignedRotations,
                                              title: "\(stream): roll, pitch, yaw (truth lighter)"),
         ]
-        result.note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %.2f°, RPE(10) %.4f m / %.3f°", stream, estimate.count,
-                             posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, se3.apeRotationDegrees.rmse,
-                             posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)
-            + (result.metrics["first_pose_s"].map { String(format: ", first pose at %.2f s", $0) } ?? "")
-            + (meanNEES.map { String(format: ", position NEES %.2f (3 = consistent)", $0) } ?? "")
-            + (timing.map { String(format: "; best fit with the truth %.1f ms %@: SE3 %.4f m", abs($0.offset) * 1e3,
-                                   $0.offset >= 0 ? "later" : "earlier", $0.rmse) } ?? "")
+        var note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %.2f°, RPE(10) %.4f m / %.3f°", stream, estimate.count,
+                          posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, se3.apeRotationDegrees.rmse,
+                          posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)
+        if let first = result.metrics["first_pose_s"] { note += String(format: ", first pose at %.2f s", first) }
+        if let meanNEES { note += String(format: ", position NEES %.2f (3 = consistent)", meanNEES) }
+        if let timing {
+            let direction = timing.offset >= 0 ? "later" : "earlier"
+            note += String(format: "; best fit with the truth %.1f ms %@: SE3 %.4f m", abs(timing.offset) * 1e3, direction, timing.rmse)
+        }
+        result.note = note
         return result
     }
 
