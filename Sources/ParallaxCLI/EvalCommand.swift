@@ -107,6 +107,10 @@ struct EvalCommand: ParsableCommand {
         lines.append(pad("", 22) + ["rmse", "mean", "median", "std", "min", "max"].map { String(repeating: " ", count: 11 - $0.count) + $0 }.joined())
         lines.append(row("APE translation (m)", r.apeTranslation))
         lines.append(row("APE rotation (deg)", r.apeRotationDegrees))
+        if !r.alignmentRotationDetermined {
+            lines.append(String(format: "(the APE rotation measures the alignment, not the estimate: the reference spans %.4f m, so the %@ alignment's rotation is undetermined by %.0f°)",
+                                r.referenceExtent, r.options.alignment.rawValue, r.alignmentRotationUncertaintyDegrees))
+        }
         let unit = r.options.rpeUnit == .frames ? "\(Int(r.options.rpeDelta)) frame(s)" : "\(r.options.rpeDelta) m"
         lines.append(row("RPE translation (m)", r.rpeTranslation) + "   per \(unit)")
         lines.append(row("RPE rotation (deg)", r.rpeRotationDegrees))

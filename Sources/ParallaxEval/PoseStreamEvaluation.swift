@@ -46,12 +46,14 @@ public struct PoseStreamEvaluation: Evaluation {
         result.metrics = [
             "ape_posyaw_rmse_m": posyaw.apeTranslation.rmse,
             "ape_se3_rmse_m": se3.apeTranslation.rmse,
-            "ape_rotation_se3_rmse_deg": se3.apeRotationDegrees.rmse,
             "rpe10_translation_rmse_m": posyaw.rpeTranslation.rmse,
             "rpe10_rotation_rmse_deg": posyaw.rpeRotationDegrees.rmse,
             "poses": Double(estimate.count),
             "pairs": Double(posyaw.pairs),
         ]
+        // A rotation APE after an alignment whose rotation the motion does not determine (a
+        // platform standing still, a straight line) measures the alignment: left out, and said.
+        if se3.alignmentRotationDetermined { result.metrics["ape_rotation_se3_rmse_deg"] = se3.apeRotationDegrees.rmse }
         if let first = firstNormal, let start = datasetStart { result.metrics["first_pose_s"] = first.seconds(since: start) }
         if let meanNEES { result.metrics["nees_position_mean"] = meanNEES }
         let timing = TimeOffsetSearch.search(reference: gt, estimate: estimate)
@@ -70,8 +72,12 @@ public struct PoseStreamEvaluation: Evaluation {
             "attitude": SVGPlot.attitudeAxes(times: series.times, reference: series.referenceRotations, estimate: series.alignedRotations,
                                              title: "\(stream): roll, pitch, yaw (truth lighter)"),
         ]
-        var note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %.2f°, RPE(10) %.4f m / %.3f°", stream, estimate.count,
-                          posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, se3.apeRotationDegrees.rmse,
+        let rotation = se3.alignmentRotationDetermined
+            ? String(format: "%.2f°", se3.apeRotationDegrees.rmse)
+            : String(format: "rotation undetermined (the truth spans %.1f mm: the alignment could turn %.0f°)",
+                     se3.referenceExtent * 1e3, se3.alignmentRotationUncertaintyDegrees)
+        var note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %@, RPE(10) %.4f m / %.3f°", stream, estimate.count,
+                          posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, rotation,
                           posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)
         if let first = result.metrics["first_pose_s"] { note += String(format: ", first pose at %.2f s", first) }
         if let meanNEES { note += String(format: ", position NEES %.2f (3 = consistent)", meanNEES) }

@@ -40,6 +40,41 @@ public enum TrajectoryAlignment {
         return (aligned, transform)
     }
 
+    /// Beyond this many degrees (``rotationUncertaintyDegrees(reference:rmse:mode:)``) the
+    /// alignment's rotation is taken as undetermined: it fits the errors, not the motion.
+    public static let undeterminedRotationDegrees = 5.0
+
+    /// How far the alignment's rotation is from determined (deg): the APE's RMS `rmse` (m) over
+    /// the RMS distance of the `reference` positions from the axis they leave least determined
+    /// (SE(3)/Sim(3): their longest principal axis, about which a line or a point can turn
+    /// freely; position+yaw: the vertical through their centroid). A trajectory that barely
+    /// moves (a platform standing still: positions within a millimetre, errors of a millimetre)
+    /// or moves along a line gives a rotation chosen by its noise, and a rotation APE after it
+    /// that says nothing about the estimate (EuRoC V1_01's still micro snippet: 133°). The
+    /// per-pose ratio (no `1/√n`: the errors of a trajectory are correlated), so it errs on the
+    /// side of calling a rotation undetermined. 0 without alignment; at most 180 (any rotation).
+    public static func rotationUncertaintyDegrees(reference: [Vector3], rmse: Double, mode: Mode) -> Double {
+        guard mode != .none else { return 0 }
+        guard reference.count >= 2, rmse.isFinite else { return 180 }
+        let n = Double(reference.count)
+        let mu = reference.reduce(.zero, +) / n
+        var c = Matrix(rows: 3, columns: 3)
+        for p in reference {
+            let d = p - mu
+            let v = [d.x, d.y, d.z]
+            for i in 0..<3 { for j in 0..<3 { c[i, j] += v[i] * v[j] / n } }
+        }
+        let leverage: Double
+        if mode == .posyaw {
+            leverage = c[0, 0] + c[1, 1]
+        } else {
+            guard let eigen = try? SymmetricEigen(c) else { return 180 }
+            leverage = eigen.values[0] + eigen.values[1]
+        }
+        guard leverage > 0, leverage.isFinite else { return 180 }
+        return min(180, rmse / leverage.squareRoot() * 180 / .pi)
+    }
+
     /// Least-squares yaw θ (about z) and translation: with centered positions, θ = atan2(B, A),
     /// A = Σ(tₓsₓ + t_y s_y), B = Σ(t_y sₓ − tₓ s_y); t = μ_t − R_z(θ) μ_s.
     static func positionYaw(source: [Vector3], target: [Vector3]) throws -> Sim3 {

@@ -49,6 +49,15 @@ public struct TrajectoryEvaluation: Sendable, Codable {
     /// rigid alignments leave it unchanged, Sim(3) scales the translations).
     public var rpeTranslation: ErrorStatistics
     public var rpeRotationDegrees: ErrorStatistics
+    /// How far the alignment's rotation is from determined (deg; 0 without alignment): see
+    /// ``TrajectoryAlignment/rotationUncertaintyDegrees(reference:rmse:mode:)``.
+    public var alignmentRotationUncertaintyDegrees: Double
+    /// Whether the alignment's rotation is determined by the motion (uncertainty at most
+    /// ``TrajectoryAlignment/undeterminedRotationDegrees``); when it is not, the rotation APE
+    /// measures the alignment, not the estimate.
+    public var alignmentRotationDetermined: Bool { alignmentRotationUncertaintyDegrees <= TrajectoryAlignment.undeterminedRotationDegrees }
+    /// The reference positions' largest distance from their centroid (m): how far the motion spans.
+    public var referenceExtent: Double
 
     /// Per-pair data for plots (not in the JSON summary).
     public struct Series: Sendable {
@@ -81,6 +90,13 @@ public struct TrajectoryEvaluation: Sendable, Codable {
         }
     }
 
+    /// The largest distance of `points` from their centroid (m; 0 when empty).
+    static func extent(_ points: [Vector3]) -> Double {
+        guard !points.isEmpty else { return 0 }
+        let mu = points.reduce(.zero, +) / Double(points.count)
+        return points.map { ($0 - mu).norm }.max() ?? 0
+    }
+
     /// Evaluates `estimate` against `reference`; also returns the per-pair series.
     public static func evaluate(reference: Trajectory, estimate: Trajectory, options: Options = Options()) throws -> (TrajectoryEvaluation, Series) {
         let (r, e) = try Association.associate(reference: reference, estimate: estimate,
@@ -105,7 +121,10 @@ public struct TrajectoryEvaluation: Sendable, Codable {
             referencePoses: reference.count, estimatePoses: estimate.count, pairs: r.count,
             transform: Transform(scale: s.scale, rotation: s.rotation.log, translation: s.translation),
             apeTranslation: ErrorStatistics(ape.translation), apeRotationDegrees: ErrorStatistics(ape.rotationDegrees),
-            rpeTranslation: ErrorStatistics(rpe.translation), rpeRotationDegrees: ErrorStatistics(rpe.rotationDegrees))
+            rpeTranslation: ErrorStatistics(rpe.translation), rpeRotationDegrees: ErrorStatistics(rpe.rotationDegrees),
+            alignmentRotationUncertaintyDegrees: TrajectoryAlignment.rotationUncertaintyDegrees(
+                reference: r.positions, rmse: ErrorStatistics(ape.translation).rmse, mode: options.alignment),
+            referenceExtent: Self.extent(r.positions))
         let t0 = r.poses.first?.time ?? 0
         var series = Series(times: r.times.map { $0 - t0 }, apeTranslation: ape.translation,
                             referencePositions: r.positions, alignedPositions: aligned.positions,
