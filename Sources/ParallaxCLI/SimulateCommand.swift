@@ -109,7 +109,12 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         let prepared: Scenario.Prepared
-        do { prepared = try scenario.prepare() } catch { throw fail("\(error)", code: ExitCodes.badInput) }
+        do { prepared = try scenario.prepare() } catch {
+            var bundled = scenario.cameras.map { (path: $0, option: "--camera-calibration") } + scenario.textures.map { (path: $0, option: "--textures") }
+            if let imu = scenario.imu { bundled.append((imu, "--imu-calibration")) }
+            if let face = scenario.faceModel { bundled.append((face, "--face-model")) }
+            throw fail(BundledData.explainingMissing("\(error)", files: bundled), code: ExitCodes.badInput)
+        }
         let output = try CommandOutput(out, command: "parallax simulate")
         let progress = ProgressDisplay(spanning: prepared.groundTruthTimes)
         Interruption.install()

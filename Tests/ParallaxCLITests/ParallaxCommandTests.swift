@@ -157,6 +157,19 @@ enum Paths {
         // A path outside datasets/ is used as given.
         #expect(BundledData.resolve("my/own.yaml") == "my/own.yaml")
     }
+
+    /// A binary installed without the repository's datasets/ says where it looked and what to do.
+    @Test func aMissingBundledFileIsExplained() {
+        let binary = URL(fileURLWithPath: "/nowhere/prefix/bin/parallax")
+        let message = "datasets/none/sensor.yaml: cannot read calibration file (no such file)"
+        let explained = BundledData.explainingMissing(message, files: [("datasets/none/sensor.yaml", "--camera-calibration")], executable: binary)
+        #expect(explained.hasPrefix(message))
+        #expect(explained.contains("looked for under the working folder, /nowhere/prefix/share/parallax, /nowhere/prefix"))
+        #expect(explained.hasSuffix("or give --camera-calibration"))
+        // Only a bundled path the message names, and only when it is missing.
+        #expect(BundledData.explainingMissing("something else failed", files: [("datasets/none/sensor.yaml", "--x")], executable: binary) == "something else failed")
+        #expect(BundledData.explainingMissing("my/own.yaml: bad", files: [("my/own.yaml", "--x")], executable: binary) == "my/own.yaml: bad")
+    }
 }
 
 @Suite struct RunTests {

@@ -19,6 +19,23 @@ public enum BundledData {
         return path
     }
 
+    /// `message` (an error about reading a file) with, when it names one of the `files` that is
+    /// a bundled file found nowhere (``resolve(_:executable:)`` left it as given), where it was
+    /// looked for and how to provide it (`files`: each path with the option that names it): a
+    /// binary installed without the repository's `datasets/`.
+    public static func explainingMissing(_ message: String, files: [(path: String, option: String)],
+                                         executable: URL? = Bundle.main.executableURL) -> String {
+        let fm = FileManager.default
+        guard let missing = files.first(where: { $0.path.hasPrefix("datasets/") && !fm.fileExists(atPath: $0.path) && message.contains($0.path) })
+        else { return message }
+        var places = ["the working folder"]
+        for root in executable.map({ roots(executable: $0.resolvingSymlinksInPath()) }) ?? [] where !places.contains(root.path) {
+            places.append(root.path)
+        }
+        return message + " — '\(missing.path)' is a file bundled with Parallax, looked for under " + places.joined(separator: ", ")
+            + ": copy the repository's datasets/ to PREFIX/share/parallax (README, \"Using it\"), run from the checkout, or give \(missing.option)"
+    }
+
     /// Where bundled data may live for the binary at `executable`, nearest first.
     public static func roots(executable: URL) -> [URL] {
         let bin = executable.deletingLastPathComponent()
