@@ -26,6 +26,8 @@ struct PythonAnalyzer: Analyzer {
     let interpreter: String
     /// Seconds one answer may take.
     let timeout: Double
+    /// The limit of the worker's data (MiB; 0: none): option `memory_mb`.
+    let memoryMB: Int
     let declaration: PythonAnalyzerDescription
     /// The options, typed, in declaration order.
     let options: [(String, JSONValue)]
@@ -39,10 +41,12 @@ struct PythonAnalyzer: Analyzer {
         throw AnalyzerError.invalidOption(analyzer: Self.name, option: "file", reason: "name the Python file: python:FILE.py")
     }
 
-    init(file: String, interpreter: String, timeout: Double, declaration: PythonAnalyzerDescription, options: [(String, JSONValue)]) throws(PythonWorkerError) {
+    init(file: String, interpreter: String, timeout: Double, memoryMB: Int = PythonAnalyzerDescription.defaultMemoryMB,
+         declaration: PythonAnalyzerDescription, options: [(String, JSONValue)]) throws(PythonWorkerError) {
         self.file = file
         self.interpreter = interpreter
         self.timeout = timeout
+        self.memoryMB = memoryMB
         self.declaration = declaration
         self.options = options
         (inputs, outputs) = try declaration.ports(file: file)
@@ -53,7 +57,7 @@ struct PythonAnalyzer: Analyzer {
         // Starting the interpreter and opening (imports, a model loading) may take the start's
         // time even under a short per-call `timeout`, which holds from the first packet on.
         let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: max(timeout, PythonAnalyzerDescription.startTimeout),
-                                              sharedMemory: memory.descriptor)
+                                              memoryLimit: memoryMB << 20, sharedMemory: memory.descriptor)
         self.memory = memory
         self.session = session
         var calibrations: [String] = [], streams: [String] = []

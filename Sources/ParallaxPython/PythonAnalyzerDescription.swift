@@ -39,13 +39,21 @@ struct PythonAnalyzerDescription: Decodable, Sendable, Equatable {
     var digest: String?
 
     /// Options every Python analyzer has, set on the Parallax side.
-    static let reservedOptions = ["timeout"]
+    static let reservedOptions = ["timeout", "memory_mb"]
     /// The default answer timeout (s): generous for a slow first call (a model loading).
     static let defaultTimeout = 30.0
     /// How long starting a worker (interpreter, imports), describing the file and opening the
     /// analyzer may take (s), whatever `timeout` says: importing a large library from a cold
     /// disk takes tens of seconds.
     static let startTimeout = 120.0
+    /// The default limit of a worker's data (MiB, ``WorkerProcess``'s `memoryLimit`): half the
+    /// machine's physical memory, so an analyzer that keeps what it should not (a list that grows
+    /// by a frame a frame) fails with a MemoryError instead of taking the machine's memory.
+    static let defaultMemoryMB: Int = {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
+        guard pages > 0, size > 0 else { return 4096 }
+        return max(1024, Int(pages / 2 / (1 << 20 / max(1, size))))
+    }()
 
     /// The declared ports as the bus sees them; throws naming the port when one has a type or
     /// policy Parallax does not know.
@@ -77,7 +85,7 @@ struct PythonAnalyzerDescription: Decodable, Sendable, Equatable {
         return (ins, outs)
     }
 
-    /// The options for `parallax plugins`: the declared ones, then `timeout`.
+    /// The options for `parallax plugins`: the declared ones, then `timeout` and `memory_mb`.
     var optionInfos: [AnalyzerRegistry.OptionInfo] {
         options.map { o in
             let range = o.range.flatMap { r in r.count == 2 ? "\(JSONText.number(r[0]))…\(JSONText.number(r[1]))" : nil }
@@ -85,14 +93,24 @@ struct PythonAnalyzerDescription: Decodable, Sendable, Equatable {
             return AnalyzerRegistry.OptionInfo(name: o.name, defaultValue: o.default.jsonText, documentation: o.doc, type: type, range: range, choices: o.choices)
         } + [AnalyzerRegistry.OptionInfo(name: "timeout", defaultValue: JSONText.number(Self.defaultTimeout),
                                          documentation: "seconds one call of the Python worker (process, close) may take before it is killed and the run fails; starting and opening it may take 120 s or this, the longer (s)",
-                                         type: "number", range: "0.001…86400", choices: nil)]
+                                         type: "number", range: "0.001…86400", choices: nil),
+           AnalyzerRegistry.OptionInfo(name: "memory_mb", defaultValue: "\(Self.defaultMemoryMB)",
+                                       documentation: "most memory the Python worker's data may take (MiB: its heap and arrays, not the frames Parallax shares); beyond it the analyzer gets a MemoryError and the run fails; 0: no limit (default: half the machine's memory)",
+                                       type: "integer", range: "0…\(Int32.max)", choices: nil)]
     }
 
-    /// The chain's `values` checked and typed as declared (JSON values for the worker), and the
-    /// timeout (s). Throws ``AnalyzerError/invalidOption(analyzer:option:reason:)`` naming the
+    /// The chain's `values` checked and typed as declared (JSON values for the worker), the
+    /// timeout (s) and the memory limit (MiB; 0: none). Throws ``AnalyzerError/invalidOption(analyzer:option:reason:)`` naming the
     /// option; unknown names are the registry's to refuse.
-    func decode(_ values: [String: String], analyzer: String) throws -> (options: [(String, JSONValue)], timeout: Double) {
+    func decode(_ values: [String: String], analyzer: String) throws -> (options: [(String, JSONValue)], timeout: Double, memoryMB: Int) {
         var timeout = Self.defaultTimeout
+        var memoryMB = Self.defaultMemoryMB
+        if let text = values["memory_mb"] {
+            guard let m = Int(text), m >= 0, m <= Int(Int32.max) else {
+                throw AnalyzerError.invalidOption(analyzer: analyzer, option: "memory_mb", reason: "must be a whole number of MiB in 0…\(Int32.max) (0: no limit)")
+            }
+            memoryMB = m
+        }
         if let text = values["timeout"] {
             guard let t = Double(text), t.isFinite, t >= 0.001, t <= 86400 else {
                 throw AnalyzerError.invalidOption(analyzer: analyzer, option: "timeout", reason: "must be a number of seconds in 0.001…86400")
@@ -127,6 +145,6 @@ struct PythonAnalyzerDescription: Decodable, Sendable, Equatable {
             }
             typed.append((o.name, value))
         }
-        return (typed, timeout)
+        return (typed, timeout, memoryMB)
     }
 }

@@ -28,7 +28,8 @@ public enum PythonAnalyzers {
             throw .declaration(file: file, message: "no such file")
         }
         guard !isFolder.boolValue else { throw .declaration(file: file, message: "is a folder: name the Python file in it") }
-        let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: PythonAnalyzerDescription.startTimeout)
+        let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: PythonAnalyzerDescription.startTimeout,
+                                              memoryLimit: PythonAnalyzerDescription.defaultMemoryMB << 20)
         defer { session.finish() }
         let frame = try session.ask(.describe, header: "{}", expecting: .description, during: "describe")
         let declaration: PythonAnalyzerDescription
@@ -36,7 +37,8 @@ public enum PythonAnalyzers {
             throw .protocolViolation("python:\(file): an unreadable description: \(error)")
         }
         for o in declaration.options where PythonAnalyzerDescription.reservedOptions.contains(o.name) {
-            throw .declaration(file: file, message: "option '\(o.name)' is Parallax's own (the worker's answer timeout); name yours otherwise")
+            let what = o.name == "timeout" ? "the worker's answer timeout" : "the worker's memory limit"
+            throw .declaration(file: file, message: "option '\(o.name)' is Parallax's own (\(what)); name yours otherwise")
         }
         _ = try declaration.ports(file: file)
         return declaration
@@ -50,10 +52,13 @@ public enum PythonAnalyzers {
             name: name, summary: declaration.summary.isEmpty ? "(\(declaration.name), no summary)" : declaration.summary,
             options: declaration.optionInfos, defaultInputs: ports.inputs, defaultOutputs: ports.outputs,
             make: { values, instanceName, remap in
-                let (options, timeout) = try declaration.decode(values, analyzer: name)
-                let analyzer = try PythonAnalyzer(file: file, interpreter: interpreter, timeout: timeout, declaration: declaration, options: options)
+                let (options, timeout, memoryMB) = try declaration.decode(values, analyzer: name)
+                let analyzer = try PythonAnalyzer(file: file, interpreter: interpreter, timeout: timeout, memoryMB: memoryMB,
+                                                  declaration: declaration, options: options)
                 var effective = Dictionary(options.map { ($0.0, $0.1.jsonText) }, uniquingKeysWith: { a, _ in a })
                 effective["timeout"] = JSONText.number(timeout)
+                // The limit is recorded only when given: its default depends on the machine.
+                if values["memory_mb"] != nil { effective["memory_mb"] = "\(memoryMB)" }
                 return try AnalyzerInstance(analyzer, name: instanceName ?? declaration.name, typeName: name, optionSummary: values,
                                             effectiveOptions: effective, givenOptions: Set(values.keys), remapping: remap)
             },

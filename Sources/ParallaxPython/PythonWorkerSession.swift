@@ -8,11 +8,11 @@ final class PythonWorkerSession {
     /// Set once the worker failed (died, timed out, broke the protocol): nothing more is asked.
     private(set) var broken = false
 
-    /// Starts `interpreter` on `file` (with `sharedMemory` as its descriptor 4, when given) and
-    /// checks its hello.
-    init(file: String, interpreter: String, timeout: Double, sharedMemory: Int32? = nil) throws(PythonWorkerError) {
+    /// Starts `interpreter` on `file` (with `sharedMemory` as its descriptor 4, when given; its
+    /// data limited to `memoryLimit` bytes, 0: none) and checks its hello.
+    init(file: String, interpreter: String, timeout: Double, memoryLimit: Int = 0, sharedMemory: Int32? = nil) throws(PythonWorkerError) {
         self.file = file
-        process = try WorkerProcess(file: file, interpreter: interpreter, timeout: timeout, sharedMemory: sharedMemory)
+        process = try WorkerProcess(file: file, interpreter: interpreter, timeout: timeout, memoryLimit: memoryLimit, sharedMemory: sharedMemory)
         let frame: WorkerProtocol.Frame
         do {
             frame = try process.receive(during: "start")

@@ -45,8 +45,9 @@ final class WorkerProcess {
     static let sharedMemoryDescriptor: Int32 = 4
 
     /// Starts `interpreter` on the worker of `file`, handing it `sharedMemory` (an open file,
-    /// whose name may already be gone) as descriptor 4. Throws ``PythonWorkerError/launch(interpreter:reason:)``.
-    init(file: String, interpreter: String, timeout: Double, sharedMemory: Int32? = nil) throws(PythonWorkerError) {
+    /// whose name may already be gone) as descriptor 4 and `memoryLimit` (bytes; 0: none) as
+    /// the limit of its data. Throws ``PythonWorkerError/launch(interpreter:reason:)``.
+    init(file: String, interpreter: String, timeout: Double, memoryLimit: Int = 0, sharedMemory: Int32? = nil) throws(PythonWorkerError) {
         self.file = file
         self.interpreter = interpreter
         self.timeout = timeout
@@ -77,7 +78,9 @@ final class WorkerProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let arguments = [interpreter, "-c", Self.bootstrap, file, "3"]
+        // The worker limits its own data to `memoryLimit` bytes (RLIMIT_DATA) before it imports
+        // the file: an older parallax package ignores the argument.
+        let arguments = [interpreter, "-c", Self.bootstrap, file, "3"] + (memoryLimit > 0 ? ["\(memoryLimit)"] : [])
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var child: pid_t = 0

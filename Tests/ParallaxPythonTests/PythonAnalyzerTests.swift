@@ -153,6 +153,24 @@ extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
         #expect(events.filter { $0.contains("cam0/n") }.count == 1)
     }
 
+    /// An analyzer that keeps what it should not (here 128 MiB a frame) fails with a MemoryError
+    /// at its limit instead of taking the machine's memory; what it emitted before is kept.
+    @Test func anAnalyzerThatKeepsGrowingStopsAtItsMemoryLimit() throws {
+        let folder = try TemporaryFolder.make("python-memory")
+        let file = try PythonTestSupport.write(PythonTestSupport.counter("""
+                self.kept = getattr(self, "kept", []) + [bytearray(128 << 20)]
+        """), as: "grows.py", in: folder)
+        let (_, failure, events) = try run("python:\(file) memory_mb=600")
+        let f = try #require(failure)
+        #expect(f.status == .failed)
+        #expect(f.message.contains("MemoryError") && f.message.contains("limited to 600 MiB: option memory_mb="), "\(f.message)")
+        #expect((1...4).contains(events.filter { $0.contains("cam0/n") }.count))
+        // 0: no limit (the six frames' 768 MiB are taken).
+        let (_, unlimited, all) = try run("python:\(file) memory_mb=0")
+        #expect(unlimited == nil)
+        #expect(all.filter { $0.contains("cam0/n") }.count == 6)
+    }
+
     @Test func aFileThatDoesNotImportIsBadInputNamingTheFile() throws {
         PythonTestSupport.prepare()
         let folder = try TemporaryFolder.make("python-import")
@@ -177,7 +195,7 @@ extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
         let folder = try TemporaryFolder.make("python-options")
         let out = folder.appendingPathComponent("out").path
         for (options, expected) in [("scale=1000", "must be in 0…100"), ("scale=x", "must be a finite number"), ("scael=2", "did you mean 'scale'"),
-                                    ("timeout=0", "timeout")] {
+                                    ("timeout=0", "timeout"), ("memory_mb=-1", "memory_mb"), ("memory_mb=1.5", "whole number of MiB")] {
             #expect { _ = try RunSession(RunSession.Settings(chain: "python:\(brightness) \(options)", dataset: PythonTestSupport.dataset, out: out)) } throws: { error in
                 guard let f = error as? AppFailure else { return false }
                 return f.status == .badInput && f.message.contains(expected)

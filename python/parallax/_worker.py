@@ -45,6 +45,28 @@ def _text(s):
     return s.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(s, str) else s
 
 
+# The worker's memory limit (bytes; 0: none), set by `main` from Parallax's `memory_mb=`.
+_memory_limit = 0
+
+
+def _limit_memory(limit):
+    """Limits the worker's data (RLIMIT_DATA: its heap and private mappings, numpy's arrays
+    included; not the frames Parallax shares) to `limit` bytes, so an analyzer that keeps growing
+    gets a MemoryError instead of the machine's memory. 0: no limit."""
+    global _memory_limit
+    if limit <= 0:
+        return
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+        _memory_limit = limit
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def _describe(e):
     """`TYPE: message` of an exception, also when its `__str__` raises."""
     if isinstance(e, (SystemExit, KeyboardInterrupt)):
@@ -53,6 +75,8 @@ def _describe(e):
         text = str(e)
     except BaseException as inner:
         text = "(its message could not be made: %s)" % type(inner).__name__
+    if isinstance(e, MemoryError) and _memory_limit > 0:
+        text += " (the worker's memory is limited to %d MiB: option memory_mb=)" % (_memory_limit // (1 << 20))
     return "%s: %s" % (type(e).__name__, text)
 
 
@@ -347,6 +371,8 @@ def main():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with_parent()
     path, fd = sys.argv[1], int(sys.argv[2])
+    if len(sys.argv) > 3:
+        _limit_memory(int(sys.argv[3]))
     # What the analyzer prints goes to stderr: stdout is Parallax's.
     sys.stdout = sys.stderr
     try:
