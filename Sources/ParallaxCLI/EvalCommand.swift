@@ -24,6 +24,8 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .customLong("delta-unit"), help: "RPE step unit: frames or m.") var deltaUnit: String = "frames"
     @Option(name: .customLong("max-diff"), help: "Largest time difference for association (s).") var maxDiff: Double = 0.01
     @Option(name: .long, help: "Time offset added to the estimate (s).") var offset: Double = 0
+    @Flag(name: .customLong("fit-offset"), help: "Also find the clock offset (±50 ms) at which the estimate fits the reference best after SE3 alignment, the reference interpolated, and the RMSE there; a shift also fits drift, so believe it when independent estimators agree.")
+    var fitOffset = false
     @Option(name: .long, help: "KITTI times file for the ground truth (one time in s per line).") var gtTimes: String?
     @Option(name: .long, help: "KITTI times file for the estimate.") var estTimes: String?
     @Option(name: .customLong("min-overlap"), help: "Smallest share (0…1) of the shorter trajectory's poses that must pair up; fewer is an error (0 accepts any, as evo).")
@@ -76,6 +78,22 @@ struct EvalCommand: ParsableCommand {
             print(String(decoding: data, as: UTF8.self))
         } else {
             print(Self.table(result))
+        }
+        if fitOffset, let gt = try? TrajectoryFile.read(path: groundTruth, kittiTimes: gtTimes, requireIncreasingTimes: true),
+           let est = try? TrajectoryFile.read(path: estimate, kittiTimes: estTimes, requireIncreasingTimes: true) {
+            var shifted = est
+            for i in shifted.poses.indices {
+                shifted.poses[i].time += offset
+                shifted.poses[i].timestamp = Timestamp(seconds: shifted.poses[i].time)
+            }
+            // With --json the standard output is the JSON alone: the line goes to the error stream.
+            let say: (String) -> Void = { line in json ? StandardError.write(Data("parallax: \(line)\n".utf8)) : print(line) }
+            if let fit = TimeOffsetSearch.search(reference: gt, estimate: shifted) {
+                say(String(format: "best-fitting clock offset: the reference %.1f ms %@ (SE3 APE %.6f m there, %.6f m at %@; %d poses); a shift also fits drift: believe it when independent estimators agree",
+                             abs(fit.offset) * 1e3, fit.offset >= 0 ? "later" : "earlier", fit.rmse, fit.rmseAtZero, offset == 0 ? "the stamps" : "--offset", fit.poses))
+            } else {
+                say("best-fitting clock offset: none within ±50 ms (the best lies at the edge, or too few poses overlap the reference)")
+            }
         }
         if let out {
             let output = try CommandOutput(out, command: "parallax eval", inputs: [groundTruth, estimate])

@@ -8,11 +8,10 @@ import ParallaxDatasets
 /// `vio/pose`) against the dataset's ground truth, as evo computes it: APE after position+yaw
 /// alignment (the VIO standard; the main statistic) and after SE(3) alignment, RPE over 10
 /// frames, time to the first `normal` pose, and the position NEES where the estimator reports a
-/// covariance (consistency: ≈ 3 for a consistent filter; see ``positionNEES(_:covariances:reference:)``),
-/// and the clock offset at which the truth fits best (``TimeOffsetSearch``: how much of the APE is timing).
+/// covariance (consistency: ≈ 3 for a consistent filter; see ``positionNEES(_:covariances:reference:)``).
 public struct PoseStreamEvaluation: Evaluation {
     public static let name = "trajectory"
-    public static let summary = "pose stream vs ground truth: APE (pos+yaw and SE3 aligned), RPE, NEES, time to first pose, best-fitting clock offset (m, deg, s)"
+    public static let summary = "pose stream vs ground truth: APE (pos+yaw and SE3 aligned), RPE, NEES, time to first pose (m, deg, s)"
     public init() {}
 
     public func evaluate(_ input: EvaluationInput) throws -> EvaluationResult {
@@ -56,11 +55,6 @@ public struct PoseStreamEvaluation: Evaluation {
         if se3.alignmentRotationDetermined { result.metrics["ape_rotation_se3_rmse_deg"] = se3.apeRotationDegrees.rmse }
         if let first = firstNormal, let start = datasetStart { result.metrics["first_pose_s"] = first.seconds(since: start) }
         if let meanNEES { result.metrics["nees_position_mean"] = meanNEES }
-        let timing = TimeOffsetSearch.search(reference: gt, estimate: estimate)
-        if let timing {
-            result.metrics["time_offset_best_fit_s"] = timing.offset
-            result.metrics["ape_se3_rmse_at_best_time_offset_m"] = timing.rmse
-        }
         result.series = series.apeTranslation
         result.seriesTimes = series.times
         // The aligned estimate over the truth, from above and axis by axis (position+yaw aligned).
@@ -81,10 +75,6 @@ public struct PoseStreamEvaluation: Evaluation {
                           posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)
         if let first = result.metrics["first_pose_s"] { note += String(format: ", first pose at %.2f s", first) }
         if let meanNEES { note += String(format: ", position NEES %.2f (3 = consistent)", meanNEES) }
-        if let timing {
-            let direction = timing.offset >= 0 ? "later" : "earlier"
-            note += String(format: "; best fit with the truth %.1f ms %@: SE3 %.4f m", abs(timing.offset) * 1e3, direction, timing.rmse)
-        }
         result.note = note
         return result
     }
