@@ -157,7 +157,10 @@ public struct VIOAnalyzer: Analyzer {
             case let .moving(span): String(format: "moving (visual-inertial alignment over %.2f s)", span)
             }
             return (String(format: "initialized at %.2f s after the first IMU sample: %@", t, how), false)
-        case let .imuGap(gap, frame): return (String(format: "IMU gap of %.0f ms before %lld ns: filter reset", gap * 1000, frame), true)
+        // Said at the first frame the gap reaches: it may go on (a frame sees only the data before it).
+        case let .imuGap(gap, frame):
+            return (String(format: "no IMU data for at least %.0f ms before the frame at %lld ns (more than max_imu_gap_ms=%g): filter reset",
+                           gap * 1000, frame, options.estimator.maxImuGapMs), true)
         case let .failed(frame, reason): return ("filter failed at \(frame) ns (\(reason)): reset", true)
         case let .mapFrozen(frame): return ("the filter reset at \(frame) ns: the world map keeps what was mapped before (a new start is a new frame)", true)
         case let .relocalized(frame, t, inliers, matches, rms):

@@ -34,6 +34,9 @@ public struct PoseStreamEvaluation: Evaluation {
         var options = TrajectoryEvaluation.Options()
         options.alignment = .posyaw
         options.rpeDelta = 10
+        // The stamps here are the dataset's own (no unit to mistake, unlike two files given to
+        // `eval`): a truth covering part of the run is scored where it exists, and said.
+        options.minimumOverlap = 0
         let (posyaw, series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: estimate, options: options)
         options.alignment = .se3
         let (se3, _) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: estimate, options: options)
@@ -68,13 +71,14 @@ public struct PoseStreamEvaluation: Evaluation {
         ]
         let rotation = se3.alignmentRotationDetermined
             ? String(format: "%.2f°", se3.apeRotationDegrees.rmse)
-            : String(format: "rotation undetermined (the truth spans %.1f mm: the alignment could turn %.0f°)",
-                     se3.referenceExtent * 1e3, se3.alignmentRotationUncertaintyDegrees)
+            : String(format: "rotation undetermined by the motion (the alignment could turn %.0f°; the truth spans %.4g m)",
+                     se3.alignmentRotationUncertaintyDegrees, se3.referenceExtent)
         var note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %@, RPE(10) %.4f m / %.3f°", stream, estimate.count,
                           posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, rotation,
                           posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)
         if let first = result.metrics["first_pose_s"] { note += String(format: ", first pose at %.2f s", first) }
         if let meanNEES { note += String(format: ", position NEES %.2f (3 = consistent)", meanNEES) }
+        if posyaw.pairs < estimate.count { note += ", truth for \(posyaw.pairs) of \(estimate.count) poses" }
         result.note = note
         return result
     }

@@ -62,6 +62,29 @@ import ParallaxSim
         }
     }
 
+    /// A truth that covers part of the run is scored where it exists, and the note says how much:
+    /// the stamps are the dataset's own, so no unit can be mistaken (``TrajectoryEvaluation``'s
+    /// overlap rule is for two files given to `eval`).
+    @Test func aTruthCoveringPartOfTheRunIsScoredWhereItExists() throws {
+        let (folder, gt) = try groundTruthFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var outputs: [AnyPacket] = []
+        let last = gt.poses.last.map { $0.time } ?? 0
+        for (k, p) in gt.poses.enumerated() where k % 5 == 0 {
+            outputs.append(AnyPacket(stream: "vio/pose", timestamp: p.timestamp, payload: Pose(worldFromBody: p.pose, trackingState: .normal)))
+        }
+        // Poses for twice as long as the truth lasts: the later half has none.
+        for k in 1...outputs.count {
+            let t = Timestamp(seconds: last + Double(k) * 0.05)
+            outputs.append(AnyPacket(stream: "vio/pose", timestamp: t, payload: Pose(worldFromBody: SE3(), trackingState: .normal)))
+        }
+        let input = EvaluationInput(outputs: outputs, metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path)
+        let result = try EvaluationRegistry.standard.make("trajectory").evaluate(input)
+        #expect(result.statistics.rmse < 1e-9)
+        let half = outputs.count / 2
+        #expect(result.note?.contains("truth for \(half) of \(outputs.count) poses") == true, "\(result.note ?? "")")
+    }
+
     @Test func theNEESJudgesTheDriftSinceTheFirstPose() throws {
         let (folder, gt) = try groundTruthFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -168,7 +168,7 @@ import ParallaxTesting
         let poses: [Packet<Pose>] = result.packets(on: "vio/pose")
         #expect(poses.contains { $0.payload.trackingState == .notAvailable })
         #expect(poses.allSatisfy { p in let t = p.payload.worldFromBody.translation; return t.x.isFinite && t.y.isFinite && t.z.isFinite })
-        #expect(result.report.warnings.contains { $0.contains("IMU gap") })
+        #expect(result.report.warnings.contains { $0.contains("no IMU data for at least") && $0.contains("max_imu_gap_ms=50") })
         #expect(result.report.warnings.contains { $0.contains("not finite") })
     }
 
