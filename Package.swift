@@ -208,7 +208,7 @@ let package = Package(
         .target(name: "ParallaxFetch", dependencies: ["CCurl", "CArchive", "COpenSSLDigest", "ParallaxFiles", "ParallaxDatasets", "ParallaxPayloads"], swiftSettings: strictSettings),
         // Analyzers written in Python (`python:FILE.py`): a worker process per analyzer, a versioned
         // protocol over a socket, images through shared memory. Knows the bus and the payloads, no plugin.
-        .target(name: "ParallaxPython", dependencies: ["ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
+        .target(name: "ParallaxPython", dependencies: ["CFileSystem", "ParallaxBus", "ParallaxPayloads", "ParallaxGeometry", "ParallaxImage", "ParallaxMath"], swiftSettings: strictSettings),
         // The benchmark results database (SQLite) and the comparison of two recorded runs.
         .target(name: "ParallaxResults", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .target(name: "ParallaxEval", dependencies: ["ParallaxFiles", "ParallaxBus", "ParallaxPayloads", "ParallaxCodecs", "ParallaxDatasets", "ParallaxSim", "ParallaxGeometry", "ParallaxMath", "ParallaxImage"], swiftSettings: strictSettings),

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -14,6 +15,26 @@ int parallax_exchange_paths(const char *a, const char *b) {
 #else
     (void)a;
     (void)b;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int parallax_sealable_memory_file(const char *name) {
+#if defined(MFD_ALLOW_SEALING)
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+#else
+    (void)name;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int parallax_seal_against_shrinking(int fd) {
+#if defined(F_ADD_SEALS) && defined(F_SEAL_SHRINK)
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK);
+#else
+    (void)fd;
     errno = ENOSYS;
     return -1;
 #endif

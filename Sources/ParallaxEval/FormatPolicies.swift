@@ -65,7 +65,7 @@ public struct FormatPolicies: Sendable {
                 why.append(rate < minFPS - 1e-9 ? String(format: "min-fps: %.3g Hz is below the floor", rate) : "min-fps: a larger or faster format reaches the floor")
             }
             if cheapestWithin != i {
-                why.append(errors[i] > reference * (1 + within) ? String(format: "within: error %+.0f %% of native", 100 * (errors[i] / reference - 1)) : "within: a cheaper format is as accurate")
+                why.append(errors[i] > reference * (1 + within) ? String(format: "within: error %+.0f %% of native", 100 * (errors[i] / reference - 1)) : String(format: "within: a cheaper format is within %.0f %% of native too", 100 * within))
             }
             if bestInBudget != i {
                 why.append(loads[i] > budget ? String(format: "budget: load %.2f over %.2g", loads[i], budget) : "budget: a more accurate format fits")

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFileSystem
 
 /// The shared memory images travel through to a Python worker: a file under `/dev/shm`
 /// (the temporary folder where there is none) that Parallax writes and the worker maps
@@ -17,6 +18,9 @@ final class SharedImageMemory {
     /// The open file, for the worker to inherit.
     var descriptor: Int32 { fd }
     private var fd: Int32
+    /// Whether the file is sealed against shrinking after each growth (a memfd); otherwise (a
+    /// file under /dev/shm, an old kernel) its size is checked before each copy.
+    private let sealed: Bool
     private var base: UnsafeMutableRawPointer?
     /// Bytes mapped (and the file's size).
     private(set) var capacity = 0
@@ -25,6 +29,11 @@ final class SharedImageMemory {
 
     /// Creates the file. Throws ``PythonWorkerError/launch(interpreter:reason:)`` when it cannot.
     init(label: String) throws(PythonWorkerError) {
+        // An anonymous memory file whose size is sealed against shrinking once grown: a worker
+        // that truncates its descriptor 4 cannot make the copy into the mapping fault (SIGBUS).
+        let sealable = parallax_sealable_memory_file("parallax-\(label.prefix(40))")
+        if sealable >= 0 { path = "memfd:parallax-\(label.prefix(40))"; fd = sealable; sealed = true; return }
+        sealed = false
         let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         let safe = String(label.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }.prefix(40))
         var attempt = 0
@@ -56,6 +65,9 @@ final class SharedImageMemory {
         guard ftruncate(fd, off_t(size)) == 0 else {
             throw .protocolViolation("cannot grow shared memory \(path) to \(size) bytes: \(String(cString: strerror(errno)))")
         }
+        // Sealed from here on: nobody can shrink it below what is mapped (growing stays allowed;
+        // a seal already set by an earlier growth makes this call fail harmlessly).
+        if sealed { _ = parallax_seal_against_shrinking(fd) }
         guard let p = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED else {
             throw .protocolViolation("cannot map shared memory \(path): \(String(cString: strerror(errno)))")
         }
@@ -68,6 +80,13 @@ final class SharedImageMemory {
         guard source.count > 0 else { return }
         guard let base, let from = source.baseAddress, offset >= 0, offset + source.count <= capacity else {
             throw .protocolViolation("\(source.count) bytes at \(offset) do not fit the \(capacity) bytes of shared memory")
+        }
+        if !sealed {
+            // Unsealed, a worker could have shrunk the file: copying past its end would fault.
+            var info = stat()
+            guard fstat(fd, &info) == 0, Int(info.st_size) >= offset + source.count else {
+                throw .protocolViolation("the shared memory \(path) was shrunk by the worker")
+            }
         }
         (base + offset).copyMemory(from: from, byteCount: source.count)
     }
