@@ -28,6 +28,12 @@ public enum PythonAnalyzers {
             throw .declaration(file: file, message: "no such file")
         }
         guard !isFolder.boolValue else { throw .declaration(file: file, message: "is a folder: name the Python file in it") }
+        // A FIFO, a device (/dev/zero through a symlink), a socket: the worker would wait on it or
+        // read without end while importing. Only a regular file (symlinks followed) is a source.
+        var info = stat()
+        guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .declaration(file: file, message: "is not a regular file (a FIFO, a device or a socket): name a Python source file")
+        }
         let session = try PythonWorkerSession(file: file, interpreter: interpreter, timeout: PythonAnalyzerDescription.startTimeout,
                                               memoryLimit: PythonAnalyzerDescription.defaultMemoryMB << 20)
         defer { session.finish() }

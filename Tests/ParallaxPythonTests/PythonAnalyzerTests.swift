@@ -193,10 +193,15 @@ extension WorkerProcessSuites { @Suite struct PythonAnalyzerTests {
         let file = try PythonTestSupport.write("import parallax\nimport no_such_module_xyz\n", as: "broken.py", in: folder)
         let syntax = try PythonTestSupport.write("import parallax\ndef (:\n", as: "syntax.py", in: folder)
         let none = try PythonTestSupport.write("import parallax\nx = 1\n", as: "none.py", in: folder)
+        // A FIFO and a symlink to a device: the worker would wait or read forever while importing.
+        let fifo = folder.appendingPathComponent("fifo.py").path, device = folder.appendingPathComponent("zero.py").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: device, withDestinationPath: "/dev/zero")
         let out = folder.appendingPathComponent("out").path
         for (path, expected) in [(file, "ModuleNotFoundError: No module named 'no_such_module_xyz'"), (syntax, "SyntaxError"),
                                  (none, "declares no subclass of parallax.Analyzer"),
-                                 (folder.appendingPathComponent("missing.py").path, "no such file")] {
+                                 (folder.appendingPathComponent("missing.py").path, "no such file"),
+                                 (fifo, "is not a regular file"), (device, "is not a regular file")] {
             #expect { _ = try RunSession(RunSession.Settings(chain: "python:\(path)", dataset: PythonTestSupport.dataset, out: out)) } throws: { error in
                 guard let f = error as? AppFailure else { return false }
                 return f.status == .badInput && f.message.contains("python:\(path)") && f.message.contains(expected)
