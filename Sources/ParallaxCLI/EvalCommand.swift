@@ -57,11 +57,12 @@ struct EvalCommand: ParsableCommand {
         options.maxTimeDifference = maxDiff
         options.timeOffset = offset
         let result: TrajectoryEvaluation, series: TrajectoryEvaluation.Series
+        let gt: Trajectory, est: Trajectory
         do {
             // Poses going back in time (or repeating one) are refused, as dataset readers refuse
             // theirs: association would pair them in whatever order they happen to sort.
-            let gt = try TrajectoryFile.read(path: groundTruth, kittiTimes: gtTimes, requireIncreasingTimes: true)
-            let est = try TrajectoryFile.read(path: estimate, kittiTimes: estTimes, requireIncreasingTimes: true)
+            gt = try TrajectoryFile.read(path: groundTruth, kittiTimes: gtTimes, requireIncreasingTimes: true)
+            est = try TrajectoryFile.read(path: estimate, kittiTimes: estTimes, requireIncreasingTimes: true)
             // Seconds beyond 10¹¹ (3,000 years) are almost surely nanoseconds written as seconds:
             // the numbers are still evaluated as given (as evo would), but say so.
             for (name, t) in [(groundTruth, gt), (estimate, est)] where (t.poses.first.map { abs($0.time) } ?? 0) > 1e11 {
@@ -79,8 +80,8 @@ struct EvalCommand: ParsableCommand {
         } else {
             print(Self.table(result))
         }
-        if fitOffset, let gt = try? TrajectoryFile.read(path: groundTruth, kittiTimes: gtTimes, requireIncreasingTimes: true),
-           let est = try? TrajectoryFile.read(path: estimate, kittiTimes: estTimes, requireIncreasingTimes: true) {
+        if fitOffset {
+            // Searched from where --offset put the estimate.
             var shifted = est
             for i in shifted.poses.indices {
                 shifted.poses[i].time += offset

@@ -59,8 +59,8 @@ public enum TimeOffsetSearch {
             guard let v = rmse(Double(k) * step) else { return nil }
             values.append(v)
         }
-        guard let best = values.indices.min(by: { values[$0] < values[$1] }), best > 0, best < values.count - 1,
-              let atZero = values[safe: steps] else { return nil }
+        guard let best = values.indices.min(by: { values[$0] < values[$1] }), best > 0, best < values.count - 1 else { return nil }
+        let atZero = values[steps]
         let (a, b, c) = (values[best - 1], values[best], values[best + 1])
         let curvature = a - 2 * b + c
         let vertex = curvature > 0 ? 0.5 * (a - c) / curvature : 0
@@ -73,8 +73,4 @@ public enum TimeOffsetSearch {
         let (sum, overflow) = t.nanoseconds.addingReportingOverflow(Int64((seconds * 1e9).rounded()))
         return overflow ? nil : Timestamp(nanoseconds: sum)
     }
-}
-
-private extension Array {
-    subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
 }

@@ -31,11 +31,12 @@ final class SharedImageMemory {
     init(label: String) throws(PythonWorkerError) {
         // An anonymous memory file whose size is sealed against shrinking once grown: a worker
         // that truncates its descriptor 4 cannot make the copy into the mapping fault (SIGBUS).
-        let sealable = parallax_sealable_memory_file("parallax-\(label.prefix(40))")
-        if sealable >= 0 { path = "memfd:parallax-\(label.prefix(40))"; fd = sealable; sealed = true; return }
+        // The instance's name, in at most 40 letters and digits (≤ 160 bytes: within memfd's 249).
+        let safe = String(label.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }.prefix(40))
+        let sealable = parallax_sealable_memory_file("parallax-\(safe)")
+        if sealable >= 0 { path = "memfd:parallax-\(safe)"; fd = sealable; sealed = true; return }
         sealed = false
         let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-        let safe = String(label.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }.prefix(40))
         var attempt = 0
         while true {
             let name = "\(folder)/parallax-\(getpid())-\(safe)-\(UInt32.random(in: 0 ... .max))"

@@ -80,6 +80,16 @@ import TestSupport
 /// What a `kill -9` leaves in `NAME.partial`: the list its command kept while it ran (rewritten
 /// every second), by which the next command tells the killed command's files from a user's.
 @Suite struct OutputFolderProgressListTests {
+    /// A scratch folder holding `out.partial` as a killed `command` leaves it: its marker written,
+    /// no list yet.
+    func killedCommandsFolder(_ command: String) throws -> (scratch: URL, stale: URL) {
+        let dir = try TemporaryFolder.make("progress")
+        let stale = dir.appendingPathComponent("out.partial")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
+        try Data("\(command)\n".utf8).write(to: stale.appendingPathComponent(OutputFolder.markerName))
+        return (dir, stale)
+    }
+
     @Test func aRunningCommandListsItsStagingFolderEverySecond() throws {
         let dir = try TemporaryFolder.make("progress")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -95,11 +105,8 @@ import TestSupport
     /// Killed in its first moments, before a list named anything: what appeared within the
     /// margin is the command's (a simulation's first folder and files).
     @Test func aCommandKilledBeforeItsFirstListLeavesAReplaceableFolder() throws {
-        let dir = try TemporaryFolder.make("progress")
+        let (dir, stale) = try killedCommandsFolder("parallax simulate")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let stale = dir.appendingPathComponent("out.partial")
-        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
-        try Data("parallax simulate\n".utf8).write(to: stale.appendingPathComponent(OutputFolder.markerName))
         try OutputFolder.writeManifest(of: stale, heading: OutputFolder.progressLine)
         try FileManager.default.createDirectory(at: stale.appendingPathComponent("imu0"), withIntermediateDirectories: false)
         try Data("t".utf8).write(to: stale.appendingPathComponent("scene.txt"))
@@ -110,11 +117,8 @@ import TestSupport
     /// Unlisted entries are the killed command's when they appeared within the margin of the
     /// list's last writing, a user's after it: refused (the stale folder is kept), never removed.
     @Test func filesNewerThanTheKilledCommandsListAreRefused() throws {
-        let dir = try TemporaryFolder.make("progress")
+        let (dir, stale) = try killedCommandsFolder("parallax run")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let stale = dir.appendingPathComponent("out.partial")
-        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: false)
-        try Data("parallax run\n".utf8).write(to: stale.appendingPathComponent(OutputFolder.markerName))
         let frames = stale.appendingPathComponent("cam0/formatted")
         try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: stale.appendingPathComponent("events.jsonl"))
