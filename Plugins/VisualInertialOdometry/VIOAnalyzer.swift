@@ -61,7 +61,7 @@ public struct VIOAnalyzer: Analyzer {
         try options.checkRanges(analyzer: Self.name)
         self.options = options
         tracksPort = .each(options.tracks)
-        imuPort = .between(options.imu, through: .firstAfter)
+        imuPort = .between(options.imu, through: .ahead(Self.imuLead(options.estimator)))
         posePort = OutputPort(options.output)
         biasPort = OutputPort(options.output + "-biases")
         if !options.map.isEmpty && options.images.isEmpty {
@@ -70,6 +70,14 @@ public struct VIOAnalyzer: Analyzer {
         imagesPort = options.images.isEmpty ? nil : .latest(options.images, tolerance: 1_000_000)
         mapPort = options.images.isEmpty ? nil : OutputPort(options.output + "-map")
         mappingPort = options.images.isEmpty ? nil : OutputPort(options.output + "-mapping")
+    }
+
+    /// How far past each frame's stamp the IMU input reaches (ns): a camera stamping earlier than
+    /// the IMU's clock (a positive offset, or one the search or the filter may find) needs the
+    /// readings up to the frame's time on the IMU clock.
+    static func imuLead(_ settings: VIOSettings) -> Nanoseconds {
+        let ms = max(0, settings.timeOffsetMs) + (settings.estimateTimeOffset ? max(settings.timeOffsetSearchMs, 3 * settings.timeOffsetSigmaMs) : 0)
+        return Nanoseconds((ms * 1e6).rounded())
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
@@ -150,6 +158,14 @@ public struct VIOAnalyzer: Analyzer {
     /// reset, a sample skipped) or a note (it went as it should: the start, a relocalization).
     private func report(_ event: VIOEvent) -> (message: String, isWarning: Bool) {
         switch event {
+        case let .clockOffset(offset, sigma, pairs, applied):
+            let found = String(format: "the camera's frames fit the gyro best %.1f ± %.1f ms later on the IMU clock (%d pairs of frames)", offset * 1000, sigma * 1000, pairs)
+            return applied ? (found + String(format: ": outside time_offset_ms=%g ± %g, the filter starts from %.1f ms", options.estimator.timeOffsetMs,
+                                                     options.estimator.timeOffsetSigmaMs, options.estimator.timeOffsetMs + offset * 1000), false)
+                           : (found + String(format: ": within time_offset_ms=%g ± %g", options.estimator.timeOffsetMs, options.estimator.timeOffsetSigmaMs), false)
+        case let .clockOffsetBeyondSearch(edge):
+            return (String(format: "the camera's frames fit the gyro better and better toward %+.0f ms, the end of the search (time_offset_search_ms=%g): the camera–IMU time offset is likely larger; give it as time_offset_ms= (t_IMU − t_camera) or widen the search",
+                           edge * 1000, options.estimator.timeOffsetSearchMs), true)
         case let .nonFiniteIMU(time): return ("IMU sample at \(time) ns is not finite: skipped (and all such samples)", true)
         case let .initialized(t, start):
             let how = switch start {

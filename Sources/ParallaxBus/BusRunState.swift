@@ -27,8 +27,9 @@ struct BusRunState {
         var dropped: [String: Int] = [:]
         /// `latest` and `nearest` inputs.
         let joinInputs: [(stream: Int, name: String, tolerance: Nanoseconds, ahead: Bool)]
-        /// `between` inputs that also take the first packet after the trigger.
-        let firstAfterStreams: Set<String>
+        /// `between` inputs that also take the first packet after the trigger (plus their lead,
+        /// ns: the window reaches that far past the trigger first).
+        let firstAfterStreams: [String: Nanoseconds]
         /// Look-ahead inputs the head trigger waits for.
         let waits: [Wait]
         /// Dataset time each look-ahead trigger waited: source watermark − trigger time (ns).
@@ -65,6 +66,8 @@ struct BusRunState {
         let stream: Int
         let strictlyAfter: Bool
         let tolerance: Nanoseconds
+        /// How far past the trigger the packet must be (ns, `between(through: .ahead)`).
+        var lead: Nanoseconds = 0
     }
 
     var nodes: [Node]
@@ -102,17 +105,18 @@ struct BusRunState {
         var nodes: [Node] = []
         for (i, a) in analyzers.enumerated() {
             var joins: [(Int, String, Nanoseconds, Bool)] = []
-            var firstAfter = Set<String>()
+            var firstAfter: [String: Nanoseconds] = [:]
             var waits: [Wait] = []
             for input in a.inputs {
                 let sid = try id(input.stream, of: a)
                 switch input.policy {
                 case .each: streams[sid].eachConsumers.append(i)
                 case .between(through: .trigger): streams[sid].betweenConsumers.append(i)
-                case .between(through: .firstAfter):
+                case let .between(through: end):
                     streams[sid].betweenConsumers.append(i)
-                    firstAfter.insert(input.stream)
-                    waits.append(Wait(stream: sid, strictlyAfter: true, tolerance: 0))
+                    let lead = end.lead ?? 0
+                    firstAfter[input.stream] = lead
+                    waits.append(Wait(stream: sid, strictlyAfter: true, tolerance: 0, lead: lead))
                 case let .latest(tol):
                     streams[sid].keepsLatest = true
                     joins.append((sid, input.stream, tol, false))
@@ -201,13 +205,19 @@ struct BusRunState {
         for wait in nodes[i].waits {
             let s = streams[wait.stream]
             if s.ended { continue }
-            if let last = s.lastStamp, wait.strictlyAfter ? last > t : last >= t { continue }
+            if let last = s.lastStamp, wait.strictlyAfter ? last.nanoseconds > Self.adding(wait.lead, to: t) : last >= t { continue }
             // Nothing within the tolerance can still come on a source stream once every
             // source packet up to t + tolerance is in.
             if !wait.strictlyAfter, s.isSource, let w = watermark, w.nanoseconds - t.nanoseconds >= wait.tolerance { continue }
             return false
         }
         return true
+    }
+
+    /// `t` + `lead` (ns), saturating.
+    static func adding(_ lead: Nanoseconds, to t: Timestamp) -> Int64 {
+        let (sum, overflow) = t.nanoseconds.addingReportingOverflow(Int64(lead))
+        return overflow ? Int64.max : sum
     }
 
     private func hasNewerDueTrigger(node i: Int, than packet: AnyPacket, now: Timestamp) -> Bool {
@@ -220,9 +230,11 @@ struct BusRunState {
         var between: [String: [AnyPacket]] = [:]
         if !nodes[i].between.isEmpty {
             for (stream, queue) in nodes[i].between {
-                let cut = queue.firstIndex { $0.timestamp > t } ?? queue.count
-                // `.firstAfter` also hands over the first packet after t, and keeps it for the next call.
-                let end = cut < queue.count && nodes[i].firstAfterStreams.contains(stream) ? cut + 1 : cut
+                let lead = nodes[i].firstAfterStreams[stream]
+                let limit = Self.adding(lead ?? 0, to: t)
+                let cut = queue.firstIndex { $0.timestamp.nanoseconds > limit } ?? queue.count
+                // `.firstAfter` also hands over the first packet after t (+ lead), and keeps it for the next call.
+                let end = cut < queue.count && lead != nil ? cut + 1 : cut
                 between[stream] = Array(queue[..<end])
                 nodes[i].between[stream] = cut == queue.count ? [] : Array(queue[cut...])
             }

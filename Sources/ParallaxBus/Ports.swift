@@ -12,7 +12,9 @@
 ///   this trigger] — the IMU samples between two frames. The first call gets all packets up to
 ///   it. With ``BetweenEnd/firstAfter`` also the first packet *after* the trigger (which the
 ///   next call receives again), so a filter can interpolate to the frame's time; the trigger
-///   waits until that packet has arrived (or the stream has ended).
+///   waits until that packet has arrived (or the stream has ended). With
+///   ``BetweenEnd/ahead(_:)`` the window reaches `lead` ns past the trigger (and the first packet
+///   beyond): a camera whose clock runs behind the IMU's needs the IMU a little past its stamps.
 ///
 /// "≤ the trigger's timestamp" includes packets with the *same* timestamp, whatever stream
 /// they came from: the bus delivers all packets of one timestamp before it triggers anything.
@@ -30,6 +32,20 @@ public enum SyncPolicy: Sendable, Equatable, CustomStringConvertible {
         case trigger
         /// At the first packet after the trigger (inclusive).
         case firstAfter
+        /// At the first packet more than `lead` ns after the trigger (inclusive); each call
+        /// gets the packets in (previous trigger + lead, this trigger + lead] and that one.
+        /// `.ahead(0)` is ``firstAfter``.
+        case ahead(Nanoseconds)
+
+        /// How far past the trigger the window reaches (ns) before its first packet beyond;
+        /// `nil`: it ends at the trigger.
+        var lead: Nanoseconds? {
+            switch self {
+            case .trigger: return nil
+            case .firstAfter: return 0
+            case let .ahead(lead): return max(0, lead)
+            }
+        }
     }
 
     /// All packets between triggers, ending at the trigger.
@@ -42,6 +58,7 @@ public enum SyncPolicy: Sendable, Equatable, CustomStringConvertible {
         case let .nearest(tolerance): return "nearest within \(Double(tolerance) / 1e6) ms (looks ahead)"
         case .between(through: .trigger): return "all between triggers"
         case .between(through: .firstAfter): return "all between triggers and the first after (looks ahead)"
+        case let .between(through: .ahead(lead)): return "all between triggers \(Double(lead) / 1e6) ms ahead and the first after (looks ahead)"
         }
     }
 }

@@ -19,29 +19,57 @@ public struct PoseStreamEvaluation: Evaluation {
         guard let stream = input.outputs.first(where: { $0.payload is Pose })?.stream else {
             throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "the chain emitted no pose stream")
         }
-        var estimate = Trajectory(poses: [], name: stream)
-        var covariances: [Timestamp: Matrix] = [:]
+        // A pose `notAvailable` between `normal` ones is a reset: the estimator starts again in a
+        // new frame (a new gauge: position and yaw fixed afresh), so each stretch is aligned on
+        // its own and the errors pooled.
+        var segments: [Segment] = [Segment(estimate: Trajectory(poses: [], name: stream))]
         var firstNormal: Timestamp?
+        var frames = 0
         for p in input.outputs where p.stream == stream {
-            guard let pose = p.payload as? Pose, pose.trackingState == .normal else { continue }
+            guard let pose = p.payload as? Pose else { continue }
+            frames += 1
+            if pose.trackingState == .notAvailable, segments[segments.count - 1].estimate.count > 0 {
+                segments.append(Segment(estimate: Trajectory(poses: [], name: stream)))
+            }
+            guard pose.trackingState == .normal else { continue }
             firstNormal = firstNormal ?? p.timestamp
-            estimate.poses.append(StampedPose(time: p.timestamp.seconds, timestamp: p.timestamp, pose: pose.worldFromBody))
-            if let c = pose.covariance, c.rows >= 3, c.columns >= 3 { covariances[p.timestamp] = c }
+            segments[segments.count - 1].estimate.poses.append(StampedPose(time: p.timestamp.seconds, timestamp: p.timestamp, pose: pose.worldFromBody))
+            if let c = pose.covariance, c.rows >= 3, c.columns >= 3 { segments[segments.count - 1].covariances[p.timestamp] = c }
         }
-        guard estimate.count >= 3 else {
-            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "'\(stream)' has \(estimate.count) pose(s) in state normal; 3 are needed")
-        }
+        let total = segments.reduce(0) { $0 + $1.estimate.count }
         var options = TrajectoryEvaluation.Options()
-        options.alignment = .posyaw
         options.rpeDelta = 10
+        // Stretches too short for the RPE's 10 frames are left out (and counted) when a longer one exists.
+        let long = segments.filter { $0.estimate.count > Int(options.rpeDelta) }
+        if !long.isEmpty {
+            segments = long
+        } else if let longest = segments.max(by: { $0.estimate.count < $1.estimate.count }) {
+            segments = [longest]
+        }
+        let short = total - segments.reduce(0) { $0 + $1.estimate.count }
+        guard let firstSegment = segments.first, firstSegment.estimate.count >= 3 else {
+            throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "'\(stream)' has \(total) pose(s) in state normal; 3 are needed")
+        }
         // The stamps here are the dataset's own (no unit to mistake, unlike two files given to
         // `eval`): a truth covering part of the run is scored where it exists, and said.
         options.minimumOverlap = 0
-        let (posyaw, series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: estimate, options: options)
-        options.alignment = .se3
-        let (se3, _) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: estimate, options: options)
-
-        let nees = Self.positionNEES(estimate, covariances: covariances, reference: gt)
+        var scores: [Score] = []
+        for segment in segments {
+            options.alignment = .posyaw
+            let (posyaw, series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: segment.estimate, options: options)
+            options.alignment = .se3
+            let (se3, se3Series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: segment.estimate, options: options)
+            scores.append(Score(posyaw: posyaw, series: series, se3: se3, se3Errors: se3Series.apeTranslation,
+                                nees: Self.positionNEES(segment.estimate, covariances: segment.covariances, reference: gt)))
+        }
+        guard let firstScore = scores.first else { throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "'\(stream)' has no stretch to align") }
+        let rest = scores.dropFirst()
+        let posyaw = Score.pooled(firstScore.posyaw, rest.map(\.posyaw), errors: scores.flatMap(\.series.apeTranslation))
+        let se3 = Score.pooled(firstScore.se3, rest.map(\.se3), errors: scores.flatMap(\.se3Errors))
+        var series = firstScore.series
+        for more in rest { series.append(more.series) }
+        let estimateCount = segments.reduce(0) { $0 + $1.estimate.count }
+        let nees = scores.flatMap(\.nees)
         let meanNEES = nees.isEmpty ? nil : nees.reduce(0, +) / Double(nees.count)
         let datasetStart = input.dataset.listing.stamps.values.compactMap { $0.min() }.min()
         var result = EvaluationResult(metric: "APE translation after position+yaw alignment (m)", statistics: posyaw.apeTranslation)
@@ -50,7 +78,7 @@ public struct PoseStreamEvaluation: Evaluation {
             "ape_se3_rmse_m": se3.apeTranslation.rmse,
             "rpe10_translation_rmse_m": posyaw.rpeTranslation.rmse,
             "rpe10_rotation_rmse_deg": posyaw.rpeRotationDegrees.rmse,
-            "poses": Double(estimate.count),
+            "poses": Double(estimateCount),
             "pairs": Double(posyaw.pairs),
         ]
         // A rotation APE after an alignment whose rotation the motion does not determine (a
@@ -73,14 +101,66 @@ public struct PoseStreamEvaluation: Evaluation {
             ? String(format: "%.2f°", se3.apeRotationDegrees.rmse)
             : String(format: "rotation undetermined by the motion (the alignment could turn %.0f°; the truth spans %.4g m)",
                      se3.alignmentRotationUncertaintyDegrees, se3.referenceExtent)
-        var note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %@, RPE(10) %.4f m / %.3f°", stream, estimate.count,
+        var note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %@, RPE(10) %.4f m / %.3f°", stream, estimateCount,
                           posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, rotation,
                           posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)
         if let first = result.metrics["first_pose_s"] { note += String(format: ", first pose at %.2f s", first) }
         if let meanNEES { note += String(format: ", position NEES %.2f (3 = consistent)", meanNEES) }
-        if posyaw.pairs < estimate.count { note += ", truth for \(posyaw.pairs) of \(estimate.count) poses" }
+        if posyaw.pairs < estimateCount { note += ", truth for \(posyaw.pairs) of \(estimateCount) poses" }
+        if scores.count > 1 {
+            let starts = segments.dropFirst().compactMap { $0.estimate.poses.first?.timestamp }
+                .map { t in datasetStart.map { String(format: "%.2f s", t.seconds(since: $0)) } ?? "\(t.nanoseconds) ns" }
+            note += "; \(scores.count) stretches: the estimator started again in a new frame at \(starts.joined(separator: ", ")), each stretch aligned on its own"
+            result.metrics["stretches"] = Double(scores.count)
+        }
+        if short > 0 { note += "; \(short) pose(s) in stretches too short to align left out" }
+        // Figures over a small part of the run describe that part only: said first.
+        result.metrics["tracked_fraction"] = frames > 0 ? Double(total) / Double(frames) : 0
+        if frames > 0, Double(total) < 0.5 * Double(frames) {
+            note = String(format: "only %d of %d frames tracked (%.0f %%): ", total, frames, 100 * Double(total) / Double(frames)) + note
+        }
         result.note = note
         return result
+    }
+
+    /// One stretch of the estimate in one frame (between resets) and its covariances.
+    struct Segment {
+        var estimate: Trajectory
+        var covariances: [Timestamp: Matrix] = [:]
+    }
+
+    /// A stretch's evaluations: position+yaw aligned (with its series) and SE3 aligned (with its
+    /// per-pose position errors), and its NEES values.
+    struct Score {
+        var posyaw: TrajectoryEvaluation
+        var series: TrajectoryEvaluation.Series
+        var se3: TrajectoryEvaluation
+        var se3Errors: [Double]
+        var nees: [Double]
+
+        /// The stretches' evaluations as one: APE statistics of all the per-pose `errors`, the
+        /// other RMSEs pooled by their counts, the rotation determined only where every
+        /// stretch's is, pairs summed.
+        static func pooled(_ first: TrajectoryEvaluation, _ rest: [TrajectoryEvaluation], errors: [Double]) -> TrajectoryEvaluation {
+            guard !rest.isEmpty else { return first }
+            var whole = first
+            let parts = [first] + rest
+            func rms(_ s: [ErrorStatistics]) -> ErrorStatistics {
+                let n = s.reduce(0) { $0 + $1.count }
+                var e = ErrorStatistics([])
+                e.count = n
+                e.rmse = n == 0 ? 0 : (s.reduce(0) { $0 + Double($1.count) * $1.rmse * $1.rmse } / Double(n)).squareRoot()
+                return e
+            }
+            whole.apeTranslation = ErrorStatistics(errors)
+            whole.apeRotationDegrees = rms(parts.map(\.apeRotationDegrees))
+            whole.rpeTranslation = rms(parts.map(\.rpeTranslation))
+            whole.rpeRotationDegrees = rms(parts.map(\.rpeRotationDegrees))
+            whole.pairs = parts.reduce(0) { $0 + $1.pairs }
+            whole.alignmentRotationUncertaintyDegrees = parts.map(\.alignmentRotationUncertaintyDegrees).max() ?? 0
+            whole.referenceExtent = parts.map(\.referenceExtent).min() ?? 0
+            return whole
+        }
     }
 
     /// Position NEES `dᵀ Σ⁻¹ d` of each estimate that carries a covariance `Σ` (its top-left 3×3

@@ -70,6 +70,20 @@ public struct TrajectoryEvaluation: Sendable, Codable {
         public var alignedRotations: [SO3] = []
         /// The estimate's stamp of each pair (to look up what the estimator said about it).
         public var estimateTimestamps: [Timestamp]
+
+        /// Appends `other`'s pairs (a later stretch of the same run, aligned on its own; its
+        /// times moved to count from this series' first pair).
+        public mutating func append(_ other: Series) {
+            let shift = zip(estimateTimestamps.first.map { [$0] } ?? [], other.estimateTimestamps.first.map { [$0] } ?? [])
+                .map { $1.seconds(since: $0) }.first ?? 0
+            times += other.times.map { $0 + shift }
+            apeTranslation += other.apeTranslation
+            referencePositions += other.referencePositions
+            alignedPositions += other.alignedPositions
+            referenceRotations += other.referenceRotations
+            alignedRotations += other.alignedRotations
+            estimateTimestamps += other.estimateTimestamps
+        }
     }
 
     /// Why a pair of trajectories cannot be evaluated (bad input), naming both.

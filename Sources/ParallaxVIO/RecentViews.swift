@@ -21,6 +21,11 @@ struct RecentViews {
         frames.removeAll { $0.time < t - span - 0.1 }
     }
 
+    /// Moves every frame `seconds` later on the IMU clock (a clock offset found before the start).
+    mutating func shift(by seconds: Double) {
+        for i in frames.indices { frames[i].time += seconds }
+    }
+
     /// How far the features moved over the `window` seconds up to `t` (px): the median, over
     /// the features seen at both ends, of their displacement (normalized units × fx); `nil` when
     /// fewer than 10 were seen at both ends (a blank view, or a view that changed completely).

@@ -51,6 +51,12 @@ public struct VIOEstimator {
     /// The calibration the filter started from, to report what it estimated.
     var initialCalibration: VIOCalibration?
     var resets = 0
+    /// The camera–IMU time offset the next start uses (s): the setting's, or what the search
+    /// before the start found (``ClockOffsetSearch``).
+    var startTimeOffset: Double
+    /// Whether the search has given its answer, and when it may try again (s, IMU clock).
+    var clockOffsetSearched = false
+    var nextClockOffsetSearch = -Double.infinity
     /// What happened since the last ``takeEvents()``.
     private var events: [VIOEvent] = []
     /// The estimate of the last frame.
@@ -77,6 +83,7 @@ public struct VIOEstimator {
         zeroVelocity = UpdaterZeroVelocity(settings)
         mapping = WorldMapping(settings, model: model, map: map)
         quality = TrackingQuality(minFeaturesPer10Frames: settings.minFeaturesPer10Frames)
+        startTimeOffset = settings.timeOffsetMs / 1000
     }
 
     /// Takes an IMU reading. Feed them in time order, before the frames they precede, and the
@@ -92,10 +99,11 @@ public struct VIOEstimator {
     public mutating func feed(tracks frame: VIOFeatureFrame, image: ImageBuffer<UInt8>? = nil) -> VIOEstimate {
         let stamp = frame.time
         // The frame's time on the IMU clock.
-        let t = propagator.seconds(stamp) + (filter?.calibration.timeOffset ?? settings.timeOffsetMs / 1000)
+        var t = propagator.seconds(stamp) + (filter?.calibration.timeOffset ?? startTimeOffset)
         // Until the filter runs, also the frames a moving start may need.
         views.append(frame, at: t, keeping: max(settings.staticWindow, settings.zuptWindow, filter == nil ? Initializer.longestDynamicSpan * settings.dynamicWindow : 0))
         if filter == nil {
+            t += searchClockOffset(at: t)
             propagator.keep(from: t - initializer.longestWindow - 0.5)
             initialize(at: t)
         }
@@ -140,7 +148,7 @@ public struct VIOEstimator {
         else { return }
         events.append(.initialized(time: t, start: start.how))
         filter = MSCKF(state: start.state, time: t, covariance: start.covariance.block(row: 0, column: 0, rows: MSCKF.imuDimension, columns: MSCKF.imuDimension),
-                       calibration: VIOCalibration(imuFromCamera: imuFromCamera, timeOffset: settings.timeOffsetMs / 1000),
+                       calibration: VIOCalibration(imuFromCamera: imuFromCamera, timeOffset: startTimeOffset),
                        extrinsicVariance: settings.estimateExtrinsics
                            ? (pow(settings.extrinsicRotationSigmaDeg * .pi / 180, 2), pow(settings.extrinsicTranslationSigmaM, 2)) : nil,
                        timeOffsetVariance: settings.estimateTimeOffset ? pow(settings.timeOffsetSigmaMs / 1000, 2) : nil,
@@ -168,6 +176,35 @@ public struct VIOEstimator {
                 }
             }
         }
+    }
+
+    /// Before the start, once the frames span a second: the clock offset the rotations agree on
+    /// (``ClockOffsetSearch``), tried again every quarter second until it is determined. One
+    /// outside the prior (``VIOSettings/timeOffsetMs`` ± ``VIOSettings/timeOffsetSigmaMs``)
+    /// moves the recent frames and the start's offset by it. Returns the shift applied (s).
+    private mutating func searchClockOffset(at t: Double) -> Double {
+        guard settings.estimateTimeOffset, settings.timeOffsetSearchMs > 0, !clockOffsetSearched, t >= nextClockOffsetSearch,
+              let first = views.frames.first, t - first.time >= settings.dynamicWindow * 0.95 else { return 0 }
+        nextClockOffsetSearch = t + 0.25
+        var search = ClockOffsetSearch()
+        search.range = settings.timeOffsetSearchMs / 1000
+        search.normalizedNoise = settings.pixelNoise / sensors.camera.model.intrinsics.fx
+        let found: ClockOffsetSearch.Result
+        switch search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation) {
+        case .undetermined: return 0
+        case let .beyondRange(edge):
+            clockOffsetSearched = true
+            events.append(.clockOffsetBeyondSearch(edge: edge))
+            return 0
+        case let .found(result): found = result
+        }
+        clockOffsetSearched = true
+        let applied = abs(found.offset) > settings.timeOffsetSigmaMs / 1000
+        events.append(.clockOffset(offset: found.offset, sigma: found.sigma, pairs: found.pairs, applied: applied))
+        guard applied else { return 0 }
+        startTimeOffset += found.offset
+        views.shift(by: found.offset)
+        return found.offset
     }
 
     /// One frame of the running filter: propagation, a zero-velocity update when still, the

@@ -10,6 +10,13 @@ public enum VIOEvent: Sendable, Equatable {
         case moving(span: Double)
     }
 
+    /// Before the start, the rotations the features and the gyro see agreed best with the frames
+    /// `offset` s later on the IMU clock than they stood (σ `sigma` s, from `pairs` pairs of
+    /// frames): `applied` when that is outside the time-offset prior and the filter starts from it.
+    case clockOffset(offset: Double, sigma: Double, pairs: Int, applied: Bool)
+    /// Before the start, the rotations fit better and better toward the end of the searched
+    /// range, `edge` s: the camera–IMU offset is larger than ``VIOSettings/timeOffsetSearchMs``.
+    case clockOffsetBeyondSearch(edge: Double)
     /// An IMU sample at `time` (ns) was not finite: skipped, and so will all such samples be
     /// (said once).
     case nonFiniteIMU(time: Int64)

@@ -57,6 +57,20 @@ import ParallaxPayloads
         #expect(records.map(\.imu) == [[5, 10, 15], [15, 20], []])
     }
 
+    @Test func aLeadReachesThatFarPastEachTriggerAndTheFirstSampleBeyond() throws {
+        // IMU every 5 ns, frames at 10, 30 and 40 ns, the window 12 ns ahead: frame 10 gets up to
+        // 22 and 25 (the first beyond), frame 30 (22, 42] and 45, frame 40 (42, 52] and 55; the
+        // sample beyond comes again in the next call, as with `.firstAfter`.
+        var harness = AnalyzerHarness { Recorder.lookingAhead(lead: 12) }
+        for t: Int64 in [10, 30, 40] { harness.push(Int(t), on: MultiRate.cam, at: Timestamp(nanoseconds: t)) }
+        for t in stride(from: Int64(5), through: 80, by: 5) { harness.push(Double(t), on: MultiRate.imu, at: Timestamp(nanoseconds: t)) }
+        harness.declare(MultiRate.depth)
+        let records = try harness.run(sourcePerStream: true).packets(on: "cam0/record", as: Record.self).map(\.payload)
+        #expect(records.map(\.imu) == [[5, 10, 15, 20, 25], [25, 30, 35, 40, 45], [45, 50, 55]])
+        #expect(SyncPolicy.BetweenEnd.ahead(0).lead == SyncPolicy.BetweenEnd.firstAfter.lead)
+        #expect(SyncPolicy.BetweenEnd.trigger.lead == nil)
+    }
+
     @Test func nearestPicksTheCloserOfTwoDepthMaps() throws {
         // Frame at 100 ms, depth at 60 ms and 130 ms: 130 is closer (30 < 40) although it is later.
         var harness = AnalyzerHarness { Recorder.lookingAhead() }

@@ -20,6 +20,8 @@ struct Recorder: Analyzer {
         var camera = "cam0"
         var toleranceMs = 100.0
         var lookAhead = false
+        /// With `look_ahead`: the IMU window reaches this far past each frame (ns; `.ahead`).
+        var leadNs: Int64 = 0
         init() {}
     }
     let frames: InputPort<Int>, imu: InputPort<Double>, depth: InputPort<Float>
@@ -27,7 +29,7 @@ struct Recorder: Analyzer {
     init(options: Options) {
         let tolerance = Int64(options.toleranceMs * 1e6)
         frames = .each(options.camera)
-        imu = .between("imu0", through: options.lookAhead ? .firstAfter : .trigger)
+        imu = .between("imu0", through: options.lookAhead ? (options.leadNs > 0 ? .ahead(options.leadNs) : .firstAfter) : .trigger)
         depth = options.lookAhead ? .nearest("depth0", tolerance: tolerance) : .latest("depth0", tolerance: tolerance)
         out = OutputPort("\(options.camera)/record")
     }
@@ -37,10 +39,11 @@ struct Recorder: Analyzer {
                             depth: input.nearest(depth)?.timestamp.nanoseconds), on: out, at: input.timestamp)
     }
 
-    /// A recorder with look-ahead inputs.
-    static func lookingAhead() -> Recorder {
+    /// A recorder with look-ahead inputs (the IMU's `lead` ns past each frame).
+    static func lookingAhead(lead: Int64 = 0) -> Recorder {
         var options = Options()
         options.lookAhead = true
+        options.leadNs = lead
         return Recorder(options: options)
     }
 }

@@ -85,6 +85,52 @@ import ParallaxSim
         #expect(result.note?.contains("truth for \(half) of \(outputs.count) poses") == true, "\(result.note ?? "")")
     }
 
+    /// A reset (a pose `notAvailable`) starts a new frame: each stretch is aligned on its own and
+    /// the errors pooled, and the note says where the estimator started again. Scored as one
+    /// trajectory, the second stretch's other world frame would be metres of error.
+    @Test func stretchesBetweenResetsAreAlignedEachOnItsOwn() throws {
+        let (folder, gt) = try groundTruthFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = SE3(rotation: .exp(Vector3(0, 0, 1)), translation: Vector3(5, -3, 0.2))
+        let second = SE3(rotation: .exp(Vector3(0, 0, -2)), translation: Vector3(-1, 4, 0))
+        var outputs: [AnyPacket] = []
+        for (k, p) in gt.poses.enumerated() where k % 5 == 0 {
+            let state: TrackingState = k == 500 ? .notAvailable : (505..<600).contains(k) ? .limited(.initializing) : .normal
+            let error = k % 10 == 0 ? 0.01 : -0.01
+            let world = k < 500 ? first : second
+            outputs.append(AnyPacket(stream: "vio/pose", timestamp: p.timestamp,
+                                     payload: Pose(worldFromBody: SE3(translation: Vector3(0, 0, error)) * world * p.pose, trackingState: state)))
+        }
+        let input = EvaluationInput(outputs: outputs, metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path)
+        let result = try EvaluationRegistry.standard.make("trajectory").evaluate(input)
+        #expect(abs(result.statistics.rmse - 0.01) < 1e-3, "APE \(result.statistics.rmse)")
+        #expect(abs((result.metrics["ape_se3_rmse_m"] ?? 0) - 0.01) < 1e-3)
+        #expect(result.metrics["stretches"] == 2 && result.metrics["poses"] == 180)
+        #expect(result.note?.contains("2 stretches: the estimator started again in a new frame at 6.00 s") == true, "\(result.note ?? "")")
+        #expect(result.series?.count == 180)
+        // Scored as one trajectory it would not be centimetres.
+        var one = outputs
+        one.removeAll { ($0.payload as? Pose)?.trackingState == .notAvailable }
+        let merged = try EvaluationRegistry.standard.make("trajectory").evaluate(
+            EvaluationInput(outputs: one, metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path))
+        #expect(merged.statistics.rmse > 1)
+    }
+
+    /// Figures over a small part of the run describe that part: the note says so first.
+    @Test func aFewTrackedFramesAreSaidFirst() throws {
+        let (folder, gt) = try groundTruthFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var outputs: [AnyPacket] = []
+        for (k, p) in gt.poses.enumerated() where k % 5 == 0 {
+            let state: TrackingState = k < 800 ? .limited(.initializing) : .normal
+            outputs.append(AnyPacket(stream: "vio/pose", timestamp: p.timestamp, payload: Pose(worldFromBody: p.pose, trackingState: state)))
+        }
+        let input = EvaluationInput(outputs: outputs, metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path)
+        let result = try EvaluationRegistry.standard.make("trajectory").evaluate(input)
+        #expect(result.note?.hasPrefix("only 40 of 200 frames tracked (20 %): ") == true, "\(result.note ?? "")")
+        #expect(result.metrics["tracked_fraction"] == 0.2)
+    }
+
     @Test func theNEESJudgesTheDriftSinceTheFirstPose() throws {
         let (folder, gt) = try groundTruthFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,0 +1,248 @@
+import ParallaxInertial
+import ParallaxMath
+
+/// Finds the camera–IMU clock offset before the filter starts, from rotation alone (as Kalibr's
+/// first guess correlates angular rates): a camera stamping 20 ms late is 4 σ outside the
+/// filter's time-offset prior, and an EKF started that far off diverges instead of converging
+/// (EuRoC MH_01 with cam0 stamped +20 ms: 10.7 m APE before this search).
+///
+/// Over the recent frames, pairs of frames `a`, `b` about ``pairSpan`` apart are held to the
+/// epipolar constraint with the rotation the gyro gives over `[a+δ, b+δ]` (rotated into the
+/// camera) and the translation left free: for a given rotation the best translation direction
+/// is the null direction of `Σ n nᵀ`, `n = (R d_b) × d_a` (Kneip's eigenvalue formulation), so
+/// each pair's cost is the smallest eigenvalue — in closed form, with no local minimum in the
+/// translation (Huber-weighted, in units of the bearing's variance). The gyro bias (one vector
+/// for the window) is fitted by Gauss–Newton at the start and again at the best shift. The
+/// cost's minimum over ``range`` in ``step``s, refined by a parabola, is the offset; σ is the
+/// larger of the cost's curvature (scaled by the cost per degree of freedom when that exceeds
+/// 1) and the spread of the offsets found leaving one pair out at a time (errors a pair's
+/// features share). Where the angular rate barely changes (a still or steadily turning
+/// platform) a shift changes nothing and the search says so.
+struct ClockOffsetSearch {
+    /// Shifts tried: `−range…+range` (s), in `step`s (s).
+    var range = 0.1
+    var step = 0.001
+    /// Time between the two frames of a pair (s): the rotation error a shift `δ` makes is about
+    /// `δ · (ω(b) − ω(a))`, larger for pairs further apart, but so is the translation that can
+    /// mimic a rotation.
+    var pairSpan = 0.1
+    /// σ of a bearing (normalized image units).
+    var normalizedNoise = 1.0 / 460
+    /// Largest σ (s) of an offset that counts as found.
+    var maxSigma = 0.002
+    /// Fewest pairs and features per pair.
+    var minPairs = 4
+    var minFeatures = 12
+
+    /// What the search found: the shift (s) to add to the frames' times, its σ (s), and the pairs
+    /// it used.
+    struct Result: Equatable {
+        var offset: Double
+        var sigma: Double
+        var pairs: Int
+    }
+
+    /// What a search gives.
+    enum Outcome: Equatable {
+        case found(Result)
+        /// The cost falls clearly toward this end of the range (s): the offset lies beyond it.
+        case beyondRange(Double)
+        /// Too few frames or features, or the offset not determined to ``maxSigma``.
+        case undetermined
+    }
+
+    /// Two frames' times (s) and the unit bearings (`d_a`, `d_b`) of the features both saw.
+    struct Pair {
+        var from: Double
+        var to: Double
+        var bearings: [(Vector3, Vector3)]
+    }
+
+    /// The offset for `frames` (times on the IMU clock, s, as they stand) and the IMU readings
+    /// `imu` (used where they reach ``range`` past a pair's frames); `imuFromCamera` rotates the
+    /// camera into the IMU.
+    func search(_ frames: [DynamicInitializer.Frame], imu: [IMUMeasurement], imuFromCamera: SO3) -> Outcome {
+        guard let firstIMU = imu.first?.time, let lastIMU = imu.last?.time, range > 0, step > 0 else { return .undetermined }
+        let usable = frames.filter { $0.time - range >= firstIMU && $0.time + range <= lastIMU }
+        let pairs = Self.pairs(usable, span: pairSpan).compactMap { a, b -> Pair? in
+            var bearings: [(Vector3, Vector3)] = []
+            for (id, n) in a.features.sorted(by: { $0.key < $1.key }) {
+                guard let m = b.features[id] else { continue }
+                bearings.append((Vector3(n.x, n.y, 1).normalized, Vector3(m.x, m.y, 1).normalized))
+            }
+            return bearings.count >= minFeatures ? Pair(from: a.time, to: b.time, bearings: bearings) : nil
+        }
+        guard pairs.count >= minPairs else { return .undetermined }
+        let count = Int((range / step).rounded(.down))
+        let shifts = (-count...count).map { Double($0) * step }
+        // The gyro's rotation of every pair at every shift (camera frame, no bias).
+        let cameraFromIMU = imuFromCamera.inverse
+        let rotations = shifts.map { delta in
+            pairs.map { cameraFromIMU * Self.gyroRotation(imu, from: $0.from + delta, to: $0.to + delta) * imuFromCamera }
+        }
+        var bias = fittedBias(pairs, rotations: rotations[count], imuFromCamera: imuFromCamera)
+        var table = costs(pairs, rotations: rotations, bias: bias, imuFromCamera: imuFromCamera)
+        let all = Array(pairs.indices)
+        guard var found = minimum(table, pairs: all, of: pairs, shifts: shifts) else {
+            // A cost falling steadily to an end of the range, far below its middle: beyond it.
+            let total = table.map { $0.reduce(0, +) }
+            guard let best = total.indices.min(by: { total[$0] < total[$1] }), best == 0 || best == total.count - 1 else { return .undetermined }
+            let scale = max(1, total[best] / degreesOfFreedom(pairs, all))
+            return total[count] - total[best] > 100 * scale ? .beyondRange(shifts[best]) : .undetermined
+        }
+        // The bias again at the shift found, and the search once more with it.
+        let nearest = min(max(Int((found.offset / step).rounded()) + count, 0), shifts.count - 1)
+        bias = fittedBias(pairs, rotations: rotations[nearest], imuFromCamera: imuFromCamera, from: bias)
+        table = costs(pairs, rotations: rotations, bias: bias, imuFromCamera: imuFromCamera)
+        guard let again = minimum(table, pairs: all, of: pairs, shifts: shifts) else { return .undetermined }
+        found = again
+        // Leaving one pair out at a time (jackknife) measures errors shared by a pair's
+        // features, which the cost's curvature does not count.
+        var left: [Double] = []
+        for k in all {
+            guard let without = minimum(table, pairs: all.filter { $0 != k }, of: pairs, shifts: shifts) else { return .undetermined }
+            left.append(without.offset)
+        }
+        let n = Double(left.count)
+        let mean = left.reduce(0, +) / n
+        let jackknife = ((n - 1) / n * left.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }).squareRoot()
+        let sigma = max(found.sigma, jackknife)
+        guard sigma <= maxSigma else { return .undetermined }
+        return .found(Result(offset: found.offset, sigma: sigma, pairs: pairs.count))
+    }
+
+    /// Degrees of freedom of the cost over `pairs`: a residual per feature, less each pair's
+    /// translation direction (2), the bias (3) and the offset (1).
+    func degreesOfFreedom(_ all: [Pair], _ pairs: [Int]) -> Double {
+        max(1, Double(pairs.reduce(0) { $0 + all[$1].bearings.count - 2 } - 4))
+    }
+
+    /// The shift (s) whose cost over `pairs` (a column of `table` each) is least, with σ from
+    /// the cost's curvature (scaled by the cost per degree of freedom when above 1); `nil` at the
+    /// range's edge, with no curvature, or with another valley nearly as deep (a periodic motion
+    /// fits two shifts).
+    func minimum(_ table: [[Double]], pairs: [Int], of all: [Pair], shifts: [Double]) -> (offset: Double, sigma: Double)? {
+        let costs: [Double] = table.map { row in pairs.reduce(0) { $0 + row[$1] } }
+        guard costs.allSatisfy({ $0.isFinite }), let best = costs.indices.min(by: { costs[$0] < costs[$1] }), best > 0, best < costs.count - 1
+        else { return nil }
+        let scale = max(1, costs[best] / degreesOfFreedom(all, pairs))
+        for i in 1..<(costs.count - 1) where abs(i - best) > 3 && costs[i] <= costs[i - 1] && costs[i] <= costs[i + 1] {
+            if costs[i] - costs[best] < 25 * scale { return nil }
+        }
+        let curvature = (costs[best - 1] - 2 * costs[best] + costs[best + 1]) / (step * step)
+        guard curvature > 0 else { return nil }
+        let refinement = ParabolaPeak.offset(-costs[best - 1], -costs[best], -costs[best + 1])
+        return (shifts[best] + refinement * step, (2 * scale / curvature).squareRoot())
+    }
+
+    /// Pairs of frames about `span` apart, starting every half span.
+    static func pairs(_ frames: [DynamicInitializer.Frame], span: Double) -> [(DynamicInitializer.Frame, DynamicInitializer.Frame)] {
+        var out: [(DynamicInitializer.Frame, DynamicInitializer.Frame)] = []
+        var i = 0
+        while i < frames.count {
+            let a = frames[i]
+            guard let j = frames.indices.first(where: { $0 > i && frames[$0].time >= a.time + span * 0.9 - 1e-9 }) else { break }
+            out.append((a, frames[j]))
+            let next = frames.indices.first(where: { $0 > i && frames[$0].time >= a.time + span * 0.5 - 1e-9 }) ?? j
+            i = max(i + 1, next)
+        }
+        return out
+    }
+
+    /// The gyro's rotation `R_{I(from) I(to)}` (readings interpolated linearly, `bias` taken out).
+    static func gyroRotation(_ imu: [IMUMeasurement], from: Double, to: Double, bias: Vector3 = .zero) -> SO3 {
+        var r = SO3.identity
+        guard to > from, var k = imu.lastIndex(where: { $0.time <= from }) else { return r }
+        var t = from
+        while t < to, k + 1 < imu.count {
+            let end = min(to, imu[k + 1].time)
+            if end > t {
+                let mid = IMUMeasurement.interpolated(imu[k], imu[k + 1], at: 0.5 * (t + end))
+                r = r * SO3.exp((mid.gyroscope - bias) * (end - t))
+            }
+            t = end
+            k += 1
+        }
+        return r
+    }
+
+    /// A pair's rotation with the gyro bias `bias` (IMU frame, rad/s) taken out: over a short
+    /// span, `R · exp(−R_CI b dt)`.
+    static func unbiased(_ rotation: SO3, bias: Vector3, span: Double, imuFromCamera: SO3) -> SO3 {
+        rotation * SO3.exp(imuFromCamera.inverse * bias * (-span))
+    }
+
+    /// Each pair's cost at each shift with the gyro `bias` taken out.
+    func costs(_ pairs: [Pair], rotations: [[SO3]], bias: Vector3, imuFromCamera: SO3) -> [[Double]] {
+        rotations.map { row in
+            pairs.indices.map { k in
+                pairCost(pairs[k], rotation: Self.unbiased(row[k], bias: bias, span: pairs[k].to - pairs[k].from, imuFromCamera: imuFromCamera)).cost
+            }
+        }
+    }
+
+    /// The epipolar cost of `pair` under `rotation` (`R_{Ca Cb}`) with the best translation
+    /// direction (in units of the bearing's variance, Huber beyond 3 σ), that direction, and
+    /// the features' weights.
+    func pairCost(_ pair: Pair, rotation: SO3) -> (cost: Double, translation: Vector3, weights: [Double]) {
+        let normals = pair.bearings.map { (rotation * $0.1).cross($0.0) }
+        var m = Matrix3.diagonal(.zero)
+        for n in normals { m = m + Matrix3.outer(n, n) }
+        guard var t = Self.smallestEigenvector(m) else { return (.infinity, .zero, []) }
+        // One reweighting: features far off the constraint (a mistracked corner) count as Huber's.
+        let huber = 3 * normalizedNoise
+        var weights = normals.map { n -> Double in
+            let r = abs(n.dot(t))
+            return r <= huber ? 1 : huber / r
+        }
+        m = Matrix3.diagonal(.zero)
+        for (n, w) in zip(normals, weights) { m = m + w * Matrix3.outer(n, n) }
+        t = Self.smallestEigenvector(m) ?? t
+        var cost = 0.0
+        for (i, n) in normals.enumerated() {
+            let r = abs(n.dot(t))
+            weights[i] = r <= huber ? 1 : huber / r
+            cost += r <= huber ? r * r : huber * (2 * r - huber)
+        }
+        return (cost / (normalizedNoise * normalizedNoise), t, weights)
+    }
+
+    /// The gyro bias (IMU frame, rad/s) that fits the pairs best under `rotations` (one per
+    /// pair, no bias): Gauss–Newton on the features' residuals `(R exp(−R_CI b dt) d_b)·(d_a × t)`,
+    /// each pair's translation direction solved afresh every step. Starts at `start`.
+    func fittedBias(_ pairs: [Pair], rotations: [SO3], imuFromCamera: SO3, from start: Vector3 = .zero) -> Vector3 {
+        var bias = start
+        for _ in 0..<5 {
+            var h = Matrix3.diagonal(.zero), g = Vector3.zero
+            for (k, pair) in pairs.enumerated() {
+                let dt = pair.to - pair.from
+                let rotation = Self.unbiased(rotations[k], bias: bias, span: dt, imuFromCamera: imuFromCamera)
+                let (_, t, weights) = pairCost(pair, rotation: rotation)
+                guard weights.count == pair.bearings.count else { continue }
+                for ((da, db), w) in zip(pair.bearings, weights) {
+                    let v = da.cross(t)
+                    let r = (rotation * db).dot(v)
+                    // ∂r/∂φ for R·exp(φ), and φ = −R_CI b dt.
+                    let j = imuFromCamera * db.cross(rotation.inverse * v) * (-dt)
+                    h = h + w * Matrix3.outer(j, j)
+                    g = g + j * (w * r)
+                }
+            }
+            guard let inverse = (h + Matrix3.diagonal(Vector3(1, 1, 1) * (1e-9 * h.trace + 1e-18))).inverse else { break }
+            let step = -(inverse * g)
+            bias = bias + step
+            if step.norm < 1e-7 { break }
+        }
+        return bias
+    }
+
+    /// The unit eigenvector of a symmetric 3 × 3 matrix's smallest eigenvalue.
+    static func smallestEigenvector(_ m: Matrix3) -> Vector3? {
+        let a = [m.c0.x, m.c1.x, m.c2.x, m.c0.y, m.c1.y, m.c2.y, m.c0.z, m.c1.z, m.c2.z]
+        if let pair = SymmetricEigen.smallest(a, n: 3), pair.vector.count == 3 {
+            return Vector3(pair.vector[0], pair.vector[1], pair.vector[2])
+        }
+        guard let e = try? SymmetricEigen(m.matrix), let k = e.values.indices.min(by: { e.values[$0] < e.values[$1] }) else { return nil }
+        return Vector3(e.vectors[0, k], e.vectors[1, k], e.vectors[2, k])
+    }
+}
