@@ -177,6 +177,9 @@ public struct VIOAnalyzer: Analyzer {
         case let .imuGap(gap, frame):
             return (String(format: "no IMU data for at least %.0f ms before the frame at %lld ns (more than max_imu_gap_ms=%g): filter reset",
                            gap * 1000, frame, options.estimator.maxImuGapMs), true)
+        case let .cameraGap(gap, frame):
+            return (String(format: "no frame for %.0f ms before the frame at %lld ns (more than max_camera_gap_ms=%g): the IMU carried the state; the tracks before it end there",
+                           gap * 1000, frame, options.estimator.maxCameraGapMs), true)
         case let .failed(frame, reason): return ("filter failed at \(frame) ns (\(reason)): reset", true)
         case let .mapFrozen(frame): return ("the filter reset at \(frame) ns: the world map keeps what was mapped before (a new start is a new frame)", true)
         case let .relocalized(frame, t, inliers, matches, rms):

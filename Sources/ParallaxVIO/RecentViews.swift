@@ -28,9 +28,12 @@ struct RecentViews {
 
     /// How far the features moved over the `window` seconds up to `t` (px): the median, over
     /// the features seen at both ends, of their displacement (normalized units × fx); `nil` when
-    /// fewer than 10 were seen at both ends (a blank view, or a view that changed completely).
-    func motion(over window: Double, at t: Double) -> Double? {
-        guard let last = frames.last, let first = frames.first(where: { $0.time >= t - window - 1e-6 }) else { return nil }
+    /// fewer than 10 were seen at both ends (a blank view, or a view that changed completely),
+    /// or when the frames span less than `minimumSpan` s of it (after a gap in the frames the
+    /// window may hold the newest frame alone, which has not moved against itself).
+    func motion(over window: Double, at t: Double, minimumSpan: Double = 0) -> Double? {
+        guard let last = frames.last, let first = frames.first(where: { $0.time >= t - window - 1e-6 }),
+              last.time - first.time >= minimumSpan - 1e-6 else { return nil }
         var motions = first.features.compactMap { id, n in last.features[id].map { ($0 - n).norm * fx } }
         guard motions.count >= 10 else { return nil }
         motions.sort()

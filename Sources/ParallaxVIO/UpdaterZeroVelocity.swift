@@ -34,7 +34,8 @@ struct UpdaterZeroVelocity {
     /// seconds and the features' median motion over it at most ``maxDisparityPx``.
     func isStandingStill(at t: Double, views: RecentViews, imu measurements: [IMUMeasurement]) -> Bool {
         guard enabled else { return false }
-        guard let motion = views.motion(over: window, at: t), motion <= maxDisparityPx else { return false }
+        // The images must have seen most of the window (not the first frame after a gap alone).
+        guard let motion = views.motion(over: window, at: t, minimumSpan: 0.75 * window), motion <= maxDisparityPx else { return false }
         var detector = StaticInitializer()
         detector.window = window
         let recent = measurements.filter { $0.time <= t && $0.time >= t - window - 0.01 }

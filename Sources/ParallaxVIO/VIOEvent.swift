@@ -25,6 +25,10 @@ public enum VIOEvent: Sendable, Equatable {
     /// No IMU data for `seconds` before the frame at `frame` (ns), more than
     /// ``VIOSettings/maxImuGapMs``: the filter was reset.
     case imuGap(seconds: Double, frame: Int64)
+    /// No frame for `seconds` before the frame at `frame` (ns), more than
+    /// ``VIOSettings/maxCameraGapMs``: the IMU carried the state, and every track seen before the
+    /// gap ended there (its observations after it count as a new feature's).
+    case cameraGap(seconds: Double, frame: Int64)
     /// The filter failed at the frame at `frame` (ns) for `reason` (diverged, too fast, a
     /// numerical failure): it was reset.
     case failed(frame: Int64, reason: String)

@@ -33,6 +33,8 @@ public struct VIOSettings: ParameterGroup, Equatable {
     @Parameter("largest median feature motion over the still window (px) for a still start: a slow turn passes the IMU's test, and its rate taken as gyro bias would start the filter wrong and overconfident", range: 0...1000)
     public var staticMaxDisparityPx = 2.0
     @Parameter("largest IMU gap bridged (ms); a longer one resets the filter", range: 1...10_000) public var maxImuGapMs = 50.0
+    @Parameter("frames further apart than this (ms) are a gap: said, and every feature track ends there (what a tracker matched across it is not trusted); the IMU carries the state over it", range: 1...10_000)
+    public var maxCameraGapMs = 250.0
     @Parameter("initialize a moving platform from a window of frames and the IMU (closed form)") public var dynamicInit = true
     @Parameter("frames of this span initialize a moving platform (s)", range: 0.2...10) public var dynamicWindow = 1.0
     @Parameter("largest relative error of gravity's length the moving initialization accepts", range: 0.001...1) public var dynamicGravityTolerance = 0.15

@@ -24,6 +24,19 @@ import ParallaxMath
         #expect(sparse.motion(over: 0.3, at: 0.3) == nil, "fewer than 10 features at both ends: no word")
     }
 
+    /// After a gap in the frames the window may hold the newest frame alone, which has not moved
+    /// against itself: with a minimum span the views say nothing rather than "still" (the
+    /// zero-velocity update then held a moving platform in place after a 1 s camera gap).
+    @Test func aWindowHoldingOnlyTheFrameAfterAGapSaysNothing() throws {
+        var views = RecentViews(fx: 400)
+        for k in 0...5 { views.append(Self.frame(Int64(k), count: 20, shift: 0.01 * Double(k)), at: 0.1 * Double(k), keeping: 2) }
+        views.append(Self.frame(6, count: 20, shift: 0.2), at: 1.5, keeping: 2)
+        #expect(views.motion(over: 0.4, at: 1.5) == 0)
+        #expect(views.motion(over: 0.4, at: 1.5, minimumSpan: 0.3) == nil)
+        let before = try #require(views.motion(over: 0.4, at: 0.5, minimumSpan: 0.3))
+        #expect(before > 0)
+    }
+
     @Test func framesOlderThanTheSpanAreForgotten() {
         var views = RecentViews(fx: 400)
         for k in 0...20 { views.append(Self.frame(Int64(k), count: 1, shift: 0), at: 0.1 * Double(k), keeping: 0.5) }

@@ -106,6 +106,28 @@ import ParallaxMath
         #expect(estimator.summary.resets == 1)
     }
 
+    /// A second without frames while the IMU goes on: said, the tracks before it end there, the
+    /// IMU carries the state and the filter goes on without a reset (a zero-velocity update
+    /// judged from the one frame after the gap used to hold the moving platform in place).
+    @Test func aCameraGapIsSaidAndTheFilterCarriesOn() throws {
+        var sequence = VIOTestScene.sequence(seconds: 5, pixelNoise: 0.5)
+        let start = sequence.frames[0].time
+        let kept = sequence.frames.indices.filter { k in
+            let t = Double(sequence.frames[k].time - start) / 1e9
+            return t < 2.5 || t > 3.5
+        }
+        sequence.frames = kept.map { sequence.frames[$0] }
+        sequence.truth = kept.map { sequence.truth[$0] }
+        var estimator = VIOTestScene.estimator()
+        let (estimates, events) = VIOTestScene.run(sequence, through: &estimator)
+        let gaps = events.compactMap { e -> Double? in if case let .cameraGap(seconds, _) = e { return seconds } else { return nil } }
+        #expect(gaps.count == 1 && abs((gaps.first ?? 0) - 1.1) < 2e-3, "\(events)")
+        #expect(estimator.summary.resets == 0)
+        #expect(estimates.suffix(20).allSatisfy { $0.trackingState == .normal })
+        let ate = try VIOTestScene.ate(estimates, truth: sequence.truth)
+        #expect(ate < 0.03, "ATE \(ate) m")
+    }
+
     /// A platform moving from the first frame: no still start; the closed-form alignment starts
     /// it once the motion has determined the start well enough (on this smooth orbit, after
     /// the attempt's window has grown to its longest, 3 s).

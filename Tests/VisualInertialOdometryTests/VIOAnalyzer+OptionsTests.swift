@@ -36,7 +36,7 @@ import ParallaxVIO
             "static_window": "0.8", "static_max_disparity_px": "1.5", "dynamic_init": "false", "dynamic_window": "1.5", "dynamic_gravity_tolerance": "0.1",
             "dynamic_max_error_px": "1.5", "dynamic_max_velocity_sigma": "0.4", "dynamic_max_tilt_sigma_deg": "2", "dynamic_min_excitation": "0.2",
             "dynamic_window_clones": "false",
-            "max_imu_gap_ms": "40", "max_speed": "10", "min_features_per10_frames": "20", "accelerometer_range": "100", "first_estimates": "true",
+            "max_imu_gap_ms": "40", "max_camera_gap_ms": "300", "max_speed": "10", "min_features_per10_frames": "20", "accelerometer_range": "100", "first_estimates": "true",
             "time_offset_ms": "3", "estimate_time_offset": "false", "time_offset_sigma_ms": "2", "time_offset_search_ms": "150", "estimate_extrinsics": "false",
             "extrinsic_rotation_sigma_deg": "1", "extrinsic_translation_sigma_m": "0.02",
             "estimate_imu_intrinsics": "true", "accelerometer_scale_sigma_percent": "0.3", "gyroscope_scale_sigma_percent": "0.2", "zupt": "false", "zupt_window": "0.4",
@@ -51,7 +51,7 @@ import ParallaxVIO
         #expect(s.gateProbability == 0.9 && s.minParallaxDegrees == 0.5 && s.landmarks == 12 && s.landmarkDelay == 2 && s.landmarkMaxAge == 30)
         #expect(s.staticWindow == 0.8 && s.staticMaxDisparityPx == 1.5 && !s.dynamicInit && s.dynamicWindow == 1.5 && s.dynamicGravityTolerance == 0.1)
         #expect(s.dynamicMaxErrorPx == 1.5 && s.dynamicMaxVelocitySigma == 0.4 && s.dynamicMaxTiltSigmaDeg == 2 && s.dynamicMinExcitation == 0.2 && !s.dynamicWindowClones)
-        #expect(s.maxImuGapMs == 40 && s.maxSpeed == 10 && s.minFeaturesPer10Frames == 20 && s.accelerometerRange == 100 && s.firstEstimates)
+        #expect(s.maxImuGapMs == 40 && s.maxCameraGapMs == 300 && s.maxSpeed == 10 && s.minFeaturesPer10Frames == 20 && s.accelerometerRange == 100 && s.firstEstimates)
         #expect(s.timeOffsetMs == 3 && !s.estimateTimeOffset && s.timeOffsetSigmaMs == 2 && s.timeOffsetSearchMs == 150 && !s.estimateExtrinsics)
         #expect(s.estimateImuIntrinsics && s.accelerometerScaleSigmaPercent == 0.3 && s.gyroscopeScaleSigmaPercent == 0.2)
         #expect(s.extrinsicRotationSigmaDeg == 1 && s.extrinsicTranslationSigmaM == 0.02 && !s.zupt && s.zuptWindow == 0.4)
