@@ -158,14 +158,15 @@ public struct VIOAnalyzer: Analyzer {
     /// reset, a sample skipped) or a note (it went as it should: the start, a relocalization).
     private func report(_ event: VIOEvent) -> (message: String, isWarning: Bool) {
         switch event {
-        case let .clockOffset(offset, sigma, pairs, applied):
-            let found = String(format: "the camera's frames fit the gyro best %.1f ± %.1f ms later on the IMU clock (%d pairs of frames)", offset * 1000, sigma * 1000, pairs)
-            return applied ? (found + String(format: ": outside time_offset_ms=%g ± %g, the filter starts from %.1f ms", options.estimator.timeOffsetMs,
-                                                     options.estimator.timeOffsetSigmaMs, options.estimator.timeOffsetMs + offset * 1000), false)
-                           : (found + String(format: ": within time_offset_ms=%g ± %g", options.estimator.timeOffsetMs, options.estimator.timeOffsetSigmaMs), false)
+        case let .clockOffset(offset, sigma, pairs, start):
+            return (String(format: "camera–IMU time offset (t_IMU − t_camera) %.1f ± %.1f ms: the rotations of %d pairs of frames fit the gyro's best there (searched time_offset_ms=%g ± %g); the filter starts from %.1f ms",
+                           offset * 1000, sigma * 1000, pairs, options.estimator.timeOffsetMs, options.estimator.timeOffsetSearchMs, start * 1000), false)
         case let .clockOffsetBeyondSearch(edge):
-            return (String(format: "the camera's frames fit the gyro better and better toward %+.0f ms, the end of the search (time_offset_search_ms=%g): the camera–IMU time offset is likely larger; give it as time_offset_ms= (t_IMU − t_camera) or widen the search",
-                           edge * 1000, options.estimator.timeOffsetSearchMs), true)
+            return (String(format: "the camera's frames fit the gyro better and better toward a time offset (t_IMU − t_camera) of %.0f ms, the end of the search (time_offset_ms=%g ± time_offset_search_ms=%g): the offset likely lies beyond; give it as time_offset_ms= or widen the search",
+                           edge * 1000, options.estimator.timeOffsetMs, options.estimator.timeOffsetSearchMs), true)
+        case let .rotationMismatch(perDegree):
+            return (String(format: "the camera's frames turn unlike the gyro at every time offset within time_offset_ms=%g ± %g (the fit's residual %.1f× what image noise explains): the camera's calibration is likely wrong — its orientation on the body (T_BS), or images rotated or flipped against it",
+                           options.estimator.timeOffsetMs, options.estimator.timeOffsetSearchMs, perDegree), true)
         case let .nonFiniteIMU(time): return ("IMU sample at \(time) ns is not finite: skipped (and all such samples)", true)
         case let .initialized(t, start):
             let how = switch start {

@@ -220,9 +220,15 @@ struct BusRunState {
         return overflow ? Int64.max : sum
     }
 
+    /// Whether a newer trigger of the same stream is due at `now`: for a node whose input reaches
+    /// `lead` ns past its triggers (`between(through: .ahead)`), a trigger is due only once its
+    /// look-ahead is (else every trigger would be dropped while it waits for its data).
     private func hasNewerDueTrigger(node i: Int, than packet: AnyPacket, now: Timestamp) -> Bool {
         let n = nodes[i]
-        return n.triggers[(n.triggerHead + 1)...].contains { $0.stream == packet.stream && $0.timestamp > packet.timestamp && $0.timestamp <= now }
+        let lead = n.waits.map(\.lead).max() ?? 0
+        return n.triggers[(n.triggerHead + 1)...].contains {
+            $0.stream == packet.stream && $0.timestamp > packet.timestamp && Self.adding(lead, to: $0.timestamp) <= now.nanoseconds
+        }
     }
 
     private mutating func invoke(_ i: Int, trigger: AnyPacket) throws {

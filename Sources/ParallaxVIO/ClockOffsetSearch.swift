@@ -30,6 +30,10 @@ struct ClockOffsetSearch {
     var normalizedNoise = 1.0 / 460
     /// Largest σ (s) of an offset that counts as found.
     var maxSigma = 0.002
+    /// Cost per degree of freedom above which no shift is said to fit (the camera's rotation
+    /// under its calibration does not match the gyro's): matched frames give ≈ 1 (simulated,
+    /// 0.5 px noise) and 0.2 (EuRoC MH_01 at the 0.7 px vio assumes); its images turned 180°, 7–9.
+    var mismatchLimit = 4.0
     /// Fewest pairs and features per pair.
     var minPairs = 4
     var minFeatures = 12
@@ -47,6 +51,9 @@ struct ClockOffsetSearch {
         case found(Result)
         /// The cost falls clearly toward this end of the range (s): the offset lies beyond it.
         case beyondRange(Double)
+        /// At no shift do the frames' rotations agree with the gyro's: the best cost per degree of
+        /// freedom (1 where the bearings' noise alone explains it) is above ``mismatchLimit``.
+        case mismatch(Double)
         /// Too few frames or features, or the offset not determined to ``maxSigma``.
         case undetermined
     }
@@ -84,11 +91,17 @@ struct ClockOffsetSearch {
         var table = costs(pairs, rotations: rotations, bias: bias, imuFromCamera: imuFromCamera)
         let all = Array(pairs.indices)
         guard var found = minimum(table, pairs: all, of: pairs, shifts: shifts) else {
-            // A cost falling steadily to an end of the range, far below its middle: beyond it.
             let total = table.map { $0.reduce(0, +) }
-            guard let best = total.indices.min(by: { total[$0] < total[$1] }), best == 0 || best == total.count - 1 else { return .undetermined }
-            let scale = max(1, total[best] / degreesOfFreedom(pairs, all))
-            return total[count] - total[best] > 100 * scale ? .beyondRange(shifts[best]) : .undetermined
+            guard let best = total.indices.min(by: { total[$0] < total[$1] }) else { return .undetermined }
+            let perDegree = total[best] / degreesOfFreedom(pairs, all)
+            // Falling toward an end of the range, by a fifth of its level and far beyond the noise:
+            // the offset lies past it. (A camera turned against its calibration fits no shift:
+            // its cost is high and nearly flat.)
+            let drop = total[count] - total[best]
+            if best == 0 || best == total.count - 1, drop > 100 * max(1, perDegree), drop > 0.2 * total[best] { return .beyondRange(shifts[best]) }
+            // No shift makes the frames' rotations agree with the gyro's: the camera is not
+            // where (or not turned as) its calibration says.
+            return perDegree > mismatchLimit ? .mismatch(perDegree) : .undetermined
         }
         // The bias again at the shift found, and the search once more with it.
         let nearest = min(max(Int((found.offset / step).rounded()) + count, 0), shifts.count - 1)

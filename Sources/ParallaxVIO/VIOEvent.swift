@@ -10,13 +10,17 @@ public enum VIOEvent: Sendable, Equatable {
         case moving(span: Double)
     }
 
-    /// Before the start, the rotations the features and the gyro see agreed best with the frames
-    /// `offset` s later on the IMU clock than they stood (σ `sigma` s, from `pairs` pairs of
-    /// frames): `applied` when that is outside the time-offset prior and the filter starts from it.
-    case clockOffset(offset: Double, sigma: Double, pairs: Int, applied: Bool)
+    /// Before the start, the rotations the frames and the gyro see agreed best at the camera–IMU
+    /// time offset `offset` (s, t_IMU − t_camera; σ `sigma`, from `pairs` pairs of frames); the
+    /// filter starts from `start` (s), that combined with the prior.
+    case clockOffset(offset: Double, sigma: Double, pairs: Int, start: Double)
     /// Before the start, the rotations fit better and better toward the end of the searched
-    /// range, `edge` s: the camera–IMU offset is larger than ``VIOSettings/timeOffsetSearchMs``.
+    /// range, the offset `edge` s (t_IMU − t_camera): the offset lies beyond it.
     case clockOffsetBeyondSearch(edge: Double)
+    /// Before the start, the rotations the frames show agree with the gyro's at no clock offset
+    /// searched: the fit's cost is `costPerDegree` times what the bearings' noise explains. The
+    /// camera's calibration (its orientation on the body, or the images' orientation) is likely wrong.
+    case rotationMismatch(costPerDegree: Double)
     /// An IMU sample at `time` (ns) was not finite: skipped, and so will all such samples be
     /// (said once).
     case nonFiniteIMU(time: Int64)

@@ -108,6 +108,19 @@ import ParallaxPayloads
         #expect(offOut.count == 31 && offReport.skipped.isEmpty)
     }
 
+    /// An input reaching further past each trigger than the triggers are apart (vio's IMU, 100 ms
+    /// ahead of 20 Hz frames): in real time a trigger waits for its look-ahead, and the next one
+    /// is not due before its own is, so nothing is dropped (every frame was).
+    @Test func realtimeWaitsForALeadLongerThanTheTriggerInterval() throws {
+        let sources = MultiRate.sources(seconds: 1)
+        let bus = try FrameBus(sources: sources, analyzers: [AnalyzerInstance(Recorder.lookingAhead(lead: 120_000_000))],
+                               options: .init(mode: .realtime))
+        let (out, report) = try runCollecting(bus)
+        let drops = report.skipped.reduce(0) { $0 + $1.count }
+        #expect(drops * 4 < 20, "\(report.skipped)")
+        #expect(out.filter { $0.stream == "cam0/record" }.count + drops == 20)
+    }
+
     /// The replay's clock starts once the analyzers are open: a slow start (a Python worker, a
     /// model loading) is not time the data had, and drops nothing (it dropped every packet
     /// that fell due while it lasted).

@@ -25,8 +25,8 @@ import TestSupport
         #expect(parallax(["run", "klt ! vio", late.path, "--out", out.path, "--quiet"]) == 0)
         let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
         let notes = (run?["report"] as? [String: Any])?["notes"] as? [String] ?? []
-        let found = try #require(notes.first { $0.contains("fit the gyro best") }, "notes: \(notes)")
-        let value = try #require(found.firstMatch(of: /best (-?[0-9.]+) ± ([0-9.]+) ms/), "\(found)")
+        let found = try #require(notes.first { $0.contains("camera–IMU time offset") }, "notes: \(notes)")
+        let value = try #require(found.firstMatch(of: /t_camera\) (-?[0-9.]+) ± ([0-9.]+) ms/), "\(found)")
         let offset = try #require(Double(value.1)), sigma = try #require(Double(value.2))
         #expect(abs(offset + 30) < 2 && sigma < 2, "\(found)")
         #expect(found.contains("the filter starts from"), "\(found)")
