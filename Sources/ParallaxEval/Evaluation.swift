@@ -62,6 +62,9 @@ public struct EvaluationResult: Sendable, Codable, Equatable {
     public var seriesTimes: [Double]?
     /// A human-readable summary of details.
     public var note: String?
+    /// What makes the figures mean less than they seem (a small part of the run tracked, the
+    /// estimator starting again in new frames), shown beside them in the bench's summary.
+    public var caution: String?
     /// Images to look at (an error map per pair, …) by name; the bench writes them beside its
     /// report as `<run>-<evaluation>-<name>.png`. Not in JSON.
     public var images: [String: ImageBuffer<UInt8>]?
@@ -76,7 +79,7 @@ public struct EvaluationResult: Sendable, Codable, Equatable {
         self.note = note
     }
 
-    enum CodingKeys: String, CodingKey { case metric, statistics, metrics, note }
+    enum CodingKeys: String, CodingKey { case metric, statistics, metrics, note, caution }
 }
 
 /// Why an evaluation could not run.

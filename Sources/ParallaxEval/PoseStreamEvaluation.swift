@@ -116,9 +116,14 @@ public struct PoseStreamEvaluation: Evaluation {
         if short > 0 { note += "; \(short) pose(s) in stretches too short to align left out" }
         // Figures over a small part of the run describe that part only: said first.
         result.metrics["tracked_fraction"] = frames > 0 ? Double(total) / Double(frames) : 0
+        var cautions: [String] = []
         if frames > 0, Double(total) < 0.5 * Double(frames) {
-            note = String(format: "only %d of %d frames tracked (%.0f %%): ", total, frames, 100 * Double(total) / Double(frames)) + note
+            let tracked = String(format: "only %d of %d frames tracked (%.0f %%)", total, frames, 100 * Double(total) / Double(frames))
+            note = tracked + ": " + note
+            cautions.append(tracked)
         }
+        if scores.count > 1 { cautions.append("\(scores.count) stretches in different frames (the estimator started again \(scores.count - 1) time(s))") }
+        result.caution = cautions.isEmpty ? nil : cautions.joined(separator: "; ")
         result.note = note
         return result
     }

@@ -64,14 +64,18 @@ struct Initializer {
         var initializer = StaticInitializer()
         initializer.window = staticWindow
         let upTo = measurements.filter { $0.time <= t }
+        // A moving start's frames must lie within the IMU's data: those before the first
+        // reading have no motion to align with (an IMU starting 0.5 s after the camera gave a
+        // start over them, and 14.5 m of error on EuRoC MH_01).
+        let from = max(movingStartFrom, measurements.first.map { $0.time - 1e-9 } ?? .infinity)
         let start: Start
         // The images must agree that the platform is still; where they cannot say (fewer than 10
         // features seen over the window: a blank or dark view), the IMU's word stands.
         if case let .success(still) = initializer.initialize(upTo), (views.motion(over: staticWindow, at: t) ?? 0) <= staticMaxDisparityPx {
             start = Start(state: still, covariance: StaticInitializer.covariance(of: still), how: .still)
-        } else if dynamicInit, let first = views.frames.first(where: { $0.time > movingStartFrom && $0.time >= t - Self.longestDynamicSpan * dynamicWindow - 1e-6 }),
+        } else if dynamicInit, let first = views.frames.first(where: { $0.time > from && $0.time >= t - Self.longestDynamicSpan * dynamicWindow - 1e-6 }),
                   t - first.time >= dynamicWindow * 0.95, t >= nextDynamicAttempt {
-            let frames = views.frames.filter { $0.time > movingStartFrom && $0.time >= t - dynamicSpan - 1e-6 }
+            let frames = views.frames.filter { $0.time > from && $0.time >= t - dynamicSpan - 1e-6 }
             switch dynamic.initialize(frames, imu: measurements, noise: noise, imuFromCamera: imuFromCamera) {
             case let .success(moving):
                 start = Start(state: moving.state, covariance: moving.covariance, how: .moving(span: frames.last.map { $0.time - frames[0].time } ?? 0),

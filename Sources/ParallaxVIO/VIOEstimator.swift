@@ -147,6 +147,10 @@ public struct VIOEstimator {
               let start = initializer.start(at: t, imu: propagator.measurements, views: views, noise: sensors.imu.noise, imuFromCamera: imuFromCamera)
         else { return }
         events.append(.initialized(time: t, start: start.how))
+        if settings.estimateTimeOffset, settings.timeOffsetSearchMs > 0, !clockOffsetSearched {
+            clockOffsetSearched = true
+            events.append(.clockOffsetUndetermined(start: startTimeOffset))
+        }
         filter = MSCKF(state: start.state, time: t, covariance: start.covariance.block(row: 0, column: 0, rows: MSCKF.imuDimension, columns: MSCKF.imuDimension),
                        calibration: VIOCalibration(imuFromCamera: imuFromCamera, timeOffset: startTimeOffset),
                        extrinsicVariance: settings.estimateExtrinsics

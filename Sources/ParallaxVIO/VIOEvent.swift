@@ -21,6 +21,9 @@ public enum VIOEvent: Sendable, Equatable {
     /// searched: the fit's cost is `costPerDegree` times what the bearings' noise explains. The
     /// camera's calibration (its orientation on the body, or the images' orientation) is likely wrong.
     case rotationMismatch(costPerDegree: Double)
+    /// The filter started before the search determined the camera–IMU time offset (a still start,
+    /// a steady turn, too few frames): it starts from `start` (s) and estimates it online.
+    case clockOffsetUndetermined(start: Double)
     /// An IMU sample at `time` (ns) was not finite: skipped, and so will all such samples be
     /// (said once).
     case nonFiniteIMU(time: Int64)

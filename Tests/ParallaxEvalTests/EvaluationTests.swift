@@ -108,6 +108,7 @@ import ParallaxSim
         #expect(result.metrics["stretches"] == 2 && result.metrics["poses"] == 180)
         #expect(result.note?.contains("2 stretches: the estimator started again in a new frame at 6.00 s") == true, "\(result.note ?? "")")
         #expect(result.series?.count == 180)
+        #expect(result.caution == "2 stretches in different frames (the estimator started again 1 time(s))")
         // Scored as one trajectory it would not be centimetres.
         var one = outputs
         one.removeAll { ($0.payload as? Pose)?.trackingState == .notAvailable }
@@ -129,6 +130,7 @@ import ParallaxSim
         let result = try EvaluationRegistry.standard.make("trajectory").evaluate(input)
         #expect(result.note?.hasPrefix("only 40 of 200 frames tracked (20 %): ") == true, "\(result.note ?? "")")
         #expect(result.metrics["tracked_fraction"] == 0.2)
+        #expect(result.caution == "only 40 of 200 frames tracked (20 %)")
     }
 
     @Test func theNEESJudgesTheDriftSinceTheFirstPose() throws {

@@ -27,6 +27,9 @@ public enum BenchHTMLReport {
                 let s = e.result.statistics
                 body += "<tr><td>\(link)</td><td>\(HTMLPages.escape(r.dataset))</td>\(status)<td>\(HTMLPages.escape(e.result.metric))</td>"
                     + [s.rmse, s.mean, s.median, s.max].map { "<td class=\"n\">\(String(format: "%.4f", $0))</td>" }.joined() + "<td class=\"n\">\(s.count)</td></tr>\n"
+                if let caution = e.result.caution {
+                    body += "<tr><td></td><td colspan=\"8\" class=\"caution\">⚠ \(HTMLPages.escape(caution))</td></tr>\n"
+                }
             }
         }
         body += "</table>\n"

@@ -23,6 +23,7 @@ public enum BenchReport {
             for e in r.evaluations {
                 let s = e.result.statistics
                 md += "| \(r.name) | \(r.dataset) | \(r.status) | \(e.result.metric) | \(f(s.rmse)) | \(f(s.mean)) | \(f(s.median)) | \(f(s.max)) | \(s.count) |\n"
+                if let caution = e.result.caution { md += "| | | ⚠ | \(caution) | | | | | |\n" }
             }
         }
         let extra = results.flatMap { r in r.evaluations.flatMap { e in e.result.metrics.sorted { $0.key < $1.key }.map { (r.name, e.evaluation, $0.key, $0.value) } } }
