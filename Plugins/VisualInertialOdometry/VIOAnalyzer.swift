@@ -158,18 +158,18 @@ public struct VIOAnalyzer: Analyzer {
     /// reset, a sample skipped) or a note (it went as it should: the start, a relocalization).
     private func report(_ event: VIOEvent) -> (message: String, isWarning: Bool) {
         switch event {
-        case let .clockOffset(offset, sigma, pairs, start):
+        case let .clockOffset(offset, sigma, pairs, start, range):
             return (String(format: "camera–IMU time offset (t_IMU − t_camera) %.1f ± %.1f ms: the rotations of %d pairs of frames fit the gyro's best there (searched time_offset_ms=%g ± %g); the filter starts from %.1f ms",
-                           offset * 1000, sigma * 1000, pairs, options.estimator.timeOffsetMs, options.estimator.timeOffsetSearchMs, start * 1000), false)
+                           offset * 1000, sigma * 1000, pairs, options.estimator.timeOffsetMs, range * 1000, start * 1000), false)
         case let .clockOffsetBeyondSearch(edge):
             return (String(format: "the camera's frames fit the gyro better and better toward a time offset (t_IMU − t_camera) of %.0f ms, the end of the search (time_offset_ms=%g ± time_offset_search_ms=%g): the offset likely lies beyond; give it as time_offset_ms= or widen the search",
                            edge * 1000, options.estimator.timeOffsetMs, options.estimator.timeOffsetSearchMs), true)
         case let .clockOffsetUndetermined(start):
             return (String(format: "the frames before the start did not determine the camera–IMU time offset (a still start or a steady turn turns too evenly, or too few frames): the filter starts from %.1f ms and estimates it online",
                            start * 1000), false)
-        case let .rotationMismatch(perDegree):
-            return (String(format: "the camera's frames turn unlike the gyro at every time offset within time_offset_ms=%g ± %g (the fit's residual %.1f× what image noise explains): the camera's calibration is likely wrong — its orientation on the body (T_BS), or images rotated or flipped against it",
-                           options.estimator.timeOffsetMs, options.estimator.timeOffsetSearchMs, perDegree), true)
+        case let .rotationMismatch(perDegree, range):
+            return (String(format: "the camera's frames turn unlike the gyro at every time offset within time_offset_ms=%g ± %g (the fit's residual %.1f× what image noise explains): the camera's calibration is likely wrong — its orientation on the body (T_BS), or images rotated or flipped against it — or the offset lies beyond",
+                           options.estimator.timeOffsetMs, range * 1000, perDegree), true)
         case let .nonFiniteIMU(time): return ("IMU sample at \(time) ns is not finite: skipped (and all such samples)", true)
         case let .initialized(t, start):
             let how = switch start {

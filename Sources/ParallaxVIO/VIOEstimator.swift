@@ -182,6 +182,10 @@ public struct VIOEstimator {
         }
     }
 
+    /// How far (s) the search looks for a camera stamping late when the set range shows the offset
+    /// beyond it: past −500 ms, the most `time_offset_ms` takes.
+    static let widestLateSearch = 0.55
+
     /// Before the start, once the frames span a second: the clock offset the rotations agree on
     /// (``ClockOffsetSearch``), tried again every quarter second until it is determined, combined
     /// with the prior (``VIOSettings/timeOffsetMs`` ± ``VIOSettings/timeOffsetSigmaMs``): the
@@ -194,7 +198,21 @@ public struct VIOEstimator {
         search.range = settings.timeOffsetSearchMs / 1000
         search.normalizedNoise = settings.pixelNoise / sensors.camera.model.intrinsics.fx
         let found: ClockOffsetSearch.Result
-        switch search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation) {
+        var outcome = search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
+        // A camera later still than the range (its frames fit better toward −range, or fit no
+        // shift in it): looked for up to 500 ms, which needs no IMU past the frames (a camera stamping early beyond the
+        // range does: its offset has to be given).
+        let lateBeyond: Bool
+        switch outcome {
+        case let .beyondRange(edge): lateBeyond = edge < 0
+        case .mismatch: lateBeyond = true
+        default: lateBeyond = false
+        }
+        if lateBeyond, search.range < Self.widestLateSearch {
+            search.range = Self.widestLateSearch
+            outcome = search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
+        }
+        switch outcome {
         case .undetermined: return 0
         case let .beyondRange(edge):
             clockOffsetSearched = true
@@ -202,7 +220,7 @@ public struct VIOEstimator {
             return 0
         case let .mismatch(perDegree):
             clockOffsetSearched = true
-            events.append(.rotationMismatch(costPerDegree: perDegree))
+            events.append(.rotationMismatch(costPerDegree: perDegree, range: search.range))
             return 0
         case let .found(result): found = result
         }
@@ -212,7 +230,7 @@ public struct VIOEstimator {
         // MH_01); else from the two combined, weighed by their σ.
         let prior = pow(settings.timeOffsetSigmaMs / 1000, 2), measured = found.sigma * found.sigma
         let shift = measured < prior ? found.offset : found.offset * prior / (prior + measured)
-        events.append(.clockOffset(offset: startTimeOffset + found.offset, sigma: found.sigma, pairs: found.pairs, start: startTimeOffset + shift))
+        events.append(.clockOffset(offset: startTimeOffset + found.offset, sigma: found.sigma, pairs: found.pairs, start: startTimeOffset + shift, range: search.range))
         startTimeOffset += shift
         views.shift(by: shift)
         return shift

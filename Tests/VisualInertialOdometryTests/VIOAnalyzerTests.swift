@@ -180,7 +180,7 @@ import ParallaxTesting
         options.estimator.timeOffsetSigmaMs = 10
         let (estimating, truth) = try Self.harness(seconds: 9, pixelNoise: 0.5, cameraDelay: 0.008, options: options)
         let result = try estimating.run()
-        let line = try #require(result.report.notes.first { $0.contains("time offset") })
+        let line = try #require(result.report.notes.first { $0.contains("estimated: time offset") })
         // "time offset 9.53 ± 0.61 ms": the estimate and the filter's σ of it.
         let words = line.split(separator: " ")
         let at = try #require(words.firstIndex(of: "offset"))
