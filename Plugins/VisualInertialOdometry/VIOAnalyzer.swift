@@ -161,9 +161,9 @@ public struct VIOAnalyzer: Analyzer {
         case let .clockOffset(offset, sigma, pairs, start, range):
             return (String(format: "camera–IMU time offset (t_IMU − t_camera) %.1f ± %.1f ms: the rotations of %d pairs of frames fit the gyro's best there (searched time_offset_ms=%g ± %g); the filter starts from %.1f ms",
                            offset * 1000, sigma * 1000, pairs, options.estimator.timeOffsetMs, range * 1000, start * 1000), false)
-        case let .clockOffsetBeyondSearch(edge):
-            return (String(format: "the camera's frames fit the gyro better and better toward a time offset (t_IMU − t_camera) of %.0f ms, the end of the search (time_offset_ms=%g ± time_offset_search_ms=%g): the offset likely lies beyond; give it as time_offset_ms= or widen the search",
-                           edge * 1000, options.estimator.timeOffsetMs, options.estimator.timeOffsetSearchMs), true)
+        case let .clockOffsetBeyondSearch(edge, range):
+            return (String(format: "the camera's frames fit the gyro better and better toward a time offset (t_IMU − t_camera) of %.0f ms, the end of the search (time_offset_ms=%g ± %g): the offset likely lies beyond; give time_offset_ms= near it (−500…500; the search then spans time_offset_search_ms around it)",
+                           edge * 1000, options.estimator.timeOffsetMs, range * 1000), true)
         case let .clockOffsetUndetermined(start):
             return (String(format: "the frames before the start did not determine the camera–IMU time offset (a still start or a steady turn turns too evenly, or too few frames): the filter starts from %.1f ms and estimates it online",
                            start * 1000), false)

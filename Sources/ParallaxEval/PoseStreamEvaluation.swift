@@ -37,6 +37,7 @@ public struct PoseStreamEvaluation: Evaluation {
             if let c = pose.covariance, c.rows >= 3, c.columns >= 3 { segments[segments.count - 1].covariances[p.timestamp] = c }
         }
         let total = segments.reduce(0) { $0 + $1.estimate.count }
+        let restarts = max(0, segments.filter { $0.estimate.count > 0 }.count - 1)
         var options = TrajectoryEvaluation.Options()
         options.rpeDelta = 10
         // Stretches too short for the RPE's 10 frames are left out (and counted) when a longer one exists.
@@ -122,7 +123,7 @@ public struct PoseStreamEvaluation: Evaluation {
             note = tracked + ": " + note
             cautions.append(tracked)
         }
-        if scores.count > 1 { cautions.append("\(scores.count) stretches in different frames (the estimator started again \(scores.count - 1) time(s))") }
+        if restarts > 0 { cautions.append("the estimator started again in a new frame \(restarts) time(s); \(scores.count) stretch(es) long enough to align, each on its own") }
         result.caution = cautions.isEmpty ? nil : cautions.joined(separator: "; ")
         result.note = note
         return result

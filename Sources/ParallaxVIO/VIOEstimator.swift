@@ -216,7 +216,7 @@ public struct VIOEstimator {
         case .undetermined: return 0
         case let .beyondRange(edge):
             clockOffsetSearched = true
-            events.append(.clockOffsetBeyondSearch(edge: startTimeOffset + edge))
+            events.append(.clockOffsetBeyondSearch(edge: startTimeOffset + edge, range: search.range))
             return 0
         case let .mismatch(perDegree):
             clockOffsetSearched = true

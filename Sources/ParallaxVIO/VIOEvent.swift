@@ -15,8 +15,8 @@ public enum VIOEvent: Sendable, Equatable {
     /// searched within ± `range` s of the prior); the filter starts from `start` (s).
     case clockOffset(offset: Double, sigma: Double, pairs: Int, start: Double, range: Double)
     /// Before the start, the rotations fit better and better toward the end of the searched
-    /// range, the offset `edge` s (t_IMU − t_camera): the offset lies beyond it.
-    case clockOffsetBeyondSearch(edge: Double)
+    /// range (± `range` s of the prior), the offset `edge` s (t_IMU − t_camera): the offset lies beyond it.
+    case clockOffsetBeyondSearch(edge: Double, range: Double)
     /// Before the start, the rotations the frames show agree with the gyro's at no clock offset
     /// searched (± `range` s): the fit's cost is `costPerDegree` times what the bearings' noise
     /// explains. The camera's calibration (its orientation on the body, or the images'
