@@ -30,8 +30,9 @@ struct BusRunState {
         /// `between` inputs that also take the first packet after the trigger (plus their lead,
         /// ns: the window reaches that far past the trigger first).
         let firstAfterStreams: [String: Nanoseconds]
-        /// Look-ahead inputs the head trigger waits for.
+        /// Look-ahead inputs the head trigger waits for, and the farthest they reach past it (ns).
         let waits: [Wait]
+        var lead: Nanoseconds { waits.map(\.lead).max() ?? 0 }
         /// Dataset time each look-ahead trigger waited: source watermark − trigger time (ns).
         var lookAheadWaits: [Int64] = []
         /// Declared outputs by stream id (ids of this node's outputs only).
@@ -224,8 +225,7 @@ struct BusRunState {
     /// `lead` ns past its triggers (`between(through: .ahead)`), a trigger is due only once its
     /// look-ahead is (else every trigger would be dropped while it waits for its data).
     private func hasNewerDueTrigger(node i: Int, than packet: AnyPacket, now: Timestamp) -> Bool {
-        let n = nodes[i]
-        let lead = n.waits.map(\.lead).max() ?? 0
+        let n = nodes[i], lead = n.lead
         return n.triggers[(n.triggerHead + 1)...].contains {
             $0.stream == packet.stream && $0.timestamp > packet.timestamp && Self.adding(lead, to: $0.timestamp) <= now.nanoseconds
         }

@@ -49,13 +49,15 @@ extension VIOEstimator {
         guard abs(tau) > 1e-9 else { return x }
         let readings = propagator.measurements
         let covered = (readings.first?.time ?? .infinity) <= min(t, f.time) && (readings.last?.time ?? -.infinity) >= max(t, f.time)
-        let integration = IMUPropagation(noise: sensors.imu.noise, gravity: 0)
-        if covered, tau < 0, let (forward, _) = try? IMUPropagation(noise: sensors.imu.noise).propagate(x, readings, from: f.time, to: t) {
+        let propagation = IMUPropagation(noise: sensors.imu.noise)
+        if covered, tau < 0, let (forward, _) = try? propagation.propagate(x, readings, from: f.time, to: t) {
             return forward
         }
+        var gravityFree = propagation
+        gravityFree.gravity = 0
         if covered, tau > 0,
-           let (delta, _) = try? integration.propagate(InertialState(gyroscopeBias: x.gyroscopeBias, accelerometerBias: x.accelerometerBias), readings, from: t, to: f.time) {
-            let g = Vector3(0, 0, -IMUPropagation(noise: sensors.imu.noise).gravity)
+           let (delta, _) = try? gravityFree.propagate(InertialState(gyroscopeBias: x.gyroscopeBias, accelerometerBias: x.accelerometerBias), readings, from: t, to: f.time) {
+            let g = Vector3(0, 0, -propagation.gravity)
             var back = x
             back.rotation = x.rotation * delta.rotation.inverse
             back.velocity = x.velocity - g * tau - back.rotation * delta.velocity

@@ -200,8 +200,8 @@ public struct VIOEstimator {
         let found: ClockOffsetSearch.Result
         var outcome = search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
         // A camera later still than the range (its frames fit better toward −range, or fit no
-        // shift in it): looked for up to 500 ms, which needs no IMU past the frames (a camera stamping early beyond the
-        // range does: its offset has to be given).
+        // shift in it): looked for up to 550 ms, which needs no IMU past the frames (a camera
+        // stamping early beyond the range does: its offset has to be given).
         let lateBeyond: Bool
         switch outcome {
         case let .beyondRange(edge): lateBeyond = edge < 0

@@ -6,6 +6,26 @@ import TestSupport
 /// `vio` on real data damaged as recordings are: EuRoC MH_01's first 3 s with cam0's stamps moved
 /// 30 ms later, or with the IMU starting after the camera.
 @Suite struct VIORealDataTests {
+    /// MH_01's first 60 frames (and their IMU) in a new folder under `dir`, `damage` applied to its
+    /// `mav0` folder, run through `klt ! vio`: the run's notes and its output folder.
+    static func run(in dir: URL, damage: (URL) throws -> Void) throws -> (notes: [String], out: URL) {
+        let clip = dir.appendingPathComponent("clip")
+        try CalibrationOptionTests.eurocPrefix(of: RepositoryPaths.sharedData("euroc/MH_01_easy_20s").path, frames: 60, to: clip)
+        try damage(clip.appendingPathComponent("mav0"))
+        let out = dir.appendingPathComponent("out")
+        #expect(parallax(["run", "klt ! vio", clip.path, "--out", out.path, "--quiet"]) == 0)
+        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
+        return ((run?["report"] as? [String: Any])?["notes"] as? [String] ?? [], out)
+    }
+
+    /// Rewrites the CSV at `file` keeping its comment lines and mapping each row's fields.
+    static func rewrite(_ file: URL, _ row: ([Substring]) -> String?) throws {
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
+            line.hasPrefix("#") ? String(line) : row(line.split(separator: ","))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+    }
+
     /// Before the clock-offset search the filter, 6 σ outside its time-offset prior, diverged
     /// (10.7 m APE over the 20 s clip); now the start finds the offset and says so, and the filter
     /// starts from it.
@@ -13,19 +33,9 @@ import TestSupport
     func framesStampedLateAreFoundBeforeTheStart() throws {
         let dir = try TemporaryFolder.make("vio-clock-offset")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let late = dir.appendingPathComponent("late")
-        try CalibrationOptionTests.eurocPrefix(of: RepositoryPaths.sharedData("euroc/MH_01_easy_20s").path, frames: 60, to: late)
-        let csv = late.appendingPathComponent("mav0/cam0/data.csv")
-        let rows = try String(contentsOf: csv, encoding: .utf8).split(separator: "\n").map { row -> String in
-            let fields = row.split(separator: ",")
-            guard let stamp = Int64(fields[0]) else { return String(row) }
-            return "\(stamp + 30_000_000),\(fields[1])"
+        let (notes, out) = try Self.run(in: dir) { mav0 in
+            try Self.rewrite(mav0.appendingPathComponent("cam0/data.csv")) { f in Int64(f[0]).map { "\($0 + 30_000_000),\(f[1])" } }
         }
-        try (rows.joined(separator: "\n") + "\n").write(to: csv, atomically: true, encoding: .utf8)
-        let out = dir.appendingPathComponent("out")
-        #expect(parallax(["run", "klt ! vio", late.path, "--out", out.path, "--quiet"]) == 0)
-        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
-        let notes = (run?["report"] as? [String: Any])?["notes"] as? [String] ?? []
         let found = try #require(notes.first { $0.contains("camera–IMU time offset") }, "notes: \(notes)")
         let value = try #require(found.firstMatch(of: /t_camera\) (-?[0-9.]+) ± ([0-9.]+) ms/), "\(found)")
         let offset = try #require(Double(value.1)), sigma = try #require(Double(value.2))
@@ -42,19 +52,15 @@ import TestSupport
     func anIMUStartingAfterTheCameraStartsTheFilterWithinItsData() throws {
         let dir = try TemporaryFolder.make("vio-imu-late")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let late = dir.appendingPathComponent("late")
-        try CalibrationOptionTests.eurocPrefix(of: RepositoryPaths.sharedData("euroc/MH_01_easy_20s").path, frames: 60, to: late)
-        let firstFrame = try #require(Int64(String(contentsOf: late.appendingPathComponent("mav0/cam0/data.csv"), encoding: .utf8)
-            .split(separator: "\n").first { !$0.hasPrefix("#") }?.split(separator: ",")[0] ?? ""))
-        let imu = late.appendingPathComponent("mav0/imu0/data.csv")
-        let rows = try String(contentsOf: imu, encoding: .utf8).split(separator: "\n").filter { row in
-            row.hasPrefix("#") || (Int64(row.split(separator: ",")[0]) ?? 0) >= firstFrame + 500_000_000
+        let (notes, _) = try Self.run(in: dir) { mav0 in
+            var first: Int64?
+            try Self.rewrite(mav0.appendingPathComponent("cam0/data.csv")) { f in
+                first = first ?? Int64(f[0])
+                return f.joined(separator: ",")
+            }
+            let cut = (first ?? 0) + 500_000_000
+            try Self.rewrite(mav0.appendingPathComponent("imu0/data.csv")) { f in (Int64(f[0]) ?? 0) >= cut ? f.joined(separator: ",") : nil }
         }
-        try (rows.joined(separator: "\n") + "\n").write(to: imu, atomically: true, encoding: .utf8)
-        let out = dir.appendingPathComponent("out")
-        #expect(parallax(["run", "klt ! vio", late.path, "--out", out.path, "--quiet"]) == 0)
-        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
-        let notes = (run?["report"] as? [String: Any])?["notes"] as? [String] ?? []
         let start = try #require(notes.first { $0.contains("initialized at") }, "notes: \(notes)")
         let value = try #require(start.firstMatch(of: /initialized at ([0-9.]+) s/), "\(start)")
         // Seconds after the first IMU reading: a moving start needs a second of frames after it.
