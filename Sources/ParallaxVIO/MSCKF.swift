@@ -116,6 +116,12 @@ struct MSCKF {
     /// Column of landmark `j`'s error block (`δp_W`): after the clones.
     func landmarkOffset(_ j: Int) -> Int { cloneBase + 6 * clones.count + 3 * j }
 
+    /// σ of the velocity (m/s), its largest axis.
+    var velocitySigma: Double {
+        let v = InertialState.Block.velocity
+        return (v..<(v + 3)).map { max(0, covariance[$0, $0]).squareRoot() }.max() ?? 0
+    }
+
     /// The linearization point of clone `k`'s Jacobians: its first estimate with FEJ, else its
     /// current one.
     func linearizationPoint(_ k: Int) -> (rotation: SO3, position: Vector3) {

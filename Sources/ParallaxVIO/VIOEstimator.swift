@@ -82,7 +82,7 @@ public struct VIOEstimator {
                            usesStereo: sensors.stereoFromCamera != nil)
         zeroVelocity = UpdaterZeroVelocity(settings)
         mapping = WorldMapping(settings, model: model, map: map)
-        quality = TrackingQuality(minFeaturesPer10Frames: settings.minFeaturesPer10Frames)
+        quality = TrackingQuality(minFeaturesPer10Frames: settings.minFeaturesPer10Frames, framesToRecover: 2 * settings.window)
         startTimeOffset = settings.timeOffsetMs / 1000
     }
 
@@ -119,7 +119,7 @@ public struct VIOEstimator {
             let (used, still) = try update(&f, with: frame, image: image, time: t)
             filter = f
             propagator.trim(before: f.time, window: settings.zuptWindow)
-            let state = quality.state(used: used, still: still)
+            let state = quality.state(used: used, still: still, velocitySigma: f.velocitySigma)
             return publish(estimate(of: f, state: state, at: stamp, time: t))
         } catch {
             events.append(.failed(frame: stamp, reason: "\(error)"))
@@ -248,6 +248,7 @@ public struct VIOEstimator {
         let gap = t - f.time
         if gap > settings.maxCameraGapMs / 1000 {
             events.append(.cameraGap(seconds: gap, frame: frame.time))
+            quality.cameraGap(velocitySigma: f.velocitySigma)
             used += try msckf.updateWithEndedTracks(database.ids, database: &database, &f, mapping: &mapping)
             database.removeAll()
         }

@@ -31,7 +31,11 @@ import ParallaxFiles
         #expect(parallax(arguments) == 0, "\(label): first run")
         let first = try Data(contentsOf: URL(fileURLWithPath: target))
         #expect(parallax(arguments) == 0, "\(label): a rerun could not replace its own output")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == first, "\(label): the rerun differs")
+        let second = try Data(contentsOf: URL(fileURLWithPath: target))
+        // Where they part, so a rare difference (seen once on CI for h264, not reproduced
+        // here in 40 concurrent in-process and 28 separate conversions) says which part of the file it is in.
+        let parting = zip(first, second).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(second == first, "\(label): the rerun differs (\(first.count) and \(second.count) bytes, first difference at byte \(parting.map(String.init) ?? "none"))")
     }
 
     @Test func fileOutputsReplaceOnlyWhatParallaxWrote() throws {
