@@ -199,18 +199,34 @@ public struct VIOEstimator {
         search.normalizedNoise = settings.pixelNoise / sensors.camera.model.intrinsics.fx
         let found: ClockOffsetSearch.Result
         var outcome = search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
-        // A camera later still than the range (its frames fit better toward −range, or fit no
-        // shift in it): looked for up to 550 ms, which needs no IMU past the frames (a camera
-        // stamping early beyond the range does: its offset has to be given).
-        let lateBeyond: Bool
+        // A camera later still than the range (its frames fit better toward an end of it, or fit
+        // no shift in it): looked for up to 550 ms, which needs no IMU past the frames, and taken
+        // when found no earlier than the range allows (a camera stamping early beyond it needs
+        // IMU readings past the frames the bus does not bring: its offset has to be given). Both
+        // ends: with the gyro bias fitted at every shift, a few pairs far from the offset can
+        // fall toward either end (a camera 540 ms late seen for its first second: toward +100).
+        let beyond: Bool
         switch outcome {
-        case let .beyondRange(edge): lateBeyond = edge < 0
-        case .mismatch: lateBeyond = true
-        default: lateBeyond = false
+        case .beyondRange, .mismatch: beyond = true
+        default: beyond = false
         }
-        if lateBeyond, search.range < Self.widestLateSearch {
-            search.range = Self.widestLateSearch
-            outcome = search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
+        if beyond, search.range < Self.widestLateSearch {
+            var wider = search
+            wider.range = Self.widestLateSearch
+            let widened = wider.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
+            // Too few frames yet for the wider search (it needs 550 ms of readings on either side
+            // of a frame): asked again with more.
+            if case .undetermined = widened { return 0 }
+            if case let .found(result) = widened, result.offset <= search.range {
+                search = wider
+                outcome = widened
+            } else if case .beyondRange(let edge) = outcome, edge < 0 {
+                search = wider
+                outcome = widened
+            } else if case .mismatch = outcome {
+                search = wider
+                outcome = widened
+            }
         }
         switch outcome {
         case .undetermined: return 0

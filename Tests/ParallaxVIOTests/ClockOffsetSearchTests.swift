@@ -51,6 +51,17 @@ import ParallaxMath
         #expect(ClockOffsetSearch().search(frames, imu: imu, imuFromCamera: imuFromCamera) == .undetermined)
     }
 
+    /// A turn whose rate grows steadily: a shift of the frames turns each pair by `δ·(ω(b) − ω(a))`,
+    /// the same for every pair, as a gyro bias does. The bias is fitted at every shift, so the
+    /// offset is not found (a bias fitted once at zero shift found it there, sure of it).
+    @Test func aSteadilyQuickeningTurnIsNotMistakenForNoOffset() throws {
+        let (frames, imu, imuFromCamera) = try Self.frames(stampedOff: 0.03) { t in SO3.exp(Vector3(0, 0, 0.2 * t * t)) }
+        let outcome = ClockOffsetSearch().search(frames, imu: imu, imuFromCamera: imuFromCamera)
+        if case let .found(result) = outcome {
+            #expect(abs(result.offset - 0.03) < 3 * result.sigma, "found \(result.offset * 1000) ± \(result.sigma * 1000) ms for 30 ms")
+        }
+    }
+
     @Test func tooFewFramesAreUndetermined() throws {
         let (frames, imu, imuFromCamera) = try Self.frames(stampedOff: 0.03, turn: Self.shaking)
         #expect(ClockOffsetSearch().search(Array(frames.prefix(6)), imu: imu, imuFromCamera: imuFromCamera) == .undetermined)
