@@ -1,10 +1,12 @@
+import Foundation
 import Testing
 import ParallaxInertial
 import ParallaxMath
 @testable import ParallaxVIO
 
 /// The still start: a resting IMU levels the attitude and gives the gyro bias, but only when
-/// the features agree that nothing moves.
+/// the features agree that nothing moves; a moving start whose window keeps failing is tried
+/// less often.
 @Suite struct InitializerTests {
     /// A frame of 20 features, all shifted by `shift` (normalized units).
     static func frame(_ k: Int, shift: Double) -> VIOFeatureFrame {
@@ -34,5 +36,31 @@ import ParallaxMath
         #expect((start.state.rotation * up - Vector3(0, 0, 1)).norm < 1e-9, "levelled: the IMU's up is the world's")
         #expect((start.state.gyroscopeBias - bias).norm < 1e-12)
         #expect(start.covariance.rows == 15 && start.covariance.columns == 15)
+    }
+
+    /// Features that slide as if the camera turned, with a gyro that says it did not: no moving
+    /// start fits. It is tried on every frame at first, then, after
+    /// ``Initializer/failuresBeforeBackingOff`` failures in a row, every quarter window.
+    @Test func aMovingStartThatKeepsFailingIsTriedLessOften() {
+        var settings = VIOSettings()
+        settings.staticWindow = 10   // no still start within these 4 s
+        var initializer = Initializer(settings, camera: VIOTestScene.camera)
+        let up = Vector3(0, 0, 1)
+        let imu = (0...800).map { k -> IMUMeasurement in
+            let t = Double(k) / 200
+            return IMUMeasurement(time: t, gyroscope: .zero, accelerometer: up * 9.81 + Vector3(0.8 * sin(7 * t), 0.6 * cos(5 * t), 0.5 * sin(3 * t)))
+        }
+        var views = RecentViews(fx: 400)
+        var calls = 0
+        for k in 0...80 {
+            let t = 0.05 * Double(k)
+            views.append(Self.frame(k, shift: 0.004 * Double(k)), at: t, keeping: 4)
+            guard t >= 1 else { continue }
+            #expect(initializer.start(at: t, imu: imu.filter { $0.time <= t }, views: views, noise: VIOTestScene.imuNoise, imuFromCamera: .identity) == nil)
+            calls += 1
+        }
+        // 61 frames from 1 s: the first 20 each tried, then one every 0.25 s over the last 2 s.
+        #expect(initializer.failedAttempts >= Initializer.failuresBeforeBackingOff, "\(initializer.failedAttempts) failures")
+        #expect(initializer.failedAttempts <= Initializer.failuresBeforeBackingOff + 10, "\(initializer.failedAttempts) of \(calls) frames tried")
     }
 }
