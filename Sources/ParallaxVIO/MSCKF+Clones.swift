@@ -5,7 +5,8 @@ extension MSCKF {
     /// Clones the current IMU pose for a camera frame at `stamp` (stochastic cloning). The
     /// filter stands at the frame's time on the IMU clock, `stamp + t_d`; an error of `t_d` moves
     /// the clone along the motion, so its error is `(δθ + ω δt_d, δp + v δt_d)` with `ω` the
-    /// bias-corrected angular rate (rad/s, IMU frame) at that time.
+    /// bias-corrected angular rate (rad/s, IMU frame) at that time; a frame's own stamp error
+    /// (``stampJitterVariance``) adds the same motion times that error to its clone alone.
     mutating func clone(at stamp: Int64, angularRate omega: Vector3) {
         let n = dimension
         var grown = Matrix(rows: n + 6, columns: n + 6)
@@ -22,6 +23,11 @@ extension MSCKF {
         var corner = rows.block(row: 0, column: 0, rows: 6, columns: 6)
         if let td = timeOffsetIndex {
             for i in 0..<6 { for j in 0..<6 { corner[i, j] += rows[i, td] * rate[j] } }
+        }
+        // The frame's own stamp error (``stampJitterVariance``, independent frame to frame)
+        // moves this clone alone along the motion: σ² (ω, v)(ω, v)ᵀ.
+        if stampJitterVariance > 0 {
+            for i in 0..<6 { for j in 0..<6 { corner[i, j] += stampJitterVariance * rate[i] * rate[j] } }
         }
         corner.symmetrize()
         grown.setBlock(row: n, column: n, corner)

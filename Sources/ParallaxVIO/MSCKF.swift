@@ -56,6 +56,9 @@ struct MSCKF {
     /// Whether Jacobians are evaluated at first estimates (FEJ), keeping the unobservable
     /// directions unobservable (see ``IMUPropagation/Interval/firstEstimate(start:end:gravity:)``).
     var usesFirstEstimates = false
+    /// Variance (s²) of each frame's stamp about the camera's clock (``StampJitter``): a stamp off
+    /// by δt puts the frame's clone `(ω, v) δt` away from where the frame was seen.
+    var stampJitterVariance = 0.0
     /// The IMU state as propagated to `time`, before the updates there: the start of the next
     /// interval's first-estimate transition.
     var propagatedState: InertialState

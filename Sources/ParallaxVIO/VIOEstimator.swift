@@ -46,6 +46,8 @@ public struct VIOEstimator {
     var zeroVelocity: UpdaterZeroVelocity
     var mapping: WorldMapping
     var quality: TrackingQuality
+    /// How much the camera's stamps wander (measured from them; the clones' timing uncertainty).
+    var stampJitter = StampJitter()
     /// When the filter started (s).
     var initializedAt = 0.0
     /// The calibration the filter started from, to report what it estimated.
@@ -98,6 +100,7 @@ public struct VIOEstimator {
     @discardableResult
     public mutating func feed(tracks frame: VIOFeatureFrame, image: ImageBuffer<UInt8>? = nil) -> VIOEstimate {
         let stamp = frame.time
+        stampJitter.record(stamp)
         // The frame's time on the IMU clock.
         var t = propagator.seconds(stamp) + (filter?.calibration.timeOffset ?? startTimeOffset)
         // Until the filter runs, also the frames a moving start may need.
@@ -271,6 +274,7 @@ public struct VIOEstimator {
         if try propagator.propagate(&f, to: t) { quality.saturated() }
         let still = zeroVelocity.isStandingStill(at: t, views: views, imu: propagator.measurements)
         if still { try zeroVelocity.update(&f) }
+        f.stampJitterVariance = pow(stampJitter.sigma, 2)
         f.clone(at: frame.time, angularRate: propagator.angularRate(at: t) - f.state.gyroscopeBias)
         record(frame)
         used += try slam.update(with: frame, &f)

@@ -29,6 +29,30 @@ import ParallaxMath
         }
     }
 
+    /// A frame's own stamp error moves its clone alone along the motion: `σ_j² (ω, v)(ω, v)ᵀ` on
+    /// the clone's block, nothing between clones (the next one taken with no jitter has none).
+    @Test func aFramesStampJitterWidensItsCloneAlongTheMotion() {
+        let jitter2 = 4e-6
+        var f = MSCKF(state: InertialState(rotation: SO3.exp(Vector3(0.3, 0.1, -0.2)), velocity: Vector3(0.5, -1, 0.2)), time: 0,
+                      covariance: Matrix(rows: 15, columns: 15), calibration: .init(imuFromCamera: .identity, timeOffset: 0),
+                      propagation: IMUPropagation(noise: IMUNoiseModel(gyroscopeNoiseDensity: 1e-4, gyroscopeRandomWalk: 1e-5,
+                                                                         accelerometerNoiseDensity: 1e-3, accelerometerRandomWalk: 1e-4)),
+                      normalizedNoise: 0.002)
+        let omega = Vector3(0.4, -0.3, 0.9)
+        f.stampJitterVariance = jitter2
+        f.clone(at: 0, angularRate: omega)
+        f.stampJitterVariance = 0
+        f.clone(at: 1, angularRate: omega)
+        let rate = [omega.x, omega.y, omega.z, 0.5, -1, 0.2]
+        let first = f.cloneOffset(0), second = f.cloneOffset(1)
+        for i in 0..<6 {
+            for j in 0..<6 {
+                #expect(abs(f.covariance[first + i, first + j] - jitter2 * rate[i] * rate[j]) < 1e-15)
+                #expect(f.covariance[second + i, second + j] == 0 && f.covariance[first + i, second + j] == 0)
+            }
+        }
+    }
+
     /// A moving start's window becomes the first clones: the joint covariance goes to the IMU
     /// block and the clone blocks (after the calibration), and each clone depends on the time
     /// offset along its motion, as a clone taken then would.
