@@ -303,4 +303,3 @@ struct ClockOffsetSearch {
         return Vector3(e.vectors[0, k], e.vectors[1, k], e.vectors[2, k])
     }
 }
-

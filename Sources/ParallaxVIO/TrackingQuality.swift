@@ -3,8 +3,8 @@
 /// ``minFeaturesPer10Frames`` features updated the last 10 frames (`insufficientFeatures`;
 /// standing still counts as enough), or after a camera gap (`insufficientFeatures`: the IMU
 /// alone carried the state, and the first frames after it are still pulling the velocity back)
-/// until the velocity is as certain as it was before it or the sliding window holds frames
-/// after the gap only (``framesToRecover``), whichever comes first.
+/// until the velocity is as certain as it was before it or ``framesToRecover`` frames have
+/// come, whichever is first.
 struct TrackingQuality {
     /// Frames a saturated reading keeps the state `limited(excessiveMotion)` (0.5 s at 20 Hz:
     /// long enough for the features to pull the widened velocity back).

@@ -203,33 +203,33 @@ public struct VIOEstimator {
         let found: ClockOffsetSearch.Result
         var outcome = search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
         // A camera later still than the range (its frames fit better toward an end of it, or fit
-        // no shift in it): looked for up to 550 ms, which needs no IMU past the frames, and taken
-        // when found no earlier than the range allows (a camera stamping early beyond it needs
-        // IMU readings past the frames the bus does not bring: its offset has to be given). Both
-        // ends: with the gyro bias fitted at every shift, a few pairs far from the offset can
-        // fall toward either end (a camera 540 ms late seen for its first second: toward +100).
-        let beyond: Bool
+        // no shift in it): looked for up to 550 ms, which needs no IMU past the frames. Its
+        // answer is taken unless it is an offset earlier than the range allows (a camera stamping
+        // early beyond it needs IMU readings past the frames the bus does not bring: its offset
+        // has to be given), or, when the fit leant toward the early end, anything but an offset
+        // found. Both ends are tried: with the gyro bias fitted at every shift, a few pairs far
+        // from the offset can lean either way (a camera 540 ms late seen for its first second:
+        // toward +100 ms).
         switch outcome {
-        case .beyondRange, .mismatch: beyond = true
-        default: beyond = false
-        }
-        if beyond, search.range < Self.widestLateSearch {
+        case .beyondRange, .mismatch:
+            guard search.range < Self.widestLateSearch else { break }
             var wider = search
             wider.range = Self.widestLateSearch
             let widened = wider.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
-            // Too few frames yet for the wider search (it needs 550 ms of readings on either side
-            // of a frame): asked again with more.
-            if case .undetermined = widened { return 0 }
-            if case let .found(result) = widened, result.offset <= search.range {
-                search = wider
-                outcome = widened
-            } else if case .beyondRange(let edge) = outcome, edge < 0 {
-                search = wider
-                outcome = widened
-            } else if case .mismatch = outcome {
+            let taken: Bool
+            switch (outcome, widened) {
+            // Too few frames yet for the wider search (550 ms of readings on either side of a
+            // frame): asked again with more.
+            case (_, .undetermined): return 0
+            case let (_, .found(result)): taken = result.offset <= search.range
+            case let (.beyondRange(edge), _): taken = edge < 0
+            default: taken = true
+            }
+            if taken {
                 search = wider
                 outcome = widened
             }
+        default: break
         }
         switch outcome {
         case .undetermined: return 0

@@ -18,6 +18,28 @@ import TestSupport
         return ((run?["report"] as? [String: Any])?["notes"] as? [String] ?? [], out)
     }
 
+    /// Damages an EuRoC `mav0` folder as a recording can be: cam0's stamps moved `cameraLate` ns
+    /// later, and the IMU's readings before `imuLate` ns after the first frame (as stamped before
+    /// the move) dropped.
+    static func damage(_ mav0: URL, cameraLate: Int64 = 0, imuLate: Int64 = 0) throws {
+        var first: Int64?
+        try rewrite(mav0.appendingPathComponent("cam0/data.csv")) { f in
+            guard let stamp = Int64(f[0]) else { return nil }
+            first = first ?? stamp
+            return "\(stamp + cameraLate),\(f[1])"
+        }
+        guard imuLate > 0 else { return }
+        let cut = (first ?? 0) + imuLate
+        try rewrite(mav0.appendingPathComponent("imu0/data.csv")) { f in (Int64(f[0]) ?? 0) >= cut ? f.joined(separator: ",") : nil }
+    }
+
+    /// The offset note's value and σ (ms).
+    static func offsetFound(in notes: [String]) throws -> (offset: Double, sigma: Double, note: String) {
+        let found = try #require(notes.first { $0.contains("camera–IMU time offset") }, "notes: \(notes)")
+        let value = try #require(found.firstMatch(of: /t_camera\) (-?[0-9.]+) ± ([0-9.]+) ms/), "\(found)")
+        return (try #require(Double(value.1)), try #require(Double(value.2)), found)
+    }
+
     /// Rewrites the CSV at `file` keeping its comment lines and mapping each row's fields.
     static func rewrite(_ file: URL, _ row: ([Substring]) -> String?) throws {
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
@@ -33,12 +55,8 @@ import TestSupport
     func framesStampedLateAreFoundBeforeTheStart() throws {
         let dir = try TemporaryFolder.make("vio-clock-offset")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (notes, out) = try Self.run(in: dir) { mav0 in
-            try Self.rewrite(mav0.appendingPathComponent("cam0/data.csv")) { f in Int64(f[0]).map { "\($0 + 30_000_000),\(f[1])" } }
-        }
-        let found = try #require(notes.first { $0.contains("camera–IMU time offset") }, "notes: \(notes)")
-        let value = try #require(found.firstMatch(of: /t_camera\) (-?[0-9.]+) ± ([0-9.]+) ms/), "\(found)")
-        let offset = try #require(Double(value.1)), sigma = try #require(Double(value.2))
+        let (notes, out) = try Self.run(in: dir) { try Self.damage($0, cameraLate: 30_000_000) }
+        let (offset, sigma, found) = try Self.offsetFound(in: notes)
         #expect(abs(offset + 30) < 2 && sigma < 2, "\(found)")
         #expect(found.contains("the filter starts from"), "\(found)")
         let poses = try String(contentsOf: out.appendingPathComponent("vio/pose.tum"), encoding: .utf8).split(separator: "\n").count
@@ -52,15 +70,7 @@ import TestSupport
     func anIMUStartingAfterTheCameraStartsTheFilterWithinItsData() throws {
         let dir = try TemporaryFolder.make("vio-imu-late")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (notes, _) = try Self.run(in: dir) { mav0 in
-            var first: Int64?
-            try Self.rewrite(mav0.appendingPathComponent("cam0/data.csv")) { f in
-                first = first ?? Int64(f[0])
-                return f.joined(separator: ",")
-            }
-            let cut = (first ?? 0) + 500_000_000
-            try Self.rewrite(mav0.appendingPathComponent("imu0/data.csv")) { f in (Int64(f[0]) ?? 0) >= cut ? f.joined(separator: ",") : nil }
-        }
+        let (notes, _) = try Self.run(in: dir) { try Self.damage($0, imuLate: 500_000_000) }
         let start = try #require(notes.first { $0.contains("initialized at") }, "notes: \(notes)")
         let value = try #require(start.firstMatch(of: /initialized at ([0-9.]+) s/), "\(start)")
         // Seconds after the first IMU reading: a moving start needs a second of frames after it.
@@ -75,19 +85,8 @@ import TestSupport
     func aLateCameraWithALateIMUIsFoundWithoutBias() throws {
         let dir = try TemporaryFolder.make("vio-late-both")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (notes, _) = try Self.run(in: dir) { mav0 in
-            var first: Int64?
-            try Self.rewrite(mav0.appendingPathComponent("cam0/data.csv")) { f in
-                guard let stamp = Int64(f[0]) else { return nil }
-                first = first ?? stamp
-                return "\(stamp + 130_000_000),\(f[1])"
-            }
-            let cut = (first ?? 0) + 1_000_000_000
-            try Self.rewrite(mav0.appendingPathComponent("imu0/data.csv")) { f in (Int64(f[0]) ?? 0) >= cut ? f.joined(separator: ",") : nil }
-        }
-        let found = try #require(notes.first { $0.contains("camera–IMU time offset") }, "notes: \(notes)")
-        let value = try #require(found.firstMatch(of: /t_camera\) (-?[0-9.]+) ± ([0-9.]+) ms/), "\(found)")
-        let offset = try #require(Double(value.1)), sigma = try #require(Double(value.2))
+        let (notes, _) = try Self.run(in: dir) { try Self.damage($0, cameraLate: 130_000_000, imuLate: 1_000_000_000) }
+        let (offset, sigma, found) = try Self.offsetFound(in: notes)
         #expect(abs(offset + 130) < 3 * sigma, "\(found)")
     }
 }
