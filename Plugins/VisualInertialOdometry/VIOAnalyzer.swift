@@ -56,6 +56,13 @@ public struct VIOAnalyzer: Analyzer {
     /// The estimator, from `open` on (it needs the streams' calibrations).
     private var estimator: VIOEstimator?
     private var lastStamp: Timestamp?
+    /// What the inputs gave over the run, to say why no pose came: frames, the first frame's
+    /// stamp, IMU readings and their first and last stamps, and whether the filter ever started.
+    private var frameCount = 0
+    private var firstStamp: Timestamp?
+    private var imuCount = 0
+    private var imuSpan: (first: Timestamp, last: Timestamp)?
+    private var started = false
 
     public init(options: Options) throws {
         try options.checkRanges(analyzer: Self.name)
@@ -96,7 +103,14 @@ public struct VIOAnalyzer: Analyzer {
         let packet = try input.trigger(tracksPort)
         let stamp = packet.timestamp
         lastStamp = stamp
+        if firstStamp == nil { firstStamp = stamp }
+        frameCount += 1
         for p in input.between(imuPort) {
+            // The look-ahead window repeats its first packet beyond the trigger: counted once.
+            if imuSpan.map({ p.timestamp > $0.last }) ?? true {
+                imuCount += 1
+                imuSpan = (imuSpan?.first ?? p.timestamp, p.timestamp)
+            }
             estimator?.feed(imu: VIOIMUSample(time: p.timestamp.nanoseconds, gyroscope: p.payload.gyroscope, accelerometer: p.payload.accelerometer))
         }
         let features = packet.payload.features.map {
@@ -105,6 +119,7 @@ public struct VIOAnalyzer: Analyzer {
         let frame = VIOFeatureFrame(time: stamp.nanoseconds, features: features, ended: packet.payload.ended.map(\.id))
         guard let estimate = estimator?.feed(tracks: frame, image: imagesPort.flatMap { input.latest($0)?.payload.image }) else { return }
         for event in estimator?.takeEvents() ?? [] {
+            if case .initialized = event { started = true }
             let (message, isWarning) = report(event)
             if isWarning { context.warn(message) } else { context.note(message) }
         }
@@ -116,6 +131,12 @@ public struct VIOAnalyzer: Analyzer {
 
     public mutating func close(context: inout AnalyzerContext) throws {
         guard let estimator else { return }
+        try sayWhyNoPose(context: &context)
+        if started, let imuSpan, let lastStamp, Double(lastStamp.nanoseconds - imuSpan.last.nanoseconds) > options.estimator.maxImuGapMs * 1e6 {
+            // The gap's reset said "no IMU data"; at the end it is known that the stream ended.
+            context.warn(String(format: "the IMU stream '%@' ends at %.3f s, %.2f s before the last frame: the frames after it have no pose",
+                                context.stream(of: imuPort), imuSpan.last.seconds, Double(lastStamp.nanoseconds - imuSpan.last.nanoseconds) / 1e9))
+        }
         let summary = estimator.summary
         if summary.resets > 0 { context.warn("\(summary.resets) reset(s) of the filter") }
         if let mapPort, let lastStamp, let map = estimator.worldMap() {
@@ -152,6 +173,25 @@ public struct VIOAnalyzer: Analyzer {
         // Features are left out in every run (too short, failed their checks): a count, not a fault.
         let rejected = summary.rejectedFeatures.map { reason, count in "\(count) \(reason)" }.sorted()
         if !rejected.isEmpty { context.note("features not used: " + rejected.joined(separator: ", ")) }
+    }
+
+    /// A run whose filter never started says why: an IMU stream that gave no readings, or none
+    /// within the frames' times, is bad input (the odometry cannot work without it); otherwise a
+    /// warning.
+    private func sayWhyNoPose(context: inout AnalyzerContext) throws {
+        guard frameCount > 0, !started, let firstStamp, let lastStamp else { return }
+        let frames = "\(frameCount) frame(s) of '\(context.stream(of: tracksPort))' " + String(format: "(%.3f…%.3f s)", firstStamp.seconds, lastStamp.seconds)
+        guard let imuSpan else {
+            throw AnalyzerError.unusableStream(analyzer: Self.name, stream: context.stream(of: imuPort),
+                                               reason: "no IMU readings reached vio over the \(frames): no pose can be estimated without them")
+        }
+        if imuSpan.last < firstStamp || imuSpan.first > lastStamp || imuCount < 2 {
+            throw AnalyzerError.unusableStream(analyzer: Self.name, stream: context.stream(of: imuPort),
+                                               reason: String(format: "its %d reading(s) (%.3f…%.3f s) do not cover the ", imuCount, imuSpan.first.seconds, imuSpan.last.seconds)
+                                                   + frames + ": no pose can be estimated")
+        }
+        context.warn("never initialized over the \(frames) with \(imuCount) IMU reading(s) "
+                     + String(format: "(%.3f…%.3f s): no pose estimated", imuSpan.first.seconds, imuSpan.last.seconds))
     }
 
     /// What the estimator met, in words, and whether it is a warning (something went wrong: a

@@ -75,6 +75,9 @@ public enum AnalyzerError: Error, BadInput, Equatable, Sendable, CustomStringCon
     /// Two input streams that must agree do not, at `timestamp` (ns): `reason` says how (a guide
     /// image whose size is not its depth map's).
     case streamsDisagree(analyzer: String, stream: String, timestamp: Int64, reason: String)
+    /// An input stream the analyzer cannot work without gave nothing it could use over the run:
+    /// `reason` says what (no readings at all, none within the frames' times).
+    case unusableStream(analyzer: String, stream: String, reason: String)
 
     public var description: String {
         switch self {
@@ -83,6 +86,8 @@ public enum AnalyzerError: Error, BadInput, Equatable, Sendable, CustomStringCon
             return "\(analyzer): stream '\(stream)' has no \(what); give the dataset one (sensor.yaml, 'calibration:' in parallax.yaml, or --calibration STREAM=FILE for the sensor's stream)"
         case let .streamsDisagree(analyzer, stream, timestamp, reason):
             return "\(analyzer): stream '\(stream)' at \(timestamp) ns: \(reason)"
+        case let .unusableStream(analyzer, stream, reason):
+            return "\(analyzer): stream '\(stream)': \(reason)"
         }
     }
 }

@@ -20,7 +20,8 @@ import ParallaxTesting
     /// `cameraDelay` (s): the camera stamps its frames this much early (`t_IMU − t_camera`);
     /// `saturated`: over that span the accelerometer sits at its rails, ±`saturation` m/s² on
     /// every axis (a hard knock).
-    static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, nanAt: Double? = nil,
+    /// `imuKept` (s from the start): only the IMU samples within it are given.
+    static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, imuKept: ClosedRange<Double>? = nil, nanAt: Double? = nil,
                         cameraDelay: Double = 0, saturated: ClosedRange<Double>? = nil, saturation: Double = 10, stereo: Bool = false,
                         trackLength: Int = 15, images: UInt64? = nil, options: VIOAnalyzer.Options = .init()) throws -> (AnalyzerHarness, Trajectory) {
         let spline = simulator.spline
@@ -37,6 +38,7 @@ import ParallaxTesting
         for s in imu {
             let t = s.timestamp.seconds - t0
             if let gap = imuGap, gap.contains(t) { continue }
+            if let kept = imuKept, !kept.contains(t) { continue }
             var m = s.measurement
             if let bad = nanAt, abs(t - bad) < 0.003 { m.accelerometer.x = .nan }
             if let clip = saturated, clip.contains(t) {
@@ -280,6 +282,31 @@ import ParallaxTesting
         #expect(turning.count == 60 && turning.allSatisfy { $0 == .limited(.initializing) }, "\(Set(turning.map(\.description)))")
         let still = try run(rate: 0)
         #expect(still.suffix(30).allSatisfy { $0 != .limited(.initializing) }, "\(still.map(\.description))")
+    }
+
+    /// An IMU stream that gives nothing is bad input, named; one that ends early or never lets
+    /// the filter start is said, not silent.
+    @Test func anIMUThatGivesNothingIsAClearErrorAndOneEndingEarlyIsSaid() throws {
+        let (none, _) = try Self.harness(seconds: 3, pixelNoise: 0.5, imuKept: 100...101)
+        let failure = try none.run().failure
+        guard case let .analyzerFailed(analyzer, phase, _, _, message, badInput)? = failure else {
+            Issue.record("expected the analyzer to fail, got \(String(describing: failure))")
+            return
+        }
+        #expect(analyzer == "vio" && phase == "close" && badInput)
+        #expect(message.contains("stream 'imu0': no IMU readings") && message.contains("60 frame(s) of 'cam0/tracks'"), "\(message)")
+
+        let (ending, _) = try Self.harness(seconds: 6, pixelNoise: 0.5, imuKept: 0...4)
+        let ended = try ending.run()
+        #expect(ended.failure == nil)
+        #expect(ended.report.warnings.contains { $0.contains("the IMU stream 'imu0' ends at") && $0.contains("before the last frame") }, "\(ended.report.warnings)")
+
+        let (brief, _) = try Self.harness(seconds: 3, pixelNoise: 0.5, imuKept: 0...0.3)
+        let neverStarted = try brief.run()
+        #expect(neverStarted.failure == nil)
+        #expect(neverStarted.report.warnings.contains { $0.contains("never initialized over the 60 frame(s)") }, "\(neverStarted.report.warnings)")
+        let poses: [Packet<Pose>] = neverStarted.packets(on: "vio/pose")
+        #expect(poses.allSatisfy { $0.payload.trackingState == .limited(.initializing) || $0.payload.trackingState == .notAvailable })
     }
 
     @Test func aStreamWithoutCalibrationIsAClearError() throws {
