@@ -29,8 +29,10 @@ public enum TrajectoryFormat: String, Sendable, CaseIterable {
             if columns == 8 { return .tum }
             if columns == 12 { return .kitti }
             if line.contains(","), columns >= 8 { return .euroc }
-            break
+            throw TrajectoryFileError.unknownFormat(path: path)
         }
+        // Only comments and blank lines (an estimator that wrote no pose): said as such.
+        if head.count < 1 << 16 { throw TrajectoryFileError.empty(path: path) }
         throw TrajectoryFileError.unknownFormat(path: path)
     }
 }

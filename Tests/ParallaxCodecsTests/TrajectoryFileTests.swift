@@ -74,6 +74,13 @@ import ParallaxMath
         #expect(throws: TrajectoryFileError.unreadable(path: "/nonexistent.txt")) { _ = try TrajectoryFile.read(path: "/nonexistent.txt") }
         let empty = try temp("empty.txt", "# nothing\n")
         #expect(throws: TrajectoryFileError.self) { _ = try TrajectoryFile.read(path: empty, format: .tum) }
+        // Without a format given: an estimator's pose file with only its header says "no poses",
+        // not "unknown format"; a row of another width is still an unknown format.
+        #expect(throws: TrajectoryFileError.empty(path: empty)) { _ = try TrajectoryFile.read(path: empty) }
+        let blank = try temp("blank.txt", "")
+        #expect(throws: TrajectoryFileError.empty(path: blank)) { _ = try TrajectoryFile.read(path: blank) }
+        let wide = try temp("wide.txt", "# t x\n1 2 3 4 5\n")
+        #expect(throws: TrajectoryFileError.unknownFormat(path: wide)) { _ = try TrajectoryFile.read(path: wide) }
     }
 
     /// Times that go back or repeat are refused with `requireIncreasingTimes` (as `parallax
