@@ -172,7 +172,9 @@ public struct VIOAnalyzer: Analyzer {
         if summary.zeroVelocityUpdates > 0 { context.note("\(summary.zeroVelocityUpdates) zero-velocity update(s) while standing still") }
         // Features are left out in every run (too short, failed their checks): a count, not a fault.
         let rejected = summary.rejectedFeatures.map { reason, count in "\(count) \(reason)" }.sorted()
-        if !rejected.isEmpty { context.note("features not used: " + rejected.joined(separator: ", ")) }
+        if !rejected.isEmpty || summary.usedFeatures > 0 {
+            context.note("\(summary.usedFeatures) feature(s) updated the filter" + (rejected.isEmpty ? "" : "; not used: " + rejected.joined(separator: ", ")))
+        }
     }
 
     /// A run whose filter never started says why: an IMU stream that gave no readings, or none

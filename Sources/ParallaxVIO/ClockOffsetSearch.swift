@@ -32,8 +32,14 @@ struct ClockOffsetSearch {
     /// offsets found were 0.2–2.4 ms off where curvature and jackknife said 0.6–1.1 ms (the
     /// translation a short pair sees can mimic a turn the same way in every pair).
     var systematicSigma = 0.001
-    /// Largest σ (s) of an offset that counts as found.
+    /// Largest σ (s) of an offset that counts as found, unless the stamps' own jitter allows
+    /// more.
     var maxSigma = 0.002
+    /// σ (s) of each frame stamp's own error (``StampJitter``): every pair's rotation is
+    /// compared at stamps that far off, so no offset comes surer than about that, and one found
+    /// to within twice it counts as found (EuRoC MH_01 stamped ±3 ms at random, σ 1.7 ms, camera
+    /// 50 ms early: 48.8 ± 2.3 ms was refused at 2 ms, the filter started from 0 and was lost).
+    var stampJitter = 0.0
     /// Cost per degree of freedom above which no shift is said to fit (the camera's rotation
     /// under its calibration does not match the gyro's): matched frames give ≈ 1 (simulated,
     /// 0.5 px noise) and 0.2 (EuRoC MH_01 at the 0.7 px vio assumes); its images turned 180°, 7–9.
@@ -118,7 +124,7 @@ struct ClockOffsetSearch {
         let jackknife = ((n - 1) / n * left.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }).squareRoot()
         let spread = max(found.sigma, jackknife)
         let sigma = (spread * spread + systematicSigma * systematicSigma).squareRoot()
-        guard sigma <= maxSigma else { return .undetermined }
+        guard sigma <= max(maxSigma, 2 * stampJitter) else { return .undetermined }
         return .found(Result(offset: found.offset, sigma: sigma, pairs: pairs.count))
     }
 

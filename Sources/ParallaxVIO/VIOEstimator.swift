@@ -46,6 +46,8 @@ public struct VIOEstimator {
     var zeroVelocity: UpdaterZeroVelocity
     var mapping: WorldMapping
     var quality: TrackingQuality
+    /// Whether the features still fit the clones (a filter drifting on the IMU alone is reset).
+    var lost: LostTracking
     /// How much the camera's stamps wander (measured from them; the clones' timing uncertainty).
     var stampJitter = StampJitter()
     /// When the filter started (s).
@@ -85,6 +87,7 @@ public struct VIOEstimator {
         zeroVelocity = UpdaterZeroVelocity(settings)
         mapping = WorldMapping(settings, model: model, map: map)
         quality = TrackingQuality(minFeaturesPer10Frames: settings.minFeaturesPer10Frames, framesToRecover: 2 * settings.window)
+        lost = LostTracking(frames: settings.window)
         startTimeOffset = settings.timeOffsetMs / 1000
     }
 
@@ -200,6 +203,7 @@ public struct VIOEstimator {
         var search = ClockOffsetSearch()
         search.range = settings.timeOffsetSearchMs / 1000
         search.normalizedNoise = settings.pixelNoise / sensors.camera.model.intrinsics.fx
+        search.stampJitter = stampJitter.sigma
         let found: ClockOffsetSearch.Result
         var outcome = search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
         // A camera later still than the range (its frames fit better toward an end of it, or fit
@@ -264,6 +268,7 @@ public struct VIOEstimator {
         // starts afresh. (Widening the state by an unmodelled acceleration over the gap was
         // measured too: 0.2 m/s² took the 1 s gap on MH_01 from 5.3 to 10.0 mm.)
         var used = 0
+        let inconsistentBefore = inconsistentFeatures
         let gap = t - f.time
         if gap > settings.maxCameraGapMs / 1000 {
             events.append(.cameraGap(seconds: gap, frame: frame.time))
@@ -287,6 +292,9 @@ public struct VIOEstimator {
             f.marginalize(clone: 0)
         }
         guard f.state.isFinite, f.covariance.isFinite else { throw VIOError.diverged }
+        if lost.record(used: used, inconsistent: inconsistentFeatures - inconsistentBefore) {
+            throw VIOError.lost(frames: lost.frames)
+        }
         guard f.state.velocity.norm <= settings.maxSpeed else { throw VIOError.tooFast(f.state.velocity.norm) }
         if let image, let event = try mapping.work(&f, frame: frame, image: image, time: t, camera: sensors.camera.model,
                                                    landmarks: slam.ids, database: &database) {
@@ -311,10 +319,19 @@ public struct VIOEstimator {
         filter = nil
         initializer.reset(at: t)
         quality.reset()
+        lost.reset()
         database.removeAll()
         slam.ids = []
         if mapping.reset() { events.append(.mapFrozen(frame: stamp)) }
         return publish(VIOEstimate(time: stamp, trackingState: .notAvailable, mappingStatus: mapping.builder == nil ? nil : .notAvailable))
+    }
+
+    /// Features rejected so far as inconsistent with the clones' poses (``LostTracking``).
+    private var inconsistentFeatures: Int {
+        msckf.used.merging(slam.used, uniquingKeysWith: +).reduce(0) { total, entry in
+            guard let reason = entry.key, LostTracking.isInconsistent(reason) else { return total }
+            return total + entry.value
+        }
     }
 
     private mutating func publish(_ e: VIOEstimate) -> VIOEstimate {

@@ -20,8 +20,10 @@ import ParallaxTesting
     /// `cameraDelay` (s): the camera stamps its frames this much early (`t_IMU − t_camera`);
     /// `saturated`: over that span the accelerometer sits at its rails, ±`saturation` m/s² on
     /// every axis (a hard knock).
-    /// `imuKept` (s from the start): only the IMU samples within it are given.
-    static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, imuKept: ClosedRange<Double>? = nil, nanAt: Double? = nil,
+    /// `imuKept` (s from the start): only the IMU samples within it are given; `accelerometerFault`:
+    /// from that time (s) on, the accelerometer reads this much more (m/s², IMU frame).
+    static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, imuKept: ClosedRange<Double>? = nil,
+                        accelerometerFault: (from: Double, offset: Vector3)? = nil, nanAt: Double? = nil,
                         cameraDelay: Double = 0, saturated: ClosedRange<Double>? = nil, saturation: Double = 10, stereo: Bool = false,
                         trackLength: Int = 15, images: UInt64? = nil, options: VIOAnalyzer.Options = .init()) throws -> (AnalyzerHarness, Trajectory) {
         let spline = simulator.spline
@@ -41,6 +43,7 @@ import ParallaxTesting
             if let kept = imuKept, !kept.contains(t) { continue }
             var m = s.measurement
             if let bad = nanAt, abs(t - bad) < 0.003 { m.accelerometer.x = .nan }
+            if let fault = accelerometerFault, t >= fault.from { m.accelerometer += fault.offset }
             if let clip = saturated, clip.contains(t) {
                 func c(_ v: Double) -> Double { v < 0 ? -saturation : saturation }
                 m.accelerometer = Vector3(c(m.accelerometer.x), c(m.accelerometer.y), c(m.accelerometer.z))
@@ -307,6 +310,22 @@ import ParallaxTesting
         #expect(neverStarted.report.warnings.contains { $0.contains("never initialized over the 60 frame(s)") }, "\(neverStarted.report.warnings)")
         let poses: [Packet<Pose>] = neverStarted.packets(on: "vio/pose")
         #expect(poses.allSatisfy { $0.payload.trackingState == .limited(.initializing) || $0.payload.trackingState == .notAvailable })
+    }
+
+    /// An accelerometer that starts reading 4 m/s² off: the filter drifts away from what the
+    /// camera sees and the χ² gate turns the features away, so nothing pulls it back. It used
+    /// to report `normal` poses until its speed passed 15 m/s (4.25 s later); it now says it is
+    /// lost within a second or so (a window of frames whose features mostly do not fit) and
+    /// starts again.
+    @Test func aFilterWhoseFeaturesNoLongerFitIsLostAndStartsAgain() throws {
+        let fault = 4.0
+        let (harness, _) = try Self.harness(seconds: 9, pixelNoise: 0.5, accelerometerFault: (fault, Vector3(4, 0, 0)))
+        let result = try harness.run()
+        let lost = try #require(result.report.warnings.first { $0.contains("lost: over the last") }, "\(result.report.warnings)")
+        let stamp = try #require(lost.firstMatch(of: /failed at ([0-9]+) ns/).flatMap { Int64($0.1) }, "\(lost)")
+        let t0 = Self.simulator.spline.validRange.lowerBound
+        #expect(Double(stamp) / 1e9 - t0 < fault + 1.5, "\(lost)")
+        #expect(!result.report.warnings.contains { $0.contains("exceeds max_speed") }, "\(result.report.warnings)")
     }
 
     @Test func aStreamWithoutCalibrationIsAClearError() throws {
