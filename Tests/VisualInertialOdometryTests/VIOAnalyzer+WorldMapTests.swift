@@ -25,8 +25,12 @@ import VisualInertialOdometry
         harness.describe(StreamKey<FeatureTracks>("cam0/tracks"), as: StreamMetadata(camera: camera))
         harness.describe(StreamKey<IMUSample>("imu0"), as: StreamMetadata(imu: IMUCalibration(rateHz: 200, noise: VIOAnalyzerTests.imuNoise)))
         harness.describe(StreamKey<CameraFrame>("cam0"), as: StreamMetadata(camera: camera))
+        // One frame between two IMU readings: a run that opens and finishes (never started).
+        for t in [0, 2_000_000] as [Int64] {
+            harness.push(IMUSample(gyroscope: .zero, accelerometer: Vector3(0, 0, 9.81)), on: StreamKey<IMUSample>("imu0"), at: Timestamp(nanoseconds: t))
+        }
         harness.push(FeatureTracks(camera: "cam0", imageWidth: 376, imageHeight: 240, features: [], ended: []),
-                     on: StreamKey<FeatureTracks>("cam0/tracks"), at: Timestamp(nanoseconds: 1))
+                     on: StreamKey<FeatureTracks>("cam0/tracks"), at: Timestamp(nanoseconds: 1_000_000))
         let result = try harness.run()
         guard let failure = result.failure else { return "" }
         #expect(failure.isBadInput, "a bad map is bad input (exit 2)")
