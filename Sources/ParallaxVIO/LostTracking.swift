@@ -11,15 +11,21 @@ import ParallaxVision
 /// speed limit). Low parallax is not counted: a turn on the spot rejects features that way on a
 /// healthy filter too.
 struct LostTracking {
-    /// Frames looked back over.
-    let frames: Int
+    /// How far back the evidence is looked for (s). Shorter spans fired where the filter
+    /// recovers on its own: MH_01 with its IMU thinned to 50 Hz turns quickly on the spot at
+    /// 15 s, and for 0.7 s nearly every feature fails against the coarse propagation; the filter
+    /// coasts and comes back (24.6 mm over the clip), which 11 frames (0.55 s) or a second took
+    /// for lost. A real loss (MH_01 at 10 Hz with ±2 ms jitter) goes on for seconds.
+    static let span = 1.5
+    /// Fewest frames looked back over, whatever the rate.
+    static let fewestFrames = 5
     /// Fewest inconsistent features over those frames before the filter counts as lost.
     static let minInconsistent = 30
     /// How many times the features used the inconsistent ones must outnumber.
     static let ratio = 2
-    private var recent: [(used: Int, inconsistent: Int)] = []
-
-    init(frames: Int) { self.frames = max(1, frames) }
+    private var recent: [(time: Double, used: Int, inconsistent: Int)] = []
+    /// Whether the frames kept reach back a whole span (or frames were already dropped from it).
+    private var covered = false
 
     /// Counted as inconsistent with the clones' poses.
     static func isInconsistent(_ reason: FeatureUpdate.Rejection) -> Bool {
@@ -29,17 +35,25 @@ struct LostTracking {
         }
     }
 
-    /// A frame whose updates used `used` features and rejected `inconsistent` as
-    /// inconsistent; returns whether the filter is lost: over the last ``frames`` frames at least
-    /// ``minInconsistent`` inconsistent ones, more than ``ratio`` times those used.
-    mutating func record(used: Int, inconsistent: Int) -> Bool {
-        recent.append((used, inconsistent))
-        if recent.count > frames { recent.removeFirst(recent.count - frames) }
-        guard recent.count == frames else { return false }
+    /// A frame at `time` (s) whose updates used `used` features and rejected `inconsistent` as
+    /// inconsistent; returns whether the filter is lost: over the frames of the last ``span``
+    /// (at least ``fewestFrames`` of them, and the span covered) at least ``minInconsistent``
+    /// inconsistent ones, more than ``ratio`` times those used.
+    mutating func record(time: Double, used: Int, inconsistent: Int) -> Bool {
+        recent.append((time, used, inconsistent))
+        while recent.count > Self.fewestFrames, let first = recent.first, time - first.time > Self.span {
+            recent.removeFirst()
+            covered = true
+        }
+        if recent.count >= Self.fewestFrames, let first = recent.first, time - first.time >= Self.span { covered = true }
+        guard covered, recent.count >= Self.fewestFrames else { return false }
         let bad = recent.reduce(0) { $0 + $1.inconsistent }, good = recent.reduce(0) { $0 + $1.used }
         return bad >= Self.minInconsistent && bad > Self.ratio * good
     }
 
     /// A reset: the frames counted belong to the lost track.
-    mutating func reset() { recent = [] }
+    mutating func reset() {
+        recent = []
+        covered = false
+    }
 }

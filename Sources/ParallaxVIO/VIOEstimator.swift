@@ -87,7 +87,7 @@ public struct VIOEstimator {
         zeroVelocity = UpdaterZeroVelocity(settings)
         mapping = WorldMapping(settings, model: model, map: map)
         quality = TrackingQuality(minFeaturesPer10Frames: settings.minFeaturesPer10Frames, framesToRecover: 2 * settings.window)
-        lost = LostTracking(frames: settings.window)
+        lost = LostTracking()
         startTimeOffset = settings.timeOffsetMs / 1000
     }
 
@@ -292,8 +292,12 @@ public struct VIOEstimator {
             f.marginalize(clone: 0)
         }
         guard f.state.isFinite, f.covariance.isFinite else { throw VIOError.diverged }
-        if lost.record(used: used, inconsistent: inconsistentFeatures - inconsistentBefore) {
-            throw VIOError.lost(frames: lost.frames)
+        // Where the images stand still the features cannot say where the state went wrong (their
+        // rays barely part), and the zero-velocity update, once the IMU agrees, pulls the
+        // velocity back: not counted.
+        let imagesStill = (views.motion(over: settings.zuptWindow, at: t) ?? .infinity) <= settings.zuptMaxDisparityPx
+        if lost.record(time: t, used: used, inconsistent: still || imagesStill ? 0 : inconsistentFeatures - inconsistentBefore) {
+            throw VIOError.lost(seconds: LostTracking.span)
         }
         guard f.state.velocity.norm <= settings.maxSpeed else { throw VIOError.tooFast(f.state.velocity.norm) }
         if let image, let event = try mapping.work(&f, frame: frame, image: image, time: t, camera: sensors.camera.model,

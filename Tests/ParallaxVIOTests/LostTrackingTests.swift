@@ -3,24 +3,40 @@ import ParallaxVision
 @testable import ParallaxVIO
 
 @Suite struct LostTrackingTests {
-    @Test func lostOnlyWhenAWholeWindowOfFeaturesMostlyDoesNotFit() {
-        var tracking = LostTracking(frames: 5)
-        // Four frames of 10 inconsistent features each: the window is not full yet.
-        for _ in 0..<4 { do { let lost = tracking.record(used: 0, inconsistent: 10); #expect(!lost) } }
-        // The fifth fills it: 50 inconsistent against none used.
-        do { let lost = tracking.record(used: 0, inconsistent: 10); #expect(lost) }
+    /// Frames at 20 Hz from `start` (s): `count` of them with these counts; whether the last said lost.
+    static func feed(_ tracking: inout LostTracking, from start: Double, count: Int, used: Int, inconsistent: Int) -> [Bool] {
+        (0..<count).map { tracking.record(time: start + Double($0) * 0.05, used: used, inconsistent: inconsistent) }
+    }
+
+    @Test func lostOnlyWhenAWholeSpanOfFeaturesMostlyDoesNotFit() {
+        var tracking = LostTracking()
+        let frames = Int(LostTracking.span / 0.05)
+        // Until the frames kept reach back a whole span nothing is said, however bad.
+        let early = Self.feed(&tracking, from: 0, count: frames, used: 0, inconsistent: 10)
+        #expect(early.allSatisfy { !$0 })
+        // The next one covers it: lost.
+        #expect(Self.feed(&tracking, from: LostTracking.span, count: 1, used: 0, inconsistent: 10) == [true])
+        // A healthy stretch: many used, a few rejected.
         tracking.reset()
-        // A healthy window: many used, a few rejected.
-        for _ in 0..<10 { do { let lost = tracking.record(used: 20, inconsistent: 5); #expect(!lost) } }
-        // Rejections must outnumber twice the used features: 60 against 30 used is not enough…
-        tracking.reset()
-        for _ in 0..<5 { _ = tracking.record(used: 6, inconsistent: 12) }
-        do { let lost = tracking.record(used: 6, inconsistent: 12); #expect(!lost) }
-        // …61 against 30 is.
-        do { let lost = tracking.record(used: 6, inconsistent: 13); #expect(lost) }
+        #expect(Self.feed(&tracking, from: 0, count: 3 * frames, used: 20, inconsistent: 5).allSatisfy { !$0 })
+        // A short burst of rejections after healthy frames is outweighed by them.
+        #expect(Self.feed(&tracking, from: 3 * LostTracking.span, count: frames / 3, used: 0, inconsistent: 15).allSatisfy { !$0 })
         // Fewer than the minimum in all is never lost, whatever the ratio.
         tracking.reset()
-        for _ in 0..<10 { do { let lost = tracking.record(used: 0, inconsistent: LostTracking.minInconsistent / 5 - 1); #expect(!lost) } }
+        #expect(Self.feed(&tracking, from: 0, count: 3 * frames, used: 0, inconsistent: 0).allSatisfy { !$0 })
+        // Rejections must outnumber twice the used features.
+        tracking.reset()
+        let even = Self.feed(&tracking, from: 0, count: 2 * frames, used: 5, inconsistent: 10)
+        #expect(even.allSatisfy { !$0 })
+        let more = Self.feed(&tracking, from: 2 * LostTracking.span, count: 2 * frames, used: 5, inconsistent: 11)
+        #expect(more.last == true)
+    }
+
+    /// At 1 Hz the span holds one frame: at least ``LostTracking/fewestFrames`` count.
+    @Test func aSlowCameraLooksBackOverItsFewestFrames() {
+        var tracking = LostTracking()
+        let said = (0..<LostTracking.fewestFrames).map { tracking.record(time: Double($0), used: 0, inconsistent: 20) }
+        #expect(said.dropLast().allSatisfy { !$0 } && said.last == true)
     }
 
     @Test func lowParallaxAndNumericalFailuresDoNotCount() {
