@@ -65,6 +65,10 @@ struct EvalCommand: ParsableCommand {
             est = try TrajectoryFile.read(path: estimate, kittiTimes: estTimes, requireIncreasingTimes: true)
             // Seconds beyond 10¹¹ (3,000 years) are almost surely nanoseconds written as seconds:
             // the numbers are still evaluated as given (as evo would), but say so.
+            let restarts = TrajectoryFile.restarts(path: estimate)
+            if restarts > 0 {
+                StandardError.write(Data("parallax: warning: \(estimate): the estimator started again in a new world frame \(restarts) time(s) (marked '# restart' in the file); aligned as one trajectory the poses of different frames are mixed: align each stretch on its own (`parallax bench --chain CHAIN --dataset DATASET --evaluate trajectory` does)\n".utf8))
+            }
             for (name, t) in [(groundTruth, gt), (estimate, est)] where (t.poses.first.map { abs($0.time) } ?? 0) > 1e11 {
                 StandardError.write(Data("parallax: warning: \(name): times like \(t.poses[0].time) look like nanoseconds, not seconds; --max-diff and RPE deltas in metres assume seconds\n".utf8))
             }

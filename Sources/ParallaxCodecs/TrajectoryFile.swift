@@ -58,6 +58,17 @@ public enum TrajectoryFileError: Error, BadInput, Equatable, Sendable, CustomStr
 
 /// Reads and writes trajectory files.
 public enum TrajectoryFile {
+    /// The comment a pose writer puts before the first pose of an estimator that started again
+    /// in a new world frame (after a reset): a TUM reader skips it as any comment, but the poses
+    /// on its two sides are in different frames, and one alignment over both mixes them.
+    public static let restartComment = "# restart: the estimator started again in a new world frame here; align each stretch on its own"
+
+    /// How many ``restartComment`` lines the file at `path` holds (0 when unreadable).
+    public static func restarts(path: String) -> Int {
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).count { $0.hasPrefix(restartComment) }
+    }
+
     /// How far a quaternion's norm may be from 1 (relative: |‖q‖ − 1| ≤ 10⁻³) and still be read
     /// as a rotation (normalized). Files written with 4 decimals (TUM RGB-D's ground truth) are
     /// within 10⁻⁴; a quaternion further off is a wrong column or a broken writer, and

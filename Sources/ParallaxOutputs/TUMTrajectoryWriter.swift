@@ -4,13 +4,15 @@ import ParallaxPayloads
 import ParallaxImage
 import ParallaxMath
 import ParallaxFiles
+import ParallaxCodecs
 
 /// Writes a ``Pose`` stream as a TUM trajectory (`t tx ty tz qx qy qz qw`, exact decimal
 /// seconds, full precision), readable by `parallax eval` and evo. Only estimates are written:
 /// poses of an estimator still initializing, relocalizing into a map, or without tracking
 /// (`limited(initializing)`, `limited(relocalizing)`, `notAvailable`) carry no position and
 /// are left out, as are poses that are not finite
-/// (counted in ``skipped``).
+/// (counted in ``skipped``). After a reset (`notAvailable`) the first pose written again is
+/// preceded by ``TrajectoryFile/restartComment``: the estimator's new world frame starts there.
 public final class TUMTrajectoryWriter: StreamFileWriter {
     /// The final path.
     public var path: String { file.path }
@@ -21,6 +23,8 @@ public final class TUMTrajectoryWriter: StreamFileWriter {
     /// Poses written.
     public private(set) var written = 0
     private let file: StagedTextFile
+    /// Whether a `notAvailable` pose (the estimator reset) came since the last pose written.
+    private var resetSinceLastWritten = false
 
     /// Starts `path.partial`.
     public init(path: String) throws {
@@ -29,9 +33,17 @@ public final class TUMTrajectoryWriter: StreamFileWriter {
 
     public func write(_ packet: AnyPacket) throws {
         guard let pose = packet.payload as? Pose else { return }
-        guard ![.limited(.initializing), .limited(.relocalizing), .notAvailable].contains(pose.trackingState) else { withoutEstimate += 1; return }
+        guard ![.limited(.initializing), .limited(.relocalizing), .notAvailable].contains(pose.trackingState) else {
+            if pose.trackingState == .notAvailable, written > 0 { resetSinceLastWritten = true }
+            withoutEstimate += 1
+            return
+        }
         let t = pose.worldFromBody.translation, q = pose.worldFromBody.rotation.quaternion
         guard [t.x, t.y, t.z, q.w, q.x, q.y, q.z].allSatisfy(\.isFinite) else { skipped += 1; return }
+        if resetSinceLastWritten {
+            try file.append(TrajectoryFile.restartComment + "\n")
+            resetSinceLastWritten = false
+        }
         try file.append("\(packet.timestamp.decimalSeconds) \(t.x) \(t.y) \(t.z) \(q.x) \(q.y) \(q.z) \(q.w)\n")
         written += 1
     }

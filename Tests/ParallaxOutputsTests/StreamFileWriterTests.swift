@@ -34,6 +34,10 @@ import ParallaxCodecs
         #expect((writer as? TUMTrajectoryWriter)?.skipped == 1)
         // The run report says how many were left out for want of an estimate (run.json's notes).
         #expect(writer.notes == ["50 pose(s) written to pose.tum; 50 without an estimate (initializing, relocalizing or not available) left out"])
+        // After each reset (`notAvailable`, every other pose) the next pose written is marked as
+        // the start of a new world frame, a comment TUM readers skip: 24 of them (the last
+        // reset has no pose after it).
+        #expect(TrajectoryFile.restarts(path: path) == 24)
         let back = try TrajectoryFile.read(path: path, format: .tum)
         #expect(back.poses.count == expected.count)
         for (p, (t, pose)) in zip(back.poses, expected) {
