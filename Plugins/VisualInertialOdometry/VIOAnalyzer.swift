@@ -132,6 +132,15 @@ public struct VIOAnalyzer: Analyzer {
     public mutating func close(context: inout AnalyzerContext) throws {
         guard let estimator else { return }
         try sayWhyNoPose(context: &context)
+        if frameCount == 0, imuCount > 0 {
+            throw AnalyzerError.unusableStream(analyzer: Self.name, stream: context.stream(of: tracksPort),
+                                               reason: "no frames reached vio (\(imuCount) IMU reading(s) did): no pose can be estimated without them")
+        }
+        if let imuSpan, let firstStamp, Double(imuSpan.first.nanoseconds - firstStamp.nanoseconds) > options.estimator.maxImuGapMs * 1e6 {
+            context.warn(String(format: "the IMU stream '%@' starts at %.3f s, %.2f s after the first frame: the frames before it have no pose",
+                                context.stream(of: imuPort), imuSpan.first.seconds, Double(imuSpan.first.nanoseconds - firstStamp.nanoseconds) / 1e9))
+        }
+        if !imuRateRemark.isEmpty, started { context.warn("'\(context.stream(of: imuPort))':" + imuRateRemark) }
         if started, let imuSpan, let lastStamp, Double(lastStamp.nanoseconds - imuSpan.last.nanoseconds) > options.estimator.maxImuGapMs * 1e6 {
             // The gap's reset said "no IMU data"; at the end it is known that the stream ended.
             context.warn(String(format: "the IMU stream '%@' ends at %.3f s, %.2f s before the last frame: the frames after it have no pose",
@@ -177,6 +186,15 @@ public struct VIOAnalyzer: Analyzer {
         }
     }
 
+    /// A remark on the IMU's rate when its readings came further apart on average than the gap
+    /// the filter bridges (every frame then resets it); empty otherwise.
+    private var imuRateRemark: String {
+        guard let imuSpan, imuCount >= 2 else { return "" }
+        let interval = Double(imuSpan.last.nanoseconds - imuSpan.first.nanoseconds) / Double(imuCount - 1) / 1e6
+        guard interval > options.estimator.maxImuGapMs else { return "" }
+        return String(format: " its readings came %.0f ms apart on average, more than max_imu_gap_ms=%g, so the filter cannot bridge them", interval, options.estimator.maxImuGapMs)
+    }
+
     /// A run whose filter never started says why: an IMU stream that gave no readings, or none
     /// within the frames' times, is bad input (the odometry cannot work without it); otherwise a
     /// warning.
@@ -189,11 +207,11 @@ public struct VIOAnalyzer: Analyzer {
         }
         if imuSpan.last < firstStamp || imuSpan.first > lastStamp || imuCount < 2 {
             throw AnalyzerError.unusableStream(analyzer: Self.name, stream: context.stream(of: imuPort),
-                                               reason: String(format: "its %d reading(s) (%.3f…%.3f s) do not cover the ", imuCount, imuSpan.first.seconds, imuSpan.last.seconds)
+                                               reason: String(format: "the %d IMU reading(s) that reached vio (%.3f…%.3f s; the input brings readings up to the first past the frames) do not cover the ", imuCount, imuSpan.first.seconds, imuSpan.last.seconds)
                                                    + frames + ": no pose can be estimated")
         }
-        context.warn("never initialized over the \(frames) with \(imuCount) IMU reading(s) "
-                     + String(format: "(%.3f…%.3f s): no pose estimated", imuSpan.first.seconds, imuSpan.last.seconds))
+        context.warn("never initialized over the \(frames) with \(imuCount) reading(s) of '\(context.stream(of: imuPort))' "
+                     + String(format: "(%.3f…%.3f s): no pose estimated", imuSpan.first.seconds, imuSpan.last.seconds) + imuRateRemark)
     }
 
     /// What the estimator met, in words, and whether it is a warning (something went wrong: a
@@ -222,7 +240,7 @@ public struct VIOAnalyzer: Analyzer {
         // Said at the first frame the gap reaches: it may go on (a frame sees only the data before it).
         case let .imuGap(gap, frame):
             return (String(format: "no IMU data for at least %.0f ms before the frame at %lld ns (more than max_imu_gap_ms=%g): filter reset",
-                           gap * 1000, frame, options.estimator.maxImuGapMs), true)
+                           gap * 1000, frame, options.estimator.maxImuGapMs) + (imuRateRemark.isEmpty ? "" : ";" + imuRateRemark), true)
         case let .cameraGap(gap, frame):
             return (String(format: "no frame for %.0f ms before the frame at %lld ns (more than max_camera_gap_ms=%g): the IMU carried the state; the tracks before it end there",
                            gap * 1000, frame, options.estimator.maxCameraGapMs), true)

@@ -44,7 +44,13 @@ struct Initializer {
     private(set) var failedAttempts = 0
     static let failuresBeforeBackingOff = 20
 
+    /// The longest stretch without an IMU reading a start may span (s): the filter resets on a
+    /// longer one, so a start over it would stand on readings that say nothing of the gap (two
+    /// readings 20 s apart gave a still start and `normal` poses).
+    private let maxImuGap: Double
+
     init(_ settings: VIOSettings, camera: CameraCalibration) {
+        maxImuGap = settings.maxImuGapMs / 1000
         staticWindow = settings.staticWindow
         staticMaxDisparityPx = settings.staticMaxDisparityPx
         dynamicInit = settings.dynamicInit
@@ -75,11 +81,13 @@ struct Initializer {
         let start: Start
         // The images must agree that the platform is still; where they cannot say (fewer than 10
         // features seen over the window: a blank or dark view), the IMU's word stands.
-        if case let .success(still) = initializer.initialize(upTo), (views.motion(over: staticWindow, at: t) ?? 0) <= staticMaxDisparityPx {
+        if Self.readings(upTo, cover: t - staticWindow, to: t, maxGap: maxImuGap),
+           case let .success(still) = initializer.initialize(upTo), (views.motion(over: staticWindow, at: t) ?? 0) <= staticMaxDisparityPx {
             start = Start(state: still, covariance: StaticInitializer.covariance(of: still), how: .still)
         } else if dynamicInit, let first = views.frames.first(where: { $0.time > from && $0.time >= t - Self.longestDynamicSpan * dynamicWindow - 1e-6 }),
                   t - first.time >= dynamicWindow * 0.95, t >= nextDynamicAttempt {
             let frames = views.frames.filter { $0.time > from && $0.time >= t - dynamicSpan - 1e-6 }
+            guard let firstFrame = frames.first, Self.readings(measurements, cover: firstFrame.time, to: t, maxGap: maxImuGap) else { return nil }
             switch dynamic.initialize(frames, imu: measurements, noise: noise, imuFromCamera: imuFromCamera) {
             case let .success(moving):
                 start = Start(state: moving.state, covariance: moving.covariance, how: .moving(span: frames.last.map { $0.time - frames[0].time } ?? 0),
@@ -109,6 +117,20 @@ struct Initializer {
         nextDynamicAttempt = -.infinity
         failedAttempts = 0
         return start
+    }
+
+    /// Whether the readings leave no stretch longer than `maxGap` (s) without one between `from`
+    /// and `to` (s), the ends counted.
+    static func readings(_ measurements: [IMUMeasurement], cover from: Double, to: Double, maxGap: Double) -> Bool {
+        var last = from
+        for m in measurements where m.time > from && m.time < to {
+            if m.time - last > maxGap { return false }
+            last = m.time
+        }
+        guard to - last <= maxGap else { return false }
+        // The readings must reach `from` too: one at or before it within the gap, or the first inside.
+        let before = measurements.last { $0.time <= from }
+        return before.map { from - $0.time <= maxGap } ?? false || measurements.contains { $0.time > from && $0.time - from <= maxGap }
     }
 
     /// The filter was reset at `t` (s): the next start uses only the frames after it.

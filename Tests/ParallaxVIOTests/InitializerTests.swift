@@ -41,6 +41,30 @@ import ParallaxMath
     /// Features that slide as if the camera turned, with a gyro that says it did not: no moving
     /// start fits. It is tried on every frame at first, then, after
     /// ``Initializer/failuresBeforeBackingOff`` failures in a row, every quarter window.
+    /// Two resting readings 1.2 s apart say nothing of the time between: no still start over
+    /// them (the filter would reset on the gap anyway). The same rest sampled at 200 Hz starts.
+    @Test func aStartNeverSpansAnIMUGap() throws {
+        var settings = VIOSettings()
+        settings.dynamicInit = false
+        var still = RecentViews(fx: 400)
+        for k in 0...24 { still.append(Self.frame(k, shift: 0), at: 0.05 * Double(k), keeping: 3) }
+        let up = Vector3(0, 0, 1)
+        let sparse = [0.0, 1.2].map { IMUMeasurement(time: $0, gyroscope: .zero, accelerometer: up * 9.81) }
+        var initializer = Initializer(settings, camera: VIOTestScene.camera)
+        #expect(initializer.start(at: 1.2, imu: sparse, views: still, noise: VIOTestScene.imuNoise, imuFromCamera: .identity) == nil)
+        let dense = (0...240).map { IMUMeasurement(time: Double($0) / 200, gyroscope: .zero, accelerometer: up * 9.81) }
+        #expect(initializer.start(at: 1.2, imu: dense, views: still, noise: VIOTestScene.imuNoise, imuFromCamera: .identity) != nil)
+    }
+
+    @Test func readingsCoverASpanOnlyWithoutLongGaps() {
+        let m = [0.0, 0.01, 0.02, 0.1, 0.11].map { IMUMeasurement(time: $0, gyroscope: .zero, accelerometer: .zero) }
+        #expect(Initializer.readings(m, cover: 0, to: 0.02, maxGap: 0.05))
+        #expect(!Initializer.readings(m, cover: 0, to: 0.11, maxGap: 0.05), "0.02 → 0.1 is 80 ms")
+        #expect(Initializer.readings(m, cover: 0, to: 0.11, maxGap: 0.09))
+        #expect(!Initializer.readings(m, cover: 0.1, to: 0.3, maxGap: 0.05), "nothing after 0.11")
+        #expect(!Initializer.readings([], cover: 0, to: 0.01, maxGap: 0.05))
+    }
+
     @Test func aMovingStartThatKeepsFailingIsTriedLessOften() {
         var settings = VIOSettings()
         settings.staticWindow = 10   // no still start within these 4 s

@@ -20,10 +20,11 @@ import ParallaxTesting
     /// `cameraDelay` (s): the camera stamps its frames this much early (`t_IMU − t_camera`);
     /// `saturated`: over that span the accelerometer sits at its rails, ±`saturation` m/s² on
     /// every axis (a hard knock).
-    /// `imuKept` (s from the start): only the IMU samples within it are given; `accelerometerFault`:
+    /// `imuKept` (s from the start): only the IMU samples within it are given (and of them every
+    /// `imuEvery`-th); `accelerometerFault`:
     /// from that time (s) on, the accelerometer reads this much more (m/s², IMU frame).
     static func harness(seconds: Double, pixelNoise: Double, imuGap: ClosedRange<Double>? = nil, imuKept: ClosedRange<Double>? = nil,
-                        accelerometerFault: (from: Double, offset: Vector3)? = nil, nanAt: Double? = nil,
+                        accelerometerFault: (from: Double, offset: Vector3)? = nil, imuEvery: Int = 1, nanAt: Double? = nil,
                         cameraDelay: Double = 0, saturated: ClosedRange<Double>? = nil, saturation: Double = 10, stereo: Bool = false,
                         trackLength: Int = 15, images: UInt64? = nil, options: VIOAnalyzer.Options = .init()) throws -> (AnalyzerHarness, Trajectory) {
         let spline = simulator.spline
@@ -37,7 +38,7 @@ import ParallaxTesting
         let imageKey = StreamKey<CameraFrame>("cam0")
         if images != nil { harness.describe(imageKey, as: StreamMetadata(camera: camera)) }
         let imu = simulator.configuration.imu.simulate(spline, from: t0, duration: seconds, seed: 9)
-        for s in imu {
+        for (k, s) in imu.enumerated() where k % imuEvery == 0 {
             let t = s.timestamp.seconds - t0
             if let gap = imuGap, gap.contains(t) { continue }
             if let kept = imuKept, !kept.contains(t) { continue }
@@ -303,6 +304,15 @@ import ParallaxTesting
         let ended = try ending.run()
         #expect(ended.failure == nil)
         #expect(ended.report.warnings.contains { $0.contains("the IMU stream 'imu0' ends at") && $0.contains("before the last frame") }, "\(ended.report.warnings)")
+
+        let (late, _) = try Self.harness(seconds: 4, pixelNoise: 0.5, imuKept: 0.4...4)
+        let lateRun = try late.run()
+        #expect(lateRun.report.warnings.contains { $0.contains("the IMU stream 'imu0' starts at") && $0.contains("after the first frame") }, "\(lateRun.report.warnings)")
+
+        // Readings 100 ms apart: every frame resets the filter, and the reset says why.
+        let (sparse, _) = try Self.harness(seconds: 2, pixelNoise: 0.5, imuEvery: 20)
+        let sparseRun = try sparse.run()
+        #expect(sparseRun.report.warnings.contains { $0.contains("came 100 ms apart on average, more than max_imu_gap_ms=50") }, "\(sparseRun.report.warnings)")
 
         let (brief, _) = try Self.harness(seconds: 3, pixelNoise: 0.5, imuKept: 0...0.3)
         let neverStarted = try brief.run()
