@@ -23,7 +23,8 @@ import ParallaxVision
 /// marginalized. Until a start (``Initializer``) the state is `limited(initializing)`. While
 /// the platform stands still, a zero-velocity update holds it in place
 /// (``UpdaterZeroVelocity``). An IMU gap longer than ``VIOSettings/maxImuGapMs``, a state
-/// that is no longer finite or faster than ``VIOSettings/maxSpeed`` resets the filter.
+/// that is no longer finite or faster than ``VIOSettings/maxSpeed``, or features that no longer
+/// fit the clones (``LostTracking``) reset the filter.
 ///
 /// With ``VIOSettings/mapping`` and the camera's images, it builds a world map, and with a
 /// loaded map it relocalizes into it (``WorldMapping``). What happens on the way is in
