@@ -44,9 +44,9 @@ struct Initializer {
     private(set) var failedAttempts = 0
     static let failuresBeforeBackingOff = 20
 
-    /// The longest stretch without an IMU reading a start may span (s): the filter resets on a
-    /// longer one, so a start over it would stand on readings that say nothing of the gap (two
-    /// readings 20 s apart gave a still start and `normal` poses).
+    /// The longest stretch without an IMU reading a moving start may span (s): the filter resets
+    /// on a longer one, and a window aligned over it stands on readings that say nothing of the
+    /// motion in it. A still start needs at least a window's worth of readings at this spacing.
     private let maxImuGap: Double
 
     init(_ settings: VIOSettings, camera: CameraCalibration) {
@@ -81,7 +81,10 @@ struct Initializer {
         let start: Start
         // The images must agree that the platform is still; where they cannot say (fewer than 10
         // features seen over the window: a blank or dark view), the IMU's word stands.
-        if Self.readings(upTo, cover: t - staticWindow, to: t, maxGap: maxImuGap),
+        // A still start may span a short gap (standing still, nothing moved in it) but needs the
+        // readings of a rate the filter can bridge: two readings 20 s apart gave a still start
+        // and `normal` poses.
+        if Double(upTo.count { $0.time >= t - staticWindow }) >= staticWindow / maxImuGap,
            case let .success(still) = initializer.initialize(upTo), (views.motion(over: staticWindow, at: t) ?? 0) <= staticMaxDisparityPx {
             start = Start(state: still, covariance: StaticInitializer.covariance(of: still), how: .still)
         } else if dynamicInit, let first = views.frames.first(where: { $0.time > from && $0.time >= t - Self.longestDynamicSpan * dynamicWindow - 1e-6 }),

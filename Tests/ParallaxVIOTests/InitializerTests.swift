@@ -42,8 +42,9 @@ import ParallaxMath
     /// start fits. It is tried on every frame at first, then, after
     /// ``Initializer/failuresBeforeBackingOff`` failures in a row, every quarter window.
     /// Two resting readings 1.2 s apart say nothing of the time between: no still start over
-    /// them (the filter would reset on the gap anyway). The same rest sampled at 200 Hz starts.
-    @Test func aStartNeverSpansAnIMUGap() throws {
+    /// them (the filter would reset on the gap anyway). The same rest sampled at 200 Hz starts,
+    /// also with a 0.3 s gap in it (standing still, nothing moved there).
+    @Test func aStillStartNeedsReadingsAFilterCanBridge() throws {
         var settings = VIOSettings()
         settings.dynamicInit = false
         var still = RecentViews(fx: 400)
@@ -54,6 +55,8 @@ import ParallaxMath
         #expect(initializer.start(at: 1.2, imu: sparse, views: still, noise: VIOTestScene.imuNoise, imuFromCamera: .identity) == nil)
         let dense = (0...240).map { IMUMeasurement(time: Double($0) / 200, gyroscope: .zero, accelerometer: up * 9.81) }
         #expect(initializer.start(at: 1.2, imu: dense, views: still, noise: VIOTestScene.imuNoise, imuFromCamera: .identity) != nil)
+        let gapped = dense.filter { $0.time < 0.5 || $0.time > 0.8 }
+        #expect(initializer.start(at: 1.2, imu: gapped, views: still, noise: VIOTestScene.imuNoise, imuFromCamera: .identity) != nil)
     }
 
     @Test func readingsCoverASpanOnlyWithoutLongGaps() {
