@@ -63,12 +63,13 @@ struct EvalCommand: ParsableCommand {
             // theirs: association would pair them in whatever order they happen to sort.
             gt = try TrajectoryFile.read(path: groundTruth, kittiTimes: gtTimes, requireIncreasingTimes: true)
             est = try TrajectoryFile.read(path: estimate, kittiTimes: estTimes, requireIncreasingTimes: true)
-            // Seconds beyond 10¹¹ (3,000 years) are almost surely nanoseconds written as seconds:
-            // the numbers are still evaluated as given (as evo would), but say so.
+            // A pose file from an estimator that reset holds several world frames (marked).
             let restarts = TrajectoryFile.restarts(path: estimate)
             if restarts > 0 {
                 StandardError.write(Data("parallax: warning: \(estimate): the estimator started again in a new world frame \(restarts) time(s) (marked '# restart' in the file); aligned as one trajectory the poses of different frames are mixed: align each stretch on its own (`parallax bench --chain CHAIN --dataset DATASET --evaluate trajectory` does)\n".utf8))
             }
+            // Seconds beyond 10¹¹ (3,000 years) are almost surely nanoseconds written as seconds:
+            // the numbers are still evaluated as given (as evo would), but say so.
             for (name, t) in [(groundTruth, gt), (estimate, est)] where (t.poses.first.map { abs($0.time) } ?? 0) > 1e11 {
                 StandardError.write(Data("parallax: warning: \(name): times like \(t.poses[0].time) look like nanoseconds, not seconds; --max-diff and RPE deltas in metres assume seconds\n".utf8))
             }

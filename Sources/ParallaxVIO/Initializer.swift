@@ -90,7 +90,7 @@ struct Initializer {
         } else if dynamicInit, let first = views.frames.first(where: { $0.time > from && $0.time >= t - Self.longestDynamicSpan * dynamicWindow - 1e-6 }),
                   t - first.time >= dynamicWindow * 0.95, t >= nextDynamicAttempt {
             let frames = views.frames.filter { $0.time > from && $0.time >= t - dynamicSpan - 1e-6 }
-            guard let firstFrame = frames.first, Self.readings(measurements, cover: firstFrame.time, to: t, maxGap: maxImuGap) else { return nil }
+            guard let firstFrame = frames.first, (Propagator.largestGap(in: measurements, from: firstFrame.time, to: t) ?? .infinity) <= maxImuGap else { return nil }
             switch dynamic.initialize(frames, imu: measurements, noise: noise, imuFromCamera: imuFromCamera) {
             case let .success(moving):
                 start = Start(state: moving.state, covariance: moving.covariance, how: .moving(span: frames.last.map { $0.time - frames[0].time } ?? 0),
@@ -120,20 +120,6 @@ struct Initializer {
         nextDynamicAttempt = -.infinity
         failedAttempts = 0
         return start
-    }
-
-    /// Whether the readings leave no stretch longer than `maxGap` (s) without one between `from`
-    /// and `to` (s), the ends counted.
-    static func readings(_ measurements: [IMUMeasurement], cover from: Double, to: Double, maxGap: Double) -> Bool {
-        var last = from
-        for m in measurements where m.time > from && m.time < to {
-            if m.time - last > maxGap { return false }
-            last = m.time
-        }
-        guard to - last <= maxGap else { return false }
-        // The readings must reach `from` too: one at or before it within the gap, or the first inside.
-        let before = measurements.last { $0.time <= from }
-        return before.map { from - $0.time <= maxGap } ?? false || measurements.contains { $0.time > from && $0.time - from <= maxGap }
     }
 
     /// The filter was reset at `t` (s): the next start uses only the frames after it.

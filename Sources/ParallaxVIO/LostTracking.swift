@@ -35,6 +35,12 @@ struct LostTracking {
         }
     }
 
+    /// How many of the features counted by reason in `used` (an updater's tally) were rejected as
+    /// inconsistent.
+    static func inconsistent(in used: [FeatureUpdate.Rejection?: Int]) -> Int {
+        used.reduce(0) { total, entry in entry.key.map(isInconsistent) == true ? total + entry.value : total }
+    }
+
     /// A frame at `time` (s) whose updates used `used` features and rejected `inconsistent` as
     /// inconsistent; returns whether the filter is lost: over the frames of the last ``span``
     /// (at least ``fewestFrames`` of them, and the span covered) at least ``minInconsistent``

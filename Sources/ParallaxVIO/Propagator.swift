@@ -71,7 +71,11 @@ struct Propagator {
 
     /// The longest stretch (s) between `from` and `to` without IMU data, the ends included (a
     /// frame time past the newest sample is a gap as long).
-    func largestGap(from: Double, to: Double) -> Double? {
+    func largestGap(from: Double, to: Double) -> Double? { Self.largestGap(in: measurements, from: from, to: to) }
+
+    /// The longest stretch (s) between `from` and `to` without one of `measurements` (time order),
+    /// the ends included.
+    static func largestGap(in measurements: [IMUMeasurement], from: Double, to: Double) -> Double? {
         let inside = measurements.filter { $0.time >= from - 0.1 && $0.time <= to + 0.1 }
         guard let first = inside.first, let last = inside.last else { return to - from }
         let between = zip(inside, inside.dropFirst()).map { $1.time - $0.time }.max() ?? 0

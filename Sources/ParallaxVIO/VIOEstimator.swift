@@ -293,11 +293,9 @@ public struct VIOEstimator {
             f.marginalize(clone: 0)
         }
         guard f.state.isFinite, f.covariance.isFinite else { throw VIOError.diverged }
-        // Where the images stand still the features cannot say where the state went wrong (their
-        // rays barely part), and the zero-velocity update, once the IMU agrees, pulls the
-        // velocity back: not counted.
-        let imagesStill = (views.motion(over: settings.zuptWindow, at: t) ?? .infinity) <= settings.zuptMaxDisparityPx
-        if lost.record(time: t, used: used, inconsistent: still || imagesStill ? 0 : inconsistentFeatures - inconsistentBefore) {
+        // Standing still, the zero-velocity update holds the state and the features' rays barely
+        // part: not counted.
+        if lost.record(time: t, used: used, inconsistent: still ? 0 : inconsistentFeatures - inconsistentBefore) {
             throw VIOError.lost(seconds: LostTracking.span)
         }
         guard f.state.velocity.norm <= settings.maxSpeed else { throw VIOError.tooFast(f.state.velocity.norm) }
@@ -332,12 +330,7 @@ public struct VIOEstimator {
     }
 
     /// Features rejected so far as inconsistent with the clones' poses (``LostTracking``).
-    private var inconsistentFeatures: Int {
-        msckf.used.merging(slam.used, uniquingKeysWith: +).reduce(0) { total, entry in
-            guard let reason = entry.key, LostTracking.isInconsistent(reason) else { return total }
-            return total + entry.value
-        }
-    }
+    private var inconsistentFeatures: Int { LostTracking.inconsistent(in: msckf.used) + LostTracking.inconsistent(in: slam.used) }
 
     private mutating func publish(_ e: VIOEstimate) -> VIOEstimate {
         estimate = e

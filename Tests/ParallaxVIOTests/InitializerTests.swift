@@ -59,15 +59,6 @@ import ParallaxMath
         #expect(initializer.start(at: 1.2, imu: gapped, views: still, noise: VIOTestScene.imuNoise, imuFromCamera: .identity) != nil)
     }
 
-    @Test func readingsCoverASpanOnlyWithoutLongGaps() {
-        let m = [0.0, 0.01, 0.02, 0.1, 0.11].map { IMUMeasurement(time: $0, gyroscope: .zero, accelerometer: .zero) }
-        #expect(Initializer.readings(m, cover: 0, to: 0.02, maxGap: 0.05))
-        #expect(!Initializer.readings(m, cover: 0, to: 0.11, maxGap: 0.05), "0.02 → 0.1 is 80 ms")
-        #expect(Initializer.readings(m, cover: 0, to: 0.11, maxGap: 0.09))
-        #expect(!Initializer.readings(m, cover: 0.1, to: 0.3, maxGap: 0.05), "nothing after 0.11")
-        #expect(!Initializer.readings([], cover: 0, to: 0.01, maxGap: 0.05))
-    }
-
     @Test func aMovingStartThatKeepsFailingIsTriedLessOften() {
         var settings = VIOSettings()
         settings.staticWindow = 10   // no still start within these 4 s
