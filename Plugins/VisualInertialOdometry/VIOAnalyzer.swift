@@ -79,12 +79,9 @@ public struct VIOAnalyzer: Analyzer {
         mappingPort = options.images.isEmpty ? nil : OutputPort(options.output + "-mapping")
     }
 
-    /// How far past each frame's stamp the IMU input reaches (ns): a camera stamping earlier than
-    /// the IMU's clock (a positive offset, or one the search or the filter may find) needs the
-    /// readings up to the frame's time on the IMU clock.
+    /// How far past each frame's stamp the IMU input reaches (ns): ``VIOEstimator/imuLead(_:)``.
     static func imuLead(_ settings: VIOSettings) -> Nanoseconds {
-        let ms = max(0, settings.timeOffsetMs) + (settings.estimateTimeOffset ? max(settings.timeOffsetSearchMs, 3 * settings.timeOffsetSigmaMs) : 0)
-        return Nanoseconds((ms * 1e6).rounded())
+        Nanoseconds((VIOEstimator.imuLead(settings) * 1e9).rounded())
     }
 
     public mutating func open(context: inout AnalyzerContext) throws {
@@ -225,8 +222,14 @@ public struct VIOAnalyzer: Analyzer {
             return (String(format: "the camera's frames fit the gyro better and better toward a time offset (t_IMU − t_camera) of %.0f ms, the end of the search (time_offset_ms=%g ± %g): the offset likely lies beyond; give time_offset_ms= near it (−500…500; the search then spans time_offset_search_ms around it)",
                            edge * 1000, options.estimator.timeOffsetMs, range * 1000), true)
         case let .clockOffsetUndetermined(start):
-            return (String(format: "the frames before the start did not determine the camera–IMU time offset (a still start or a steady turn turns too evenly, or too few frames): the filter starts from %.1f ms and estimates it online",
+            return (String(format: "the frames before the start did not determine the camera–IMU time offset (a still start or a steady turn turns too evenly, or too few frames): the filter starts from %.1f ms, estimates it online and looks for it again once moving",
                            start * 1000), false)
+        case let .clockOffsetOnceMoving(offset, sigma, pairs, filter, filterSigma, restarted):
+            let found = String(format: "camera–IMU time offset (t_IMU − t_camera) %.1f ± %.1f ms once moving (the rotations of %d pairs of frames; the start had left it undetermined)",
+                               offset * 1000, sigma * 1000, pairs)
+            return restarted
+                ? (found + String(format: ": the filter's %.1f ± %.1f ms is too far from it to converge; started again from it", filter * 1000, filterSigma * 1000), true)
+                : (found + String(format: ": the filter's own estimate, %.1f ± %.1f ms, agrees", filter * 1000, filterSigma * 1000), false)
         case let .rotationMismatch(perDegree, range):
             return (String(format: "the camera's frames turn unlike the gyro at every time offset within time_offset_ms=%g ± %g (the fit's residual %.1f× what image noise explains): the camera's calibration is likely wrong — its orientation on the body (T_BS), or images rotated or flipped against it — or the offset lies beyond",
                            options.estimator.timeOffsetMs, range * 1000, perDegree), true)

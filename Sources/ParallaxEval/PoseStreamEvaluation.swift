@@ -171,18 +171,26 @@ public struct PoseStreamEvaluation: Evaluation {
 
     /// Position NEES `dᵀ Σ⁻¹ d` of each estimate that carries a covariance `Σ` (its top-left 3×3
     /// block, world frame), in the estimator's own gauge: a visual-inertial estimator cannot observe
-    /// its position and yaw, so it fixes them at its first pose, and its covariance measures how
-    /// far it has drifted since. The estimate is therefore aligned to the reference at its first
-    /// pose, by the position and the yaw rotation (about the vertical) that take it onto the
-    /// reference there (as OpenVINS's simulations start the filter at the truth), and `d` is the
-    /// aligned error rotated back into the estimator's frame. A whole-trajectory alignment would
-    /// instead spread the drift over the run, leaving errors at the start, where the filter
-    /// rightly claims to know its position to a fraction of a millimetre. Estimates with no
-    /// reference within 20 ms, or a singular block, are skipped.
+    /// its position and yaw, so it fixes them where it starts, and its covariance measures how
+    /// far it has drifted since. The estimate is therefore aligned to the reference at that pose
+    /// (the one whose position covariance is smallest, the earliest of equals: the first pose,
+    /// unless the estimator reports poses from before its gauge, as `vio` does for a camera
+    /// stamping early), by the position and the yaw rotation (about the vertical) that take it
+    /// onto the reference there (as OpenVINS's simulations start the filter at the truth), and
+    /// `d` is the aligned error rotated back into the estimator's frame. A whole-trajectory
+    /// alignment would instead spread the drift over the run, leaving errors at the start, where
+    /// the filter rightly claims to know its position to a fraction of a millimetre. Estimates
+    /// with no reference within 20 ms, or a singular block, are skipped.
     static func positionNEES(_ estimate: Trajectory, covariances: [Timestamp: Matrix], reference: Trajectory) -> [Double] {
         let gap = Nanoseconds(20_000_000)
-        guard let first = estimate.poses.first, let start = reference.pose(at: first.timestamp, maxGap: gap) else { return [] }
-        // The yaw that best takes the estimate's first attitude onto the reference's: the angle
+        func trace(_ p: StampedPose) -> Double {
+            guard let c = covariances[p.timestamp], c.rows >= 3, c.columns >= 3 else { return .infinity }
+            return c[0, 0] + c[1, 1] + c[2, 2]
+        }
+        var gauge = estimate.poses.first
+        for p in estimate.poses where trace(p) < gauge.map(trace) ?? .infinity { gauge = p }
+        guard let first = gauge, let start = reference.pose(at: first.timestamp, maxGap: gap) else { return [] }
+        // The yaw that best takes the estimate's attitude there onto the reference's: the angle
         // of ΔR = R_ref R_estᵀ about z.
         let delta = (start.rotation * first.pose.rotation.inverse).matrix
         let yaw = atan2(delta[1, 0] - delta[0, 1], delta[0, 0] + delta[1, 1])

@@ -14,19 +14,33 @@ extension VIOEstimator {
         if mapping.isRelocalizing {
             return VIOEstimate(time: stamp, biases: biases, trackingState: .limited(.relocalizing), mappingStatus: status)
         }
-        let atStamp = inertialState(of: f, at: f.time - f.calibration.timeOffset)
+        let target = f.time - f.calibration.timeOffset
+        // A stamp before the exposure (a camera stamping early) lies among the clones, which the
+        // updates since have refined: read there, not carried back from the state (0.45 s back
+        // through the IMU turned a tilt of a few tenths of a degree into 8 mm).
+        let between = target < f.time ? betweenClones(of: f, at: target) : nil
+        let atStamp = between?.state ?? inertialState(of: f, at: target)
         let worldFromBody = atStamp.pose * imuFromBody
-        // Covariance of (δp, δθ) in the world frame (the IMU-to-body lever arm is neglected).
-        let r = f.state.rotation.matrix
+        // Covariance of (δp, δθ) in the world frame (the IMU-to-body lever arm is neglected): the
+        // nearer clone's, the state's carried on to a later stamp (a camera stamping late: the
+        // IMU's noise over the time carried counts), or the state's.
+        var p = f.covariance, block = 0, rotation = f.state.rotation
+        if let between {
+            block = f.cloneOffset(between.nearest)
+            rotation = f.clones[between.nearest].rotation
+        } else if target > f.time, let carried = carriedCovariance(of: f, to: target) {
+            p = carried
+            rotation = atStamp.rotation
+        }
+        let r = rotation.matrix
         var c = Matrix(rows: 6, columns: 6)
-        let p = f.covariance
         for i in 0..<3 {
             for j in 0..<3 {
-                c[i, j] = p[3 + i, 3 + j]
+                c[i, j] = p[block + 3 + i, block + 3 + j]
                 var tt = 0.0, pt = 0.0
                 for a in 0..<3 {
-                    for b in 0..<3 { tt += r[i, a] * p[a, b] * r[j, b] }
-                    pt += p[3 + i, a] * r[j, a]
+                    for b in 0..<3 { tt += r[i, a] * p[block + a, block + b] * r[j, b] }
+                    pt += p[block + 3 + i, block + a] * r[j, a]
                 }
                 c[3 + i, 3 + j] = tt
                 c[i, 3 + j] = pt
@@ -35,6 +49,55 @@ extension VIOEstimator {
         }
         return VIOEstimate(time: stamp, worldFromBody: worldFromBody, velocity: atStamp.velocity, covariance: c, biases: biases,
                            trackingState: state, mappingStatus: status)
+    }
+
+    /// The covariance of the IMU's state (15 × 15) carried from the filter's time on to `t` (s,
+    /// IMU clock) through the readings between, `Φ P Φᵀ + Q`; `nil` where they do not reach.
+    func carriedCovariance(of f: MSCKF, to t: Double) -> Matrix? {
+        let readings = propagator.measurements, n = InertialState.errorDimension
+        guard let first = readings.first?.time, let last = readings.last?.time, first <= f.time, last >= t,
+              let (_, interval) = try? IMUPropagation(noise: sensors.imu.noise).propagate(f.state, readings, from: f.time, to: t),
+              let carried = try? (try interval.transition * f.covariance.block(row: 0, column: 0, rows: n, columns: n))
+                  .multiplied(by: interval.transition, transposeOther: true)
+        else { return nil }
+        var p = carried
+        for i in 0..<n { for j in 0..<n { p[i, j] += interval.noise[i, j] } }
+        return p
+    }
+
+    /// The IMU's pose and velocity at `t` (s, IMU clock) between the two clones whose exposures
+    /// bracket it, and the nearer one's index: the motion between them as the IMU measured it
+    /// (gravity-free preintegration from the earlier clone, biases as estimated), fitted to both
+    /// clones' poses (the velocity at the earlier one solved from them, the rotation's misfit at
+    /// the later one spread in proportion). `nil` without such clones or readings over them.
+    func betweenClones(of f: MSCKF, at t: Double) -> (state: InertialState, nearest: Int)? {
+        let td = f.calibration.timeOffset
+        let exposures = f.clones.map { propagator.seconds($0.time) + td }
+        guard let k = exposures.indices.dropLast().last(where: { exposures[$0] <= t && t <= exposures[$0 + 1] }),
+              // Nearer the state than an earlier clone: carried back from the state, as accurate
+              // over under half a frame (and the start's first update can leave its window's
+              // clones far off the IMU's motion between them: 0.5 m in 50 ms on a smooth orbit).
+              k + 1 < exposures.count - 1 || t - exposures[k] < 0.5 * (exposures[k + 1] - exposures[k])
+        else { return nil }
+        let (a, b) = (f.clones[k], f.clones[k + 1])
+        let (ta, tb) = (exposures[k], exposures[k + 1])
+        let readings = propagator.measurements
+        guard tb - ta > 1e-6, let first = readings.first?.time, let last = readings.last?.time, first <= ta, last >= tb else { return nil }
+        var gravityFree = IMUPropagation(noise: sensors.imu.noise)
+        gravityFree.gravity = 0
+        let biases = InertialState(gyroscopeBias: f.state.gyroscopeBias, accelerometerBias: f.state.accelerometerBias)
+        guard let (whole, _) = try? gravityFree.propagate(biases, readings, from: ta, to: tb),
+              let (part, _) = try? gravityFree.propagate(biases, readings, from: ta, to: t) else { return nil }
+        let g = Vector3(0, 0, -IMUPropagation(noise: sensors.imu.noise).gravity)
+        let span = tb - ta, tau = t - ta
+        // p_b = p_a + v_a Δt + ½ g Δt² + R_a Δp  →  v_a.
+        let va = (b.position - a.position - g * (0.5 * span * span) - a.rotation * whole.position) * (1 / span)
+        let misfit = ((a.rotation * whole.rotation).inverse * b.rotation).log
+        var x = f.state
+        x.rotation = a.rotation * part.rotation * SO3.exp(misfit * (tau / span))
+        x.position = a.position + va * tau + g * (0.5 * tau * tau) + a.rotation * part.position
+        x.velocity = va + g * tau + a.rotation * part.velocity
+        return (x, tau / span < 0.5 ? k : k + 1)
     }
 
     /// The filter's IMU state carried from its time to `t` (s, IMU clock) through the readings

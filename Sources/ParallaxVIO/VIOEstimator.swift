@@ -61,6 +61,9 @@ public struct VIOEstimator {
     var startTimeOffset: Double
     /// Whether the search has given its answer, and when it may try again (s, IMU clock).
     var clockOffsetSearched = false
+    /// The filter runs from a start that left the offset undetermined: searched again once
+    /// moving (``searchClockOffsetOnceMoving(_:at:)``).
+    var clockOffsetPending = false
     var nextClockOffsetSearch = -Double.infinity
     /// What happened since the last ``takeEvents()``.
     private var events: [VIOEvent] = []
@@ -108,7 +111,12 @@ public struct VIOEstimator {
         // The frame's time on the IMU clock.
         var t = propagator.seconds(stamp) + (filter?.calibration.timeOffset ?? startTimeOffset)
         // Until the filter runs, also the frames a moving start may need.
-        views.append(frame, at: t, keeping: max(settings.staticWindow, settings.zuptWindow, filter == nil ? Initializer.longestDynamicSpan * settings.dynamicWindow : 0))
+        // While the offset is to be searched once moving, the views keep the start's offset: the
+        // filter's moves as it estimates it, and views stamped with it disagreed by its drift
+        // (a camera 200 ms late found at 209.8 ± 1.6 ms).
+        views.append(frame, at: clockOffsetPending ? propagator.seconds(stamp) + startTimeOffset : t,
+                     keeping: max(settings.staticWindow, settings.zuptWindow,
+                                  filter == nil || clockOffsetPending ? Initializer.longestDynamicSpan * settings.dynamicWindow : 0))
         if filter == nil {
             t += searchClockOffset(at: t)
             propagator.keep(from: t - initializer.longestWindow - 0.5)
@@ -125,7 +133,16 @@ public struct VIOEstimator {
         do {
             let (used, still) = try update(&f, with: frame, image: image, time: t)
             filter = f
-            propagator.trim(before: f.time, window: settings.zuptWindow)
+            // Kept: the still test's window, and the readings back past the frame's stamp, which a
+            // camera stamping early has that far before its exposure (its pose is read between
+            // the clones around it, or carried back: dropped at 0.35 s, a camera 400 ms early was
+            // 84 mm off), with the frame interval before it.
+            // While the offset is still to be found, also what the search looks back over.
+            propagator.trim(before: f.time, window: max(settings.zuptWindow, f.calibration.timeOffset + 0.25,
+                                                        clockOffsetPending ? Initializer.longestDynamicSpan * settings.dynamicWindow + Self.widestSearch : 0))
+            if clockOffsetPending, searchClockOffsetOnceMoving(f, at: t) {
+                return reset(at: stamp, time: t)
+            }
             let state = quality.state(used: used, still: still, velocitySigma: f.velocitySigma)
             return publish(estimate(of: f, state: state, at: stamp, time: t))
         } catch {
@@ -156,6 +173,7 @@ public struct VIOEstimator {
         events.append(.initialized(time: t, start: start.how))
         if settings.estimateTimeOffset, settings.timeOffsetSearchMs > 0, !clockOffsetSearched {
             clockOffsetSearched = true
+            clockOffsetPending = true
             events.append(.clockOffsetUndetermined(start: startTimeOffset))
         }
         filter = MSCKF(state: start.state, time: t, covariance: start.covariance.block(row: 0, column: 0, rows: MSCKF.imuDimension, columns: MSCKF.imuDimension),
@@ -189,9 +207,91 @@ public struct VIOEstimator {
         }
     }
 
-    /// How far (s) the search looks for a camera stamping late when the set range shows the offset
-    /// beyond it: past −500 ms, the most `time_offset_ms` takes.
-    static let widestLateSearch = 0.55
+    /// How far (s) the search looks when the set range shows the offset beyond it, on either side:
+    /// past ±500 ms, the most `time_offset_ms` takes. A camera stamping early needs the IMU
+    /// readings this far past its frames, which the analyzer's IMU input brings (``imuLead(_:)``).
+    public static let widestSearch = 0.55
+
+    /// How far past each frame's stamp the IMU readings must reach (s) for the filter and the
+    /// clock-offset search: a camera stamping earlier than the IMU's clock (a positive
+    /// `time_offset_ms`, or one the search or the filter may find) has its frames' exposures that
+    /// far on. With the search on, as far as it may widen (``widestSearch``): a camera stamping
+    /// 150 ms early was otherwise left undetermined at the search's ±100 ms and started only when
+    /// standing still, 16 s later. In `--realtime` runs this is latency; `time_offset_search_ms=0`
+    /// keeps it to `time_offset_ms` + 3 σ.
+    public static func imuLead(_ settings: VIOSettings) -> Double {
+        guard settings.estimateTimeOffset else { return max(0, settings.timeOffsetMs) / 1000 }
+        let search = settings.timeOffsetSearchMs > 0 ? max(settings.timeOffsetSearchMs / 1000, widestSearch) : 0
+        return max(0, settings.timeOffsetMs) / 1000 + max(search, 3 * settings.timeOffsetSigmaMs / 1000)
+    }
+
+    /// The search over the recent frames (``ClockOffsetSearch``) and the range it ended with;
+    /// `nil` while too few frames reach far enough for it.
+    private func clockOffsetOutcome() -> (ClockOffsetSearch.Outcome, ClockOffsetSearch)? {
+        var search = ClockOffsetSearch()
+        search.range = settings.timeOffsetSearchMs / 1000
+        search.normalizedNoise = settings.pixelNoise / sensors.camera.model.intrinsics.fx
+        search.stampJitter = stampJitter.sigma
+        var outcome = search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
+        // A camera later or earlier still than the range (its frames fit better toward an end of
+        // it, or fit no shift in it): looked for up to 550 ms either way (the IMU input reaches
+        // that far past the frames). Both ends are tried: with the gyro bias fitted at every
+        // shift, a few pairs far from the offset can lean either way (a camera 540 ms late seen
+        // for its first second: toward +100 ms).
+        switch outcome {
+        case .beyondRange, .mismatch:
+            guard search.range < Self.widestSearch else { break }
+            var wider = search
+            wider.range = Self.widestSearch
+            let widened = wider.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
+            switch widened {
+            // Too few frames yet for the wider search (550 ms of readings on either side of a
+            // frame): asked again with more.
+            case .undetermined: return nil
+            case .found, .beyondRange, .mismatch:
+                search = wider
+                outcome = widened
+            }
+        default: break
+        }
+        if case .undetermined = outcome { return nil }
+        return (outcome, search)
+    }
+
+    /// With the filter running from a start that left the offset undetermined (a still start):
+    /// the search once the frames turn enough, every second. An offset found that the
+    /// filter's own estimate does not reach within 3 σ (of both) and 10 ms — which the online
+    /// estimate, linearized at its start, does not close (a camera 200 ms early, started still:
+    /// lost 0.65 s into the motion) — moves the recent frames and the next start's offset, and
+    /// returns `true`: the filter is to start again from it. A mismatch or an offset beyond the
+    /// search is said as before a start.
+    private mutating func searchClockOffsetOnceMoving(_ f: MSCKF, at t: Double) -> Bool {
+        guard t >= nextClockOffsetSearch, let first = views.frames.first, t - first.time >= settings.dynamicWindow * 0.95 else { return false }
+        // Once a second: the filter runs meanwhile, and the search over its 550 ms is the
+        // costliest step of a frame.
+        nextClockOffsetSearch = t + 1
+        guard let (outcome, search) = clockOffsetOutcome() else { return false }
+        clockOffsetPending = false
+        switch outcome {
+        case .undetermined: return false
+        case let .beyondRange(edge):
+            events.append(.clockOffsetBeyondSearch(edge: startTimeOffset + edge, range: search.range))
+            return false
+        case let .mismatch(perDegree):
+            events.append(.rotationMismatch(costPerDegree: perDegree, range: search.range))
+            return false
+        case let .found(result):
+            let filterSigma = f.timeOffsetIndex.map { f.covariance[$0, $0].squareRoot() } ?? 0
+            let offset = startTimeOffset + result.offset
+            let restart = abs(offset - f.calibration.timeOffset) > max(0.01, 3 * (result.sigma * result.sigma + filterSigma * filterSigma).squareRoot())
+            events.append(.clockOffsetOnceMoving(offset: offset, sigma: result.sigma, pairs: result.pairs,
+                                                 filter: f.calibration.timeOffset, filterSigma: filterSigma, restarted: restart))
+            guard restart else { return false }
+            startTimeOffset = offset
+            views.shift(by: result.offset)
+            return true
+        }
+    }
 
     /// Before the start, once the frames span a second: the clock offset the rotations agree on
     /// (``ClockOffsetSearch``), tried again every quarter second until it is determined, combined
@@ -201,41 +301,8 @@ public struct VIOEstimator {
         guard settings.estimateTimeOffset, settings.timeOffsetSearchMs > 0, !clockOffsetSearched, t >= nextClockOffsetSearch,
               let first = views.frames.first, t - first.time >= settings.dynamicWindow * 0.95 else { return 0 }
         nextClockOffsetSearch = t + 0.25
-        var search = ClockOffsetSearch()
-        search.range = settings.timeOffsetSearchMs / 1000
-        search.normalizedNoise = settings.pixelNoise / sensors.camera.model.intrinsics.fx
-        search.stampJitter = stampJitter.sigma
+        guard let (outcome, search) = clockOffsetOutcome() else { return 0 }
         let found: ClockOffsetSearch.Result
-        var outcome = search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
-        // A camera later still than the range (its frames fit better toward an end of it, or fit
-        // no shift in it): looked for up to 550 ms, which needs no IMU past the frames. Its
-        // answer is taken unless it is an offset earlier than the range allows (a camera stamping
-        // early beyond it needs IMU readings past the frames the bus does not bring: its offset
-        // has to be given), or, when the fit leant toward the early end, anything but an offset
-        // found. Both ends are tried: with the gyro bias fitted at every shift, a few pairs far
-        // from the offset can lean either way (a camera 540 ms late seen for its first second:
-        // toward +100 ms).
-        switch outcome {
-        case .beyondRange, .mismatch:
-            guard search.range < Self.widestLateSearch else { break }
-            var wider = search
-            wider.range = Self.widestLateSearch
-            let widened = wider.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
-            let taken: Bool
-            switch (outcome, widened) {
-            // Too few frames yet for the wider search (550 ms of readings on either side of a
-            // frame): asked again with more.
-            case (_, .undetermined): return 0
-            case let (_, .found(result)): taken = result.offset <= search.range
-            case let (.beyondRange(edge), _): taken = edge < 0
-            default: taken = true
-            }
-            if taken {
-                search = wider
-                outcome = widened
-            }
-        default: break
-        }
         switch outcome {
         case .undetermined: return 0
         case let .beyondRange(edge):
@@ -320,6 +387,11 @@ public struct VIOEstimator {
     private mutating func reset(at stamp: Int64, time t: Double) -> VIOEstimate {
         resets += 1
         filter = nil
+        // A start that left the offset undetermined and was not answered since: the next one
+        // looks again (a still start's filter, its offset wrong by more than it can close, is
+        // lost once moving).
+        if clockOffsetPending { clockOffsetSearched = false }
+        clockOffsetPending = false
         initializer.reset(at: t)
         quality.reset()
         lost.reset()

@@ -25,6 +25,11 @@ public enum VIOEvent: Sendable, Equatable {
     /// The filter started before the search determined the camera–IMU time offset (a still start,
     /// a steady turn, too few frames): it starts from `start` (s) and estimates it online.
     case clockOffsetUndetermined(start: Double)
+    /// Once moving, the search (see ``clockOffset(offset:sigma:pairs:start:range:)``) found the
+    /// offset the start left undetermined: `offset` (s, σ `sigma`, `pairs` pairs of frames),
+    /// against the filter's online estimate `filter` (s, σ `filterSigma`). `restarted`: the two
+    /// disagree, and the filter started again from the search's.
+    case clockOffsetOnceMoving(offset: Double, sigma: Double, pairs: Int, filter: Double, filterSigma: Double, restarted: Bool)
     /// An IMU sample at `time` (ns) was not finite: skipped, and so will all such samples be
     /// (said once).
     case nonFiniteIMU(time: Int64)
