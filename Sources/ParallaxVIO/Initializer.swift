@@ -74,6 +74,10 @@ struct Initializer {
         var initializer = StaticInitializer()
         initializer.window = staticWindow
         let upTo = measurements.filter { $0.time <= t }
+        // No start in a gap: the readings must reach the start's time (a still start at 1.75 s on
+        // readings that stopped at 1.6 s was reset at the next frame, again and again through
+        // the gap, once the readings before a start were kept longer).
+        guard let latest = upTo.last?.time, t - latest <= maxImuGap else { return nil }
         // A moving start's frames must lie within the IMU's data: those before the first
         // reading have no motion to align with (an IMU starting 0.5 s after the camera gave a
         // start over them, and 14.5 m of error on EuRoC MH_01).

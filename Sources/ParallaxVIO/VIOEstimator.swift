@@ -64,6 +64,9 @@ public struct VIOEstimator {
     /// The filter runs from a start that left the offset undetermined: searched again once
     /// moving (``searchClockOffsetOnceMoving(_:at:)``).
     var clockOffsetPending = false
+    var clockOffsetUndeterminedSaid = false
+    /// Searches once moving that gave no answer.
+    var clockOffsetTries = 0
     var nextClockOffsetSearch = -Double.infinity
     /// What happened since the last ``takeEvents()``.
     private var events: [VIOEvent] = []
@@ -174,7 +177,9 @@ public struct VIOEstimator {
         if settings.estimateTimeOffset, settings.timeOffsetSearchMs > 0, !clockOffsetSearched {
             clockOffsetSearched = true
             clockOffsetPending = true
-            events.append(.clockOffsetUndetermined(start: startTimeOffset))
+            // Said once: a start again after a reset, still undetermined, says nothing new.
+            if !clockOffsetUndeterminedSaid { events.append(.clockOffsetUndetermined(start: startTimeOffset)) }
+            clockOffsetUndeterminedSaid = true
         }
         filter = MSCKF(state: start.state, time: t, covariance: start.covariance.block(row: 0, column: 0, rows: MSCKF.imuDimension, columns: MSCKF.imuDimension),
                        calibration: VIOCalibration(imuFromCamera: imuFromCamera, timeOffset: startTimeOffset),
@@ -268,8 +273,12 @@ public struct VIOEstimator {
     private mutating func searchClockOffsetOnceMoving(_ f: MSCKF, at t: Double) -> Bool {
         guard t >= nextClockOffsetSearch, let first = views.frames.first, t - first.time >= settings.dynamicWindow * 0.95 else { return false }
         // Once a second: the filter runs meanwhile, and the search over its 550 ms is the
-        // costliest step of a frame.
+        // costliest step of a frame. Not while the images stand still (nothing to match), and
+        // given up after 10 tries that could not tell (a steady turn).
         nextClockOffsetSearch = t + 1
+        if let moved = views.motion(over: settings.dynamicWindow, at: t), moved <= settings.staticMaxDisparityPx { return false }
+        clockOffsetTries += 1
+        if clockOffsetTries > 10 { clockOffsetPending = false }
         guard let (outcome, search) = clockOffsetOutcome() else { return false }
         clockOffsetPending = false
         switch outcome {
