@@ -19,7 +19,8 @@ extension VIOEstimator {
         // updates since have refined: read there, not carried back from the state (0.45 s back
         // through the IMU turned a tilt of a few tenths of a degree into 8 mm).
         let between = target < f.time ? betweenClones(of: f, at: target) : nil
-        let atStamp = between?.state ?? inertialState(of: f, at: target)
+        let carried = between == nil ? inertialState(of: f, at: target) : nil
+        let atStamp = between?.state ?? carried?.state ?? f.state
         let worldFromBody = atStamp.pose * imuFromBody
         // Covariance of (δp, δθ) in the world frame (the IMU-to-body lever arm is neglected): the
         // nearer clone's, the state's carried on to a later stamp (a camera stamping late: the
@@ -28,8 +29,8 @@ extension VIOEstimator {
         if let between {
             block = f.cloneOffset(between.nearest)
             rotation = f.clones[between.nearest].rotation
-        } else if target > f.time, let carried = carriedCovariance(of: f, to: target) {
-            p = carried
+        } else if let interval = carried?.interval, let onward = Self.carried(f.covariance, through: interval) {
+            p = onward
             rotation = atStamp.rotation
         }
         let r = rotation.matrix
@@ -51,18 +52,14 @@ extension VIOEstimator {
                            trackingState: state, mappingStatus: status)
     }
 
-    /// The covariance of the IMU's state (15 × 15) carried from the filter's time on to `t` (s,
-    /// IMU clock) through the readings between, `Φ P Φᵀ + Q`; `nil` where they do not reach.
-    func carriedCovariance(of f: MSCKF, to t: Double) -> Matrix? {
-        let readings = propagator.measurements, n = InertialState.errorDimension
-        guard let first = readings.first?.time, let last = readings.last?.time, first <= f.time, last >= t,
-              let (_, interval) = try? IMUPropagation(noise: sensors.imu.noise).propagate(f.state, readings, from: f.time, to: t),
-              let carried = try? (try interval.transition * f.covariance.block(row: 0, column: 0, rows: n, columns: n))
-                  .multiplied(by: interval.transition, transposeOther: true)
-        else { return nil }
-        var p = carried
-        for i in 0..<n { for j in 0..<n { p[i, j] += interval.noise[i, j] } }
-        return p
+    /// The covariance of the IMU's state (15 × 15, the top-left block of `p`) carried through
+    /// `interval`: `Φ P Φᵀ + Q`.
+    static func carried(_ p: Matrix, through interval: IMUPropagation.Interval) -> Matrix? {
+        let n = InertialState.errorDimension
+        guard var q = try? (try interval.transition * p.block(row: 0, column: 0, rows: n, columns: n))
+            .multiplied(by: interval.transition, transposeOther: true) else { return nil }
+        for i in 0..<n { for j in 0..<n { q[i, j] += interval.noise[i, j] } }
+        return q
     }
 
     /// The IMU's pose and velocity at `t` (s, IMU clock) between the two clones whose exposures
@@ -105,16 +102,17 @@ extension VIOEstimator {
     /// 0.5 s of offset was 12 cm at first order on EuRoC MH_01): forward by propagation, backward
     /// by inverting the readings' preintegration over `[t, f.time]` (`R_t = R R_Δᵀ`,
     /// `v_t = v − g τ − R_t Δv`, `p_t = p − v_t τ − ½ g τ² − R_t Δp`, `τ = f.time − t`). Where the
-    /// readings do not cover the span, to first order in the angular rate and the velocity.
-    func inertialState(of f: MSCKF, at t: Double) -> InertialState {
+    /// readings do not cover the span, to first order in the angular rate and the velocity. Carried
+    /// forward, also the propagation's interval (its `Φ` and `Q` carry the covariance on).
+    func inertialState(of f: MSCKF, at t: Double) -> (state: InertialState, interval: IMUPropagation.Interval?) {
         let x = f.state
         let tau = f.time - t
-        guard abs(tau) > 1e-9 else { return x }
+        guard abs(tau) > 1e-9 else { return (x, nil) }
         let readings = propagator.measurements
         let covered = (readings.first?.time ?? .infinity) <= min(t, f.time) && (readings.last?.time ?? -.infinity) >= max(t, f.time)
         let propagation = IMUPropagation(noise: sensors.imu.noise)
-        if covered, tau < 0, let (forward, _) = try? propagation.propagate(x, readings, from: f.time, to: t) {
-            return forward
+        if covered, tau < 0, let (forward, interval) = try? propagation.propagate(x, readings, from: f.time, to: t) {
+            return (forward, interval)
         }
         var gravityFree = propagation
         gravityFree.gravity = 0
@@ -125,12 +123,12 @@ extension VIOEstimator {
             back.rotation = x.rotation * delta.rotation.inverse
             back.velocity = x.velocity - g * tau - back.rotation * delta.velocity
             back.position = x.position - back.velocity * tau - g * (0.5 * tau * tau) - back.rotation * delta.position
-            return back
+            return (back, nil)
         }
         let omega = propagator.angularRate(at: f.time) - x.gyroscopeBias
         var first = x
         first.rotation = x.rotation * SO3.exp(omega * -tau)
         first.position = x.position - x.velocity * tau
-        return first
+        return (first, nil)
     }
 }

@@ -177,6 +177,7 @@ public struct VIOEstimator {
         if settings.estimateTimeOffset, settings.timeOffsetSearchMs > 0, !clockOffsetSearched {
             clockOffsetSearched = true
             clockOffsetPending = true
+            clockOffsetTries = 0
             // Said once: a start again after a reset, still undetermined, says nothing new.
             if !clockOffsetUndeterminedSaid { events.append(.clockOffsetUndetermined(start: startTimeOffset)) }
             clockOffsetUndeterminedSaid = true
@@ -278,8 +279,10 @@ public struct VIOEstimator {
         nextClockOffsetSearch = t + 1
         if let moved = views.motion(over: settings.dynamicWindow, at: t), moved <= settings.staticMaxDisparityPx { return false }
         clockOffsetTries += 1
-        if clockOffsetTries > 10 { clockOffsetPending = false }
-        guard let (outcome, search) = clockOffsetOutcome() else { return false }
+        guard let (outcome, search) = clockOffsetOutcome() else {
+            if clockOffsetTries >= 10 { clockOffsetPending = false }
+            return false
+        }
         clockOffsetPending = false
         switch outcome {
         case .undetermined: return false
