@@ -17,7 +17,9 @@ import ParallaxMath
 /// larger of the cost's curvature (scaled by the cost per degree of freedom when that exceeds
 /// 1) and the spread of the offsets found leaving one pair out at a time (errors a pair's
 /// features share). Where the angular rate barely changes (a still or steadily turning
-/// platform) a shift changes nothing and the search says so.
+/// platform) a shift changes nothing and the search says so; where it changes slowly (a smooth
+/// orbit) the offset comes roughly (σ up to ``roughSigma``), and a cost leaning toward an end of
+/// the range asks for a wider search.
 struct ClockOffsetSearch {
     /// Shifts tried: `−range…+range` (s), in `step`s (s).
     var range = 0.1
@@ -35,6 +37,12 @@ struct ClockOffsetSearch {
     /// Largest σ (s) of an offset that counts as found, unless the stamps' own jitter allows
     /// more.
     var maxSigma = 0.002
+    /// Largest σ (s) of an offset given as ``Outcome/rough(_:)``: a smooth motion whose rates
+    /// change slowly determines the offset only to 8–12 ms (a rendered orbit, started moving,
+    /// camera 300 ms off: −304 ± 10 ms), which still says where to start far better than a prior
+    /// 300 ms away (started from 0, the filter's online estimate ended at 45 ms and the
+    /// trajectory 0.3 m off).
+    var roughSigma = 0.025
     /// σ (s) of each frame stamp's own error (``StampJitter``): every pair's rotation is
     /// compared at stamps that far off, so no offset comes surer than about that, and one found
     /// to within twice it counts as found (EuRoC MH_01 stamped ±3 ms at random, σ 1.7 ms, camera
@@ -59,6 +67,12 @@ struct ClockOffsetSearch {
     /// What a search gives.
     enum Outcome: Equatable {
         case found(Result)
+        /// Determined only to more than ``maxSigma`` (up to ``roughSigma``): a start is to begin
+        /// from it when the prior is further off than both σ say, with its σ.
+        case rough(Result)
+        /// The cost falls toward this end of the range (s) by more than the noise explains but
+        /// not clearly enough to say the offset lies beyond it: a wider search is to tell.
+        case leaning(Double)
         /// The cost falls clearly toward this end of the range (s): the offset lies beyond it.
         case beyondRange(Double)
         /// At no shift do the frames' rotations agree with the gyro's: the best cost per degree of
@@ -108,6 +122,10 @@ struct ClockOffsetSearch {
             // its cost is high and nearly flat.)
             let drop = total[count] - total[best]
             if best == 0 || best == total.count - 1, drop > 100 * max(1, perDegree), drop > 0.2 * total[best] { return .beyondRange(shifts[best]) }
+            // Falling toward the end by more than 9 (3 σ in χ²) per unit of the noise, on a
+            // cost that fits (the moving orbit 300 ms off: 5–21 over 400, steadily, in its
+            // first 2.4 s).
+            if best == 0 || best == total.count - 1, perDegree <= mismatchLimit, drop > 9 * max(1, perDegree) { return .leaning(shifts[best]) }
             // No shift makes the frames' rotations agree with the gyro's: the camera is not
             // where (or not turned as) its calibration says.
             return perDegree > mismatchLimit ? .mismatch(perDegree) : .undetermined
@@ -124,8 +142,23 @@ struct ClockOffsetSearch {
         let jackknife = ((n - 1) / n * left.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }).squareRoot()
         let spread = max(found.sigma, jackknife)
         let sigma = (spread * spread + systematicSigma * systematicSigma).squareRoot()
-        guard sigma <= max(maxSigma, 2 * stampJitter) else { return .undetermined }
-        return .found(Result(offset: found.offset, sigma: sigma, pairs: pairs.count))
+        let result = Result(offset: found.offset, sigma: sigma, pairs: pairs.count)
+        if sigma <= max(maxSigma, 2 * stampJitter) { return .found(result) }
+        // A rough answer needs a valley: the cost rising on both sides of it, within the range,
+        // by more than the noise explains (25 per unit of it). A profile flat to within 1 over
+        // ±100 ms (the orbit's first second, creeping) has a curvature that says ±19 ms, and a
+        // minimum 58 ms off where the translation mimics the turn.
+        let total = table.map { $0.reduce(0, +) }
+        let least = total.min() ?? 0, rise = 25 * max(1, least / degreesOfFreedom(pairs, all))
+        let nearest = Int((found.offset / step).rounded()) + count
+        let below = (total[..<max(0, min(nearest, total.count))].max() ?? 0) - least > rise
+        let above = (total[min(total.count, max(0, nearest + 1))...].max() ?? 0) - least > rise
+        guard sigma <= roughSigma else { return .undetermined }
+        if below && above { return .rough(result) }
+        // Rising on one side only, the valley cut by the range's end (the orbit, camera 100 ms
+        // early: 68 ± 14 ms at ±100 ms, then 96 ± 10): a wider search is to see its other side.
+        if below != above { return .leaning(below ? shifts[shifts.count - 1] : shifts[0]) }
+        return .undetermined
     }
 
     /// Degrees of freedom of the cost over `pairs`: a residual per feature, less each pair's

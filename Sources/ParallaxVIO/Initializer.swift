@@ -38,6 +38,8 @@ struct Initializer {
     /// Span of frames the next moving start uses (s): `dynamicWindow`, longer after a start
     /// refused as too uncertain; and the earliest time of that attempt.
     private var dynamicSpan: Double
+    /// The span (s) the last moving start's window took.
+    private var startedSpan: Double?
     private var nextDynamicAttempt = -Double.infinity
     /// Moving starts in a row that failed for another reason than vagueness, and how many make
     /// the next attempts a quarter window apart.
@@ -120,6 +122,7 @@ struct Initializer {
         } else {
             return nil
         }
+        if case let .moving(span) = start.how { startedSpan = span }
         dynamicSpan = dynamicWindow
         nextDynamicAttempt = -.infinity
         failedAttempts = 0
@@ -130,6 +133,16 @@ struct Initializer {
     mutating func reset(at t: Double) {
         movingStartFrom = t
         dynamicSpan = dynamicWindow
+        nextDynamicAttempt = -.infinity
+        failedAttempts = 0
+    }
+
+    /// The filter was reset, its frames good (only their clock offset was wrong): the next start
+    /// may use them, over the span the last moving start needed (a smooth orbit's 2.45 s took
+    /// eight attempts to reach again, 2 s).
+    mutating func resetKeepingFrames() {
+        movingStartFrom = -.infinity
+        dynamicSpan = min(Self.longestDynamicSpan * dynamicWindow, max(dynamicWindow, startedSpan ?? dynamicWindow))
         nextDynamicAttempt = -.infinity
         failedAttempts = 0
     }

@@ -59,6 +59,9 @@ public struct VIOEstimator {
     /// The camera–IMU time offset the next start uses (s): the setting's, or what the search
     /// before the start found (``ClockOffsetSearch``).
     var startTimeOffset: Double
+    /// σ (s) of ``startTimeOffset`` when the search found it only roughly (more than the
+    /// setting's σ): the next start's prior on the offset.
+    var startTimeOffsetSigma = 0.0
     /// Whether the search has given its answer, and when it may try again (s, IMU clock).
     var clockOffsetSearched = false
     /// The filter runs from a start that left the offset undetermined: searched again once
@@ -143,8 +146,10 @@ public struct VIOEstimator {
             // While the offset is still to be found, also what the search looks back over.
             propagator.trim(before: f.time, window: max(settings.zuptWindow, f.calibration.timeOffset + 0.25,
                                                         clockOffsetPending ? Initializer.longestDynamicSpan * settings.dynamicWindow + Self.widestSearch : 0))
+            // Started again from the offset found: the frames before are good (only their
+            // offset was wrong), and the start may use them at once.
             if clockOffsetPending, searchClockOffsetOnceMoving(f, at: t) {
-                return reset(at: stamp, time: t)
+                return reset(at: stamp, time: t, keepingFrames: true)
             }
             let state = quality.state(used: used, still: still, velocitySigma: f.velocitySigma)
             return publish(estimate(of: f, state: state, at: stamp, time: t))
@@ -186,7 +191,7 @@ public struct VIOEstimator {
                        calibration: VIOCalibration(imuFromCamera: imuFromCamera, timeOffset: startTimeOffset),
                        extrinsicVariance: settings.estimateExtrinsics
                            ? (pow(settings.extrinsicRotationSigmaDeg * .pi / 180, 2), pow(settings.extrinsicTranslationSigmaM, 2)) : nil,
-                       timeOffsetVariance: settings.estimateTimeOffset ? pow(settings.timeOffsetSigmaMs / 1000, 2) : nil,
+                       timeOffsetVariance: settings.estimateTimeOffset ? pow(max(settings.timeOffsetSigmaMs / 1000, startTimeOffsetSigma), 2) : nil,
                        intrinsicsVariance: settings.estimateImuIntrinsics
                            ? (pow(settings.accelerometerScaleSigmaPercent / 100, 2), pow(settings.gyroscopeScaleSigmaPercent / 100, 2)) : nil,
                        propagation: IMUPropagation(noise: sensors.imu.noise), normalizedNoise: settings.pixelNoise / sensors.camera.model.intrinsics.fx)
@@ -245,23 +250,41 @@ public struct VIOEstimator {
         // shift, a few pairs far from the offset can lean either way (a camera 540 ms late seen
         // for its first second: toward +100 ms).
         switch outcome {
-        case .beyondRange, .mismatch:
+        case .beyondRange, .mismatch, .leaning:
             guard search.range < Self.widestSearch else { break }
+            // In 5 ms steps (a fifth of the shifts: at 1 ms, a search over a smooth orbit's 3 s
+            // took 1.8 s, tried once a second once moving), an offset found there refined in
+            // 1 ms steps over ±20 ms around it.
             var wider = search
             wider.range = Self.widestSearch
-            let widened = wider.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
+            wider.step = 0.005
+            var widened = wider.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
+            if case let .found(coarse) = widened {
+                var fine = search
+                fine.range = 0.02
+                let moved = views.frames.map { frame in
+                    var frame = frame
+                    frame.time += coarse.offset
+                    return frame
+                }
+                if case let .found(refined) = fine.search(moved, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation) {
+                    widened = .found(.init(offset: coarse.offset + refined.offset, sigma: refined.sigma, pairs: refined.pairs))
+                }
+            }
             switch widened {
             // Too few frames yet for the wider search (550 ms of readings on either side of a
-            // frame): asked again with more.
-            case .undetermined: return nil
-            case .found, .beyondRange, .mismatch:
+            // frame), or no clearer there: asked again with more.
+            case .undetermined, .leaning: return nil
+            case .found, .rough, .beyondRange, .mismatch:
                 search = wider
                 outcome = widened
             }
         default: break
         }
-        if case .undetermined = outcome { return nil }
-        return (outcome, search)
+        switch outcome {
+        case .undetermined, .leaning: return nil
+        case .found, .rough, .beyondRange, .mismatch: return (outcome, search)
+        }
     }
 
     /// With the filter running from a start that left the offset undetermined (a still start):
@@ -283,16 +306,26 @@ public struct VIOEstimator {
             if clockOffsetTries >= 10 { clockOffsetPending = false }
             return false
         }
+        // A rough answer (a smooth motion's, σ above 2 ms) can be far off where the translation
+        // mimics a turn (VIOEstimatorTests' orbit, no offset: 102 ± 14 ms): it starts the filter
+        // again only when the filter does not fit the images either — more than a quarter of
+        // its features inconsistent over the last 1.5 s (a healthy run: about a tenth) — and is
+        // otherwise no answer.
+        if case .rough = outcome, (lost.inconsistentShare ?? 0) <= 0.25 {
+            if lost.inconsistentShare == nil { clockOffsetTries -= 1 }   // too early to tell: not a try
+            if clockOffsetTries >= 10 { clockOffsetPending = false }
+            return false
+        }
         clockOffsetPending = false
         switch outcome {
-        case .undetermined: return false
+        case .undetermined, .leaning: return false
         case let .beyondRange(edge):
             events.append(.clockOffsetBeyondSearch(edge: startTimeOffset + edge, range: search.range))
             return false
         case let .mismatch(perDegree):
             events.append(.rotationMismatch(costPerDegree: perDegree, range: search.range))
             return false
-        case let .found(result):
+        case let .found(result), let .rough(result):
             let filterSigma = f.timeOffsetIndex.map { f.covariance[$0, $0].squareRoot() } ?? 0
             let offset = startTimeOffset + result.offset
             let restart = abs(offset - f.calibration.timeOffset) > max(0.01, 3 * (result.sigma * result.sigma + filterSigma * filterSigma).squareRoot())
@@ -300,6 +333,7 @@ public struct VIOEstimator {
                                                  filter: f.calibration.timeOffset, filterSigma: filterSigma, restarted: restart))
             guard restart else { return false }
             startTimeOffset = offset
+            startTimeOffsetSigma = result.sigma
             views.shift(by: result.offset)
             return true
         }
@@ -316,7 +350,9 @@ public struct VIOEstimator {
         guard let (outcome, search) = clockOffsetOutcome() else { return 0 }
         let found: ClockOffsetSearch.Result
         switch outcome {
-        case .undetermined: return 0
+        // A rough answer is not taken before the start: it can be far off (see
+        // searchClockOffsetOnceMoving), and there is no filter yet to tell.
+        case .undetermined, .leaning, .rough: return 0
         case let .beyondRange(edge):
             clockOffsetSearched = true
             events.append(.clockOffsetBeyondSearch(edge: startTimeOffset + edge, range: search.range))
@@ -330,9 +366,13 @@ public struct VIOEstimator {
         clockOffsetSearched = true
         // Started from the search's offset when it is surer than the prior (combining them pulled
         // an 80 ms offset found to ±1.7 ms back by 8 ms toward a prior of 0 ± 5: 5.5 → 8.3 mm on
-        // MH_01); else from the two combined, weighed by their σ.
+        // MH_01), or when the two disagree by more than 3 σ of both (the prior is a setting, not
+        // a measurement: a camera 300 ms off found to ±10 ms was pulled to 60 ms), the filter
+        // then starting with the search's σ; else from the two combined, weighed by their σ.
         let prior = pow(settings.timeOffsetSigmaMs / 1000, 2), measured = found.sigma * found.sigma
-        let shift = measured < prior ? found.offset : found.offset * prior / (prior + measured)
+        let contradicted = abs(found.offset) > 3 * (prior + measured).squareRoot()
+        let shift = measured < prior || contradicted ? found.offset : found.offset * prior / (prior + measured)
+        startTimeOffsetSigma = contradicted && measured > prior ? found.sigma : 0
         events.append(.clockOffset(offset: startTimeOffset + found.offset, sigma: found.sigma, pairs: found.pairs, start: startTimeOffset + shift, range: search.range))
         startTimeOffset += shift
         views.shift(by: shift)
@@ -395,16 +435,19 @@ public struct VIOEstimator {
     }
 
     /// Drops the filter after the frame at `stamp` (`t` on the IMU clock); it starts again from
-    /// the frames after it.
-    private mutating func reset(at stamp: Int64, time t: Double) -> VIOEstimate {
+    /// the frames after it, or (`keepingFrames`) from the recent frames too (a camera 300 ms
+    /// early, its offset found once moving: the start waited 2.7 s for frames of its own).
+    private mutating func reset(at stamp: Int64, time t: Double, keepingFrames: Bool = false) -> VIOEstimate {
         resets += 1
         filter = nil
-        // A start that left the offset undetermined and was not answered since: the next one
-        // looks again (a still start's filter, its offset wrong by more than it can close, is
-        // lost once moving).
-        if clockOffsetPending { clockOffsetSearched = false }
+        // The next start looks for the offset again: one left undetermined and not answered
+        // since (a still start's filter, its offset wrong by more than it can close, is lost
+        // once moving), or a clock that stepped (EuRoC MH_01, cam0 200 ms later from 10 s on:
+        // lost, and no start fitted the old offset until the platform stood still at 17.75 s).
+        // Not after a restart from the offset just found.
+        clockOffsetSearched = keepingFrames
         clockOffsetPending = false
-        initializer.reset(at: t)
+        if keepingFrames { initializer.resetKeepingFrames() } else { initializer.reset(at: t) }
         quality.reset()
         lost.reset()
         database.removeAll()

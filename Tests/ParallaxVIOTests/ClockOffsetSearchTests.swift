@@ -45,6 +45,47 @@ import ParallaxMath
         #expect(search.search(frames, imu: imu, imuFromCamera: imuFromCamera) == .beyondRange(0.05))
     }
 
+    /// The shake turned `scale` times as far: the rates change that much more slowly.
+    static func gentle(_ scale: Double) -> (Double) -> SO3 {
+        { t in SO3.exp(shaking(t).log * scale) }
+    }
+
+    /// A tenth of the shake's turn, the camera 300 ms off: over ±100 ms the cost falls toward the
+    /// offset's end by more than the noise explains but too little to say it lies beyond, and the
+    /// ±550 ms search finds it to about 15 ms — roughly, as a smooth motion allows.
+    @Test(arguments: [0.3, -0.3])
+    func aGentleTurnLeansTowardAFarOffsetAndFindsItRoughly(error: Double) throws {
+        let (frames, imu, imuFromCamera) = try Self.frames(stampedOff: error, turn: Self.gentle(0.1))
+        var search = ClockOffsetSearch()
+        #expect(search.search(frames, imu: imu, imuFromCamera: imuFromCamera) == .leaning(error > 0 ? 0.1 : -0.1))
+        search.range = 0.55
+        let wide = search.search(frames, imu: imu, imuFromCamera: imuFromCamera)
+        switch wide {
+        case let .rough(result):
+            #expect(abs(result.offset - error) < 3 * result.sigma, "found \(result.offset * 1000) ± \(result.sigma * 1000) ms for \(error * 1000) ms")
+            #expect(result.sigma > search.maxSigma && result.sigma <= search.roughSigma)
+        case .undetermined: break   // too few pairs reach 550 ms of readings on both sides
+        default: Issue.record("\(wide) for \(error * 1000) ms")
+        }
+    }
+
+    /// A twentieth of the shake, the stamps right: the cost barely changes over the range, and no
+    /// shift is given, not even roughly (its curvature alone would say ±20 ms about a minimum
+    /// wherever the translation leans it); at most a lean that asks the wider search, which
+    /// gives none either.
+    @Test func aNearlyStillPlatformGivesNoRoughOffset() throws {
+        let (frames, imu, imuFromCamera) = try Self.frames(stampedOff: 0, turn: Self.gentle(0.05))
+        var search = ClockOffsetSearch()
+        for range in [0.1, 0.55] {
+            search.range = range
+            let outcome = search.search(frames, imu: imu, imuFromCamera: imuFromCamera)
+            switch outcome {
+            case .undetermined, .leaning: break
+            default: Issue.record("\(outcome) over ±\(range * 1000) ms")
+            }
+        }
+    }
+
     @Test func aSteadyTurnDoesNotDetermineTheOffset() throws {
         // The angular rate never changes: a shift of the frames changes no rotation between them.
         let (frames, imu, imuFromCamera) = try Self.frames(stampedOff: 0.03) { t in SO3.exp(Vector3(0, 0, 0.3 * t)) }
