@@ -8,6 +8,22 @@ import ParallaxVision
         (0..<count).map { tracking.record(time: start + Double($0) * 0.05, used: used, inconsistent: inconsistent) }
     }
 
+    /// The share of inconsistent features over the recent frames: none before 10 frames or 100
+    /// features, then over the last span only (what a rough clock offset's restart is judged by).
+    @Test func theInconsistentShareIsOverTheRecentSpan() {
+        var tracking = LostTracking()
+        _ = Self.feed(&tracking, from: 0, count: 9, used: 30, inconsistent: 10)
+        #expect(tracking.inconsistentShare == nil)
+        _ = Self.feed(&tracking, from: 0.45, count: 1, used: 30, inconsistent: 10)
+        #expect(tracking.inconsistentShare == 0.25)
+        // A whole span of healthy frames later, the bad start is out of it.
+        _ = Self.feed(&tracking, from: 0.5, count: Int(LostTracking.span / 0.05) + 2, used: 30, inconsistent: 0)
+        #expect(tracking.inconsistentShare == 0)
+        tracking.reset()
+        _ = Self.feed(&tracking, from: 0, count: 12, used: 5, inconsistent: 3)
+        #expect(tracking.inconsistentShare == nil, "96 features are too few to tell")
+    }
+
     @Test func lostOnlyWhenAWholeSpanOfFeaturesMostlyDoesNotFit() {
         var tracking = LostTracking()
         let frames = Int(LostTracking.span / 0.05)
