@@ -67,8 +67,9 @@ struct ClockOffsetSearch {
     /// What a search gives.
     enum Outcome: Equatable {
         case found(Result)
-        /// Determined only to more than ``maxSigma`` (up to ``roughSigma``): a start is to begin
-        /// from it when the prior is further off than both σ say, with its σ.
+        /// Determined only to more than ``maxSigma`` (up to ``roughSigma``), and possibly far
+        /// off where the translation mimics a turn: the estimator takes it only against a running
+        /// filter that does not fit its images either.
         case rough(Result)
         /// The cost falls toward this end of the range (s) by more than the noise explains but
         /// not clearly enough to say the offset lies beyond it: a wider search is to tell.
@@ -113,8 +114,8 @@ struct ClockOffsetSearch {
         }
         let table = profileCosts(pairs, rotations: rotations, centre: count, imuFromCamera: imuFromCamera)
         let all = Array(pairs.indices)
+        let total = table.map { $0.reduce(0, +) }
         guard let found = minimum(table, pairs: all, of: pairs, shifts: shifts) else {
-            let total = table.map { $0.reduce(0, +) }
             guard let best = total.indices.min(by: { total[$0] < total[$1] }) else { return .undetermined }
             let perDegree = total[best] / degreesOfFreedom(pairs, all)
             // Falling toward an end of the range, by a fifth of its level and far beyond the noise:
@@ -148,7 +149,6 @@ struct ClockOffsetSearch {
         // by more than the noise explains (25 per unit of it). A profile flat to within 1 over
         // ±100 ms (the orbit's first second, creeping) has a curvature that says ±19 ms, and a
         // minimum 58 ms off where the translation mimics the turn.
-        let total = table.map { $0.reduce(0, +) }
         let least = total.min() ?? 0, rise = 25 * max(1, least / degreesOfFreedom(pairs, all))
         let nearest = Int((found.offset / step).rounded()) + count
         let below = (total[..<max(0, min(nearest, total.count))].max() ?? 0) - least > rise
