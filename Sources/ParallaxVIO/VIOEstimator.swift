@@ -70,6 +70,8 @@ public struct VIOEstimator {
     var clockOffsetUndeterminedSaid = false
     /// Searches once moving that gave no answer.
     var clockOffsetTries = 0
+    /// The last search once moving, when it was rough.
+    var previousRoughAnswer: RoughClockOffset?
     var nextClockOffsetSearch = -Double.infinity
     /// What happened since the last ``takeEvents()``.
     private var events: [VIOEvent] = []
@@ -183,6 +185,7 @@ public struct VIOEstimator {
             clockOffsetSearched = true
             clockOffsetPending = true
             clockOffsetTries = 0
+            previousRoughAnswer = nil
             // Said once: a start again after a reset, still undetermined, says nothing new.
             if !clockOffsetUndeterminedSaid { events.append(.clockOffsetUndetermined(start: startTimeOffset)) }
             clockOffsetUndeterminedSaid = true
@@ -219,9 +222,12 @@ public struct VIOEstimator {
     }
 
     /// How far (s) the search looks when the set range shows the offset beyond it, on either side:
-    /// past ±500 ms, the most `time_offset_ms` takes. A camera stamping early needs the IMU
-    /// readings this far past its frames, which the analyzer's IMU input brings (``imuLead(_:)``).
-    public static let widestSearch = 0.55
+    /// past ±500 ms, the most `time_offset_ms` takes, by enough that an offset at 500 ms on a
+    /// smooth motion (found to ±10–20 ms) shows as a valley, not a cost still falling toward
+    /// the end (at ±550 ms a rendered orbit started moving, camera 500 ms late, was never
+    /// found: 31 of 161 frames posed, 0.14 m). A camera stamping early needs the IMU readings
+    /// this far past its frames, which the analyzer's IMU input brings (``imuLead(_:)``).
+    public static let widestSearch = 0.65
 
     /// How far past each frame's stamp the IMU readings must reach (s) for the filter and the
     /// clock-offset search: a camera stamping earlier than the IMU's clock (a positive
@@ -245,7 +251,7 @@ public struct VIOEstimator {
         search.stampJitter = stampJitter.sigma
         var outcome = search.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
         // A camera later or earlier still than the range (its frames fit better toward an end of
-        // it, or fit no shift in it): looked for up to 550 ms either way (the IMU input reaches
+        // it, or fit no shift in it): looked for up to 650 ms either way (the IMU input reaches
         // that far past the frames). Both ends are tried: with the gyro bias fitted at every
         // shift, a few pairs far from the offset can lean either way (a camera 540 ms late seen
         // for its first second: toward +100 ms).
@@ -272,7 +278,7 @@ public struct VIOEstimator {
                 }
             }
             switch widened {
-            // Too few frames yet for the wider search (550 ms of readings on either side of a
+            // Too few frames yet for the wider search (650 ms of readings on either side of a
             // frame), or no clearer there: asked again with more.
             case .undetermined, .leaning: return nil
             case .found, .rough, .beyondRange, .mismatch:
@@ -296,25 +302,34 @@ public struct VIOEstimator {
     /// search is said as before a start.
     private mutating func searchClockOffsetOnceMoving(_ f: MSCKF, at t: Double) -> Bool {
         guard t >= nextClockOffsetSearch, let first = views.frames.first, t - first.time >= settings.dynamicWindow * 0.95 else { return false }
-        // Once a second: the filter runs meanwhile, and the search over its 550 ms is the
+        // Once a second: the filter runs meanwhile, and the search over its 650 ms is the
         // costliest step of a frame. Not while the images stand still (nothing to match), and
         // given up after 10 tries that could not tell (a steady turn).
         nextClockOffsetSearch = t + 1
         if let moved = views.motion(over: settings.dynamicWindow, at: t), moved <= settings.staticMaxDisparityPx { return false }
         clockOffsetTries += 1
         guard let (outcome, search) = clockOffsetOutcome() else {
+            previousRoughAnswer = nil
             if clockOffsetTries >= 10 { clockOffsetPending = false }
             return false
         }
         // A rough answer (a smooth motion's, σ above 2 ms) can be far off where the translation
         // mimics a turn (VIOEstimatorTests' orbit, no offset: 102 ± 14 ms): it starts the filter
-        // again only when the filter does not fit the images either — more than a quarter of
-        // its features inconsistent over the last 1.5 s (a healthy run: about a tenth) — and is
-        // otherwise no answer.
-        if case .rough = outcome, (lost.inconsistentShare ?? 0) <= 0.25 {
-            if lost.inconsistentShare == nil { clockOffsetTries -= 1 }   // too early to tell: not a try
-            if clockOffsetTries >= 10 { clockOffsetPending = false }
-            return false
+        // again only when something else says so too — the filter does not fit the images
+        // (more than a quarter of its features inconsistent over the last 1.5 s; a healthy run:
+        // about a tenth), or the filter's own estimate heads for it (``RoughClockOffset``) — and
+        // is otherwise no answer.
+        if case let .rough(result) = outcome {
+            let answer = RoughClockOffset(offset: startTimeOffset + result.offset, sigma: result.sigma, filter: f.calibration.timeOffset)
+            let leads = answer.leadsTheFilter(after: previousRoughAnswer)
+            previousRoughAnswer = answer
+            if !leads, (lost.inconsistentShare ?? 0) <= 0.25 {
+                if lost.inconsistentShare == nil { clockOffsetTries -= 1 }   // too early to tell: not a try
+                if clockOffsetTries >= 10 { clockOffsetPending = false }
+                return false
+            }
+        } else {
+            previousRoughAnswer = nil
         }
         clockOffsetPending = false
         switch outcome {

@@ -56,7 +56,7 @@ public struct VIOSettings: ParameterGroup, Equatable {
     @Parameter("estimate the time offset online (OpenVINS's default too; measured: a simulated camera stamping 10 ms late, SE3 APE 35.8 → 12.4 mm on the orbit and 82.7 → 8.6 mm on 30 s of V1_02, offsets found within 0.1 ms; synchronized data unchanged)")
     public var estimateTimeOffset = true
     @Parameter("σ of the starting time offset (ms)", range: 0.001...100) public var timeOffsetSigmaMs = 5.0
-    @Parameter("before the start, look for the camera–IMU time offset within time_offset_ms ± this (ms) by matching the rotations the frames and the gyro see, and start from it; when the frames fit better toward an end of this range, the search widens to ±550 ms, so the IMU input reaches that far past each frame (in --realtime, that latency). 0: no search; needs estimate_time_offset",
+    @Parameter("before the start, look for the camera–IMU time offset within time_offset_ms ± this (ms) by matching the rotations the frames and the gyro see, and start from it; when the frames fit better toward an end of this range, the search widens to ±650 ms, so the IMU input reaches that far past each frame (in --realtime, that latency). 0: no search; needs estimate_time_offset",
                rule: "0 (off) or 5…500", validate: { $0 == 0 || (5...500).contains($0) ? nil : "must be 0 (off) or in 5…500" })
     public var timeOffsetSearchMs = 100.0
     @Parameter("estimate the camera–IMU extrinsics (T_IC) online, as OpenVINS does (measured, SE3 APE / rotation APE: EuRoC MH_01 5.42 mm / 1.14° → 4.89 mm / 0.58°; simulations, whose extrinsics are exact, pay 3–7 %: orbit 12.0 → 12.4 mm, V1_02 30 s 8.5 → 9.1 mm)")

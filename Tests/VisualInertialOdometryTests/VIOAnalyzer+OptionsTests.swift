@@ -20,9 +20,9 @@ import ParallaxVIO
     /// estimated.
     @Test func theIMUReachesPastEachFrameAsFarAsTheOffsetMayBe() {
         var s = VIOSettings()
-        #expect(VIOAnalyzer.imuLead(s) == 550_000_000)
+        #expect(VIOAnalyzer.imuLead(s) == 650_000_000)
         s.timeOffsetMs = 30
-        #expect(VIOAnalyzer.imuLead(s) == 580_000_000)
+        #expect(VIOAnalyzer.imuLead(s) == 680_000_000)
         s.timeOffsetSearchMs = 0
         #expect(VIOAnalyzer.imuLead(s) == 45_000_000)
         s.timeOffsetMs = -10
