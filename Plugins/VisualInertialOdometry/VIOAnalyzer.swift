@@ -166,7 +166,8 @@ public struct VIOAnalyzer: Analyzer {
             let turn = turnAxis.norm, shift = shiftVector.norm
             // The filter's own σ of the offset (ms), when it estimates it.
             let sigma = c.timeOffsetSigma.map { String(format: " ± %.2f", $0 * 1000) } ?? ""
-            context.note(String(format: "calibration estimated: time offset %.2f", c.current.timeOffset * 1000) + sigma
+            let when = c.resetAt.map { " by the last filter, before its reset at \($0) ns" } ?? ""
+            context.note(String(format: "calibration estimated%@: time offset %.2f", when, c.current.timeOffset * 1000) + sigma
                 + String(format: " ms (started at %.2f), T_IC moved by %.3f° (about the camera's x, y, z: %.3f, %.3f, %.3f) and %.1f mm (along the IMU's x, y, z: %.1f, %.1f, %.1f)",
                          c.initial.timeOffset * 1000, turn, turnAxis.x, turnAxis.y, turnAxis.z, shift, shiftVector.x, shiftVector.y, shiftVector.z))
         }
@@ -211,16 +212,24 @@ public struct VIOAnalyzer: Analyzer {
                      + String(format: "(%.3f…%.3f s): no pose estimated", imuSpan.first.seconds, imuSpan.last.seconds) + imuRateRemark)
     }
 
+    /// The range a clock-offset search spanned, in words: around `time_offset_ms` as set, or
+    /// (after a loss, or once moving) around the offset the frames stood at then (ms).
+    private func searched(_ centre: Double, _ range: Double) -> String {
+        let centreMs = centre * 1000, rangeMs = (range * 1000).rounded()
+        if abs(centreMs - options.estimator.timeOffsetMs) < 1e-6 { return String(format: "time_offset_ms=%g ± %g", options.estimator.timeOffsetMs, rangeMs) }
+        return String(format: "%.1f ± %g ms, around the offset the frames stood at", centreMs, rangeMs)
+    }
+
     /// What the estimator met, in words, and whether it is a warning (something went wrong: a
     /// reset, a sample skipped) or a note (it went as it should: the start, a relocalization).
     private func report(_ event: VIOEvent) -> (message: String, isWarning: Bool) {
         switch event {
-        case let .clockOffset(offset, sigma, pairs, start, range):
-            return (String(format: "camera–IMU time offset (t_IMU − t_camera) %.1f ± %.1f ms: the rotations of %d pairs of frames fit the gyro's best there (searched time_offset_ms=%g ± %g); the filter starts from %.1f ms",
-                           offset * 1000, sigma * 1000, pairs, options.estimator.timeOffsetMs, range * 1000, start * 1000), false)
-        case let .clockOffsetBeyondSearch(edge, range):
-            return (String(format: "the camera's frames fit the gyro better and better toward a time offset (t_IMU − t_camera) of %.0f ms, the end of the search (time_offset_ms=%g ± %g): the offset likely lies beyond; give time_offset_ms= near it (−500…500; the search then spans time_offset_search_ms around it)",
-                           edge * 1000, options.estimator.timeOffsetMs, range * 1000), true)
+        case let .clockOffset(offset, sigma, pairs, start, centre, range):
+            return (String(format: "camera–IMU time offset (t_IMU − t_camera) %.1f ± %.1f ms: the rotations of %d pairs of frames fit the gyro's best there (searched %@); the filter starts from %.1f ms",
+                           offset * 1000, sigma * 1000, pairs, searched(centre, range), start * 1000), false)
+        case let .clockOffsetBeyondSearch(edge, centre, range):
+            return (String(format: "the camera's frames fit the gyro better and better toward a time offset (t_IMU − t_camera) of %.0f ms, the end of the search (%@): the offset likely lies beyond; give time_offset_ms= near it (−500…500; the search then spans time_offset_search_ms around it)",
+                           edge * 1000, searched(centre, range)), true)
         case let .clockOffsetUndetermined(start):
             return (String(format: "the frames before the start did not determine the camera–IMU time offset (a still start or a steady turn turns too evenly, or too few frames): the filter starts from %.1f ms, estimates it online and looks for it again once moving",
                            start * 1000), false)
@@ -230,9 +239,9 @@ public struct VIOAnalyzer: Analyzer {
             return restarted
                 ? (found + String(format: ": the filter's %.1f ± %.1f ms is too far from it to converge; started again from it", filter * 1000, filterSigma * 1000), true)
                 : (found + String(format: ": the filter's own estimate, %.1f ± %.1f ms, agrees", filter * 1000, filterSigma * 1000), false)
-        case let .rotationMismatch(perDegree, range):
-            return (String(format: "the camera's frames turn unlike the gyro at every time offset within time_offset_ms=%g ± %g (the fit's residual %.1f× what image noise explains): the camera's calibration is likely wrong — its orientation on the body (T_BS), or images rotated or flipped against it — or the offset lies beyond",
-                           options.estimator.timeOffsetMs, range * 1000, perDegree), true)
+        case let .rotationMismatch(perDegree, centre, range):
+            return (String(format: "the camera's frames turn unlike the gyro at every time offset within %@ (the fit's residual %.1f× what image noise explains): the camera's calibration is likely wrong — its orientation on the body (T_BS), or images rotated or flipped against it — or the offset lies beyond",
+                           searched(centre, range), perDegree), true)
         case let .nonFiniteIMU(time): return ("IMU sample at \(time) ns is not finite: skipped (and all such samples)", true)
         case let .initialized(t, start):
             let how = switch start {

@@ -55,6 +55,8 @@ public struct VIOEstimator {
     var initializedAt = 0.0
     /// The calibration the filter started from, to report what it estimated.
     var initialCalibration: VIOCalibration?
+    /// The calibration of the last filter reset (``VIOSummary/calibration``).
+    var lastCalibration: VIOSummary.Calibration?
     var resets = 0
     /// The camera–IMU time offset the next start uses (s): the setting's, or what the search
     /// before the start found (``ClockOffsetSearch``).
@@ -228,6 +230,8 @@ public struct VIOEstimator {
     /// found: 31 of 161 frames posed, 0.14 m). A camera stamping early needs the IMU readings
     /// this far past its frames, which the analyzer's IMU input brings (``imuLead(_:)``).
     public static let widestSearch = 0.65
+    /// The widths (s) the search widens to in turn, the last ``widestSearch``.
+    static let wideSearches = [0.55, widestSearch]
 
     /// How far past each frame's stamp the IMU readings must reach (s) for the filter and the
     /// clock-offset search: a camera stamping earlier than the IMU's clock (a positive
@@ -257,33 +261,40 @@ public struct VIOEstimator {
         // for its first second: toward +100 ms).
         switch outcome {
         case .beyondRange, .mismatch, .leaning:
-            guard search.range < Self.widestSearch else { break }
             // In 5 ms steps (a fifth of the shifts: at 1 ms, a search over a smooth orbit's 3 s
             // took 1.8 s, tried once a second once moving), an offset found there refined in
-            // 1 ms steps over ±20 ms around it.
-            var wider = search
-            wider.range = Self.widestSearch
-            wider.step = 0.005
-            var widened = wider.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
-            if case let .found(coarse) = widened {
-                var fine = search
-                fine.range = 0.02
-                let moved = views.frames.map { frame in
-                    var frame = frame
-                    frame.time += coarse.offset
-                    return frame
+            // 1 ms steps over ±20 ms around it. First over ±550 ms, which needs 100 ms fewer
+            // readings on either side of a frame (a camera 130 ms late with the IMU starting a
+            // second after it, in a 3 s clip, was found there and not at ±650), then, where the
+            // cost still leans to an end, over ±650 ms.
+            for width in Self.wideSearches where search.range < width {
+                var wider = search
+                wider.range = width
+                wider.step = 0.005
+                var widened = wider.search(views.frames, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation)
+                if case let .found(coarse) = widened {
+                    var fine = search
+                    fine.range = 0.02
+                    let moved = views.frames.map { frame in
+                        var frame = frame
+                        frame.time += coarse.offset
+                        return frame
+                    }
+                    if case let .found(refined) = fine.search(moved, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation) {
+                        widened = .found(.init(offset: coarse.offset + refined.offset, sigma: refined.sigma, pairs: refined.pairs))
+                    }
                 }
-                if case let .found(refined) = fine.search(moved, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation) {
-                    widened = .found(.init(offset: coarse.offset + refined.offset, sigma: refined.sigma, pairs: refined.pairs))
+                switch widened {
+                // Leaning still: the next width may show the valley. Too few frames yet for the
+                // wider search (its range of readings on either side of a frame), or no clearer
+                // at the widest: asked again with more.
+                case .leaning: if width < Self.widestSearch { continue } else { return nil }
+                case .undetermined: return nil
+                case .found, .rough, .beyondRange, .mismatch:
+                    search = wider
+                    outcome = widened
                 }
-            }
-            switch widened {
-            // Too few frames yet for the wider search (650 ms of readings on either side of a
-            // frame), or no clearer there: asked again with more.
-            case .undetermined, .leaning: return nil
-            case .found, .rough, .beyondRange, .mismatch:
-                search = wider
-                outcome = widened
+                break
             }
         default: break
         }
@@ -335,10 +346,10 @@ public struct VIOEstimator {
         switch outcome {
         case .undetermined, .leaning: return false
         case let .beyondRange(edge):
-            events.append(.clockOffsetBeyondSearch(edge: startTimeOffset + edge, range: search.range))
+            events.append(.clockOffsetBeyondSearch(edge: startTimeOffset + edge, centre: startTimeOffset, range: search.range))
             return false
         case let .mismatch(perDegree):
-            events.append(.rotationMismatch(costPerDegree: perDegree, range: search.range))
+            events.append(.rotationMismatch(costPerDegree: perDegree, centre: startTimeOffset, range: search.range))
             return false
         case let .found(result), let .rough(result):
             let filterSigma = f.timeOffsetIndex.map { f.covariance[$0, $0].squareRoot() } ?? 0
@@ -370,11 +381,11 @@ public struct VIOEstimator {
         case .undetermined, .leaning, .rough: return 0
         case let .beyondRange(edge):
             clockOffsetSearched = true
-            events.append(.clockOffsetBeyondSearch(edge: startTimeOffset + edge, range: search.range))
+            events.append(.clockOffsetBeyondSearch(edge: startTimeOffset + edge, centre: startTimeOffset, range: search.range))
             return 0
         case let .mismatch(perDegree):
             clockOffsetSearched = true
-            events.append(.rotationMismatch(costPerDegree: perDegree, range: search.range))
+            events.append(.rotationMismatch(costPerDegree: perDegree, centre: startTimeOffset, range: search.range))
             return 0
         case let .found(result): found = result
         }
@@ -388,7 +399,7 @@ public struct VIOEstimator {
         let contradicted = abs(found.offset) > 3 * (prior + measured).squareRoot()
         let shift = measured < prior || contradicted ? found.offset : found.offset * prior / (prior + measured)
         startTimeOffsetSigma = contradicted && measured > prior ? found.sigma : 0
-        events.append(.clockOffset(offset: startTimeOffset + found.offset, sigma: found.sigma, pairs: found.pairs, start: startTimeOffset + shift, range: search.range))
+        events.append(.clockOffset(offset: startTimeOffset + found.offset, sigma: found.sigma, pairs: found.pairs, start: startTimeOffset + shift, centre: startTimeOffset, range: search.range))
         startTimeOffset += shift
         views.shift(by: shift)
         return shift
@@ -454,6 +465,7 @@ public struct VIOEstimator {
     /// early, its offset found once moving: the start waited 2.7 s for frames of its own).
     private mutating func reset(at stamp: Int64, time t: Double, keepingFrames: Bool = false) -> VIOEstimate {
         resets += 1
+        if let f = filter { lastCalibration = calibrationSummary(of: f, resetAt: stamp) }
         filter = nil
         // The next start looks for the offset again: one left undetermined and not answered
         // since (a still start's filter, its offset wrong by more than it can close, is lost

@@ -12,16 +12,17 @@ public enum VIOEvent: Sendable, Equatable {
 
     /// Before the start, the rotations the frames and the gyro see agreed best at the camera–IMU
     /// time offset `offset` (s, t_IMU − t_camera; σ `sigma`, from `pairs` pairs of frames,
-    /// searched within ± `range` s of the prior); the filter starts from `start` (s).
-    case clockOffset(offset: Double, sigma: Double, pairs: Int, start: Double, range: Double)
+    /// searched within ± `range` s of `centre`, the offset the frames stood at: the prior, or
+    /// after a loss the offset kept from before); the filter starts from `start` (s).
+    case clockOffset(offset: Double, sigma: Double, pairs: Int, start: Double, centre: Double, range: Double)
     /// Before the start, the rotations fit better and better toward the end of the searched
-    /// range (± `range` s of the prior), the offset `edge` s (t_IMU − t_camera): the offset lies beyond it.
-    case clockOffsetBeyondSearch(edge: Double, range: Double)
+    /// range (± `range` s of `centre`), the offset `edge` s (t_IMU − t_camera): the offset lies beyond it.
+    case clockOffsetBeyondSearch(edge: Double, centre: Double, range: Double)
     /// Before the start, the rotations the frames show agree with the gyro's at no clock offset
-    /// searched (± `range` s): the fit's cost is `costPerDegree` times what the bearings' noise
-    /// explains. The camera's calibration (its orientation on the body, or the images'
-    /// orientation) is likely wrong, or the offset lies beyond the range.
-    case rotationMismatch(costPerDegree: Double, range: Double)
+    /// searched (± `range` s of `centre`): the fit's cost is `costPerDegree` times what the
+    /// bearings' noise explains. The camera's calibration (its orientation on the body, or the
+    /// images' orientation) is likely wrong, or the offset lies beyond the range.
+    case rotationMismatch(costPerDegree: Double, centre: Double, range: Double)
     /// The filter started before the search determined the camera–IMU time offset (a still start,
     /// a steady turn, too few frames): it starts from `start` (s) and estimates it online.
     case clockOffsetUndetermined(start: Double)

@@ -3,12 +3,14 @@ import ParallaxMath
 /// What the estimator did over the run so far: the counts the `vio` analyzer reports when it
 /// closes.
 public struct VIOSummary: Sendable, Equatable {
-    /// The camera–IMU calibration the running filter started from and where it is now; the
-    /// filter's σ of the time offset (s) when it estimates it.
+    /// The camera–IMU calibration a filter started from and where it is now (or was when it
+    /// was reset); the filter's σ of the time offset (s) when it estimates it.
     public struct Calibration: Sendable, Equatable {
         public var initial: VIOCalibration
         public var current: VIOCalibration
         public var timeOffsetSigma: Double?
+        /// The frame stamp (ns) at which that filter was reset; `nil` while it runs.
+        public var resetAt: Int64?
     }
 
     /// Resets of the filter (IMU gaps, failures).
@@ -25,11 +27,19 @@ public struct VIOSummary: Sendable, Equatable {
     public var relocalizations: Int
     /// Map-point rows that updated the filter.
     public var mapPointUpdates: Int
-    /// The calibration, while a filter runs.
+    /// The calibration of the running filter, or else of the last one that ran (a run whose
+    /// last frames come after the IMU's end resets there, and what it estimated is still said).
     public var calibration: Calibration?
 }
 
 extension VIOEstimator {
+    /// Filter `f`'s calibration against the one it started from.
+    func calibrationSummary(of f: MSCKF, resetAt: Int64?) -> VIOSummary.Calibration? {
+        initialCalibration.map {
+            VIOSummary.Calibration(initial: $0, current: f.calibration, timeOffsetSigma: f.timeOffsetIndex.map { f.covariance[$0, $0].squareRoot() }, resetAt: resetAt)
+        }
+    }
+
     /// The run so far.
     public var summary: VIOSummary {
         var used = 0
@@ -37,10 +47,7 @@ extension VIOEstimator {
         for (reason, count) in msckf.used.merging(slam.used, uniquingKeysWith: +) {
             if let reason { rejected["\(reason)", default: 0] += count } else { used += count }
         }
-        var calibration: VIOSummary.Calibration?
-        if let f = filter, let start = initialCalibration {
-            calibration = VIOSummary.Calibration(initial: start, current: f.calibration, timeOffsetSigma: f.timeOffsetIndex.map { f.covariance[$0, $0].squareRoot() })
-        }
+        let calibration = filter.flatMap { calibrationSummary(of: $0, resetAt: nil) } ?? lastCalibration
         return VIOSummary(resets: resets, saturatedReadings: propagator.saturatedCount, zeroVelocityUpdates: zeroVelocity.count, usedFeatures: used,
                           rejectedFeatures: rejected, relocalizations: mapping.relocalizationCount, mapPointUpdates: mapping.mapUpdates,
                           calibration: calibration)

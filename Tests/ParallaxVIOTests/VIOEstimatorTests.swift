@@ -113,6 +113,25 @@ import ParallaxMath
         #expect(estimator.summary.resets == 1)
     }
 
+    /// The IMU ending before the frames (a camera stamping late, the recording cut): the filter
+    /// resets at the first frame past the readings, and what it estimated of the calibration is
+    /// still in the summary, marked with that frame (it was lost with the filter).
+    @Test func theCalibrationOfAFilterResetAtTheEndIsKept() throws {
+        let sequence = VIOTestScene.sequence(seconds: 4.5, pixelNoise: 0.5, still: 3, imuGap: 4.0...5.0)
+        var estimator = VIOTestScene.estimator()
+        let (estimates, events) = VIOTestScene.run(sequence, through: &estimator)
+        guard let reset = events.lazy.compactMap({ e -> Int64? in if case let .imuGap(_, frame) = e { return frame } else { return nil } }).first else {
+            Issue.record("no reset at the IMU's end: \(events)")
+            return
+        }
+        #expect(estimator.filter == nil && estimates.first { $0.time == reset }?.trackingState == .notAvailable)
+        #expect(estimates.last?.trackingState != .normal)
+        let calibration = try #require(estimator.summary.calibration, "the last filter's calibration")
+        #expect(calibration.resetAt == reset)
+        #expect(calibration.current.timeOffset.isFinite && abs(calibration.current.timeOffset) < 0.005, "offset \(calibration.current.timeOffset) s")
+        #expect(calibration.timeOffsetSigma != nil)
+    }
+
     /// A second without frames while the IMU goes on: said, the tracks before it end there, the
     /// IMU carries the state (the frames after it `limited` until the velocity is as certain as
     /// before) and the filter goes on without a reset (a zero-velocity update
