@@ -48,6 +48,10 @@ public struct PoseStreamEvaluation: Evaluation {
             segments = [longest]
         }
         let short = total - segments.reduce(0) { $0 + $1.estimate.count }
+        // A run too short for 10 frames apart (a 3 s clip that starts late: 10 poses) gets its
+        // RPE over what it has, said in its name, rather than no evaluation at all.
+        if let fewest = segments.map(\.estimate.count).min(), fewest <= Int(options.rpeDelta) { options.rpeDelta = Double(max(1, fewest - 1)) }
+        let rpe = Int(options.rpeDelta)
         guard let firstSegment = segments.first, firstSegment.estimate.count >= 3 else {
             throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "'\(stream)' has \(total) pose(s) in state normal; 3 are needed")
         }
@@ -77,8 +81,8 @@ public struct PoseStreamEvaluation: Evaluation {
         result.metrics = [
             "ape_posyaw_rmse_m": posyaw.apeTranslation.rmse,
             "ape_se3_rmse_m": se3.apeTranslation.rmse,
-            "rpe10_translation_rmse_m": posyaw.rpeTranslation.rmse,
-            "rpe10_rotation_rmse_deg": posyaw.rpeRotationDegrees.rmse,
+            "rpe\(rpe)_translation_rmse_m": posyaw.rpeTranslation.rmse,
+            "rpe\(rpe)_rotation_rmse_deg": posyaw.rpeRotationDegrees.rmse,
             "poses": Double(estimateCount),
             "pairs": Double(posyaw.pairs),
         ]
@@ -102,8 +106,8 @@ public struct PoseStreamEvaluation: Evaluation {
             ? String(format: "%.2f°", se3.apeRotationDegrees.rmse)
             : String(format: "rotation undetermined by the motion (the alignment could turn %.0f°; the truth spans %.4g m)",
                      se3.alignmentRotationUncertaintyDegrees, se3.referenceExtent)
-        var note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %@, RPE(10) %.4f m / %.3f°", stream, estimateCount,
-                          posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, rotation,
+        var note = String(format: "%@: %d poses, APE pos+yaw %.4f m, SE3 %.4f m / %@, RPE(%d) %.4f m / %.3f°", stream, estimateCount,
+                          posyaw.apeTranslation.rmse, se3.apeTranslation.rmse, rotation, rpe,
                           posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)
         if let first = result.metrics["first_pose_s"] { note += String(format: ", first pose at %.2f s", first) }
         if let meanNEES { note += String(format: ", position NEES %.2f (3 = consistent)", meanNEES) }

@@ -121,6 +121,44 @@ struct DynamicInitializer {
             let excitation = Self.excitation(imu, from: first.time, to: last.time)
             guard excitation >= minExcitation else { return .failure(.lowExcitation(excitation)) }
         }
+        let refined: (parameters: [Double], covariance: Matrix, rms: Double)
+        switch refinedAlignment(frames, imu: imu, noise: noise, imuFromCamera: imuFromCamera) {
+        case let .success(found): refined = found
+        case let .failure(reason): return .failure(reason)
+        }
+        if let limit = maxRefinedErrorNormalized, refined.rms > limit { return .failure(.residual(refined.rms)) }
+        let x = refined.parameters
+        let kept = Self.cloneFrames(count: clones, frames: frames.count)
+        guard let states = windowStates(x, frames: frames, imu: imu, noise: noise), let start = states.last,
+              let (p, velocitySigma) = startCovariance(x, refined: refined.covariance, states: states, clones: kept, frames: frames, imu: imu, noise: noise)
+        else { return .failure(.numerical) }
+        var result = Start(state: start, covariance: p,
+                           clones: kept.map { WindowPose(frame: $0, rotation: states[$0].rotation, position: states[$0].position, velocity: states[$0].velocity) })
+        let tiltSigma = result.tiltSigmaDegrees
+        guard velocitySigma <= maxVelocitySigma, tiltSigma <= maxTiltSigmaDegrees else {
+            return .failure(.uncertain(velocitySigma: velocitySigma, tiltSigmaDegrees: tiltSigma))
+        }
+        // Judged as vague or not at the common inflation; the filter starts with the velocity's own.
+        let v = InertialState.Block.velocity
+        for i in 0..<3 { for j in 0..<3 { result.covariance[v + i, v + j] *= velocityInflation / inflation } }
+        return .success(result)
+    }
+
+    /// How well the window's frames and the IMU fit one motion: the RMS reprojection error
+    /// (normalized units) of the refined alignment a start would make (the excitation and the
+    /// start's σ not judged), or `nil` where none fits (too few features, gravity's length off,
+    /// the features behind the cameras, no solution). Compared for the same frames at two clock
+    /// offsets, it tells which the images and the IMU agree on where the offsets are far apart:
+    /// the translation and gravity count too, where the clock-offset search matches rotations.
+    func fitResidual(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel, imuFromCamera: SE3) -> Double? {
+        guard frames.count >= minObservations else { return nil }
+        return try? refinedAlignment(frames, imu: imu, noise: noise, imuFromCamera: imuFromCamera).get().rms
+    }
+
+    /// The closed-form alignment of the window (velocity, gravity, features), then refined with
+    /// the gyro bias (``refineSolution``), or why none.
+    private func refinedAlignment(_ frames: [Frame], imu: [IMUMeasurement], noise: IMUNoiseModel,
+                                  imuFromCamera: SE3) -> Result<(parameters: [Double], covariance: Matrix, rms: Double), Refusal> {
         // Gravity-free preintegration from I0 (gyro bias taken as zero here, refined below).
         guard let poses = preintegrate(frames, imu: imu, noise: noise, gyroBias: .zero) else { return .failure(.numerical) }
         let (ids, observed) = chosenFeatures(frames, poses: poses, imuFromCamera: imuFromCamera)
@@ -139,22 +177,7 @@ struct DynamicInitializer {
         let features = (0..<ids.count).map { j in Vector3(fixed[3 + 3 * j], fixed[4 + 3 * j], fixed[5 + 3 * j]) }
         guard let refined = refineSolution(frames: frames, imu: imu, noise: noise, imuFromCamera: imuFromCamera, observations: observations,
                                            v0: v0, g: g, features: features) else { return .failure(.numerical) }
-        if let limit = maxRefinedErrorNormalized, refined.rms > limit { return .failure(.residual(refined.rms)) }
-        let x = refined.parameters
-        let kept = Self.cloneFrames(count: clones, frames: frames.count)
-        guard let states = windowStates(x, frames: frames, imu: imu, noise: noise), let start = states.last,
-              let (p, velocitySigma) = startCovariance(x, refined: refined.covariance, states: states, clones: kept, frames: frames, imu: imu, noise: noise)
-        else { return .failure(.numerical) }
-        var result = Start(state: start, covariance: p,
-                           clones: kept.map { WindowPose(frame: $0, rotation: states[$0].rotation, position: states[$0].position, velocity: states[$0].velocity) })
-        let tiltSigma = result.tiltSigmaDegrees
-        guard velocitySigma <= maxVelocitySigma, tiltSigma <= maxTiltSigmaDegrees else {
-            return .failure(.uncertain(velocitySigma: velocitySigma, tiltSigmaDegrees: tiltSigma))
-        }
-        // Judged as vague or not at the common inflation; the filter starts with the velocity's own.
-        let v = InertialState.Block.velocity
-        for i in 0..<3 { for j in 0..<3 { result.covariance[v + i, v + j] *= velocityInflation / inflation } }
-        return .success(result)
+        return .success(refined)
     }
 
     /// The window frames kept as clones: `count` indices spread evenly from the first frame to

@@ -85,6 +85,21 @@ import ParallaxSim
         #expect(result.note?.contains("truth for \(half) of \(outputs.count) poses") == true, "\(result.note ?? "")")
     }
 
+    /// A run too short for the RPE's 10 frames (a 3 s clip that starts late: 10 poses) is still
+    /// scored, its RPE over the poses it has (said as RPE(9)); it used to fail the whole case.
+    @Test func aRunShorterThanTheRPEsFramesIsScoredOverWhatItHas() throws {
+        let (folder, gt) = try groundTruthFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outputs = gt.poses.enumerated().filter { $0.offset % 5 == 0 }.prefix(10).map { _, p in
+            AnyPacket(stream: "vio/pose", timestamp: p.timestamp, payload: Pose(worldFromBody: p.pose, trackingState: .normal))
+        }
+        let input = EvaluationInput(outputs: Array(outputs), metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path)
+        let result = try EvaluationRegistry.standard.make("trajectory").evaluate(input)
+        #expect(result.metrics["poses"] == 10 && result.statistics.rmse < 1e-9)
+        #expect(result.metrics["rpe9_translation_rmse_m"].map { $0 < 1e-9 } == true && result.metrics["rpe10_translation_rmse_m"] == nil)
+        #expect(result.note?.contains("RPE(9)") == true, "\(result.note ?? "")")
+    }
+
     /// A reset (a pose `notAvailable`) starts a new frame: each stretch is aligned on its own and
     /// the errors pooled, and the note says where the estimator started again. Scored as one
     /// trajectory, the second stretch's other world frame would be metres of error.
