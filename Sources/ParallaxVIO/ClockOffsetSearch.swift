@@ -68,8 +68,10 @@ struct ClockOffsetSearch {
     enum Outcome: Equatable {
         case found(Result)
         /// Determined only to more than ``maxSigma`` (up to ``roughSigma``), and possibly far
-        /// off where the translation mimics a turn: the estimator takes it only against a running
-        /// filter that does not fit its images either.
+        /// off where the translation mimics a turn: the estimator takes it only where something
+        /// else agrees — before the start the window's visual–inertial alignment fitting it
+        /// clearly better, once moving the filter heading for it (``RoughClockOffset``) or not
+        /// fitting its images.
         case rough(Result)
         /// The cost falls toward this end of the range (s) by more than the noise explains but
         /// not clearly enough to say the offset lies beyond it: a wider search is to tell.

@@ -26,6 +26,13 @@ struct DynamicInitializer {
         /// of the start's clones.
         var stamp: Int64 = 0
         var stereo: [UInt64: Vector2] = [:]
+
+        /// The frame `seconds` later on the IMU clock (a clock offset tried or found).
+        func shifted(by seconds: Double) -> Frame {
+            var frame = self
+            frame.time += seconds
+            return frame
+        }
     }
 
     /// Fewest frames a feature must be seen in.

@@ -23,7 +23,7 @@ struct RecentViews {
 
     /// Moves every frame `seconds` later on the IMU clock (a clock offset found before the start).
     mutating func shift(by seconds: Double) {
-        for i in frames.indices { frames[i].time += seconds }
+        frames = frames.map { $0.shifted(by: seconds) }
     }
 
     /// How far the features moved over the `window` seconds up to `t` (px): the median, over

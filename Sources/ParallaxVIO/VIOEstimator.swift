@@ -276,11 +276,7 @@ public struct VIOEstimator {
                 if case let .found(coarse) = widened {
                     var fine = search
                     fine.range = 0.02
-                    let moved = views.frames.map { frame in
-                        var frame = frame
-                        frame.time += coarse.offset
-                        return frame
-                    }
+                    let moved = views.frames.map { $0.shifted(by: coarse.offset) }
                     if case let .found(refined) = fine.search(moved, imu: propagator.measurements, imuFromCamera: imuFromCamera.rotation) {
                         widened = .found(.init(offset: coarse.offset + refined.offset, sigma: refined.sigma, pairs: refined.pairs))
                     }
@@ -425,12 +421,8 @@ public struct VIOEstimator {
         guard let last = views.frames.last else { return false }
         let recent = views.frames.filter { $0.time >= last.time - Initializer.longestDynamicSpan * settings.dynamicWindow - 1e-6 }
         func fit(_ shift: Double) -> Double? {
-            let moved = recent.map { frame in
-                var frame = frame
-                frame.time += shift
-                return frame
-            }
-            return initializer.dynamic.fitResidual(moved, imu: propagator.measurements, noise: sensors.imu.noise, imuFromCamera: imuFromCamera)
+            initializer.dynamic.fitResidual(recent.map { $0.shifted(by: shift) }, imu: propagator.measurements, noise: sensors.imu.noise,
+                                            imuFromCamera: imuFromCamera)
         }
         guard let there = fit(shift) else { return false }
         guard let here = fit(0) else { return true }
