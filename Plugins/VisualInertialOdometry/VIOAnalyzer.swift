@@ -160,7 +160,11 @@ public struct VIOAnalyzer: Analyzer {
                                 summary.saturatedReadings, options.estimator.accelerometerRange))
         }
         // Said only when something was estimated: a calibration held fixed did not move.
-        if let c = summary.calibration, options.estimator.estimateTimeOffset || options.estimator.estimateExtrinsics {
+        if let c = summary.calibration, options.estimator.estimateTimeOffset || options.estimator.estimateExtrinsics, !c.observed {
+            // The σ never narrowed: the values are the prior's, which "estimated" would misstate.
+            context.note(String(format: "calibration not estimated: nothing the filter saw tells the time offset or T_IC (no motion while it ran), so they stayed where they started (time offset %.2f ms)",
+                                c.current.timeOffset * 1000))
+        } else if let c = summary.calibration, options.estimator.estimateTimeOffset || options.estimator.estimateExtrinsics {
             let turnAxis = (c.initial.imuFromCamera.rotation.inverse * c.current.imuFromCamera.rotation).log * (180 / .pi)
             let shiftVector = (c.current.imuFromCamera.translation - c.initial.imuFromCamera.translation) * 1000
             let turn = turnAxis.norm, shift = shiftVector.norm
@@ -251,8 +255,11 @@ public struct VIOAnalyzer: Analyzer {
             return (String(format: "initialized at %.2f s after the first IMU sample: %@", t, how), false)
         // Said at the first frame the gap reaches: it may go on (a frame sees only the data before it).
         case let .imuGap(gap, frame):
-            return (String(format: "no IMU data for at least %.0f ms before the frame at %lld ns (more than max_imu_gap_ms=%g): filter reset",
-                           gap * 1000, frame, options.estimator.maxImuGapMs) + (imuRateRemark.isEmpty ? "" : ";" + imuRateRemark), true)
+            // The gap as long as the data shows it so far, in as many decimals as it takes to differ from the limit.
+            let limit = options.estimator.maxImuGapMs
+            let digits = (0...3).first { String(format: "%.\($0)f", gap * 1000) != String(format: "%.\($0)f", limit) } ?? 3
+            return (String(format: "no IMU data for %.\(digits)f ms before the frame at %lld ns (longer than max_imu_gap_ms=%g bridges): filter reset",
+                           gap * 1000, frame, limit) + (imuRateRemark.isEmpty ? "" : ";" + imuRateRemark), true)
         case let .cameraGap(gap, frame):
             return (String(format: "no frame for %.0f ms before the frame at %lld ns (more than max_camera_gap_ms=%g): the IMU carried the state; the tracks before it end there",
                            gap * 1000, frame, options.estimator.maxCameraGapMs), true)

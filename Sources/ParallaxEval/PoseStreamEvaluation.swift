@@ -59,11 +59,20 @@ public struct PoseStreamEvaluation: Evaluation {
         // `eval`): a truth covering part of the run is scored where it exists, and said.
         options.minimumOverlap = 0
         var scores: [Score] = []
+        var se3DegenerateStretches = 0
         for segment in segments {
             options.alignment = .posyaw
             let (posyaw, series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: segment.estimate, options: options)
             options.alignment = .se3
-            let (se3, se3Series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: segment.estimate, options: options)
+            var (se3, se3Series) = (posyaw, series)
+            do {
+                (se3, se3Series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: segment.estimate, options: options)
+            } catch TrajectoryEvaluation.EvaluationError.alignment {
+                // A stretch standing still (or on a line) leaves the SE3 alignment's rotation
+                // free: its position+yaw alignment stands in, the rotation said undetermined.
+                se3.alignmentRotationUncertaintyDegrees = 180
+                se3DegenerateStretches += 1
+            }
             scores.append(Score(posyaw: posyaw, series: series, se3: se3, se3Errors: se3Series.apeTranslation,
                                 nees: Self.positionNEES(segment.estimate, covariances: segment.covariances, reference: gt)))
         }
@@ -119,6 +128,9 @@ public struct PoseStreamEvaluation: Evaluation {
             result.metrics["stretches"] = Double(scores.count)
         }
         if short > 0 { note += "; \(short) pose(s) in stretches too short to align left out" }
+        if se3DegenerateStretches > 0 {
+            note += "; \(se3DegenerateStretches) stretch(es) on a line or standing still, where an SE3 alignment is undetermined: their SE3 figures are position+yaw aligned"
+        }
         // Figures over a small part of the run describe that part only: said first.
         result.metrics["tracked_fraction"] = frames > 0 ? Double(total) / Double(frames) : 0
         var cautions: [String] = []

@@ -95,6 +95,7 @@ struct MSCKF {
             }
         }
         self.covariance = p
+        calibrationPrior = (n..<(intrinsicsOffset ?? cloneBase)).map { p[$0, $0] }
         self.propagation = propagation
         self.calibration = calibration
         self.normalizedNoise = normalizedNoise
@@ -112,6 +113,15 @@ struct MSCKF {
     let intrinsicsOffset: Int?
     /// Column of the first clone's block: after the IMU and the estimated calibration.
     let cloneBase: Int
+    /// The variances the estimated extrinsics and time offset started with (their columns from
+    /// `imuDimension` on, in order).
+    let calibrationPrior: [Double]
+    /// Whether the data narrowed any of the extrinsics' or the time offset's σ by a tenth or more
+    /// from where it started: else the filter saw nothing that tells them (a platform standing
+    /// still the whole time) and their values are the prior's, not estimates.
+    var calibrationObserved: Bool {
+        calibrationPrior.enumerated().contains { i, prior in covariance[Self.imuDimension + i, Self.imuDimension + i] < 0.81 * prior }
+    }
     /// Column of clone `k`'s error block.
     func cloneOffset(_ k: Int) -> Int { cloneBase + 6 * k }
     /// Clone time → clone index.

@@ -136,7 +136,9 @@ public struct VIOEstimator {
             return publish(VIOEstimate(time: stamp, trackingState: .limited(.initializing), mappingStatus: mapping.builder == nil ? nil : .notAvailable))
         }
         // A gap in the IMU that the filter cannot bridge: start again.
-        if let gap = propagator.largestGap(from: f.time, to: t), gap > settings.maxImuGapMs / 1000 {
+        // (Longer by more than a microsecond: a gap of exactly the limit, stamps in ns turned to
+        // seconds, is bridged.)
+        if let gap = propagator.largestGap(from: f.time, to: t), gap > settings.maxImuGapMs / 1000 + 1e-6 {
             events.append(.imuGap(seconds: gap, frame: stamp))
             return reset(at: stamp, time: t)
         }

@@ -11,6 +11,9 @@ public struct VIOSummary: Sendable, Equatable {
         public var timeOffsetSigma: Double?
         /// The frame stamp (ns) at which that filter was reset; `nil` while it runs.
         public var resetAt: Int64?
+        /// Whether the data narrowed the σ of the time offset or of the extrinsics by a tenth or
+        /// more: `false` when `current` is still the prior (nothing seen that tells them).
+        public var observed = true
     }
 
     /// Resets of the filter (IMU gaps, failures).
@@ -36,7 +39,8 @@ extension VIOEstimator {
     /// Filter `f`'s calibration against the one it started from.
     func calibrationSummary(of f: MSCKF, resetAt: Int64?) -> VIOSummary.Calibration? {
         initialCalibration.map {
-            VIOSummary.Calibration(initial: $0, current: f.calibration, timeOffsetSigma: f.timeOffsetIndex.map { f.covariance[$0, $0].squareRoot() }, resetAt: resetAt)
+            VIOSummary.Calibration(initial: $0, current: f.calibration, timeOffsetSigma: f.timeOffsetIndex.map { f.covariance[$0, $0].squareRoot() }, resetAt: resetAt,
+                                   observed: f.calibrationObserved)
         }
     }
 

@@ -100,6 +100,27 @@ import ParallaxSim
         #expect(result.note?.contains("RPE(9)") == true, "\(result.note ?? "")")
     }
 
+    /// A stretch on a straight line (or standing still) leaves an SE3 alignment's rotation about
+    /// the line free: that stretch is SE3-scored by its position+yaw alignment, said so, rather
+    /// than the whole case failing ("points are collinear"), as a run still for 6 s did.
+    @Test func aStretchOnALineIsScoredByItsPositionAndYaw() throws {
+        let (folder, gt) = try groundTruthFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var outputs: [AnyPacket] = []
+        for (k, p) in gt.poses.enumerated() where k % 5 == 0 {
+            let state: TrackingState = k == 500 ? .notAvailable : .normal
+            let pose = k < 500 ? SE3(rotation: p.pose.rotation, translation: Vector3(0.001 * Double(k), 0, 0)) : p.pose
+            outputs.append(AnyPacket(stream: "vio/pose", timestamp: p.timestamp, payload: Pose(worldFromBody: pose, trackingState: state)))
+        }
+        let input = EvaluationInput(outputs: outputs, metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path)
+        let result = try EvaluationRegistry.standard.make("trajectory").evaluate(input)
+        #expect(result.metrics["stretches"] == 2 && result.metrics["poses"] == 199)
+        #expect(result.note?.contains("1 stretch(es) on a line or standing still, where an SE3 alignment is undetermined") == true, "\(result.note ?? "")")
+        // The line's stretch is metres off the circle; the SE3 figure is the position+yaw one's there.
+        #expect(result.metrics["ape_rotation_se3_rmse_deg"] == nil)
+        #expect((result.metrics["ape_se3_rmse_m"] ?? 0) > 0.1)
+    }
+
     /// A reset (a pose `notAvailable`) starts a new frame: each stretch is aligned on its own and
     /// the errors pooled, and the note says where the estimator started again. Scored as one
     /// trajectory, the second stretch's other world frame would be metres of error.
