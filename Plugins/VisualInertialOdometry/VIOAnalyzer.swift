@@ -155,25 +155,36 @@ public struct VIOAnalyzer: Analyzer {
                 context.note(built + (options.map.isEmpty ? "" : ", \(summary.mapPointUpdates) map-point update(s) after relocalizing"))
             }
         }
+        if summary.corruptReadings > 1 {
+            context.warn("\(summary.corruptReadings) IMU sample(s) skipped in all: an accelerometer axis beyond twice its full scale")
+        }
         if summary.saturatedReadings > 0 {
             context.warn(String(format: "%d accelerometer reading(s) at full scale (accelerometer_range %.1f m/s²): uncertainty widened, state limited(excessiveMotion)",
                                 summary.saturatedReadings, options.estimator.accelerometerRange))
         }
-        // Said only when something was estimated: a calibration held fixed did not move.
-        if let c = summary.calibration, options.estimator.estimateTimeOffset || options.estimator.estimateExtrinsics, !c.observed {
-            // The σ never narrowed: the values are the prior's, which "estimated" would misstate.
-            context.note(String(format: "calibration not estimated: nothing the filter saw tells the time offset or T_IC (no motion while it ran), so they stayed where they started (time offset %.2f ms)",
-                                c.current.timeOffset * 1000))
-        } else if let c = summary.calibration, options.estimator.estimateTimeOffset || options.estimator.estimateExtrinsics {
-            let turnAxis = (c.initial.imuFromCamera.rotation.inverse * c.current.imuFromCamera.rotation).log * (180 / .pi)
-            let shiftVector = (c.current.imuFromCamera.translation - c.initial.imuFromCamera.translation) * 1000
-            let turn = turnAxis.norm, shift = shiftVector.norm
-            // The filter's own σ of the offset (ms), when it estimates it.
-            let sigma = c.timeOffsetSigma.map { String(format: " ± %.2f", $0 * 1000) } ?? ""
-            let when = c.resetAt.map { " by the last filter, before its reset at \($0) ns" } ?? ""
-            context.note(String(format: "calibration estimated%@: time offset %.2f", when, c.current.timeOffset * 1000) + sigma
-                + String(format: " ms (started at %.2f), T_IC moved by %.3f° (about the camera's x, y, z: %.3f, %.3f, %.3f) and %.1f mm (along the IMU's x, y, z: %.1f, %.1f, %.1f)",
-                         c.initial.timeOffset * 1000, turn, turnAxis.x, turnAxis.y, turnAxis.z, shift, shiftVector.x, shiftVector.y, shiftVector.z))
+        // Said only for what the filter estimated: a calibration held fixed did not move (the
+        // time offset when estimate_time_offset=false, the extrinsics of a stereo chain or when
+        // estimate_extrinsics=false).
+        if let c = summary.calibration, c.timeOffsetSigma != nil || c.extrinsicsEstimated {
+            let what = [c.timeOffsetSigma != nil ? "the time offset" : nil, c.extrinsicsEstimated ? "T_IC" : nil].compactMap { $0 }.joined(separator: " or ")
+            if !c.observed {
+                // The σ never narrowed: the values are the prior's, which "estimated" would misstate.
+                context.note("calibration not estimated: nothing the filter saw tells \(what) (no motion while it ran), so "
+                    + (c.timeOffsetSigma != nil ? String(format: "they stayed where they started (time offset %.2f ms)", c.current.timeOffset * 1000) : "it stayed where it started"))
+            } else {
+                var parts: [String] = []
+                if let sigma = c.timeOffsetSigma {
+                    parts.append(String(format: "time offset %.2f ± %.2f ms (started at %.2f)", c.current.timeOffset * 1000, sigma * 1000, c.initial.timeOffset * 1000))
+                }
+                if c.extrinsicsEstimated {
+                    let turnAxis = (c.initial.imuFromCamera.rotation.inverse * c.current.imuFromCamera.rotation).log * (180 / .pi)
+                    let shiftVector = (c.current.imuFromCamera.translation - c.initial.imuFromCamera.translation) * 1000
+                    parts.append(String(format: "T_IC moved by %.3f° (about the camera's x, y, z: %.3f, %.3f, %.3f) and %.1f mm (along the IMU's x, y, z: %.1f, %.1f, %.1f)",
+                                        turnAxis.norm, turnAxis.x, turnAxis.y, turnAxis.z, shiftVector.norm, shiftVector.x, shiftVector.y, shiftVector.z))
+                }
+                let when = c.resetAt.map { " by the last filter, before its reset at \($0) ns" } ?? ""
+                context.note("calibration estimated\(when): " + parts.joined(separator: ", "))
+            }
         }
         if let c = summary.calibration, options.estimator.estimateImuIntrinsics {
             let (a, g) = c.current.imuScalePercent
@@ -186,6 +197,13 @@ public struct VIOAnalyzer: Analyzer {
         if !rejected.isEmpty || summary.usedFeatures > 0 {
             context.note("\(summary.usedFeatures) feature(s) updated the filter" + (rejected.isEmpty ? "" : "; not used: " + rejected.joined(separator: ", ")))
         }
+    }
+
+    /// `seconds` in ms, in as many decimals (up to 3) as it takes to differ from `limit` (ms) it
+    /// exceeds: "50.03", not "50", for a gap just over 50.
+    static func milliseconds(_ seconds: Double, beyond limit: Double) -> String {
+        let digits = (0...3).first { String(format: "%.\($0)f", seconds * 1000) != String(format: "%.\($0)f", limit) } ?? 3
+        return String(format: "%.\(digits)f", seconds * 1000)
     }
 
     /// A remark on the IMU's rate when its readings came further apart on average than the gap
@@ -234,6 +252,10 @@ public struct VIOAnalyzer: Analyzer {
         case let .clockOffsetBeyondSearch(edge, centre, range):
             return (String(format: "the camera's frames fit the gyro better and better toward a time offset (t_IMU − t_camera) of %.0f ms, the end of the search (%@): the offset likely lies beyond; give time_offset_ms= near it (−500…500; the search then spans time_offset_search_ms around it)",
                            edge * 1000, searched(centre, range)), true)
+        case let .clockOffsetFromAlignment(offset, sigma, frames, rms, before, centre):
+            let against = before.map { String(format: "%.2f px", $0) } ?? "no fit"
+            return (String(format: "camera–IMU time offset (t_IMU − t_camera) %.0f ± %.0f ms: the rotations before the moving start left it undetermined, and its %d frames and the IMU fit one motion best there (the start's alignment %.2f px RMS, against %@ at %.1f ms, where the frames stood); the filter starts from it",
+                           offset * 1000, sigma * 1000, frames, rms, against, centre * 1000), false)
         case let .clockOffsetUndetermined(start):
             return (String(format: "the frames before the start did not determine the camera–IMU time offset (a still start or a steady turn turns too evenly, or too few frames): the filter starts from %.1f ms, estimates it online and looks for it again once moving",
                            start * 1000), false)
@@ -247,6 +269,9 @@ public struct VIOAnalyzer: Analyzer {
             return (String(format: "the camera's frames turn unlike the gyro at every time offset within %@ (the fit's residual %.1f× what image noise explains): the camera's calibration is likely wrong — its orientation on the body (T_BS), or images rotated or flipped against it — or the offset lies beyond",
                            searched(centre, range), perDegree), true)
         case let .nonFiniteIMU(time): return ("IMU sample at \(time) ns is not finite: skipped (and all such samples)", true)
+        case let .implausibleIMU(time, value):
+            return (String(format: "IMU sample at %lld ns reads %.4g m/s², beyond twice the accelerometer's full scale (accelerometer_range %.1f m/s²): a corrupt record, skipped (and all such samples)",
+                           time, value, options.estimator.accelerometerRange), true)
         case let .initialized(t, start):
             let how = switch start {
             case .still: "still IMU"
@@ -255,14 +280,12 @@ public struct VIOAnalyzer: Analyzer {
             return (String(format: "initialized at %.2f s after the first IMU sample: %@", t, how), false)
         // Said at the first frame the gap reaches: it may go on (a frame sees only the data before it).
         case let .imuGap(gap, frame):
-            // The gap as long as the data shows it so far, in as many decimals as it takes to differ from the limit.
-            let limit = options.estimator.maxImuGapMs
-            let digits = (0...3).first { String(format: "%.\($0)f", gap * 1000) != String(format: "%.\($0)f", limit) } ?? 3
-            return (String(format: "no IMU data for %.\(digits)f ms before the frame at %lld ns (longer than max_imu_gap_ms=%g bridges): filter reset",
-                           gap * 1000, frame, limit) + (imuRateRemark.isEmpty ? "" : ";" + imuRateRemark), true)
+            // The gap as long as the data shows it so far.
+            return (String(format: "no IMU data for %@ ms before the frame at %lld ns (longer than max_imu_gap_ms=%g bridges): filter reset",
+                           Self.milliseconds(gap, beyond: options.estimator.maxImuGapMs), frame, options.estimator.maxImuGapMs) + (imuRateRemark.isEmpty ? "" : ";" + imuRateRemark), true)
         case let .cameraGap(gap, frame):
-            return (String(format: "no frame for %.0f ms before the frame at %lld ns (more than max_camera_gap_ms=%g): the IMU carried the state; the tracks before it end there",
-                           gap * 1000, frame, options.estimator.maxCameraGapMs), true)
+            return (String(format: "no frame for %@ ms before the frame at %lld ns (longer than max_camera_gap_ms=%g bridges): the IMU carried the state; the tracks before it end there",
+                           Self.milliseconds(gap, beyond: options.estimator.maxCameraGapMs), frame, options.estimator.maxCameraGapMs), true)
         case let .failed(frame, reason): return ("filter failed at \(frame) ns (\(reason)): reset", true)
         case let .mapFrozen(frame): return ("the filter reset at \(frame) ns: the world map keeps what was mapped before (a new start is a new frame)", true)
         case let .relocalized(frame, t, inliers, matches, rms):

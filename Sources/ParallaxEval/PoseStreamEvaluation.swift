@@ -51,7 +51,6 @@ public struct PoseStreamEvaluation: Evaluation {
         // A run too short for 10 frames apart (a 3 s clip that starts late: 10 poses) gets its
         // RPE over what it has, said in its name, rather than no evaluation at all.
         if let fewest = segments.map(\.estimate.count).min(), fewest <= Int(options.rpeDelta) { options.rpeDelta = Double(max(1, fewest - 1)) }
-        let rpe = Int(options.rpeDelta)
         guard let firstSegment = segments.first, firstSegment.estimate.count >= 3 else {
             throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "'\(stream)' has \(total) pose(s) in state normal; 3 are needed")
         }
@@ -60,22 +59,34 @@ public struct PoseStreamEvaluation: Evaluation {
         options.minimumOverlap = 0
         var scores: [Score] = []
         var se3DegenerateStretches = 0
+        func evaluate(_ estimate: Trajectory, _ alignment: TrajectoryAlignment.Mode) throws -> (TrajectoryEvaluation, TrajectoryEvaluation.Series) {
+            options.alignment = alignment
+            do {
+                return try TrajectoryEvaluation.evaluate(reference: gt, estimate: estimate, options: options)
+            } catch let TrajectoryEvaluation.EvaluationError.noRelativePairs(_, _, _, _, poses) where poses >= 2 {
+                // The truth covers fewer of the poses than the RPE's frames apart: over what it covers.
+                options.rpeDelta = Double(poses - 1)
+                return try TrajectoryEvaluation.evaluate(reference: gt, estimate: estimate, options: options)
+            }
+        }
+        var neesUnanchored = false
         for segment in segments {
-            options.alignment = .posyaw
-            let (posyaw, series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: segment.estimate, options: options)
-            options.alignment = .se3
+            let (posyaw, series) = try evaluate(segment.estimate, .posyaw)
             var (se3, se3Series) = (posyaw, series)
             do {
-                (se3, se3Series) = try TrajectoryEvaluation.evaluate(reference: gt, estimate: segment.estimate, options: options)
+                (se3, se3Series) = try evaluate(segment.estimate, .se3)
             } catch TrajectoryEvaluation.EvaluationError.alignment {
                 // A stretch standing still (or on a line) leaves the SE3 alignment's rotation
                 // free: its position+yaw alignment stands in, the rotation said undetermined.
                 se3.alignmentRotationUncertaintyDegrees = 180
                 se3DegenerateStretches += 1
             }
-            scores.append(Score(posyaw: posyaw, series: series, se3: se3, se3Errors: se3Series.apeTranslation,
-                                nees: Self.positionNEES(segment.estimate, covariances: segment.covariances, reference: gt)))
+            let nees = Self.positionNEES(segment.estimate, covariances: segment.covariances, reference: gt)
+            // Covariances given, yet no NEES: the truth does not reach the pose the estimator's gauge is at.
+            if nees.isEmpty, !segment.covariances.isEmpty { neesUnanchored = true }
+            scores.append(Score(posyaw: posyaw, series: series, se3: se3, se3Errors: se3Series.apeTranslation, nees: nees))
         }
+        let rpe = Int(options.rpeDelta)
         guard let firstScore = scores.first else { throw EvaluationError.nothingToEvaluate(evaluation: Self.name, reason: "'\(stream)' has no stretch to align") }
         let rest = scores.dropFirst()
         let posyaw = Score.pooled(firstScore.posyaw, rest.map(\.posyaw), errors: scores.flatMap(\.series.apeTranslation))
@@ -85,7 +96,9 @@ public struct PoseStreamEvaluation: Evaluation {
         let estimateCount = segments.reduce(0) { $0 + $1.estimate.count }
         let nees = scores.flatMap(\.nees)
         let meanNEES = nees.isEmpty ? nil : nees.reduce(0, +) / Double(nees.count)
-        let datasetStart = input.dataset.listing.stamps.values.compactMap { $0.min() }.min()
+        // Time to the first pose counts from the first sensor reading (a camera frame, an IMU
+        // sample), not from the ground truth, which may start earlier or later.
+        let datasetStart = input.dataset.listing.stamps.filter { $0.key != DatasetStreams.groundTruth }.values.compactMap { $0.min() }.min()
         var result = EvaluationResult(metric: "APE translation after position+yaw alignment (m)", statistics: posyaw.apeTranslation)
         result.metrics = [
             "ape_posyaw_rmse_m": posyaw.apeTranslation.rmse,
@@ -120,6 +133,10 @@ public struct PoseStreamEvaluation: Evaluation {
                           posyaw.rpeTranslation.rmse, posyaw.rpeRotationDegrees.rmse)
         if let first = result.metrics["first_pose_s"] { note += String(format: ", first pose at %.2f s", first) }
         if let meanNEES { note += String(format: ", position NEES %.2f (3 = consistent)", meanNEES) }
+        if neesUnanchored {
+            note += meanNEES == nil ? ", no position NEES (the truth does not cover the pose where the estimator fixed its position and yaw)"
+                : " (stretches whose gauge pose the truth does not cover left out)"
+        }
         if posyaw.pairs < estimateCount { note += ", truth for \(posyaw.pairs) of \(estimateCount) poses" }
         if scores.count > 1 {
             let starts = segments.dropFirst().compactMap { $0.estimate.poses.first?.timestamp }

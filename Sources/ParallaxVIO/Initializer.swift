@@ -137,6 +137,16 @@ struct Initializer {
         failedAttempts = 0
     }
 
+    /// The frames were moved to another clock offset before any start: the next moving start
+    /// takes them over the longest span, back to where the motion began (a window of the
+    /// usual span from the frame after the move starts past an orbit's first acceleration and
+    /// waits seconds for excitation: still 1 s, camera 500 ms early, first pose 5.40 → … s).
+    mutating func framesMoved() {
+        dynamicSpan = Self.longestDynamicSpan * dynamicWindow
+        nextDynamicAttempt = -.infinity
+        failedAttempts = 0
+    }
+
     /// The filter was reset, its frames good (only their clock offset was wrong): the next start
     /// may use them, over the span the last moving start needed (a smooth orbit's 2.45 s took
     /// eight attempts to reach again, 2 s).

@@ -15,6 +15,9 @@ struct Propagator {
     /// The first reading's time (ns): the zero of the estimator's times.
     private(set) var epoch: Int64?
     private var warnedNaN = false
+    private var warnedBeyondScale = false
+    /// Readings skipped for an accelerometer beyond twice its full scale.
+    private(set) var beyondScaleCount = 0
     /// Times (s) of accelerometer readings at full scale, not yet propagated through.
     private var saturated: [Double] = []
     /// Readings at full scale in all.
@@ -38,12 +41,20 @@ struct Propagator {
             if !warnedNaN { warnedNaN = true; return .nonFiniteIMU(time: s.time) }
             return nil
         }
+        // A sensor reads no more than its full scale (saturated readings sit at it): one beyond
+        // twice that is a corrupt record, not a motion (a reading of 1e4 m/s², 64× a 16 g
+        // accelerometer's, was integrated as one: 49.6 m/s, the filter reset, 41 poses lost).
+        let a = s.accelerometer
+        if accelerometerRange > 0, max(abs(a.x), abs(a.y), abs(a.z)) > 2 * accelerometerRange {
+            beyondScaleCount += 1
+            if !warnedBeyondScale { warnedBeyondScale = true; return .implausibleIMU(time: s.time, accelerometer: max(abs(a.x), abs(a.y), abs(a.z))) }
+            return nil
+        }
         if epoch == nil { epoch = s.time }
         let m = IMUMeasurement(time: seconds(s.time), gyroscope: s.gyroscope, accelerometer: s.accelerometer)
         // The first sample after the previous frame arrives twice (look-ahead): keep one.
         if let last = measurements.last, m.time <= last.time { return nil }
         measurements.append(m)
-        let a = s.accelerometer
         if accelerometerRange > 0, max(abs(a.x), abs(a.y), abs(a.z)) >= 0.995 * accelerometerRange {
             saturated.append(m.time)
             saturatedCount += 1

@@ -23,6 +23,12 @@ public enum VIOEvent: Sendable, Equatable {
     /// bearings' noise explains. The camera's calibration (its orientation on the body, or the
     /// images' orientation) is likely wrong, or the offset lies beyond the range.
     case rotationMismatch(costPerDegree: Double, centre: Double, range: Double)
+    /// Before a moving start the rotations had not determined the offset, and the frames and the
+    /// IMU fit one motion clearly best at `offset` (s, t_IMU − t_camera, σ `sigma`): the refined
+    /// visual–inertial alignment of `frames` frames, `rms` px RMS there against `rmsBefore` px
+    /// (`nil`: no fit) at `centre`, the offset the frames stood at. The start waits
+    /// for the next frame, from `offset`.
+    case clockOffsetFromAlignment(offset: Double, sigma: Double, frames: Int, rms: Double, rmsBefore: Double?, centre: Double)
     /// The filter started before the search determined the camera–IMU time offset (a still start,
     /// a steady turn, too few frames): it starts from `start` (s) and estimates it online.
     case clockOffsetUndetermined(start: Double)
@@ -34,6 +40,10 @@ public enum VIOEvent: Sendable, Equatable {
     /// An IMU sample at `time` (ns) was not finite: skipped, and so will all such samples be
     /// (said once).
     case nonFiniteIMU(time: Int64)
+    /// An IMU sample at `time` (ns) read `accelerometer` m/s² on an axis, beyond twice the
+    /// accelerometer's full scale (``VIOSettings/accelerometerRange``): a corrupt record,
+    /// skipped, and so will all such samples be (said once; counted in the summary).
+    case implausibleIMU(time: Int64, accelerometer: Double)
     /// The filter started at `time` s after the first IMU sample.
     case initialized(time: Double, start: Start)
     /// No IMU data for `seconds` before the frame at `frame` (ns), more than

@@ -14,12 +14,16 @@ public struct VIOSummary: Sendable, Equatable {
         /// Whether the data narrowed the σ of the time offset or of the extrinsics by a tenth or
         /// more: `false` when `current` is still the prior (nothing seen that tells them).
         public var observed = true
+        /// Whether the filter estimated the extrinsics (else `current`'s are the given ones).
+        public var extrinsicsEstimated = true
     }
 
     /// Resets of the filter (IMU gaps, failures).
     public var resets: Int
     /// Accelerometer readings at full scale.
     public var saturatedReadings: Int
+    /// IMU readings skipped: an accelerometer axis beyond twice its full scale (corrupt).
+    public var corruptReadings = 0
     /// Zero-velocity updates made.
     public var zeroVelocityUpdates: Int
     /// Features that updated the filter (or joined it as landmarks).
@@ -40,7 +44,7 @@ extension VIOEstimator {
     func calibrationSummary(of f: MSCKF, resetAt: Int64?) -> VIOSummary.Calibration? {
         initialCalibration.map {
             VIOSummary.Calibration(initial: $0, current: f.calibration, timeOffsetSigma: f.timeOffsetIndex.map { f.covariance[$0, $0].squareRoot() }, resetAt: resetAt,
-                                   observed: f.calibrationObserved)
+                                   observed: f.calibrationObserved, extrinsicsEstimated: f.extrinsicsOffset != nil)
         }
     }
 
@@ -52,7 +56,8 @@ extension VIOEstimator {
             if let reason { rejected["\(reason)", default: 0] += count } else { used += count }
         }
         let calibration = filter.flatMap { calibrationSummary(of: $0, resetAt: nil) } ?? lastCalibration
-        return VIOSummary(resets: resets, saturatedReadings: propagator.saturatedCount, zeroVelocityUpdates: zeroVelocity.count, usedFeatures: used,
+        return VIOSummary(resets: resets, saturatedReadings: propagator.saturatedCount, corruptReadings: propagator.beyondScaleCount,
+                          zeroVelocityUpdates: zeroVelocity.count, usedFeatures: used,
                           rejectedFeatures: rejected, relocalizations: mapping.relocalizationCount, mapPointUpdates: mapping.mapUpdates,
                           calibration: calibration)
     }

@@ -100,6 +100,30 @@ import ParallaxSim
         #expect(result.note?.contains("RPE(9)") == true, "\(result.note ?? "")")
     }
 
+    /// A truth that covers only 4 of the poses (it ends as the run goes on): the RPE is taken
+    /// over what the truth covers (it failed the case: "no RPE pair … 10 frames apart"), and a
+    /// NEES that cannot be had — the estimator's gauge pose (its smallest covariance) lies past
+    /// the truth — is said to be missing rather than silently left out.
+    @Test func aTruthCoveringFewPosesIsScoredOverThemAndAMissingNEESIsSaid() throws {
+        let (folder, gt) = try groundTruthFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var outputs: [AnyPacket] = []
+        let times = [9.75, 9.8, 9.85, 9.9] + (0..<40).map { 10.5 + 0.05 * Double($0) }
+        for (k, t) in times.enumerated() {
+            let pose = gt.pose(at: Timestamp(nanoseconds: Int64((min(t, 9.9) * 1e9).rounded())), maxGap: 20_000_000) ?? SE3()
+            // Smallest at 12 s, beyond the truth: the gauge.
+            let sigma = abs(t - 12) < 1e-9 ? 1e-6 : 1e-4 * Double(k + 1)
+            outputs.append(AnyPacket(stream: "vio/pose", timestamp: Timestamp(nanoseconds: Int64((t * 1e9).rounded())),
+                                     payload: Pose(worldFromBody: pose, covariance: Matrix.diagonal([sigma, sigma, sigma, 1e-4, 1e-4, 1e-4]), trackingState: .normal)))
+        }
+        let input = EvaluationInput(outputs: outputs, metadata: [:], dataset: try DatasetFolder.open(folder.path), datasetPath: folder.path)
+        let result = try EvaluationRegistry.standard.make("trajectory").evaluate(input)
+        #expect(result.metrics["pairs"] == 4 && result.statistics.rmse < 1e-9)
+        #expect(result.metrics["rpe3_translation_rmse_m"].map { $0 < 1e-9 } == true, "\(result.metrics)")
+        #expect(result.metrics["nees_position_mean"] == nil)
+        #expect(result.note?.contains("no position NEES (the truth does not cover the pose where the estimator fixed its position and yaw)") == true, "\(result.note ?? "")")
+    }
+
     /// A stretch on a straight line (or standing still) leaves an SE3 alignment's rotation about
     /// the line free: that stretch is SE3-scored by its position+yaw alignment, said so, rather
     /// than the whole case failing ("points are collinear"), as a run still for 6 s did.

@@ -30,6 +30,19 @@ import ParallaxMath
         #expect(p.measurements.count == 1)
     }
 
+    /// A reading beyond twice the accelerometer's full scale is a corrupt record (a 16 g sensor
+    /// reading 1e4 m/s² reset the filter at 49.6 m/s): skipped, said once, counted; one at the
+    /// full scale is a saturated reading, kept.
+    @Test func aReadingBeyondTwiceTheFullScaleIsSkippedAndSaidOnce() {
+        var p = Propagator(accelerometerRange: 156.9, imu: Self.imu)
+        #expect(p.append(Self.reading(0)) == nil)
+        #expect(p.append(Self.reading(5, force: Vector3(1e4, 0, 9.81))) == .implausibleIMU(time: 1_005_000_000, accelerometer: 1e4))
+        #expect(p.append(Self.reading(10, force: Vector3(0, -1e30, 9.81))) == nil)
+        #expect(p.append(Self.reading(15, force: Vector3(156.9, 0, 9.81))) == nil)
+        #expect(p.measurements.map(\.time) == [0, 0.015])
+        #expect(p.beyondScaleCount == 2 && p.saturatedCount == 1)
+    }
+
     @Test func theLargestGapCountsTheEnds() {
         var p = Propagator(accelerometerRange: 0, imu: Self.imu)
         for ms: Int64 in [0, 5, 10, 60, 65] { _ = p.append(Self.reading(ms)) }
