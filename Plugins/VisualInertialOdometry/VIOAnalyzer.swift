@@ -199,6 +199,13 @@ public struct VIOAnalyzer: Analyzer {
         }
     }
 
+    /// "N moving start(s) refused as the frames and the IMU fit no one motion (reason: count, …)".
+    static func misfitWords(_ misfits: [String: Int]) -> String {
+        let total = misfits.values.reduce(0, +)
+        let reasons = misfits.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        return "\(total) moving start(s) refused as its frames and the IMU fit no one motion (" + reasons.joined(separator: ", ") + ")"
+    }
+
     /// `seconds` in ms, in as many decimals (up to 3) as it takes to differ from `limit` (ms) it
     /// exceeds: "50.03", not "50", for a gap just over 50.
     static func milliseconds(_ seconds: Double, beyond limit: Double) -> String {
@@ -230,8 +237,10 @@ public struct VIOAnalyzer: Analyzer {
                                                reason: String(format: "the %d IMU reading(s) that reached vio (%.3f…%.3f s; the input brings readings up to the first past the frames) do not cover the ", imuCount, imuSpan.first.seconds, imuSpan.last.seconds)
                                                    + frames + ": no pose can be estimated")
         }
+        let misfits = estimator?.summary.startMisfits ?? [:]
         context.warn("never initialized over the \(frames) with \(imuCount) reading(s) of '\(context.stream(of: imuPort))' "
-                     + String(format: "(%.3f…%.3f s): no pose estimated", imuSpan.first.seconds, imuSpan.last.seconds) + imuRateRemark)
+                     + String(format: "(%.3f…%.3f s): no pose estimated", imuSpan.first.seconds, imuSpan.last.seconds) + imuRateRemark
+                     + (misfits.isEmpty ? "" : "; " + Self.misfitWords(misfits) + " — a camera–IMU time offset beyond the search or a wrong camera calibration would do that"))
     }
 
     /// The range a clock-offset search spanned, in words: around `time_offset_ms` as set, or
@@ -268,6 +277,8 @@ public struct VIOAnalyzer: Analyzer {
         case let .rotationMismatch(perDegree, centre, range):
             return (String(format: "the camera's frames turn unlike the gyro at every time offset within %@ (the fit's residual %.1f× what image noise explains): the camera's calibration is likely wrong — its orientation on the body (T_BS), or images rotated or flipped against it — or the offset lies beyond",
                            searched(centre, range), perDegree), true)
+        case let .startAfterMisfits(misfits):
+            return ("the start came after " + Self.misfitWords(misfits) + ": a camera–IMU time offset beyond the search (time_offset_search_ms, around time_offset_ms) or a wrong camera calibration holds a start back so", true)
         case let .nonFiniteIMU(time): return ("IMU sample at \(time) ns is not finite: skipped (and all such samples)", true)
         case let .implausibleIMU(time, value):
             return (String(format: "IMU sample at %lld ns reads %.4g m/s², beyond twice the accelerometer's full scale (accelerometer_range %.1f m/s²): a corrupt record, skipped (and all such samples)",

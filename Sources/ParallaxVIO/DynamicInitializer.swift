@@ -119,6 +119,19 @@ struct DynamicInitializer {
         case uncertain(velocitySigma: Double, tiltSigmaDegrees: Double)
         /// The specific force's RMS change over the window (m/s²) when below ``minExcitation``.
         case lowExcitation(Double)
+
+        /// In words, when the window's frames and the IMU do not fit one motion (gravity's
+        /// length off, features behind the camera, a residual above the limit, no solution);
+        /// `nil` for a window that only lacks motion or features (the start waits for them).
+        var misfit: String? {
+            switch self {
+            case .gravity: "gravity's length off"
+            case .depth: "features behind the camera"
+            case .residual: "reprojection error above the limit"
+            case .numerical: "no solution"
+            case .tooFewFeatures, .uncertain, .lowExcitation: nil
+            }
+        }
     }
 
     /// The start at the last frame's time, or why not.

@@ -44,6 +44,11 @@ struct Initializer {
     /// Moving starts in a row that failed for another reason than vagueness, and how many make
     /// the next attempts a quarter window apart.
     private(set) var failedAttempts = 0
+    /// Moving starts refused since the last start because the window's frames and the IMU did
+    /// not fit one motion, by reason (``DynamicInitializer/Refusal/misfit``).
+    private(set) var misfits: [String: Int] = [:]
+    /// ``misfits`` as they stood at the last start.
+    private(set) var lastMisfits: [String: Int] = [:]
     static let failuresBeforeBackingOff = 20
 
     /// The longest stretch without an IMU reading a moving start may span (s): the filter resets
@@ -108,7 +113,8 @@ struct Initializer {
                 dynamicSpan = min(Self.longestDynamicSpan * dynamicWindow, dynamicSpan + 0.25 * dynamicWindow)
                 nextDynamicAttempt = t + 0.25 * dynamicWindow - 1e-6
                 return nil
-            case .failure:
+            case let .failure(reason):
+                if let misfit = reason.misfit { misfits[misfit, default: 0] += 1 }
                 // The window does not fit (features behind the cameras, a residual above the
                 // limit, gravity's length wrong): again on the next frame, and after a window's
                 // worth of frames failing in a row every quarter window (a camera 110 ms early
@@ -123,6 +129,8 @@ struct Initializer {
             return nil
         }
         if case let .moving(span) = start.how { startedSpan = span }
+        lastMisfits = misfits
+        misfits = [:]
         dynamicSpan = dynamicWindow
         nextDynamicAttempt = -.infinity
         failedAttempts = 0

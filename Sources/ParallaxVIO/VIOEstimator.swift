@@ -206,6 +206,10 @@ public struct VIOEstimator {
             }
         }
         events.append(.initialized(time: t, start: start.how))
+        // Said when the moving start had been refused as a misfit again and again before it:
+        // what held the start back (a clock offset beyond the search, a wrong calibration).
+        let misfits = initializer.lastMisfits
+        if misfits.values.reduce(0, +) >= Initializer.failuresBeforeBackingOff { events.append(.startAfterMisfits(misfits)) }
         if settings.estimateTimeOffset, settings.timeOffsetSearchMs > 0, !clockOffsetSearched {
             clockOffsetSearched = true
             clockOffsetPending = true

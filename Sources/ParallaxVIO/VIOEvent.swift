@@ -37,6 +37,10 @@ public enum VIOEvent: Sendable, Equatable {
     /// against the filter's online estimate `filter` (s, σ `filterSigma`). `restarted`: the two
     /// disagree, and the filter started again from the search's.
     case clockOffsetOnceMoving(offset: Double, sigma: Double, pairs: Int, filter: Double, filterSigma: Double, restarted: Bool)
+    /// The start just made came after this many moving starts refused because the frames and
+    /// the IMU did not fit one motion, by reason (``DynamicInitializer/Refusal/misfit``): a clock
+    /// offset beyond the search or a wrong camera calibration holds a start back so.
+    case startAfterMisfits([String: Int])
     /// An IMU sample at `time` (ns) was not finite: skipped, and so will all such samples be
     /// (said once).
     case nonFiniteIMU(time: Int64)

@@ -24,6 +24,9 @@ public struct VIOSummary: Sendable, Equatable {
     public var saturatedReadings: Int
     /// IMU readings skipped: an accelerometer axis beyond twice its full scale (corrupt).
     public var corruptReadings = 0
+    /// Moving starts refused since the last start (or the beginning) because the frames and
+    /// the IMU did not fit one motion, by reason.
+    public var startMisfits: [String: Int] = [:]
     /// Zero-velocity updates made.
     public var zeroVelocityUpdates: Int
     /// Features that updated the filter (or joined it as landmarks).
@@ -57,7 +60,7 @@ extension VIOEstimator {
         }
         let calibration = filter.flatMap { calibrationSummary(of: $0, resetAt: nil) } ?? lastCalibration
         return VIOSummary(resets: resets, saturatedReadings: propagator.saturatedCount, corruptReadings: propagator.beyondScaleCount,
-                          zeroVelocityUpdates: zeroVelocity.count, usedFeatures: used,
+                          startMisfits: initializer.misfits, zeroVelocityUpdates: zeroVelocity.count, usedFeatures: used,
                           rejectedFeatures: rejected, relocalizations: mapping.relocalizationCount, mapPointUpdates: mapping.mapUpdates,
                           calibration: calibration)
     }

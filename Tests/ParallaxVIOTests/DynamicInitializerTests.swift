@@ -125,6 +125,15 @@ import ParallaxSim
 
     /// Clones spread evenly from the first frame to the one before the last, ascending and
     /// without repeats; all of them when fewer are available.
+    /// A window that does not fit one motion is a misfit (counted toward "the start came after
+    /// N refusals"); one that only lacks motion or features is a wait, not counted.
+    @Test func refusalsThatAreMisfitsAreTold() {
+        typealias R = DynamicInitializer.Refusal
+        #expect([R.gravity(12), .depth, .residual(0.1), .numerical].allSatisfy { $0.misfit != nil })
+        #expect([R.tooFewFeatures, .lowExcitation(0.01), .uncertain(velocitySigma: 1, tiltSigmaDegrees: 5)].allSatisfy { $0.misfit == nil })
+        #expect(Set([R.gravity(12), .depth, .residual(0.1), .numerical].compactMap(\.misfit)).count == 4)
+    }
+
     @Test func cloneFramesSpreadOverTheWindow() {
         #expect(DynamicInitializer.cloneFrames(count: 10, frames: 21) == [0, 2, 4, 6, 8, 11, 13, 15, 17, 19])
         #expect(DynamicInitializer.cloneFrames(count: 10, frames: 6) == [0, 1, 2, 3, 4])
