@@ -148,7 +148,7 @@ struct Initializer {
     /// The frames were moved to another clock offset before any start: the next moving start
     /// takes them over the longest span, back to where the motion began (a window of the
     /// usual span from the frame after the move starts past an orbit's first acceleration and
-    /// waits seconds for excitation: still 1 s, camera 500 ms early, first pose 5.40 → … s).
+    /// waits seconds for excitation: still 1 s, camera 500 ms early, first pose 5.40 → 2.40 s).
     mutating func framesMoved() {
         dynamicSpan = Self.longestDynamicSpan * dynamicWindow
         nextDynamicAttempt = -.infinity
