@@ -146,7 +146,7 @@ public struct PoseStreamEvaluation: Evaluation {
         }
         if short > 0 { note += "; \(short) pose(s) in stretches too short to align left out" }
         if se3DegenerateStretches > 0 {
-            note += "; \(se3DegenerateStretches) stretch(es) on a line or standing still, where an SE3 alignment is undetermined: their SE3 figures are position+yaw aligned"
+            note += "; \(se3DegenerateStretches) stretch(es) on a line or standing still, where an SE3 alignment is undetermined: their SE3 figures are position+yaw aligned, their rotation left out of the SE3 rotation where another stretch determines it"
         }
         // Figures over a small part of the run describe that part only: said first.
         result.metrics["tracked_fraction"] = frames > 0 ? Double(total) / Double(frames) : 0
@@ -178,8 +178,8 @@ public struct PoseStreamEvaluation: Evaluation {
         var nees: [Double]
 
         /// The stretches' evaluations as one: APE statistics of all the per-pose `errors`, the
-        /// other RMSEs pooled by their counts, the rotation determined only where every
-        /// stretch's is, pairs summed.
+        /// other RMSEs pooled by their counts, the rotation APE over the stretches whose
+        /// alignment determines it (undetermined only where none does), pairs summed.
         static func pooled(_ first: TrajectoryEvaluation, _ rest: [TrajectoryEvaluation], errors: [Double]) -> TrajectoryEvaluation {
             guard !rest.isEmpty else { return first }
             var whole = first
@@ -191,13 +191,17 @@ public struct PoseStreamEvaluation: Evaluation {
                 e.rmse = n == 0 ? 0 : (s.reduce(0) { $0 + Double($1.count) * $1.rmse * $1.rmse } / Double(n)).squareRoot()
                 return e
             }
+            // The rotation over the stretches whose alignment determines it (a stretch standing
+            // still beside a moving one would leave the whole undetermined), else over all.
+            let determined = parts.filter(\.alignmentRotationDetermined)
+            let rotated = determined.isEmpty ? parts : determined
             whole.apeTranslation = ErrorStatistics(errors)
-            whole.apeRotationDegrees = rms(parts.map(\.apeRotationDegrees))
+            whole.apeRotationDegrees = rms(rotated.map(\.apeRotationDegrees))
             whole.rpeTranslation = rms(parts.map(\.rpeTranslation))
             whole.rpeRotationDegrees = rms(parts.map(\.rpeRotationDegrees))
             whole.pairs = parts.reduce(0) { $0 + $1.pairs }
-            whole.alignmentRotationUncertaintyDegrees = parts.map(\.alignmentRotationUncertaintyDegrees).max() ?? 0
-            whole.referenceExtent = parts.map(\.referenceExtent).min() ?? 0
+            whole.alignmentRotationUncertaintyDegrees = rotated.map(\.alignmentRotationUncertaintyDegrees).max() ?? 0
+            whole.referenceExtent = rotated.map(\.referenceExtent).min() ?? 0
             return whole
         }
     }
