@@ -68,7 +68,7 @@ public struct VIOSettings: ParameterGroup, Equatable {
     public var estimateImuIntrinsics = false
     @Parameter("σ of the accelerometer's starting scale error (%)", range: 0.001...10) public var accelerometerScaleSigmaPercent = 0.5
     @Parameter("σ of the gyroscope's starting scale error (%)", range: 0.001...10) public var gyroscopeScaleSigmaPercent = 0.5
-    @Parameter("accelerometer full scale (m/s², per axis); readings within 0.5 % of it count as saturated; 0: never", range: 0...10_000)
+    @Parameter("accelerometer full scale (m/s², per axis); readings within 0.5 % of it count as saturated, readings beyond twice it are corrupt records and skipped; 0: never", range: 0...10_000)
     public var accelerometerRange = 156.9
 
     // MARK: Zero-velocity updates
