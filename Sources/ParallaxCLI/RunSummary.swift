@@ -5,8 +5,12 @@ import Parallax
 /// What the console says about a run's warnings, skips and notes: a count per source and the
 /// first few of each (all of them are in `run.json`).
 enum RunSummary {
-    /// How many of one source's warnings (or notes) are printed.
+    /// How many of one source's warnings are printed.
     static let shownPerSource = 3
+    /// How many of one source's notes are printed: a run's results come as notes when its
+    /// analyzers close (`vio`'s estimated calibration after its start and its clock offset),
+    /// and three cut them off.
+    static let notesShownPerSource = 6
 
     /// Prints, on standard error, each source's warning count and its first few warnings.
     /// A warning's source is the part before its first ": " (the analyzer instance or stream).
@@ -21,13 +25,13 @@ enum RunSummary {
     }
 
     /// The lines ``printWarnings(_:)`` prints.
-    static func warningLines(_ warnings: [String]) -> [String] { lines(warnings, kind: "warning") }
+    static func warningLines(_ warnings: [String]) -> [String] { lines(warnings, kind: "warning", shown: shownPerSource) }
 
     /// The lines ``printNotes(_:)`` prints.
-    static func noteLines(_ notes: [String]) -> [String] { lines(notes, kind: "note") }
+    static func noteLines(_ notes: [String]) -> [String] { lines(notes, kind: "note", shown: notesShownPerSource) }
 
     /// `kind: message` for the first few messages of each source, after a count when there are more.
-    private static func lines(_ messages: [String], kind: String) -> [String] {
+    private static func lines(_ messages: [String], kind: String, shown: Int) -> [String] {
         var order: [String] = []
         var bySource: [String: [String]] = [:]
         for w in messages {
@@ -38,10 +42,10 @@ enum RunSummary {
         var lines: [String] = []
         for source in order {
             let all = bySource[source] ?? []
-            if all.count > shownPerSource {
-                lines.append("\(source.isEmpty ? "run" : source): \(all.count) \(kind)s (the first \(shownPerSource) below; all in run.json)")
+            if all.count > shown {
+                lines.append("\(source.isEmpty ? "run" : source): \(all.count) \(kind)s (the first \(shown) below; all in run.json)")
             }
-            lines += all.prefix(shownPerSource).map { "\(kind): \($0)" }
+            lines += all.prefix(shown).map { "\(kind): \($0)" }
         }
         return lines
     }

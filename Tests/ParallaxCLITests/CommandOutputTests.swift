@@ -298,7 +298,9 @@ import ParallaxDatasets
         // Notes (what went as it should) are never worded as warnings.
         let notes = ["vio: initialized at 0.52 s after the first IMU sample: still IMU", "vio: relocalized into place.pxmap at 1 ns"]
         #expect(RunSummary.noteLines(notes) == notes.map { "note: " + $0 })
-        #expect(RunSummary.noteLines((1...4).map { "vio: n\($0)" }).first == "vio: 4 notes (the first 3 below; all in run.json)")
+        // Six of a source's notes (its results come as notes when it closes), three of its warnings.
+        #expect(RunSummary.noteLines((1...7).map { "vio: n\($0)" }).first == "vio: 7 notes (the first 6 below; all in run.json)")
+        #expect(RunSummary.noteLines((1...7).map { "vio: n\($0)" }).filter { $0.hasPrefix("note: vio:") }.count == 6)
         var report = RunReport()
         report.streams = [RunReport.StreamCount(stream: "cam0", type: "CameraFrame", packets: 100)]
         report.skipped = [RunReport.Skip(analyzer: "klt", stream: "cam0", count: 69, reason: RunReport.Skip.realtimeDropReason)]
