@@ -292,10 +292,10 @@ public struct VIOAnalyzer: Analyzer {
         // Said at the first frame the gap reaches: it may go on (a frame sees only the data before it).
         case let .imuGap(gap, frame):
             // The gap as long as the data shows it so far.
-            return (String(format: "no IMU data for %@ ms before the frame at %lld ns (longer than max_imu_gap_ms=%g bridges): filter reset",
+            return (String(format: "no IMU data for %@ ms before the frame at %lld ns (longer than max_imu_gap_ms=%g, the most the filter bridges): filter reset",
                            Self.milliseconds(gap, beyond: options.estimator.maxImuGapMs), frame, options.estimator.maxImuGapMs) + (imuRateRemark.isEmpty ? "" : ";" + imuRateRemark), true)
         case let .cameraGap(gap, frame):
-            return (String(format: "no frame for %@ ms before the frame at %lld ns (longer than max_camera_gap_ms=%g bridges): the IMU carried the state; the tracks before it end there",
+            return (String(format: "no frame for %@ ms before the frame at %lld ns (longer than max_camera_gap_ms=%g, the most the filter bridges): the IMU carried the state; the tracks before it end there",
                            Self.milliseconds(gap, beyond: options.estimator.maxCameraGapMs), frame, options.estimator.maxCameraGapMs), true)
         case let .failed(frame, reason): return ("filter failed at \(frame) ns (\(reason)): reset", true)
         case let .mapFrozen(frame): return ("the filter reset at \(frame) ns: the world map keeps what was mapped before (a new start is a new frame)", true)
