@@ -156,7 +156,7 @@ public struct VIOAnalyzer: Analyzer {
             }
         }
         if summary.corruptReadings > 1 {
-            context.warn("\(summary.corruptReadings) IMU sample(s) skipped in all: an accelerometer axis beyond twice its full scale")
+            context.warn("\(summary.corruptReadings) IMU sample(s) skipped in all as corrupt records (an accelerometer axis beyond twice its full scale, a gyro axis beyond 140 rad/s)")
         }
         if summary.saturatedReadings > 0 {
             context.warn(String(format: "%d accelerometer reading(s) at full scale (accelerometer_range %.1f m/s²): uncertainty widened, state limited(excessiveMotion)",
@@ -280,9 +280,9 @@ public struct VIOAnalyzer: Analyzer {
         case let .startAfterMisfits(misfits):
             return ("the start came after " + Self.misfitWords(misfits) + ": a camera–IMU time offset beyond the search (time_offset_search_ms, around time_offset_ms) or a wrong camera calibration holds a start back so", true)
         case let .nonFiniteIMU(time): return ("IMU sample at \(time) ns is not finite: skipped (and all such samples)", true)
-        case let .implausibleIMU(time, value):
-            return (String(format: "IMU sample at %lld ns reads %.4g m/s², beyond twice the accelerometer's full scale (accelerometer_range %.1f m/s²): a corrupt record, skipped (and all such samples)",
-                           time, value, options.estimator.accelerometerRange), true)
+        case let .implausibleIMU(time, accelerometer, gyroscope):
+            return (String(format: "IMU sample at %lld ns reads %.4g m/s² and %.4g rad/s on its largest axes, beyond what a sensor reads (twice the accelerometer's full scale, accelerometer_range %.1f m/s², or 140 rad/s): a corrupt record, skipped (and all such samples)",
+                           time, accelerometer, gyroscope, options.estimator.accelerometerRange), true)
         case let .initialized(t, start):
             let how = switch start {
             case .still: "still IMU"

@@ -16,8 +16,11 @@ struct Propagator {
     private(set) var epoch: Int64?
     private var warnedNaN = false
     private var warnedBeyondScale = false
-    /// Readings skipped for an accelerometer beyond twice its full scale.
+    /// Readings skipped: an accelerometer beyond twice its full scale, a gyro beyond
+    /// ``gyroscopeLimit``.
     private(set) var beyondScaleCount = 0
+    /// The largest angular rate read as a motion (rad/s): twice the ±4000°/s of the widest MEMS gyros.
+    static let gyroscopeLimit = 140.0
     /// Times (s) of accelerometer readings at full scale, not yet propagated through.
     private var saturated: [Double] = []
     /// Readings at full scale in all.
@@ -44,10 +47,15 @@ struct Propagator {
         // A sensor reads no more than its full scale (saturated readings sit at it): one beyond
         // twice that is a corrupt record, not a motion (a reading of 1e4 m/s², 64× a 16 g
         // accelerometer's, was integrated as one: 49.6 m/s, the filter reset, 41 poses lost).
-        let a = s.accelerometer
-        if accelerometerRange > 0, max(abs(a.x), abs(a.y), abs(a.z)) > 2 * accelerometerRange {
+        // A gyro reading beyond 140 rad/s (8000°/s, twice the widest MEMS gyro's range) is one too.
+        let a = s.accelerometer, w = s.gyroscope
+        let worstAccelerometer = [a.x, a.y, a.z].max { abs($0) < abs($1) } ?? 0, worstGyroscope = [w.x, w.y, w.z].max { abs($0) < abs($1) } ?? 0
+        if (accelerometerRange > 0 && abs(worstAccelerometer) > 2 * accelerometerRange) || abs(worstGyroscope) > Self.gyroscopeLimit {
             beyondScaleCount += 1
-            if !warnedBeyondScale { warnedBeyondScale = true; return .implausibleIMU(time: s.time, accelerometer: max(abs(a.x), abs(a.y), abs(a.z))) }
+            if !warnedBeyondScale {
+                warnedBeyondScale = true
+                return .implausibleIMU(time: s.time, accelerometer: worstAccelerometer, gyroscope: worstGyroscope)
+            }
             return nil
         }
         if epoch == nil { epoch = s.time }

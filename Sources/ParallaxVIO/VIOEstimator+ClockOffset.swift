@@ -182,6 +182,7 @@ extension VIOEstimator {
         case let .found(result): found = result
         }
         clockOffsetSearched = true
+        clockOffsetDetermined = true
         // Started from the search's offset when it is surer than the prior (combining them pulled
         // an 80 ms offset found to ±1.7 ms back by 8 ms toward a prior of 0 ± 5: 5.5 → 8.3 mm on
         // MH_01), or when the two disagree by more than 3 σ of both (the prior is a setting, not

@@ -69,6 +69,9 @@ public struct VIOEstimator {
     /// Whether a moving start with the offset undetermined has scanned the offsets for the best
     /// visual–inertial fit (once per start: see ``alignmentScan()``).
     var alignmentScanned = false
+    /// Whether the search before the start found the offset (not only searched: it may have said
+    /// it lies beyond, or fits nothing).
+    var clockOffsetDetermined = false
     /// The filter runs from a start that left the offset undetermined: searched again once
     /// moving (``searchClockOffsetOnceMoving(_:at:)``).
     var clockOffsetPending = false
@@ -192,7 +195,9 @@ public struct VIOEstimator {
         // offset far off (a rendered orbit still for 1 s, camera 500 ms early: started at 0 ms,
         // 1.08 m APE). Where the frames and the IMU fit one motion clearly better at another
         // offset, the frames move there and the start waits for the next frame.
-        if case .moving = start.how, settings.estimateTimeOffset, settings.timeOffsetSearchMs > 0, !clockOffsetSearched, !alignmentScanned {
+        // Also where the rotations said the offset lies beyond their search, or fit none: the scan
+        // spans the widest search (a still second, camera 550 ms early: "beyond ± 550", 1.10 m).
+        if case .moving = start.how, settings.estimateTimeOffset, settings.timeOffsetSearchMs > 0, !clockOffsetDetermined, !alignmentScanned {
             alignmentScanned = true
             if let best = alignmentScan() {
                 let fx = sensors.camera.model.intrinsics.fx
@@ -202,6 +207,10 @@ public struct VIOEstimator {
                 startTimeOffsetSigma = best.sigma
                 views.shift(by: best.shift)
                 initializer.framesMoved()
+                // The rotations are asked again around it (they refine a scan's 25 ms to 1–2);
+                // where they still cannot tell, the scan's note has said where the start stands.
+                clockOffsetSearched = false
+                clockOffsetUndeterminedSaid = true
                 return
             }
         }
@@ -318,6 +327,7 @@ public struct VIOEstimator {
         // lost, and no start fitted the old offset until the platform stood still at 17.75 s).
         // Not after a restart from the offset just found.
         clockOffsetSearched = keepingFrames
+        clockOffsetDetermined = keepingFrames
         alignmentScanned = keepingFrames
         clockOffsetPending = false
         if keepingFrames { initializer.resetKeepingFrames() } else { initializer.reset(at: t) }

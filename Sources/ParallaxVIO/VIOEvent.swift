@@ -44,10 +44,11 @@ public enum VIOEvent: Sendable, Equatable {
     /// An IMU sample at `time` (ns) was not finite: skipped, and so will all such samples be
     /// (said once).
     case nonFiniteIMU(time: Int64)
-    /// An IMU sample at `time` (ns) read `accelerometer` m/s² on an axis, beyond twice the
-    /// accelerometer's full scale (``VIOSettings/accelerometerRange``): a corrupt record,
-    /// skipped, and so will all such samples be (said once; counted in the summary).
-    case implausibleIMU(time: Int64, accelerometer: Double)
+    /// An IMU sample at `time` (ns) read `accelerometer` m/s² and `gyroscope` rad/s on its
+    /// largest axes, one beyond twice the accelerometer's full scale
+    /// (``VIOSettings/accelerometerRange``) or beyond 140 rad/s: a corrupt record, skipped, and
+    /// so will all such samples be (said once; counted in the summary).
+    case implausibleIMU(time: Int64, accelerometer: Double, gyroscope: Double)
     /// The filter started at `time` s after the first IMU sample.
     case initialized(time: Double, start: Start)
     /// No IMU data for `seconds` before the frame at `frame` (ns), more than

@@ -36,11 +36,14 @@ import ParallaxMath
     @Test func aReadingBeyondTwiceTheFullScaleIsSkippedAndSaidOnce() {
         var p = Propagator(accelerometerRange: 156.9, imu: Self.imu)
         #expect(p.append(Self.reading(0)) == nil)
-        #expect(p.append(Self.reading(5, force: Vector3(1e4, 0, 9.81))) == .implausibleIMU(time: 1_005_000_000, accelerometer: 1e4))
+        #expect(p.append(Self.reading(5, force: Vector3(-1e4, 0, 9.81))) == .implausibleIMU(time: 1_005_000_000, accelerometer: -1e4, gyroscope: 0))
         #expect(p.append(Self.reading(10, force: Vector3(0, -1e30, 9.81))) == nil)
         #expect(p.append(Self.reading(15, force: Vector3(156.9, 0, 9.81))) == nil)
-        #expect(p.measurements.map(\.time) == [0, 0.015])
-        #expect(p.beyondScaleCount == 2 && p.saturatedCount == 1)
+        // A gyro beyond any sensor's range (1e4 rad/s) likewise; 30 rad/s (1700°/s) is a motion.
+        #expect(p.append(VIOIMUSample(time: 1_020_000_000, gyroscope: Vector3(0, 1e4, 0), accelerometer: Vector3(0, 0, 9.81))) == nil)
+        #expect(p.append(VIOIMUSample(time: 1_025_000_000, gyroscope: Vector3(0, 30, 0), accelerometer: Vector3(0, 0, 9.81))) == nil)
+        #expect(p.measurements.map(\.time) == [0, 0.015, 0.025])
+        #expect(p.beyondScaleCount == 3 && p.saturatedCount == 1)
     }
 
     @Test func theLargestGapCountsTheEnds() {
