@@ -198,6 +198,18 @@ extension VIOEstimator {
         return shift
     }
 
+    /// The recent frames a moving start may span (up to its longest window back from the last).
+    func recentFrames() -> [DynamicInitializer.Frame] {
+        guard let last = views.frames.last else { return [] }
+        return views.frames.filter { $0.time >= last.time - Initializer.longestDynamicSpan * settings.dynamicWindow - 1e-6 }
+    }
+
+    /// How well `frames` moved by `shift` (s) and the IMU fit one motion (``DynamicInitializer/fitResidual``).
+    func alignmentFit(_ frames: [DynamicInitializer.Frame], shiftedBy shift: Double) -> Double? {
+        initializer.dynamic.fitResidual(frames.map { $0.shifted(by: shift) }, imu: propagator.measurements, noise: sensors.imu.noise,
+                                        imuFromCamera: imuFromCamera)
+    }
+
     /// The clock offset (a shift of the recent frames, s) at which they and the IMU fit one motion
     /// best (``DynamicInitializer/fitResidual``), scanned over the widest search (±650 ms) in
     /// 50 ms steps, the minimum placed between its neighbours by a parabola, when it fits at
@@ -208,16 +220,12 @@ extension VIOEstimator {
     /// search around it at the next frame refines it). A shift that fails costs ≈ 50 ms, one
     /// that fits ≈ 0.17 s (26 frames): 4–5 s on a smooth orbit, where most fit, once per start.
     func alignmentScan() -> (shift: Double, sigma: Double, frames: Int, rms: Double, rmsBefore: Double?)? {
-        guard let last = views.frames.last else { return nil }
-        let span = views.frames.filter { $0.time >= last.time - Initializer.longestDynamicSpan * settings.dynamicWindow - 1e-6 }
         // At most 26 of them, evenly from the last back (a fit's cost grows with the frames, and
         // the span is what tells the offset).
+        let span = recentFrames()
         let every = max(1, (span.count + 25) / 26)
         let recent = Array(stride(from: span.count - 1, through: 0, by: -every).map { span[$0] }.reversed())
-        func fit(_ shift: Double) -> Double? {
-            initializer.dynamic.fitResidual(recent.map { $0.shifted(by: shift) }, imu: propagator.measurements, noise: sensors.imu.noise,
-                                            imuFromCamera: imuFromCamera)
-        }
+        func fit(_ shift: Double) -> Double? { alignmentFit(recent, shiftedBy: shift) }
         let step = 0.05
         let steps = Int((Self.widestSearch / step).rounded())
         let fits = (-steps...steps).map { k in fit(Double(k) * step) }
@@ -239,12 +247,8 @@ extension VIOEstimator {
     /// or fitting only there. On a smooth orbit an offset 100 ms off changes it by ≈ 3 % (the
     /// rotations tell that; the once-moving search takes it), 300 ms by 30 % (0.66 → 0.46 px).
     func alignmentPrefers(_ shift: Double) -> Bool {
-        guard let last = views.frames.last else { return false }
-        let recent = views.frames.filter { $0.time >= last.time - Initializer.longestDynamicSpan * settings.dynamicWindow - 1e-6 }
-        func fit(_ shift: Double) -> Double? {
-            initializer.dynamic.fitResidual(recent.map { $0.shifted(by: shift) }, imu: propagator.measurements, noise: sensors.imu.noise,
-                                            imuFromCamera: imuFromCamera)
-        }
+        let recent = recentFrames()
+        func fit(_ shift: Double) -> Double? { alignmentFit(recent, shiftedBy: shift) }
         guard let there = fit(shift) else { return false }
         guard let here = fit(0) else { return true }
         return there < 0.8 * here

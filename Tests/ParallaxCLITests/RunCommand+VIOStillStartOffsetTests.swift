@@ -8,6 +8,17 @@ import TestSupport
 /// `vio` over a rendered room whose camera stamps its frames far off the IMU's clock and which
 /// starts standing still: the search before the start has no turn to match.
 @Suite struct VIOStillStartOffsetTests {
+    /// A rendered orbit (`parallax simulate … --depth-rate 0`) in `dir`, then `klt ! vio` over it:
+    /// the dataset's path, the output folder and run.json's report.
+    static func simulateAndRun(in dir: URL, seconds: Int, still: Double, cameraTimeOffset: Double) throws -> (data: String, out: URL, report: [String: Any]) {
+        let data = dir.appendingPathComponent("orbit").path, out = dir.appendingPathComponent("out")
+        #expect(parallax(["simulate", "--seconds", "\(seconds)", "--still", "\(still)", "--depth-rate", "0",
+                          "--camera-time-offset=\(cameraTimeOffset)", "--out", data]) == 0)
+        #expect(parallax(["run", "klt ! vio", data, "--out", out.path, "--quiet"]) == 0)
+        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
+        return (data, out, run?["report"] as? [String: Any] ?? [:])
+    }
+
     /// A camera stamping 200 ms early, started still (the start leaves the offset at 0 ± 5 ms):
     /// the online estimate cannot close 200 ms, and the filter was lost once moving and started
     /// again with the same wrong offset (193 mm APE over 20 s). Now the search runs again once
@@ -15,11 +26,8 @@ import TestSupport
     @Test func anOffsetAStillStartLeftOpenIsFoundOnceMoving() throws {
         let dir = try TemporaryFolder.make("vio-still-offset")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let data = dir.appendingPathComponent("room").path, out = dir.appendingPathComponent("out")
-        #expect(parallax(["simulate", "--seconds", "8", "--still", "2", "--depth-rate", "0", "--camera-time-offset=-0.2", "--out", data]) == 0)
-        #expect(parallax(["run", "klt ! vio", data, "--out", out.path, "--quiet"]) == 0)
-        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
-        let warnings = (run?["report"] as? [String: Any])?["warnings"] as? [String] ?? []
+        let (data, out, report) = try Self.simulateAndRun(in: dir, seconds: 8, still: 2, cameraTimeOffset: -0.2)
+        let warnings = report["warnings"] as? [String] ?? []
         let found = try #require(warnings.first { $0.contains("once moving") }, "\(warnings)")
         let value = try #require(found.firstMatch(of: /t_camera\) (-?[0-9.]+) ± ([0-9.]+) ms once moving/), "\(found)")
         let ms = try #require(Double(value.1)), sigma = try #require(Double(value.2))
@@ -44,11 +52,8 @@ import TestSupport
     @Test func aMovingStartTheRotationsLeaveOpenStartsWhereTheAlignmentFits() throws {
         let dir = try TemporaryFolder.make("vio-scan-offset")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let data = dir.appendingPathComponent("orbit").path, out = dir.appendingPathComponent("out")
-        #expect(parallax(["simulate", "--seconds", "4", "--still", "1", "--depth-rate", "0", "--camera-time-offset=-0.5", "--out", data]) == 0)
-        #expect(parallax(["run", "klt ! vio", data, "--out", out.path, "--quiet"]) == 0)
-        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("run.json"))) as? [String: Any]
-        let notes = (run?["report"] as? [String: Any])?["notes"] as? [String] ?? []
+        let (data, out, report) = try Self.simulateAndRun(in: dir, seconds: 4, still: 1, cameraTimeOffset: -0.5)
+        let notes = report["notes"] as? [String] ?? []
         let scanned = try #require(notes.first { $0.contains("fit one motion best there") }, "\(notes)")
         let value = try #require(scanned.firstMatch(of: /t_camera\) (-?[0-9.]+) ± ([0-9.]+) ms/), "\(scanned)")
         let ms = try #require(Double(value.1)), sigma = try #require(Double(value.2))
